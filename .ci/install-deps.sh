@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the system packages glcmd's tests and tools need on Debian 12,
+# only those that are missing. Idempotent; runs as root (CI) or via sudo.
+set -euo pipefail
+
+packages=(
+    # GL through EGL, no window system: libglvnd's loader, Mesa's EGL vendor
+    # library and its DRI drivers (llvmpipe = swrast_dri.so), headers.
+    libegl1 libegl-mesa0 libgl1-mesa-dri libegl-dev
+    # A virtual X server for windowed runs (xvfb-run needs xauth).
+    xvfb xauth
+    # Recording and replaying GL traces.
+    apitrace apitrace-tracers
+    # X11 libraries glutin/winit load at run time.
+    libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
+)
+
+is_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q '^install ok installed$'
+}
+
+missing=()
+for package in "${packages[@]}"; do
+    is_installed "$package" || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+    echo "install-deps: all ${#packages[@]} packages present"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+    sudo=(sudo)
+else
+    sudo=()
+fi
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,458 @@
+//! Joins the header and gl.xml, cross-checks them and gives every function its kind and every
+//! pointer its length rule.
+//!
+//! The header is the authority on *which* functions exist and their C signature; gl.xml is the
+//! authority on what each pointer means. A function whose signature differs between the two is
+//! an error naming both places.
+//!
+//! Length rules, in order of preference (DESIGN.md, "Array lengths"):
+//! 1. gl.xml `len`: a parameter (`n`), a constant (`16`), a product (`count*4`);
+//! 2. `COMPSIZE(pname)`: a hand-written table per enum group (`pname_tables.rs`);
+//! 3. pixel data and other state-dependent sizes: a caller-sized byte slice (`unsafe`);
+//! 4. core-profile pointers that are offsets into a bound buffer: `usize`;
+//! 5. strings: `&str`, and `&[&str]` for arrays of strings.
+//!
+//! gl.xml has no `len` for a few pointers whose length the extension specs do give; those are
+//! in [`LEN_OVERRIDES`], the one place where the generator knows better than the registry.
+
+use std::collections::BTreeMap;
+
+use crate::ctype::CType;
+use crate::error::{Error, Position};
+use crate::header::Header;
+use crate::model::{Api, Function, Kind, Param, Role, Rule};
+use crate::pname_tables;
+use crate::registry::Registry;
+
+/// Functions that fit no generated kind, with the reason. They are hand-written in the runtime
+/// or reached through `Device::with_gl`.
+pub const SPECIAL: &[(&str, &str)] = &[
+    ("glFenceSync", "recorded in place; returns a glcmd Sync handle that replay fills in"),
+    ("glClientWaitSync", "blocks the calling thread on a fence; hand-written on Device"),
+    ("glFinish", "a whole-pipeline barrier; Device::finish waits for submitted lists, then calls it"),
+    ("glFlush", "Device::flush; replay decides when to flush"),
+    ("glMapBuffer", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glMapBufferRange", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glMapNamedBuffer", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glMapNamedBufferRange", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glMapNamedBufferEXT", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glMapNamedBufferRangeEXT", "returns process memory that outlives the call; use Device::with_gl"),
+    ("glDebugMessageCallback", "a callback on the render thread; glcmd's diagnostics chain it"),
+    ("glDebugMessageCallbackARB", "a callback on the render thread; glcmd's diagnostics chain it"),
+    ("glCreateSyncFromCLeventARB", "takes OpenCL process pointers; use Device::with_gl"),
+    ("glImportSyncEXT", "imports an external sync handle; use Device::with_gl"),
+];
+
+/// Lengths that gl.xml omits or states only as an opaque COMPSIZE, taken from the GL spec or
+/// the extension spec. (function, parameter, rule as a len string).
+pub const LEN_OVERRIDES: &[(&str, &str, &str)] = &[
+    ("glViewportArrayv", "v", "count*4"),
+    ("glScissorArrayv", "v", "count*4"),
+    ("glDepthRangeArrayv", "v", "count*2"),
+    ("glWindowRectanglesEXT", "box", "count*4"),
+    ("glScissorExclusiveArrayvNV", "v", "count*4"),
+    ("glDepthRangeArraydvNV", "v", "count*2"),
+    ("glFramebufferSampleLocationsfvARB", "v", "count*2"),
+    ("glNamedFramebufferSampleLocationsfvARB", "v", "count*2"),
+    ("glFramebufferSampleLocationsfvNV", "v", "count*2"),
+    ("glNamedFramebufferSampleLocationsfvNV", "v", "count*2"),
+    ("glVertexAttribL1ui64vARB", "v", "1"),
+    ("glMatrixLoad3x2fNV", "m", "6"),
+    ("glMatrixMult3x2fNV", "m", "6"),
+    ("glMatrixLoad3x3fNV", "m", "9"),
+    ("glMatrixLoadTranspose3x3fNV", "m", "9"),
+    ("glMatrixMult3x3fNV", "m", "9"),
+    ("glMatrixMultTranspose3x3fNV", "m", "9"),
+    ("glSpecializeShaderARB", "pConstantIndex", "numSpecializationConstants"),
+    ("glSpecializeShaderARB", "pConstantValue", "numSpecializationConstants"),
+    ("glGetProgramResourcefvNV", "props", "propCount"),
+    ("glGetCoverageModulationTableNV", "v", "bufSize"),
+    ("glGetMemoryObjectDetachedResourcesuivNV", "params", "count"),
+    ("glDrawCommandsNV", "indirects", "count"),
+    ("glDrawCommandsNV", "sizes", "count"),
+    ("glDrawCommandsAddressNV", "indirects", "count"),
+    ("glDrawCommandsAddressNV", "sizes", "count"),
+    ("glDrawCommandsStatesNV", "indirects", "count"),
+    ("glDrawCommandsStatesNV", "sizes", "count"),
+    ("glDrawCommandsStatesNV", "states", "count"),
+    ("glDrawCommandsStatesNV", "fbos", "count"),
+    ("glDrawCommandsStatesAddressNV", "indirects", "count"),
+    ("glDrawCommandsStatesAddressNV", "sizes", "count"),
+    ("glDrawCommandsStatesAddressNV", "states", "count"),
+    ("glDrawCommandsStatesAddressNV", "fbos", "count"),
+    // glClearBuffer*v: GL_COLOR takes 4 values, GL_DEPTH and GL_STENCIL one.
+    ("glClearBufferiv", "value", "COMPSIZE(buffer)"),
+];
+
+/// Pointer parameters that are input strings although gl.xml declares them writable.
+const INPUT_STRINGS: &[(&str, &str)] = &[("glGetPerfQueryIdByNameINTEL", "queryName")];
+
+/// Pointer parameter names that, in the core profile, are offsets into a bound buffer.
+const OFFSET_NAMES: &[&str] = &["indices", "pointer", "indirect"];
+
+/// Typedefs that are process pointers; a function taking one by value is special.
+const POINTER_TYPEDEFS: &[&str] = &["GLeglImageOES", "GLeglClientBufferEXT", "GLDEBUGPROC", "GLDEBUGPROCARB", "GLDEBUGPROCAMD", "GLVULKANPROCNV"];
+
+/// Builds the model, or every error found.
+pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry) -> Result<Api, Vec<Error>> {
+    let mut errors = Vec::new();
+    let mut functions = Vec::new();
+    let header_at = |line| Position { file: header_path.to_path_buf(), line };
+    let registry_at = |line| Position { file: registry.path.clone(), line };
+    let defined: std::collections::HashSet<&str> = header.enums.iter().map(|d| d.name.as_str()).collect();
+
+    for proto in &header.prototypes {
+        let Some(command) = registry.commands.get(&proto.name) else {
+            errors.push(Error::Classify {
+                at: header_at(proto.line),
+                function: proto.name.clone(),
+                message: format!("not found in {}", registry.path.display()),
+            });
+            continue;
+        };
+        let mismatch = |message: String| Error::Mismatch {
+            header: header_at(proto.line),
+            registry: registry_at(command.line),
+            function: proto.name.clone(),
+            message,
+        };
+        if proto.ret != command.ret {
+            errors.push(mismatch(format!("returns `{}` in the header but `{}` in gl.xml", proto.ret, command.ret)));
+            continue;
+        }
+        if proto.params.len() != command.params.len() {
+            errors.push(mismatch(format!(
+                "has {} parameters in the header but {} in gl.xml",
+                proto.params.len(),
+                command.params.len()
+            )));
+            continue;
+        }
+        let mut ok = true;
+        for ((ty, name), p) in proto.params.iter().zip(&command.params) {
+            if *ty != p.ty || *name != p.name {
+                errors.push(mismatch(format!(
+                    "parameter `{ty} {name}` in the header is `{} {}` in gl.xml (line {})",
+                    p.ty, p.name, p.line
+                )));
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let params: Vec<Param> = command
+            .params
+            .iter()
+            .map(|p| Param {
+                name: p.name.clone(),
+                ty: p.ty.clone(),
+                len: override_len(&proto.name, &p.name).map(str::to_string).or_else(|| p.len.clone()),
+                group: p.group.clone(),
+                class: p.class.clone(),
+                role: Role::Value,
+            })
+            .collect();
+        let mut f = Function {
+            name: proto.name.clone(),
+            feature: proto.feature.clone(),
+            ret: proto.ret.clone(),
+            params,
+            kind: Kind::Record,
+            special_reason: None,
+            header_line: proto.line,
+            unchecked: false,
+        };
+        match assign_roles(&mut f) {
+            Ok(()) => {
+                f.kind = kind_of(&f);
+                functions.push(f);
+            }
+            Err(message) => errors.push(Error::Classify { at: header_at(proto.line), function: proto.name.clone(), message }),
+        }
+    }
+
+    let mut groups = BTreeMap::new();
+    for (group, names) in &registry.groups {
+        let names: Vec<String> = names.iter().filter(|n| defined.contains(n.as_str())).cloned().collect();
+        if !names.is_empty() {
+            groups.insert(group.clone(), names);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    functions.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Api {
+        functions,
+        enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).collect(),
+        typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
+        groups,
+    })
+}
+
+fn override_len(function: &str, param: &str) -> Option<&'static str> {
+    LEN_OVERRIDES.iter().find(|(f, p, _)| *f == function && *p == param).map(|(_, _, l)| *l).or(match (function, param) {
+        ("glClearBufferuiv" | "glClearBufferfv" | "glClearNamedFramebufferiv" | "glClearNamedFramebufferuiv" | "glClearNamedFramebufferfv", "value") => {
+            Some("COMPSIZE(buffer)")
+        }
+        _ => None,
+    })
+}
+
+fn kind_of(f: &Function) -> Kind {
+    let n = f.name.as_str();
+    if SPECIAL.iter().any(|(s, _)| *s == n) || f.special_reason.is_some() {
+        return Kind::Special;
+    }
+    let has_out = f.params.iter().any(|p| matches!(p.role, Role::Out(_)));
+    if n.starts_with("glGen") || n.starts_with("glCreate") {
+        return Kind::Create;
+    }
+    if n.starts_with("glDelete") && !has_out {
+        return Kind::Delete;
+    }
+    if !f.ret.is_void() || has_out {
+        return Kind::Query;
+    }
+    Kind::Record
+}
+
+fn is_char(t: &CType) -> bool {
+    matches!(t.base.as_str(), "GLchar" | "GLcharARB")
+}
+
+fn is_integer_scalar(t: &CType) -> bool {
+    !t.is_pointer() && matches!(t.base.as_str(), "GLsizei" | "GLint" | "GLuint" | "GLsizeiptr" | "GLsizeiptrARB" | "GLintptr" | "GLint64" | "GLuint64")
+}
+
+/// Gives every parameter its role. Errors name the parameter.
+fn assign_roles(f: &mut Function) -> Result<(), String> {
+    if let Some((_, reason)) = SPECIAL.iter().find(|(s, _)| *s == f.name) {
+        f.special_reason = Some(reason);
+    }
+    let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+    let scalar = |f: &Function, n: &str| f.params.iter().find(|p| p.name == n).filter(|p| is_integer_scalar(&p.ty)).is_some();
+    let table_group = |f: &Function, n: &str| -> Option<String> {
+        let p = f.params.iter().find(|p| p.name == n)?;
+        let g = p.group.clone()?;
+        pname_tables::table(&g).map(|_| g)
+    };
+
+    for i in 0..f.params.len() {
+        let p = f.params[i].clone();
+        if p.ty.base == "GLsync" && !p.ty.is_pointer() {
+            f.params[i].role = Role::Sync;
+            continue;
+        }
+        if !p.ty.is_pointer() {
+            if POINTER_TYPEDEFS.contains(&p.ty.base.as_str()) && f.special_reason.is_none() {
+                f.special_reason = Some("takes a process pointer (callback or EGL handle); use Device::with_gl");
+            }
+            continue;
+        }
+        let input = p.ty.points_to_const() || INPUT_STRINGS.contains(&(f.name.as_str(), p.name.as_str()));
+        let pointee = p.ty.pointee();
+        let depth = p.ty.pointers.len();
+
+        // Sync objects named through a void pointer (glObjectPtrLabel).
+        if p.name == "ptr" && f.name.contains("ObjectPtrLabel") {
+            f.params[i].role = Role::Sync;
+            continue;
+        }
+        if p.name == "userParam" {
+            f.params[i].role = Role::Opaque;
+            continue;
+        }
+        if input && OFFSET_NAMES.contains(&p.name.as_str()) && pointee.base == "void" && depth == 1 {
+            f.params[i].role = Role::Offset;
+            continue;
+        }
+        if depth > 2 {
+            return Err(format!("parameter `{}` has {depth} levels of pointers", p.name));
+        }
+        if is_char(&pointee) || (depth == 2 && is_char(&pointee.pointee())) {
+            if depth == 2 {
+                let count = p.len.clone().map(|l| strip_compsize(&l)).filter(|c| scalar(f, c)).ok_or_else(|| {
+                    format!("string array `{}` has no count parameter (len {:?})", p.name, p.len)
+                })?;
+                if input {
+                    f.params[i].role = Role::In(Rule::Strings(count.clone()));
+                    mark_length(f, &count, &p.name);
+                    // A parallel `const GLint *length` array is derived from the strings.
+                    if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer()) {
+                        f.params[j].role = Role::LengthArray { of: p.name.clone() };
+                    }
+                } else {
+                    return Err(format!("output string array `{}` is not supported", p.name));
+                }
+                continue;
+            }
+            if input {
+                f.params[i].role = Role::In(Rule::String);
+                // `COMPSIZE(label,length)`: the length parameter comes from the &str.
+                if let Some(j) = f.params.iter().position(|q| q.name == "length" && !q.ty.is_pointer()) {
+                    if p.len.as_deref().is_some_and(|l| l.contains("length")) {
+                        f.params[j].role = Role::Length { of: vec![p.name.clone()] };
+                    }
+                }
+            } else {
+                // An output string: as long as its buffer-size parameter.
+                let rule = match p.len.as_deref().map(parse_len) {
+                    Some(Some(r @ Rule::Param(_))) => r,
+                    _ => Rule::Bytes,
+                };
+                f.unchecked |= rule == Rule::Bytes;
+                f.params[i].role = Role::Out(if rule == Rule::Bytes { Rule::Bytes } else { Rule::String });
+                if let Rule::Param(_) = rule {
+                    f.params[i].len = p.len.clone();
+                }
+                if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer() && !q.ty.points_to_const()) {
+                    f.params[j].role = Role::OutLength { of: p.name.clone() };
+                }
+            }
+            continue;
+        }
+        if depth == 2 {
+            if p.ty.base_const && !p.ty.pointers[0] {
+                // `const void **`: an array of client-memory pointers, which a list cannot own.
+                f.special_reason = Some("takes an array of client-memory pointers; use Device::with_gl");
+                f.params[i].role = Role::Opaque;
+                continue;
+            }
+            // `const void *const*indices`: an array of buffer offsets.
+            let count = p.len.clone().map(|l| strip_compsize(&l)).filter(|c| scalar(f, c));
+            match (input, count) {
+                (true, Some(c)) if p.name == "indices" => {
+                    f.params[i].role = Role::In(Rule::Param(c.clone()));
+                    mark_length(f, &c, &p.name);
+                }
+                (false, _) if p.len.is_none() || p.len.as_deref() == Some("1") => f.params[i].role = Role::Out(Rule::One),
+                _ => return Err(format!("pointer-to-pointer `{}` (len {:?}) has no rule", p.name, p.len)),
+            }
+            continue;
+        }
+
+        // A plain array.
+        let rule = match p.len.as_deref() {
+            None if input => Rule::Bytes,
+            None => match table_group(f, "pname") {
+                Some(group) => Rule::Pname { group, param: "pname".into() },
+                None => Rule::One,
+            },
+            Some(len) => match parse_len(len) {
+                Some(Rule::Param(x)) if !scalar(f, &x) => return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name)),
+                Some(r @ (Rule::Product(..) | Rule::Quotient(..))) => r,
+                Some(Rule::Param(x)) => Rule::Param(x),
+                Some(Rule::Const(1)) if !input => Rule::One,
+                Some(r) => r,
+                None => {
+                    let args = compsize_args(len);
+                    match args.as_slice() {
+                        [a] if table_group(f, a).is_some() => Rule::Pname { group: table_group(f, a).unwrap(), param: a.clone() },
+                        [a] if scalar(f, a) && names.contains(a) => Rule::Param(a.clone()),
+                        _ => Rule::Bytes,
+                    }
+                }
+            },
+        };
+        if let Rule::Product(x, _) | Rule::Quotient(x, _) | Rule::Param(x) = &rule {
+            if !scalar(f, x) {
+                return Err(format!("`{}` is sized by `{x}`, which is not an integer parameter", p.name));
+            }
+        }
+        if let Rule::Pname { param, .. } = &rule {
+            if !names.contains(param) {
+                return Err(format!("`{}` is sized by pname `{param}`, which is not a parameter", p.name));
+            }
+        }
+        f.unchecked |= rule == Rule::Bytes;
+        if input {
+            if let Rule::Param(x) | Rule::Product(x, _) = &rule {
+                mark_length(f, &x.clone(), &p.name);
+            }
+            f.params[i].role = Role::In(rule);
+        } else {
+            f.params[i].role = Role::Out(rule);
+        }
+    }
+    // A count that sizes an output is the caller's to choose, unless an input sizes it too.
+    for i in 0..f.params.len() {
+        if let Role::Length { of } = &f.params[i].role {
+            let sized_by_input = of.iter().any(|o| f.params.iter().any(|q| &q.name == o && matches!(q.role, Role::In(_))));
+            if !sized_by_input {
+                f.params[i].role = Role::Value;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Marks scalar `count` as derived from the slice `array`.
+fn mark_length(f: &mut Function, count: &str, array: &str) {
+    if let Some(p) = f.params.iter_mut().find(|p| p.name == count) {
+        match &mut p.role {
+            Role::Length { of } => of.push(array.to_string()),
+            Role::Value => p.role = Role::Length { of: vec![array.to_string()] },
+            _ => {}
+        }
+    }
+}
+
+fn strip_compsize(len: &str) -> String {
+    let args = compsize_args(len);
+    if args.len() == 1 {
+        args[0].clone()
+    } else {
+        len.to_string()
+    }
+}
+
+fn compsize_args(len: &str) -> Vec<String> {
+    len.strip_prefix("COMPSIZE(")
+        .and_then(|s| s.strip_suffix(')'))
+        .map(|s| s.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect())
+        .unwrap_or_default()
+}
+
+/// Parses `n`, `16`, `count*4`, `4*count`, `bufSize/4`. `COMPSIZE(...)` gives `None`.
+pub fn parse_len(len: &str) -> Option<Rule> {
+    let len = len.trim();
+    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) && !s.chars().next().unwrap().is_ascii_digit();
+    if let Ok(n) = len.parse::<u32>() {
+        return Some(Rule::Const(n));
+    }
+    if ident(len) {
+        return Some(Rule::Param(len.to_string()));
+    }
+    if let Some((a, b)) = len.split_once('*') {
+        let (a, b) = (a.trim(), b.trim());
+        return match (a.parse::<u32>(), b.parse::<u32>()) {
+            (Err(_), Ok(n)) if ident(a) => Some(Rule::Product(a.into(), n)),
+            (Ok(n), Err(_)) if ident(b) => Some(Rule::Product(b.into(), n)),
+            _ => None,
+        };
+    }
+    if let Some((a, b)) = len.split_once('/') {
+        let (a, b) = (a.trim(), b.trim());
+        if let (true, Ok(n)) = (ident(a), b.parse::<u32>()) {
+            return Some(Rule::Quotient(a.into(), n));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn len_expressions() {
+        assert_eq!(parse_len("n"), Some(Rule::Param("n".into())));
+        assert_eq!(parse_len("16"), Some(Rule::Const(16)));
+        assert_eq!(parse_len("count*4"), Some(Rule::Product("count".into(), 4)));
+        assert_eq!(parse_len("bufSize / 4"), Some(Rule::Quotient("bufSize".into(), 4)));
+        assert_eq!(parse_len("COMPSIZE(pname)"), None);
+        assert_eq!(compsize_args("COMPSIZE(format,type,width)"), vec!["format", "type", "width"]);
+    }
+}

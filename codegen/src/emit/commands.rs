@@ -1,0 +1,371 @@
+//! Recorded functions: for each one a packet struct, a `CommandList` recording method and an
+//! execute function, then the opcode-indexed tables `EXECUTE`, `SLOTS` and `NAMES`.
+//!
+//! Packet layout: `#[repr(C, packed)]`, the `u16` opcode first, then the arguments in GL order.
+//! A `GLenum` whose gl.xml group has only values below 0xFFFF is packed to 16 bits (as Mesa's
+//! glthread does); booleans take one byte; an array is a `u32` byte offset into the parameter
+//! buffer. So `glBindTexture` is 2 + 2 + 4 = 8 bytes, one slot.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{doc, element_type, enum_fits_u16, ident, param_named, rust_type};
+use crate::model::{Api, Function, Kind, Param, Role, Rule};
+use crate::naming::param_ident;
+
+/// Whether a function gets an opcode.
+pub fn is_recorded(f: &Function) -> bool {
+    matches!(f.kind, Kind::Record | Kind::Delete) || f.name == "glFenceSync"
+}
+
+/// One packet field: name and type.
+struct Field {
+    name: proc_macro2::Ident,
+    ty: TokenStream,
+    bytes: usize,
+}
+
+fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
+    let mut fields = vec![Field { name: format_ident!("op"), ty: quote!(u16), bytes: 2 }];
+    for p in &f.params {
+        let name = ident(p);
+        let (ty, bytes) = match &p.role {
+            Role::Value | Role::Length { .. } => scalar_storage(api, p),
+            Role::Sync => (quote!(u32), 4),
+            Role::In(Rule::Bytes) if is_void_array(p) => {
+                fields.push(Field { name: format_ident!("{}_len", param_ident(&p.name)), ty: quote!(u32), bytes: 4 });
+                (quote!(u64), 8)
+            }
+            Role::In(Rule::Bytes) => {
+                fields.push(Field { name: format_ident!("{}_len", param_ident(&p.name)), ty: quote!(u32), bytes: 4 });
+                (quote!(u32), 4)
+            }
+            Role::In(_) | Role::LengthArray { .. } => (quote!(u32), 4),
+            Role::Offset | Role::Opaque => (quote!(usize), 8),
+            Role::Out(_) | Role::OutLength { .. } => unreachable!("recorded functions have no outputs"),
+        };
+        fields.push(Field { name, ty, bytes });
+    }
+    if f.name == "glFenceSync" {
+        fields.push(Field { name: format_ident!("sync"), ty: quote!(u32), bytes: 4 });
+    }
+    fields
+}
+
+fn is_void_array(p: &Param) -> bool {
+    p.ty.pointee().base == "void" && p.ty.pointers.len() == 1
+}
+
+fn is_packed_enum(api: &Api, p: &Param) -> bool {
+    p.ty.base == "GLenum" && !p.ty.is_pointer() && matches!(p.role, Role::Value) && enum_fits_u16(api, p)
+}
+
+fn scalar_storage(api: &Api, p: &Param) -> (TokenStream, usize) {
+    if is_packed_enum(api, p) {
+        return (quote!(u16), 2);
+    }
+    let bytes = match p.ty.base.as_str() {
+        "GLboolean" | "GLubyte" | "GLbyte" | "GLchar" => 1,
+        "GLshort" | "GLushort" | "GLhalf" | "GLhalfNV" => 2,
+        "GLdouble" | "GLclampd" | "GLint64" | "GLuint64" | "GLint64EXT" | "GLuint64EXT" | "GLintptr" | "GLsizeiptr"
+        | "GLintptrARB" | "GLsizeiptrARB" | "GLhandleARB" => 8,
+        _ => 4,
+    };
+    (rust_type(&p.ty), bytes)
+}
+
+/// Size in bytes of the packet of a recorded function (for `list` and the docs).
+pub fn packet_bytes(api: &Api, f: &Function) -> usize {
+    packet_fields(api, f).iter().map(|f| f.bytes).sum()
+}
+
+pub fn emit(api: &Api) -> TokenStream {
+    let recorded: Vec<&Function> = api.functions.iter().filter(|f| is_recorded(f)).collect();
+    let mut items = Vec::new();
+    let mut methods = Vec::new();
+    let mut execs = Vec::new();
+    let mut slots = Vec::new();
+    let mut names = Vec::new();
+    for (opcode, f) in recorded.iter().enumerate() {
+        let opcode = opcode as u16;
+        let packet = format_ident!("{}Packet", f.short_name());
+        let exec = format_ident!("exec_{}", f.method_name());
+        let fields = packet_fields(api, f);
+        let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(#name: #ty));
+        let bytes: usize = fields.iter().map(|f| f.bytes).sum();
+        let pdoc = format!(" Packet of `{}`: opcode {opcode}, {bytes} bytes ({} slot(s)).", f.name, bytes.div_ceil(8));
+        items.push(quote! {
+            #[doc = #pdoc]
+            #[repr(C, packed)]
+            #[derive(Clone, Copy)]
+            pub struct #packet { #(#field_defs),* }
+            // SAFETY: repr(C, packed), starts with the u16 opcode, plain integer fields only.
+            unsafe impl Packet for #packet { const OPCODE: u16 = #opcode; }
+        });
+        methods.push(record_method(api, f, &packet));
+        execs.push(exec_fn(api, f, &packet, &exec));
+        slots.push(quote!(<#packet as Packet>::SLOTS as u8));
+        let name = &f.name;
+        names.push(quote!(#name));
+    }
+    let n = recorded.len();
+    let exec_names = recorded.iter().map(|f| format_ident!("exec_{}", f.method_name()));
+    quote! {
+        //! Packets, recording methods and execute functions of every recorded GL function.
+        #![allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_unsafe)]
+        use super::types;
+        use super::pname::{self, Count};
+        use crate::codec;
+        use crate::list::CommandList;
+        use crate::packet::Packet;
+        use crate::replay::{ExecuteFn, Replayer};
+
+        #(#items)*
+
+        /// Recording methods, one per recorded GL function. Each copies its arrays into the
+        /// parameter buffer and writes one packet; none touches the GL.
+        impl CommandList {
+            #(#methods)*
+        }
+
+        #(#execs)*
+
+        /// Number of opcodes.
+        pub const OPCODE_COUNT: usize = #n;
+        /// Execute function of each opcode.
+        pub static EXECUTE: [ExecuteFn; #n] = [#(#exec_names),*];
+        /// Packet size of each opcode, in 8-byte slots.
+        pub static SLOTS: [u8; #n] = [#(#slots),*];
+        /// GL function name of each opcode.
+        pub static NAMES: [&str; #n] = [#(#names),*];
+    }
+}
+
+/// The `CommandList` method of a recorded function.
+fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenStream {
+    let method = format_ident!("{}", f.method_name());
+    let gl_name = &f.name;
+    let mut args = Vec::new();
+    let mut prelude = Vec::new();
+    let mut inits = Vec::new();
+    for p in &f.params {
+        let id = ident(p);
+        let arg_name = p.name.as_str();
+        match &p.role {
+            Role::Value => {
+                let ty = rust_type(&p.ty);
+                args.push(quote!(#id: #ty));
+                if is_packed_enum(api, p) {
+                    inits.push(quote!(#id: codec::pack_enum(#id)));
+                } else {
+                    inits.push(quote!(#id));
+                }
+            }
+            Role::Sync => {
+                args.push(quote!(#id: crate::Sync));
+                inits.push(quote!(#id: #id.id()));
+            }
+            Role::Length { of } => {
+                let lens: Vec<TokenStream> = of
+                    .iter()
+                    .map(|o| {
+                        let a = ident(param_named(f, o));
+                        quote!((#o, #a.len()))
+                    })
+                    .collect();
+                let n = if lens.len() == 1 {
+                    let a = ident(param_named(f, &of[0]));
+                    quote!(#a.len())
+                } else {
+                    let count = &p.name;
+                    quote!(codec::same_len(#gl_name, #count, &[#(#lens),*]))
+                };
+                let first = &of[0];
+                let conv = length_conversion(p, n, gl_name, first);
+                prelude.push(quote!(let #id = #conv;));
+                inits.push(quote!(#id));
+            }
+            Role::LengthArray { .. } => {
+                // Filled together with its strings (below); the offset is bound there.
+                inits.push(quote!(#id));
+            }
+            Role::In(rule) => {
+                let elem = element_type(p);
+                match rule {
+                    Rule::Param(_) => {
+                        args.push(quote!(#id: &[#elem]));
+                        prelude.push(quote!(let #id = self.push_slice(#id);));
+                    }
+                    Rule::Const(n) => {
+                        let n = *n as usize;
+                        args.push(quote!(#id: &[#elem; #n]));
+                        prelude.push(quote!(let #id = self.push_slice(#id);));
+                    }
+                    Rule::Product(_, k) => {
+                        let k = *k as usize;
+                        args.push(quote!(#id: &[[#elem; #k]]));
+                        prelude.push(quote!(let #id = self.push_slice(#id);));
+                    }
+                    Rule::Quotient(x, d) => {
+                        args.push(quote!(#id: &[#elem]));
+                        let x_id = ident(param_named(f, x));
+                        let rule = format!("{x}/{d}");
+                        prelude.push(quote! {
+                            codec::check_len(#gl_name, #arg_name, #id.len(), (#x_id as i64) / #d as i64, #rule);
+                            let #id = self.push_slice(#id);
+                        });
+                    }
+                    Rule::Pname { group, param } => {
+                        args.push(quote!(#id: &[#elem]));
+                        let count_fn = format_ident!("count_{}", group.to_lowercase());
+                        let pn = ident(param_named(f, param));
+                        prelude.push(quote! {
+                            let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
+                            codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
+                            // A pname the tables do not know: pad so the GL cannot read past the copy.
+                            let #id = self.push_slice_padded(#id, if needed.is_some() { 0 } else { 16 });
+                        });
+                    }
+                    Rule::Bytes if is_void_array(p) => {
+                        let len_id = format_ident!("{}_len", param_ident(&p.name));
+                        args.push(quote!(#id: crate::Bytes<'_>));
+                        prelude.push(quote! {
+                            let (#id, #len_id) = match #id {
+                                crate::Bytes::Slice(s) => (self.push_slice(s) as u64, codec::count_i32(s.len(), #gl_name, #arg_name) as u32),
+                                crate::Bytes::BufferOffset(o) => (o as u64, u32::MAX),
+                            };
+                        });
+                        inits.push(quote!(#len_id));
+                    }
+                    Rule::Bytes => {
+                        let len_id = format_ident!("{}_len", param_ident(&p.name));
+                        args.push(quote!(#id: &[#elem]));
+                        prelude.push(quote! {
+                            let #len_id = codec::count_i32(#id.len(), #gl_name, #arg_name) as u32;
+                            let #id = self.push_slice(#id);
+                        });
+                        inits.push(quote!(#len_id));
+                    }
+                    Rule::String => {
+                        args.push(quote!(#id: &str));
+                        // With a length argument the GL reads exactly that many bytes.
+                        let has_length = f.params.iter().any(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
+                        let nul_terminated = !has_length;
+                        prelude.push(quote!(let #id = self.push_str(#gl_name, #arg_name, #id, #nul_terminated);));
+                    }
+                    Rule::Strings(_) => {
+                        args.push(quote!(#id: &[&str]));
+                        let lengths = f
+                            .params
+                            .iter()
+                            .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
+                            .map(ident)
+                            .unwrap_or_else(|| format_ident!("_lengths"));
+                        prelude.push(quote!(let (#id, #lengths) = self.push_strs(#gl_name, #arg_name, #id);));
+                    }
+                    Rule::One => unreachable!("inputs have no `one` rule"),
+                }
+                inits.push(quote!(#id));
+            }
+            Role::Offset => {
+                args.push(quote!(#id: usize));
+                inits.push(quote!(#id));
+            }
+            Role::Opaque => {
+                args.push(quote!(#id: usize));
+                inits.push(quote!(#id));
+            }
+            Role::Out(_) | Role::OutLength { .. } => unreachable!(),
+        }
+    }
+    let docs = doc(f, "records one packet");
+    let unsafety = if f.unchecked { quote!(unsafe) } else { quote!() };
+    if f.name == "glFenceSync" {
+        return quote! {
+            #docs
+            /// Returns the handle of the fence; it becomes a GL sync object when the list replays.
+            #[track_caller]
+            #[inline]
+            pub fn #method(&mut self, #(#args),*) -> crate::Sync {
+                #(#prelude)*
+                let sync = crate::Sync::new();
+                self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits,)* sync: sync.id() });
+                sync
+            }
+        };
+    }
+    quote! {
+        #docs
+        #[track_caller]
+        #[inline]
+        pub #unsafety fn #method(&mut self, #(#args),*) {
+            #(#prelude)*
+            self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits),* });
+        }
+    }
+}
+
+/// Converts a slice length to the C type of the count argument.
+fn length_conversion(p: &Param, n: TokenStream, gl_name: &str, array: &str) -> TokenStream {
+    match p.ty.base.as_str() {
+        "GLsizei" | "GLint" => quote!(codec::count_i32(#n, #gl_name, #array)),
+        "GLuint" => quote!(codec::count_i32(#n, #gl_name, #array) as u32),
+        "GLsizeiptr" | "GLintptr" | "GLsizeiptrARB" | "GLintptrARB" => quote!(codec::count_isize(#n)),
+        "GLint64" | "GLint64EXT" => quote!((#n) as i64),
+        _ => quote!((#n) as _),
+    }
+}
+
+/// The execute function of a recorded function.
+fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_macro2::Ident) -> TokenStream {
+    let field = format_ident!("{}", f.short_name());
+    let mut lets = Vec::new();
+    let mut call_args = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let id = ident(p);
+        let a = format_ident!("a{}", i);
+        let ty = rust_type(&p.ty);
+        let value = match &p.role {
+            Role::Value | Role::Length { .. } if is_packed_enum(api, p) => quote!(c.#id as u32),
+            Role::Value | Role::Length { .. } => quote!(c.#id),
+            Role::Sync => quote!(r.sync(c.#id)),
+            Role::In(Rule::Strings(count)) => {
+                let count = ident(param_named(f, count));
+                quote!(r.strings(c.#id, c.#count as i32) as #ty)
+            }
+            Role::In(Rule::Bytes) if is_void_array(p) => {
+                let len_id = format_ident!("{}_len", param_ident(&p.name));
+                quote!(if c.#len_id == u32::MAX { c.#id as usize as #ty } else { r.param::<u8>(c.#id as u32) as #ty })
+            }
+            Role::In(_) | Role::LengthArray { .. } => quote!(r.param::<u8>(c.#id) as #ty),
+            Role::Offset | Role::Opaque => quote!(c.#id as #ty),
+            Role::Out(_) | Role::OutLength { .. } => unreachable!(),
+        };
+        lets.push(quote!(let #a: #ty = #value;));
+        call_args.push(a);
+    }
+    let defer = if f.kind == Kind::Delete { quote!(if r.defer(p) { return; }) } else { quote!() };
+    let call = quote!((r.gl.#field)(#(#call_args),*));
+    let body = if f.name == "glFenceSync" {
+        quote! { let s = #call; r.set_sync(c.sync, s); }
+    } else if f.name == "glDeleteSync" {
+        let sync_field = ident(&f.params[0]);
+        quote! { #call; r.forget_sync(c.#sync_field); }
+    } else {
+        quote! { #call; }
+    };
+    let edoc = format!(" Executes a `{}` packet.", f.name);
+    quote! {
+        #[doc = #edoc]
+        unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
+            // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
+            // #packet written by the recording method above.
+            let c = unsafe { p.cast::<#packet>().read_unaligned() };
+            #defer
+            #(#lets)*
+            // SAFETY: the arguments are those the application recorded; array arguments point
+            // into the list's parameter buffer, which outlives the call.
+            unsafe { #body }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The pname tables of `pname_tables.rs` as `match` functions over enum values, one per enum
+//! group: `count_textureparametername(GL_TEXTURE_BORDER_COLOR) == Some(Count::Fixed(4))`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::error::{Error, Position};
+use crate::model::Api;
+use crate::pname_tables::{self, Count};
+
+pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
+    let values: std::collections::HashMap<&str, u64> = api.enums.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let mut errors = Vec::new();
+    let mut fns = Vec::new();
+    let value_of = |name: &str, group: &str, errors: &mut Vec<Error>| -> Option<u32> {
+        match values.get(name) {
+            Some(&v) => Some(v as u32),
+            None => {
+                errors.push(Error::Classify {
+                    at: Position { file: "codegen/src/pname_tables.rs".into(), line: 0 },
+                    function: group.to_string(),
+                    message: format!("pname table names `{name}`, which the header does not define"),
+                });
+                None
+            }
+        }
+    };
+    for table in pname_tables::TABLES {
+        let f = format_ident!("count_{}", table.group.to_lowercase());
+        let mut arms = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (name, count) in table.entries {
+            let Some(v) = value_of(name, table.group, &mut errors) else { continue };
+            if !seen.insert(v) {
+                continue;
+            }
+            let v = Literal::u32_unsuffixed(v);
+            let c = match count {
+                Count::Fixed(n) => quote!(Count::Fixed(#n)),
+                Count::Queried(q) => match value_of(q, table.group, &mut errors) {
+                    Some(q) => quote!(Count::Queried(#q)),
+                    None => continue,
+                },
+            };
+            arms.push(quote!(#v => Some(#c),));
+        }
+        let doc = format!(" How many values a `{}` pname needs; `None` for a pname glcmd does not know.", table.group);
+        fns.push(quote! {
+            #[doc = #doc]
+            pub fn #f(pname: u32) -> Option<Count> {
+                match pname { #(#arms)* _ => None }
+            }
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(quote! {
+        //! pname -> element count, per enum group (from codegen/src/pname_tables.rs).
+        #![allow(clippy::match_same_arms)]
+        /// How many values an array sized by a pname holds.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Count {
+            /// Always this many.
+            Fixed(u32),
+            /// As many as the same query returns for this pname (e.g.
+            /// `GL_NUM_COMPRESSED_TEXTURE_FORMATS`).
+            Queried(u32),
+        }
+        #(#fns)*
+    })
+}

@@ -1,0 +1,135 @@
+//! # glcmd-codegen
+//!
+//! Reads the Khronos header `glcorearb.h` and the registry `gl.xml` and generates, for every GL
+//! function of the header, the Rust that glcmd's runtime plugs in: a packet, a recording method
+//! and an execute function for recorded functions, a `Device` method for create and query
+//! functions, and a function-pointer loader for all of them.
+//!
+//! The pipeline is four stages, each a module:
+//!
+//! 1. **parse**: [`header`] (regex, line by line) and [`registry`] (roxmltree);
+//! 2. **model**: [`model`], plain data, built by
+//! 3. **classify**: [`classify`], which cross-checks the two inputs and gives every function one
+//!    [`Kind`](model::Kind) and every array one length [`Rule`](model::Rule);
+//! 4. **emit**: [`emit`], one emitter per generated file, returning token streams that are
+//!    formatted with prettyplease.
+//!
+//! No stage panics on bad input: each collects [`Error`]s naming file, line and function, and
+//! [`generate`] returns them all together. `build.rs` prints them as a build failure; the CLI
+//! (`glcmd-codegen list|emit`) prints them and exits non-zero.
+
+pub mod classify;
+pub mod ctype;
+pub mod emit;
+pub mod error;
+pub mod header;
+pub mod model;
+pub mod naming;
+pub mod pname_tables;
+pub mod registry;
+
+use std::path::{Path, PathBuf};
+
+pub use error::{Error, Errors};
+use model::{Api, Role};
+
+/// Where the inputs are.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    pub header: PathBuf,
+    pub registry: PathBuf,
+}
+
+impl Inputs {
+    /// The vendored inputs of a glcmd checkout rooted at `root`.
+    pub fn vendored(root: &Path) -> Inputs {
+        Inputs { header: root.join("vendor/glcorearb.h"), registry: root.join("vendor/gl.xml") }
+    }
+}
+
+/// Reads both inputs and builds the classified model. Errors of both files are reported
+/// together.
+pub fn load(inputs: &Inputs) -> Result<Api, Errors> {
+    let header = header::read(&inputs.header);
+    let registry = registry::read(&inputs.registry);
+    match (header, registry) {
+        (Ok(h), Ok(r)) => classify::build(&h, &inputs.header, &r).map_err(Errors),
+        (h, r) => {
+            let mut errors = Vec::new();
+            errors.extend(h.err().unwrap_or_default());
+            errors.extend(r.err().unwrap_or_default());
+            Err(Errors(errors))
+        }
+    }
+}
+
+/// Every generated file, formatted: (file name, source).
+pub fn generate(inputs: &Inputs) -> Result<Vec<(&'static str, String)>, Errors> {
+    let api = load(inputs)?;
+    emit::emit_all(&api).map_err(Errors)
+}
+
+/// Writes the generated files into `dir`.
+pub fn write(inputs: &Inputs, dir: &Path) -> Result<(), Errors> {
+    for (name, source) in generate(inputs)? {
+        let path = dir.join(name);
+        // Unchanged files are not rewritten, so cargo does not rebuild for nothing.
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(source.as_str()) {
+            continue;
+        }
+        std::fs::write(&path, source).map_err(|source| Errors(vec![Error::Io { path, source }]))?;
+    }
+    Ok(())
+}
+
+/// The `list` table: one tab-separated row per function: name, feature, kind, arrays.
+/// `arrays` lists `param:rule` for every array argument (`-` when there is none).
+pub fn list_table(api: &Api) -> String {
+    let mut out = String::from("name\tfeature\tkind\tarrays\n");
+    for f in &api.functions {
+        let arrays: Vec<String> = f
+            .params
+            .iter()
+            .filter_map(|p| match &p.role {
+                Role::In(rule) => Some(format!("{}:in:{rule}", p.name)),
+                Role::Out(rule) => Some(format!("{}:out:{rule}", p.name)),
+                Role::Offset => Some(format!("{}:offset", p.name)),
+                _ => None,
+            })
+            .collect();
+        let arrays = if arrays.is_empty() { "-".to_string() } else { arrays.join(",") };
+        out.push_str(&format!("{}\t{}\t{}\t{}\n", f.name, f.feature, f.kind, arrays));
+    }
+    out
+}
+
+/// Counts per kind and per length-rule family, for the `stats` command and the docs.
+pub fn stats(api: &Api) -> String {
+    use std::collections::BTreeMap;
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &api.functions {
+        *kinds.entry(f.kind.to_string()).or_default() += 1;
+        for p in &f.params {
+            match &p.role {
+                Role::In(r) | Role::Out(r) => *rules.entry(r.family()).or_default() += 1,
+                Role::Offset => *rules.entry("offset").or_default() += 1,
+                _ => {}
+            }
+        }
+    }
+    let mut out = format!("functions\t{}\n", api.functions.len());
+    for (k, n) in kinds {
+        out.push_str(&format!("kind {k}\t{n}\n"));
+    }
+    for (r, n) in rules {
+        out.push_str(&format!("rule {r}\t{n}\n"));
+    }
+    for name in ["glBindTexture", "glUniformMatrix4fv", "glDrawElementsInstanced", "glNamedBufferSubData"] {
+        if let Some(f) = api.functions.iter().find(|f| f.name == name) {
+            let bytes = emit::commands::packet_bytes(api, f);
+            out.push_str(&format!("packet {name}\t{bytes} bytes, {} slot(s)\n", bytes.div_ceil(8)));
+        }
+    }
+    out
+}

@@ -1,0 +1,57 @@
+//! `glcmd-codegen`: the thin CLI over the library.
+//!
+//! ```text
+//! glcmd-codegen list  [--header H] [--registry X]      one row per function (TSV)
+//! glcmd-codegen stats [--header H] [--registry X]      counts per kind and length rule
+//! glcmd-codegen emit DIR [--header H] [--registry X]   writes the generated Rust into DIR
+//! ```
+//! The inputs default to `vendor/` of the glcmd checkout.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use glcmd_codegen::{list_table, load, stats, write, Inputs};
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let Some(command) = args.next() else {
+        eprintln!("usage: glcmd-codegen list|stats|emit DIR [--header PATH] [--registry PATH]");
+        return ExitCode::from(2);
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is inside the checkout").to_path_buf();
+    let mut inputs = Inputs::vendored(&root);
+    let mut positional = Vec::new();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--header" => inputs.header = args.next().map(PathBuf::from).unwrap_or_default(),
+            "--registry" => inputs.registry = args.next().map(PathBuf::from).unwrap_or_default(),
+            _ => positional.push(a),
+        }
+    }
+    let result = match command.as_str() {
+        "list" => load(&inputs).map(|api| print!("{}", list_table(&api))),
+        "stats" => load(&inputs).map(|api| print!("{}", stats(&api))),
+        "emit" => {
+            let Some(dir) = positional.first() else {
+                eprintln!("usage: glcmd-codegen emit DIR");
+                return ExitCode::from(2);
+            };
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("{dir}: {e}");
+                return ExitCode::FAILURE;
+            }
+            write(&inputs, &PathBuf::from(dir))
+        }
+        other => {
+            eprintln!("unknown command `{other}`; expected list, stats or emit");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(errors) => {
+            eprint!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The plain data model the emitters read: every GL function with its kind and, for each
+//! parameter, the role it plays in the generated API.
+//!
+//! Like gl-rs's registry, this is data without behaviour. `classify` builds it from the header
+//! and gl.xml; each emitter walks it and returns tokens.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::ctype::CType;
+
+#[derive(Clone, Debug)]
+pub struct Api {
+    /// Sorted by GL name.
+    pub functions: Vec<Function>,
+    /// `#define` enumerants of the header, in header order.
+    pub enums: Vec<(String, u64)>,
+    /// GL typedefs of the header: name and C definition.
+    pub typedefs: Vec<(String, String)>,
+    /// gl.xml enum group -> enumerant names that the header defines.
+    pub groups: BTreeMap<String, Vec<String>>,
+}
+
+/// What the generated API does with a function. Every function has exactly one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A `CommandList` method writes one packet.
+    Record,
+    /// A `Device` method runs at once on the render thread and returns new names.
+    Create,
+    /// Recorded in order; runs after every list of its frame.
+    Delete,
+    /// A `Device` method: waits for earlier submissions, runs on the render thread, returns.
+    Query,
+    /// Hand-written in the runtime (or reached through `Device::with_gl`); see `reason`.
+    Special,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Record => "record",
+            Kind::Create => "create",
+            Kind::Delete => "delete",
+            Kind::Query => "query",
+            Kind::Special => "special",
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// `glBindTexture`.
+    pub name: String,
+    /// `GL_VERSION_1_1`, `GL_ARB_bindless_texture`, ...
+    pub feature: String,
+    pub ret: CType,
+    pub params: Vec<Param>,
+    pub kind: Kind,
+    /// Why a special function is special.
+    pub special_reason: Option<&'static str>,
+    pub header_line: usize,
+    /// Whether some length cannot be checked, so the Rust method is `unsafe`.
+    pub unchecked: bool,
+}
+
+impl Function {
+    /// `bind_texture` for `glBindTexture`.
+    pub fn method_name(&self) -> String {
+        crate::naming::snake_case(&self.name)
+    }
+    /// `BindTexture` for `glBindTexture`.
+    pub fn short_name(&self) -> &str {
+        &self.name[2..]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: CType,
+    /// gl.xml `len`, as written.
+    pub len: Option<String>,
+    pub group: Option<String>,
+    pub class: Option<String>,
+    pub role: Role,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Role {
+    /// A scalar passed through.
+    Value,
+    /// A `GLsync`: glcmd hands out handles that the render thread resolves.
+    Sync,
+    /// A scalar count that the Rust API derives from the length of the slices named here.
+    Length { of: Vec<String> },
+    /// A `const GLint *length` array that the Rust API derives from `&[&str]`.
+    LengthArray { of: String },
+    /// A scalar length consumed by a string output (`GLsizei *length` of an info log).
+    OutLength { of: String },
+    /// An array the GL reads; copied into the parameter buffer.
+    In(Rule),
+    /// An array or value the GL writes; returned by the query.
+    Out(Rule),
+    /// A pointer that is really an offset into a bound buffer (`usize`).
+    Offset,
+    /// A pointer value passed through untouched (`userParam`).
+    Opaque,
+}
+
+/// How long an array argument is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rule {
+    /// `len="n"`: as many elements as the parameter says.
+    Param(String),
+    /// `len="16"`.
+    Const(u32),
+    /// `len="count*4"`: the Rust API takes chunks `&[[T; 4]]`.
+    Product(String, u32),
+    /// `len="bufSize/4"`: the parameter counts bytes.
+    Quotient(String, u32),
+    /// `COMPSIZE(pname)`: a hand-written table from the enum group maps pname to a count.
+    Pname { group: String, param: String },
+    /// The length depends on GL state (pixel data and the like): the caller sizes the slice
+    /// and the method is `unsafe`.
+    Bytes,
+    /// A NUL-terminated string (`&str` in, `String` out).
+    String,
+    /// An array of strings, `&[&str]`, as many as the parameter says.
+    Strings(String),
+    /// A single value.
+    One,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Param(p) => write!(f, "param({p})"),
+            Rule::Const(n) => write!(f, "const({n})"),
+            Rule::Product(p, n) => write!(f, "product({p}*{n})"),
+            Rule::Quotient(p, n) => write!(f, "product({p}/{n})"),
+            Rule::Pname { group, param } => write!(f, "pname({param}:{group})"),
+            Rule::Bytes => f.write_str("bytes"),
+            Rule::String => f.write_str("string"),
+            Rule::Strings(p) => write!(f, "strings({p})"),
+            Rule::One => f.write_str("one"),
+        }
+    }
+}
+
+impl Rule {
+    /// The rule family, for counting: parameter, constant, product, pname, bytes, string.
+    pub fn family(&self) -> &'static str {
+        match self {
+            Rule::Param(_) => "parameter",
+            Rule::Const(_) | Rule::One => "constant",
+            Rule::Product(..) | Rule::Quotient(..) => "product",
+            Rule::Pname { .. } => "pname",
+            Rule::Bytes => "bytes",
+            Rule::String | Rule::Strings(_) => "string",
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Reads the Khronos registry `gl.xml` with roxmltree.
+//!
+//! The header says what the functions are; the registry says what their pointer arguments
+//! mean. For each parameter we keep its `len` (how many elements an array holds), its `group`
+//! (the enum group, used to print enum names and to pick a pname table) and its `class` (the
+//! object type of a GL name: texture, buffer, ...). For each enum group we keep its members.
+//! Every element keeps its line so a cross-check error can point at it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::ctype::CType;
+use crate::error::{Error, Position};
+
+#[derive(Clone, Debug)]
+pub struct Registry {
+    pub path: PathBuf,
+    pub commands: HashMap<String, Command>,
+    /// group name -> enumerant names, in registry order.
+    pub groups: BTreeMap<String, Vec<String>>,
+    /// enumerant name -> value.
+    pub enums: HashMap<String, u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Command {
+    pub name: String,
+    pub ret: CType,
+    pub params: Vec<Param>,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: CType,
+    pub len: Option<String>,
+    pub group: Option<String>,
+    pub class: Option<String>,
+    pub line: usize,
+}
+
+pub fn read(path: &Path) -> Result<Registry, Vec<Error>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| vec![Error::Io { path: path.to_path_buf(), source }])?;
+    parse(path, &text)
+}
+
+pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
+        vec![Error::Registry {
+            at: Position { file: path.to_path_buf(), line: e.pos().row as usize },
+            element: "registry".into(),
+            function: None,
+            message: format!("not well-formed XML: {e}"),
+        }]
+    })?;
+    // roxmltree's own position lookup rescans the text; a table of line starts is O(log n).
+    let line_starts: Vec<usize> =
+        std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_of = |node: roxmltree::Node| line_starts.partition_point(|&s| s <= node.range().start);
+    let at = |node: roxmltree::Node| Position { file: path.to_path_buf(), line: line_of(node) };
+    let mut errors = Vec::new();
+    let mut registry = Registry {
+        path: path.to_path_buf(),
+        commands: HashMap::new(),
+        groups: BTreeMap::new(),
+        enums: HashMap::new(),
+    };
+
+    for e in doc.descendants().filter(|n| n.has_tag_name("enum") && n.parent().is_some_and(|p| p.has_tag_name("enums"))) {
+        let (Some(name), Some(value)) = (e.attribute("name"), e.attribute("value")) else { continue };
+        let parsed = match value.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None => value.parse::<i64>().ok().map(|v| v as u64),
+        };
+        if let Some(v) = parsed {
+            registry.enums.insert(name.to_string(), v);
+        }
+        for group in e.attribute("group").into_iter().flat_map(|g| g.split(',')) {
+            registry.groups.entry(group.to_string()).or_default().push(name.to_string());
+        }
+    }
+
+    for command in doc.descendants().filter(|n| n.has_tag_name("command") && n.parent().is_some_and(|p| p.has_tag_name("commands"))) {
+        let Some(proto) = command.children().find(|n| n.has_tag_name("proto")) else {
+            errors.push(Error::Registry { at: at(command), element: "command".into(), function: None, message: "has no <proto>".into() });
+            continue;
+        };
+        let Some(name) = child_text(proto, "name") else {
+            errors.push(Error::Registry { at: at(proto), element: "proto".into(), function: None, message: "has no <name>".into() });
+            continue;
+        };
+        let bad = |node, element: &str, message: String| Error::Registry {
+            at: at(node),
+            element: element.into(),
+            function: Some(name.clone()),
+            message,
+        };
+        let Some(ret) = CType::parse(&declaration_text(proto)) else {
+            errors.push(bad(proto, "proto", format!("cannot read the return type `{}`", declaration_text(proto))));
+            continue;
+        };
+        let mut params = Vec::new();
+        for p in command.children().filter(|n| n.has_tag_name("param")) {
+            let Some(pname) = child_text(p, "name") else {
+                errors.push(bad(p, "param", "has no <name>".into()));
+                continue;
+            };
+            let Some(ty) = CType::parse(&declaration_text(p)) else {
+                errors.push(bad(p, "param", format!("cannot read the type of `{pname}`")));
+                continue;
+            };
+            params.push(Param {
+                name: pname,
+                ty,
+                len: p.attribute("len").map(str::to_string),
+                group: p.attribute("group").map(str::to_string),
+                class: p.attribute("class").map(str::to_string),
+                line: line_of(p),
+            });
+        }
+        let line = line_of(command);
+        if let Some(first) = registry.commands.get(&name) {
+            errors.push(bad(command, "command", format!("defined twice; first at line {}", first.line)));
+            continue;
+        }
+        registry.commands.insert(name.clone(), Command { name, ret, params, line });
+    }
+
+    if errors.is_empty() {
+        Ok(registry)
+    } else {
+        Err(errors)
+    }
+}
+
+fn child_text(node: roxmltree::Node, tag: &str) -> Option<String> {
+    node.children().find(|n| n.has_tag_name(tag)).and_then(|n| n.text()).map(str::to_string)
+}
+
+/// The C declaration of a `<proto>` or `<param>` without its `<name>`: all text, `<ptype>`
+/// included, up to the name.
+fn declaration_text(node: roxmltree::Node) -> String {
+    let mut s = String::new();
+    for child in node.children() {
+        if child.has_tag_name("name") {
+            break;
+        }
+        if child.is_text() {
+            s.push_str(child.text().unwrap_or(""));
+        } else if let Some(t) = child.text() {
+            s.push_str(t);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_len_group_class() {
+        let xml = r#"<registry><enums><enum value="0x0DE1" name="GL_TEXTURE_2D" group="TextureTarget"/></enums>
+<commands><command>
+  <proto>void <name>glBindTextures</name></proto>
+  <param><ptype>GLuint</ptype> <name>first</name></param>
+  <param><ptype>GLsizei</ptype> <name>count</name></param>
+  <param class="texture" len="count">const <ptype>GLuint</ptype> *<name>textures</name></param>
+</command></commands></registry>"#;
+        let r = parse(Path::new("gl.xml"), xml).unwrap();
+        let c = &r.commands["glBindTextures"];
+        assert_eq!(c.params[2].len.as_deref(), Some("count"));
+        assert_eq!(c.params[2].class.as_deref(), Some("texture"));
+        assert_eq!(c.params[2].ty.to_string(), "const GLuint *");
+        assert_eq!(c.params[2].line, 5);
+        assert_eq!(r.groups["TextureTarget"], vec!["GL_TEXTURE_2D"]);
+        assert_eq!(r.enums["GL_TEXTURE_2D"], 0x0DE1);
+    }
+}

@@ -1,0 +1,100 @@
+//! Small conversions the generated recording methods call: packing enums into 16 bits, turning
+//! slice lengths into GL counts, and the panics for impossible input.
+//!
+//! Every function that can panic is `#[track_caller]`, so the panic points at the line of the
+//! application that called the recording method, and its message names the GL function and the
+//! argument.
+
+/// Packs a `GLenum` into 16 bits. Every enumerant the GL accepts in the packed positions is
+/// below 0xFFFF (the generator checks the enum groups); a larger value is invalid anyway and
+/// saturates to 0xFFFF, which is also invalid, so the GL still reports `GL_INVALID_ENUM`.
+#[inline(always)]
+pub fn pack_enum(value: u32) -> u16 {
+    if value > 0xFFFF {
+        0xFFFF
+    } else {
+        value as u16
+    }
+}
+
+/// A slice length as a GL count.
+#[inline(always)]
+#[track_caller]
+pub fn count_i32(len: usize, function: &str, argument: &str) -> i32 {
+    match i32::try_from(len) {
+        Ok(n) => n,
+        Err(_) => panic!("{function}: `{argument}` has {len} elements, more than a GLsizei can count"),
+    }
+}
+
+/// A byte length as a `GLsizeiptr`.
+#[inline(always)]
+pub fn count_isize(len: usize) -> isize {
+    len as isize
+}
+
+/// Checks that slices sized by the same GL count agree.
+#[inline(always)]
+#[track_caller]
+pub fn same_len(function: &str, count: &str, lens: &[(&str, usize)]) -> usize {
+    let (first, n) = lens[0];
+    for &(name, len) in &lens[1..] {
+        if len != n {
+            panic!(
+                "{function}: `{name}` has {len} elements but `{first}` has {n}; both are sized by `{count}`"
+            );
+        }
+    }
+    n
+}
+
+/// Checks that a slice holds exactly the elements a count argument says.
+#[inline(always)]
+#[track_caller]
+pub fn check_len(function: &str, argument: &str, len: usize, expected: i64, rule: &str) {
+    if expected < 0 || len as i64 != expected {
+        panic!("{function}: `{argument}` has {len} elements, but `{rule}` needs {expected}");
+    }
+}
+
+/// Checks a pname-sized array: at least as many elements as the pname needs.
+#[inline(always)]
+#[track_caller]
+pub fn check_pname_len(function: &str, argument: &str, len: usize, needed: Option<u32>, pname: u32) {
+    if let Some(n) = needed {
+        if len < n as usize {
+            panic!("{function}: `{argument}` has {len} elements, but pname 0x{pname:04X} needs {n}");
+        }
+    }
+}
+
+/// A string as a NUL-terminated C string for a query or create call.
+#[track_caller]
+pub fn c_string(function: &str, argument: &str, s: &str) -> std::ffi::CString {
+    match std::ffi::CString::new(s) {
+        Ok(c) => c,
+        Err(_) => panic!("{function}: `{argument}` contains a NUL byte"),
+    }
+}
+
+/// Bytes written by the GL into a string buffer, up to `length` (or the first NUL).
+pub fn string_from(buf: &[u8], length: Option<i32>) -> String {
+    let end = match length {
+        Some(n) if n >= 0 => (n as usize).min(buf.len()),
+        _ => buf.iter().position(|&b| b == 0).unwrap_or(buf.len()),
+    };
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// A `const GLubyte *` returned by the GL (glGetString) as an owned string.
+///
+/// # Safety
+/// `p` is null or points to a NUL-terminated string.
+pub unsafe fn string_from_ptr(p: *const u8) -> Option<String> {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: the caller guarantees a NUL-terminated string.
+        Some(unsafe { std::ffi::CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned())
+    }
+}

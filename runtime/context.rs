@@ -1,0 +1,543 @@
+//! The render thread's OpenGL context.
+//!
+//! glcmd records GL calls on any number of worker threads into command lists
+//! and replays them on exactly one render thread. That thread is the only one
+//! that ever talks to the driver, so it is the only one that needs a GL
+//! context, and this module is where that context comes from. There are two
+//! ways to get one: [`GlContext::headless`] for tests, CI, servers and
+//! off-screen rendering, and [`GlContext::from_window`] for an application
+//! that shows its frames in a window.
+//!
+//! # Why the headless path uses the EGL *device* platform
+//!
+//! Most ways of getting a GL context need a window system: GLX needs an X
+//! server, EGL's X11, Wayland and GBM platforms need a display connection or a
+//! DRM node that a user session owns. A CI machine, a container or a GPU
+//! server has none of these, and starting Xvfb only to get a context is both
+//! slow and a source of flaky failures. The EGL device platform
+//! (`EGL_EXT_device_enumeration` + `EGL_EXT_platform_device`) asks the driver
+//! for its devices directly and opens an `EGLDisplay` on one of them, with no
+//! window system at all. Both implementations we care about have it:
+//!
+//! * **Mesa** (Debian: `libegl-mesa0` + `libgl1-mesa-dri`) always lists one
+//!   software device, marked by the device extension
+//!   `EGL_MESA_device_software`, which renders with llvmpipe (OpenGL 4.5 core
+//!   since Mesa 20.3), and one device per DRM render node it has a driver for.
+//! * **NVIDIA**'s EGL vendor library lists one device per GPU, no X server
+//!   needed.
+//!
+//! With libglvnd, `eglQueryDevicesEXT` returns the devices of *every*
+//! installed vendor library, so a GPU machine usually sees NVIDIA's devices
+//! and Mesa's software device, and sometimes a Mesa DRM device for a card Mesa
+//! has no driver for. [`GlContext::headless`] therefore tries the devices in
+//! order of preference (hardware before software, otherwise in the order EGL
+//! gives them) and keeps the first one that really yields an OpenGL 4.5 core
+//! context; the environment variable `GLCMD_EGL_DEVICE=<index>` pins one
+//! device by its index in EGL's own order (the log and
+//! [`GlContext::describe`] print it).
+//!
+//! # Why surfaceless, and why FBOs
+//!
+//! A device display has no windows, and pbuffers are a poor substitute: their
+//! size is fixed at creation, their formats depend on the EGL config, and the
+//! engine would have to recreate one for every change of resolution. Instead
+//! the context is made current with no surface at all
+//! (`EGL_KHR_surfaceless_context`, glutin's `make_current_surfaceless`).
+//! Such a context has **no default framebuffer**: binding framebuffer 0 and
+//! drawing is an error (`GL_INVALID_FRAMEBUFFER_OPERATION`), and
+//! `glReadPixels` from it reads nothing. Everything is rendered into
+//! framebuffer objects the engine creates (renderbuffers or textures of any
+//! size and format), which is what an off-screen renderer wants anyway.
+//!
+//! # Why the context never leaves the render thread
+//!
+//! A GL context can be current on at most one thread at a time, and every GL
+//! call goes to the context current on the *calling* thread. glcmd's whole
+//! design rests on that: the render thread makes the context current once and
+//! keeps it current for as long as it lives, and every other thread only
+//! records commands. [`GlContext`] wraps glutin's `PossiblyCurrentContext`,
+//! which is neither `Send` nor `Sync`, so `GlContext` is not either: it is
+//! created on the render thread (both constructors make the context current
+//! on the *calling* thread) and the compiler refuses to move it or share it
+//! with any other thread (a compile-time check in this module keeps it so).
+//! Function pointers from
+//! [`GlContext::get_proc_address`] are likewise only meaningful on that
+//! thread. Dropping a `GlContext` releases the context from the thread before
+//! destroying it.
+//!
+//! # The windowed path
+//!
+//! Window systems want their windows created on the main thread (winit
+//! insists on it), while glcmd renders on its own thread. So the application
+//! creates everything on the main thread with glutin as usual: a
+//! `glutin::display::Display` for its window system, a config, a window
+//! surface (`Surface<WindowSurface>`) and a context, which it leaves **not
+//! current** (`NotCurrentContext`). Both of these glutin types are `Send`
+//! (though not `Sync`), so the two can be moved into the render thread, and
+//! [`GlContext::from_window`] called *there* makes the context current with
+//! the surface on that thread. Presenting a frame is
+//! [`GlContext::present`], i.e. `eglSwapBuffers`/`glXSwapBuffers` on that
+//! surface; the window's default framebuffer (0) is the surface's back
+//! buffer.
+//!
+//! The caller must keep the window itself (and glutin's display, if it holds
+//! the native display connection) alive until the `GlContext` is dropped. On
+//! X11, Xlib is used from two threads; winit calls `XInitThreads` for this, an
+//! application that opens the X display by other means must call it first.
+//!
+//! # Useful knobs when something fails
+//!
+//! * `EGL_LOG_LEVEL=debug` (Mesa) prints why a device or a config was refused.
+//! * `__EGL_VENDOR_LIBRARY_FILENAMES=/usr/share/glvnd/egl_vendor.d/50_mesa.json`
+//!   limits libglvnd to one vendor library (here Mesa).
+//! * `LIBGL_ALWAYS_SOFTWARE=1` makes Mesa refuse its hardware devices, so
+//!   the software device (llvmpipe) is the one that works.
+//! * `GLCMD_EGL_DEVICE=<index>` picks the device by hand.
+
+use std::ffi::{c_void, CStr};
+use std::fmt::Write as _;
+
+use glutin::api::egl::device::Device;
+use glutin::api::egl::display::Display as EglDisplay;
+use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder};
+use glutin::context::{
+    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentContext, PossiblyCurrentContext,
+    Version,
+};
+use glutin::display::{AsRawDisplay, Display, GetDisplayExtensions, GetGlDisplay, RawDisplay};
+use glutin::error::ErrorKind;
+use glutin::prelude::*;
+use glutin::surface::{Surface, WindowSurface};
+
+/// Environment variable that picks the EGL device by its index.
+pub const DEVICE_ENV: &str = "GLCMD_EGL_DEVICE";
+
+/// The device extension with which Mesa marks its software (llvmpipe) device.
+const SOFTWARE_DEVICE_EXT: &str = "EGL_MESA_device_software";
+
+// Compile-time proof that `GlContext` is not `Send`: if it were, both impls
+// would apply and the call below would be ambiguous (static_assertions'
+// `assert_not_impl_any!` trick).
+const _: () = {
+    trait AmbiguousIfSend<A> {
+        fn check() {}
+    }
+    impl<T: ?Sized> AmbiguousIfSend<()> for T {}
+    impl<T: ?Sized + Send> AmbiguousIfSend<u8> for T {}
+    let _ = <GlContext as AmbiguousIfSend<_>>::check;
+};
+
+/// The GL context of the render thread. Created on that thread and never moved off it (!Send).
+pub struct GlContext {
+    // Field order is drop order: the context is destroyed before the surface
+    // it draws to.
+    context: PossiblyCurrentContext,
+    surface: Option<Surface<WindowSurface>>,
+    display: Display,
+    description: String,
+}
+
+/// Why a GL context could not be created or used.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    /// libEGL is not installed.
+    #[error(
+        "libEGL.so.1 could not be loaded: install libegl1 (the glvnd loader) with a vendor \
+         library, libegl-mesa0 + libgl1-mesa-dri (Mesa) or the NVIDIA driver's EGL"
+    )]
+    EglNotFound {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// The EGL implementation cannot list devices or open a display on one.
+    #[error(
+        "the EGL library cannot enumerate devices (EGL_EXT_device_enumeration / \
+         EGL_EXT_platform_device missing): install libegl-mesa0 (Mesa >= 20.3) or the NVIDIA \
+         driver's EGL vendor library"
+    )]
+    NoDeviceSupport {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// EGL lists no device at all.
+    #[error(
+        "no EGL device found: install libegl-mesa0 (Mesa) or the NVIDIA driver's EGL vendor \
+         library"
+    )]
+    NoDevice,
+
+    /// `GLCMD_EGL_DEVICE` is not an index of a listed device.
+    #[error(
+        "GLCMD_EGL_DEVICE={value:?} is not the index of an EGL device (there are {count}, \
+         0..{count}): unset it or pick an index from the log"
+    )]
+    BadDeviceIndex {
+        /// The variable's value.
+        value: String,
+        /// How many devices EGL listed.
+        count: usize,
+    },
+
+    /// Devices exist, but none gave an OpenGL 4.5 core surfaceless context.
+    #[error(
+        "no EGL device gave an OpenGL 4.5 core surfaceless context (tried {tried}): needs Mesa \
+         >= 20.3 with libgl1-mesa-dri (llvmpipe) or the NVIDIA driver; run with \
+         EGL_LOG_LEVEL=debug for EGL's reasons"
+    )]
+    NoUsableDevice {
+        /// Each device tried and why it failed.
+        tried: String,
+        /// glutin's error for the last device tried.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// The window's context and surface belong to different GL APIs.
+    #[error(
+        "the window's context is {context} but its surface is {surface}: create both from the \
+         same glutin Display"
+    )]
+    ApiMismatch {
+        /// The context's API.
+        context: &'static str,
+        /// The surface's API.
+        surface: &'static str,
+    },
+
+    /// Making the context current on the calling thread failed.
+    #[error(
+        "could not make the GL context current on the render thread: it must not be current on \
+         any other thread (hand over a NotCurrentContext) and its surface must still exist"
+    )]
+    MakeCurrent {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// `swap_buffers` failed.
+    #[error(
+        "presenting the frame (swap_buffers) failed: the window may have been closed or the \
+         display connection lost"
+    )]
+    Present {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+}
+
+impl GlContext {
+    /// Headless: glutin EGL *device* platform, OpenGL 4.5 core, surfaceless,
+    /// made current on the calling thread.
+    ///
+    /// Devices are tried hardware first, then Mesa's software device
+    /// (`EGL_MESA_device_software`); the first that yields a context is kept.
+    /// `GLCMD_EGL_DEVICE=<index>` (an index in EGL's enumeration order) tries
+    /// that device only. Render into framebuffer objects: a surfaceless
+    /// context has no default framebuffer.
+    pub fn headless() -> Result<GlContext, ContextError> {
+        let devices: Vec<Device> = match Device::query_devices() {
+            Ok(devices) => devices.collect(),
+            Err(source) if source.error_kind() == ErrorKind::NotFound => {
+                return Err(ContextError::EglNotFound { source })
+            }
+            Err(source) => return Err(ContextError::NoDeviceSupport { source }),
+        };
+        if devices.is_empty() {
+            return Err(ContextError::NoDevice);
+        }
+        for (index, device) in devices.iter().enumerate() {
+            log::debug!("EGL device {index}: {}", device_summary(device));
+        }
+
+        let order = match std::env::var(DEVICE_ENV) {
+            Ok(value) if !value.trim().is_empty() => match value.trim().parse::<usize>() {
+                Ok(index) if index < devices.len() => vec![index],
+                _ => {
+                    return Err(ContextError::BadDeviceIndex {
+                        value,
+                        count: devices.len(),
+                    })
+                }
+            },
+            _ => preference_order(&devices),
+        };
+
+        let mut tried = String::new();
+        let mut last_error = None;
+        for index in order {
+            let device = &devices[index];
+            match headless_on(device) {
+                Ok((context, display)) => {
+                    let egl_vendor = egl_vendor(&display);
+                    let display = Display::Egl(display);
+                    let description = format!(
+                        "EGL device {index} of {} ({}), {} by {egl_vendor}, surfaceless; {}",
+                        devices.len(),
+                        device_summary(device),
+                        display.version_string(),
+                        gl_strings(&display),
+                    );
+                    log::info!("GL context: {description}");
+                    return Ok(GlContext {
+                        context: PossiblyCurrentContext::Egl(context),
+                        surface: None,
+                        display,
+                        description,
+                    });
+                }
+                Err(error) => {
+                    log::debug!("EGL device {index} gave no GL 4.5 core context: {error}");
+                    if !tried.is_empty() {
+                        tried.push_str("; ");
+                    }
+                    let _ = write!(
+                        tried,
+                        "device {index} ({}): {error}",
+                        device_summary(device)
+                    );
+                    last_error = Some(error);
+                }
+            }
+        }
+        Err(ContextError::NoUsableDevice {
+            tried,
+            source: last_error.expect("at least one device was tried"),
+        })
+    }
+
+    /// An application's own context and window surface (glutin), handed over not current; made current on the calling (render) thread. Presenting = swap_buffers.
+    ///
+    /// Both arguments are `Send`: build them on the main thread (with the
+    /// window), leave the context not current, move both to the render thread
+    /// and call this there. The window must outlive the returned `GlContext`.
+    pub fn from_window(
+        context: NotCurrentContext,
+        surface: Surface<WindowSurface>,
+    ) -> Result<GlContext, ContextError> {
+        let (context_api, surface_api) = (context_api_name(&context), surface_api_name(&surface));
+        if context_api != surface_api {
+            // glutin panics on a mixed pair; say what is wrong instead.
+            return Err(ContextError::ApiMismatch {
+                context: context_api,
+                surface: surface_api,
+            });
+        }
+        let display = context.display();
+        let context = context
+            .make_current(&surface)
+            .map_err(|source| ContextError::MakeCurrent { source })?;
+        #[allow(unreachable_patterns)]
+        let by = match &display {
+            Display::Egl(egl) => format!(" by {}", egl_vendor(egl)),
+            _ => String::new(),
+        };
+        let description = format!(
+            "window surface, {}{by}; {}",
+            display.version_string(),
+            gl_strings(&display)
+        );
+        log::info!("GL context: {description}");
+        Ok(GlContext {
+            context,
+            surface: Some(surface),
+            display,
+            description,
+        })
+    }
+
+    /// Address of a GL function (for the generated loader), null if absent.
+    ///
+    /// Only valid on the render thread, with this context current. Note that
+    /// libglvnd's `eglGetProcAddress` returns a dispatch stub for *any* name
+    /// starting with `gl`, so non-null does not prove that the driver
+    /// implements the function: check the GL version or extension first.
+    pub fn get_proc_address(&self, name: &CStr) -> *const c_void {
+        self.display.get_proc_address(name)
+    }
+
+    /// Presents the frame for a window context; does nothing for headless.
+    pub fn present(&self) -> Result<(), ContextError> {
+        match &self.surface {
+            Some(surface) => surface
+                .swap_buffers(&self.context)
+                .map_err(|source| ContextError::Present { source }),
+            None => Ok(()),
+        }
+    }
+
+    /// true for the windowed path.
+    pub fn has_window(&self) -> bool {
+        self.surface.is_some()
+    }
+
+    /// Human-readable description: EGL device / vendor, for logs.
+    pub fn describe(&self) -> String {
+        self.description.clone()
+    }
+}
+
+impl std::fmt::Debug for GlContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GlContext")
+            .field("description", &self.description)
+            .field("has_window", &self.has_window())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for GlContext {
+    fn drop(&mut self) {
+        // Release the context from this thread first: EGL only defers the
+        // destruction of a context that is still current.
+        if let Err(error) = self.context.make_not_current_in_place() {
+            log::warn!("could not release the GL context: {error}");
+        }
+    }
+}
+
+/// Device indices, hardware devices first, each group in EGL's order.
+fn preference_order(devices: &[Device]) -> Vec<usize> {
+    let (software, mut hardware): (Vec<usize>, Vec<usize>) =
+        (0..devices.len()).partition(|&i| is_software(&devices[i]));
+    hardware.extend(software);
+    hardware
+}
+
+fn is_software(device: &Device) -> bool {
+    device.extensions().contains(SOFTWARE_DEVICE_EXT)
+}
+
+/// "software" or "hardware", with the vendor, name and DRM node when EGL knows them.
+fn device_summary(device: &Device) -> String {
+    let mut summary = String::from(if is_software(device) {
+        SOFTWARE_DEVICE_EXT
+    } else {
+        "hardware"
+    });
+    for part in [device.vendor(), device.name()].into_iter().flatten() {
+        let _ = write!(summary, ", {part}");
+    }
+    if let Some(path) = device
+        .drm_render_device_node_path()
+        .or(device.drm_device_node_path())
+    {
+        let _ = write!(summary, ", {}", path.display());
+    }
+    summary
+}
+
+/// An OpenGL 4.5 core context on `device`, current on this thread with no surface.
+fn headless_on(
+    device: &Device,
+) -> Result<
+    (
+        glutin::api::egl::context::PossiblyCurrentContext,
+        EglDisplay,
+    ),
+    glutin::error::Error,
+> {
+    // SAFETY: `None` asks for no native display, the only argument
+    // `with_device` accepts without a DRM handle; there is nothing to keep alive.
+    let display = unsafe { EglDisplay::with_device(device, None) }?;
+    if !display.extensions().contains("EGL_KHR_surfaceless_context") {
+        return Err(ErrorKind::NotSupported("EGL_KHR_surfaceless_context is missing").into());
+    }
+    // No surface will be made from this config: ask only for OpenGL, with no
+    // surface type, depth or stencil requirements.
+    let template = ConfigTemplateBuilder::new()
+        .with_api(Api::OPENGL)
+        .with_surface_type(ConfigSurfaceTypes::empty())
+        .with_alpha_size(0)
+        .with_depth_size(0)
+        .with_stencil_size(0)
+        .build();
+    // SAFETY: the template carries no native window handle.
+    let config = unsafe { display.find_configs(template) }?
+        .next()
+        .ok_or(glutin::error::Error::from(ErrorKind::BadConfig))?;
+    let attributes = ContextAttributesBuilder::new()
+        .with_context_api(ContextApi::OpenGl(Some(Version::new(4, 5))))
+        .with_profile(GlProfile::Core)
+        .build(None);
+    // SAFETY: no window handle is passed, and `config` belongs to `display`.
+    let context = unsafe { display.create_context(&config, &attributes) }?;
+    let context = context.make_current_surfaceless()?;
+    Ok((context, display))
+}
+
+/// The EGL implementation's `EGL_VENDOR` string, e.g. "Mesa Project" or "NVIDIA".
+fn egl_vendor(display: &EglDisplay) -> String {
+    const EGL_VENDOR: i32 = 0x3053;
+    let RawDisplay::Egl(raw) = display.raw_display() else {
+        return "?".to_owned();
+    };
+    // SAFETY: `raw` is the initialized EGLDisplay that `display` owns, and
+    // EGL_VENDOR is a valid eglQueryString name for it.
+    let ptr = unsafe { display.egl().QueryString(raw, EGL_VENDOR) };
+    if ptr.is_null() {
+        return "?".to_owned();
+    }
+    // SAFETY: EGL returns a static, NUL-terminated string.
+    unsafe { CStr::from_ptr(ptr) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[allow(unreachable_patterns)]
+fn context_api_name(context: &NotCurrentContext) -> &'static str {
+    match context {
+        NotCurrentContext::Egl(_) => "EGL",
+        NotCurrentContext::Glx(_) => "GLX",
+        _ => "another API",
+    }
+}
+
+#[allow(unreachable_patterns)]
+fn surface_api_name(surface: &Surface<WindowSurface>) -> &'static str {
+    match surface {
+        Surface::Egl(_) => "EGL",
+        Surface::Glx(_) => "GLX",
+        _ => "another API",
+    }
+}
+
+/// "GL_VENDOR / GL_RENDERER / GL_VERSION" of the context current on this thread.
+fn gl_strings(display: &Display) -> String {
+    const GL_VENDOR: u32 = 0x1F00;
+    const GL_RENDERER: u32 = 0x1F01;
+    const GL_VERSION: u32 = 0x1F02;
+    type GetString = unsafe extern "system" fn(u32) -> *const u8;
+
+    let address = display.get_proc_address(c"glGetString");
+    if address.is_null() {
+        return "GL strings unavailable".to_owned();
+    }
+    // SAFETY: `glGetString` has this signature in every GL version, and a
+    // non-null address from the display's loader is that function.
+    let get_string = unsafe { std::mem::transmute::<*const c_void, GetString>(address) };
+    let get = |name| {
+        // SAFETY: the context is current on this thread (both callers have
+        // just made it so), and `name` is a valid glGetString enum.
+        let ptr = unsafe { get_string(name) };
+        if ptr.is_null() {
+            "?".to_owned()
+        } else {
+            // SAFETY: GL returns a static, NUL-terminated string.
+            unsafe { CStr::from_ptr(ptr.cast()) }
+                .to_string_lossy()
+                .into_owned()
+        }
+    };
+    format!(
+        "GL {} / {} / {}",
+        get(GL_VENDOR),
+        get(GL_RENDERER),
+        get(GL_VERSION)
+    )
+}

@@ -1,0 +1,202 @@
+//! `CommandList`: the two buffers a worker thread records into.
+//!
+//! * `packets`: 8-byte slots. Each packet is a generated `#[repr(C, packed)]` struct that begins
+//!   with its `u16` opcode. Packets never hold pointers, so a list is `Send` and could be written
+//!   to a file.
+//! * `params`: the parameter buffer. Every array argument is copied here at record time (the
+//!   seed's dangling `GLenum bufs[]` cannot happen), 8-byte aligned, and the packet keeps its
+//!   byte offset.
+//!
+//! Recording takes `&mut self`: a list belongs to one thread at a time and needs no lock.
+//! After replay the render thread clears the buffers and returns the list to the device's pool,
+//! so a steady-state frame reuses the capacity and allocates nothing.
+//!
+//! The recording methods themselves (`bind_texture`, `uniform_matrix4fv`, ...) are generated;
+//! see `generated/commands.rs`. This file holds the hand-written primitives they call.
+
+use std::panic::Location;
+
+use crate::packet::{Packet, Plain};
+
+/// A list of recorded GL commands. Create one with `Device::command_list`, record into it on any
+/// thread, then submit it to a frame.
+pub struct CommandList {
+    pub(crate) packets: Vec<u64>,
+    pub(crate) params: Vec<u64>,
+    pub(crate) commands: u32,
+    pub(crate) label: Option<String>,
+    /// Recording site of each packet (slot index, caller), when diagnostics are on.
+    pub(crate) sites: Option<Vec<(u32, &'static Location<'static>)>>,
+}
+
+impl Default for CommandList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CommandList {
+    /// An empty list. Lists from `Device::command_list` come from a pool and are preferred.
+    pub fn new() -> Self {
+        CommandList { packets: Vec::new(), params: Vec::new(), commands: 0, label: None, sites: None }
+    }
+
+    /// Names the list. The label appears in dumps, diagnostics, and as a
+    /// `glPushDebugGroup`/`glPopDebugGroup` pair around the list at replay.
+    pub fn set_label(&mut self, label: impl Into<String>) {
+        self.label = Some(label.into());
+    }
+
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
+    }
+
+    /// Number of recorded commands.
+    pub fn len(&self) -> usize {
+        self.commands as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.commands == 0
+    }
+
+    /// Bytes of packets and of array parameters.
+    pub fn byte_sizes(&self) -> (usize, usize) {
+        (self.packets.len() * 8, self.params.len() * 8)
+    }
+
+    /// Records the source location of every later command (for diagnostics).
+    pub fn track_sites(&mut self, on: bool) {
+        self.sites = on.then(Vec::new);
+    }
+
+    /// Empties the list, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.packets.clear();
+        self.params.clear();
+        self.commands = 0;
+        self.label = None;
+        if let Some(s) = &mut self.sites {
+            s.clear();
+        }
+    }
+
+    /// Appends one packet.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn push_packet<P: Packet>(&mut self, packet: P) {
+        let at = self.packets.len();
+        if let Some(sites) = &mut self.sites {
+            sites.push((at as u32, Location::caller()));
+        }
+        self.packets.reserve(P::SLOTS);
+        // SAFETY: `reserve` made room for SLOTS more slots. The last slot is zeroed first so
+        // the bytes past the packet are initialised; then the packet (align 1, size at most
+        // SLOTS * 8) is written at the start of the new slots.
+        unsafe {
+            let dst = self.packets.as_mut_ptr().add(at);
+            dst.add(P::SLOTS - 1).write(0);
+            dst.cast::<P>().write_unaligned(packet);
+            self.packets.set_len(at + P::SLOTS);
+        }
+        self.commands += 1;
+    }
+
+    /// Copies an array into the parameter buffer and returns its byte offset.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn push_slice<T: Plain>(&mut self, data: &[T]) -> u32 {
+        // SAFETY: `T: Plain` has no padding, so its bytes are initialised.
+        let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) };
+        self.push_bytes(bytes, 0)
+    }
+
+    /// Copies an array and pads it with zeros to at least `min_len` elements, for arrays whose
+    /// length the GL derives from an enum that glcmd's tables do not know.
+    #[track_caller]
+    pub(crate) fn push_slice_padded<T: Plain>(&mut self, data: &[T], min_len: usize) -> u32 {
+        let offset = self.push_slice(data);
+        let pad = min_len.saturating_sub(data.len()) * std::mem::size_of::<T>();
+        if pad > 0 {
+            // The zeros follow the data: extend the buffer without realigning.
+            let used = offset as usize + std::mem::size_of_val(data);
+            let need = (used + pad).div_ceil(8);
+            self.params.resize(need.max(self.params.len()), 0);
+        }
+        offset
+    }
+
+    /// Copies a string with a terminating NUL and returns its byte offset. A string that the GL
+    /// reads up to its NUL (`nul_terminated`) must not contain one.
+    #[inline]
+    #[track_caller]
+    pub(crate) fn push_str(&mut self, function: &str, argument: &str, s: &str, nul_terminated: bool) -> u32 {
+        if nul_terminated && s.as_bytes().contains(&0) {
+            panic!("{function}: `{argument}` contains a NUL byte; the GL would stop reading there");
+        }
+        self.push_bytes(s.as_bytes(), 1)
+    }
+
+    /// Copies strings for a `const GLchar *const*` argument. Layout at the returned offset:
+    /// `n` u32 offsets of the strings, then `n` i32 lengths, then the NUL-terminated bytes.
+    /// Returns (offset of the offset table, offset of the length table).
+    #[track_caller]
+    pub(crate) fn push_strs(&mut self, function: &str, argument: &str, strs: &[&str]) -> (u32, u32) {
+        let n = strs.len();
+        let table = self.push_bytes(&vec_zero(n * 8), 0);
+        let mut offsets = Vec::with_capacity(n);
+        for s in strs {
+            let len = crate::codec::count_i32(s.len(), function, argument);
+            offsets.push((self.push_bytes(s.as_bytes(), 1), len));
+        }
+        // SAFETY: the table was reserved above with 8 bytes per string; the buffer is u64-backed.
+        let base = self.params.as_mut_ptr().cast::<u8>();
+        for (i, (off, len)) in offsets.into_iter().enumerate() {
+            unsafe {
+                base.add(table as usize + i * 4).cast::<u32>().write_unaligned(off);
+                base.add(table as usize + n * 4 + i * 4).cast::<i32>().write_unaligned(len);
+            }
+        }
+        (table, table + (n * 4) as u32)
+    }
+
+    #[inline(always)]
+    #[track_caller]
+    fn push_bytes(&mut self, bytes: &[u8], extra_zeros: usize) -> u32 {
+        let at = self.params.len();
+        let total = bytes.len() + extra_zeros;
+        let slots = total.div_ceil(8);
+        let offset = at * 8;
+        if offset + total > u32::MAX as usize {
+            panic!("a command list's parameter buffer is limited to 4 GiB; split the uploads over several lists");
+        }
+        self.params.reserve(slots);
+        // SAFETY: room for `slots` slots was reserved. The last one is zeroed (padding and the
+        // NUL of strings), then the bytes are copied in front of it; all new slots are then
+        // initialised.
+        unsafe {
+            let dst = self.params.as_mut_ptr().add(at);
+            if slots > 0 {
+                dst.add(slots - 1).write(0);
+            }
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.cast::<u8>(), bytes.len());
+            self.params.set_len(at + slots);
+        }
+        offset as u32
+    }
+}
+
+fn vec_zero(n: usize) -> Vec<u8> {
+    vec![0; n]
+}
+
+impl std::fmt::Debug for CommandList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandList")
+            .field("label", &self.label)
+            .field("commands", &self.commands)
+            .field("packet_bytes", &(self.packets.len() * 8))
+            .field("param_bytes", &(self.params.len() * 8))
+            .finish()
+    }
+}

@@ -24,7 +24,8 @@ pub struct CommandList {
     pub(crate) packets: Vec<u64>,
     pub(crate) params: Vec<u64>,
     pub(crate) commands: u32,
-    pub(crate) label: Option<String>,
+    /// Empty when unlabelled; kept (not dropped) on `clear` so relabelling reuses the capacity.
+    pub(crate) label: String,
     /// Recording site of each packet (slot index, caller), when diagnostics are on.
     pub(crate) sites: Option<Vec<(u32, &'static Location<'static>)>>,
 }
@@ -38,17 +39,18 @@ impl Default for CommandList {
 impl CommandList {
     /// An empty list. Lists from `Device::command_list` come from a pool and are preferred.
     pub fn new() -> Self {
-        CommandList { packets: Vec::new(), params: Vec::new(), commands: 0, label: None, sites: None }
+        CommandList { packets: Vec::new(), params: Vec::new(), commands: 0, label: String::new(), sites: None }
     }
 
     /// Names the list. The label appears in dumps, diagnostics, and as a
     /// `glPushDebugGroup`/`glPopDebugGroup` pair around the list at replay.
-    pub fn set_label(&mut self, label: impl Into<String>) {
-        self.label = Some(label.into());
+    pub fn set_label(&mut self, label: &str) {
+        self.label.clear();
+        self.label.push_str(label);
     }
 
     pub fn label(&self) -> Option<&str> {
-        self.label.as_deref()
+        (!self.label.is_empty()).then_some(self.label.as_str())
     }
 
     /// Number of recorded commands.
@@ -71,11 +73,11 @@ impl CommandList {
     }
 
     /// Empties the list, keeping its capacity.
-    pub fn clear(&mut self) {
+    pub fn clear_commands(&mut self) {
         self.packets.clear();
         self.params.clear();
         self.commands = 0;
-        self.label = None;
+        self.label.clear();
         if let Some(s) = &mut self.sites {
             s.clear();
         }

@@ -111,8 +111,6 @@ pub fn emit(api: &Api) -> TokenStream {
     let n = recorded.len();
     let exec_names = recorded.iter().map(|f| format_ident!("exec_{}", f.method_name()));
     quote! {
-        //! Packets, recording methods and execute functions of every recorded GL function.
-        #![allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_unsafe)]
         use super::types;
         use super::pname::{self, Count};
         use crate::codec;
@@ -146,6 +144,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     let method = format_ident!("{}", f.method_name());
     let gl_name = &f.name;
     let mut args = Vec::new();
+    let mut lengths = Vec::new();
     let mut prelude = Vec::new();
     let mut inits = Vec::new();
     for p in &f.params {
@@ -182,7 +181,8 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 };
                 let first = &of[0];
                 let conv = length_conversion(p, n, gl_name, first);
-                prelude.push(quote!(let #id = #conv;));
+                // Before the arrays are copied (which rebinds their names to offsets).
+                lengths.push(quote!(let #id = #conv;));
                 inits.push(quote!(#id));
             }
             Role::LengthArray { .. } => {
@@ -287,6 +287,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
             #[track_caller]
             #[inline]
             pub fn #method(&mut self, #(#args),*) -> crate::Sync {
+                #(#lengths)*
                 #(#prelude)*
                 let sync = crate::Sync::new();
                 self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits,)* sync: sync.id() });
@@ -299,6 +300,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         #[track_caller]
         #[inline]
         pub #unsafety fn #method(&mut self, #(#args),*) {
+            #(#lengths)*
             #(#prelude)*
             self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits),* });
         }
@@ -328,7 +330,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         let value = match &p.role {
             Role::Value | Role::Length { .. } if is_packed_enum(api, p) => quote!(c.#id as u32),
             Role::Value | Role::Length { .. } => quote!(c.#id),
-            Role::Sync => quote!(r.sync(c.#id)),
+            Role::Sync => quote!(r.sync(c.#id) as #ty),
             Role::In(Rule::Strings(count)) => {
                 let count = ident(param_named(f, count));
                 quote!(r.strings(c.#id, c.#count as i32) as #ty)
@@ -360,6 +362,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
             // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
             // #packet written by the recording method above.
+            #[allow(unused_variables)]
             let c = unsafe { p.cast::<#packet>().read_unaligned() };
             #defer
             #(#lets)*

@@ -14,8 +14,6 @@ pub fn emit(api: &Api) -> TokenStream {
     let methods: Vec<TokenStream> =
         api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query)).map(method).collect();
     quote! {
-        //! Create and query functions as `Device` methods.
-        #![allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_mut, unused_unsafe, clippy::useless_conversion)]
         use super::types;
         use super::pname::{self, Count};
         use crate::codec;
@@ -69,7 +67,7 @@ fn method(f: &Function) -> TokenStream {
             Role::Sync => {
                 args.push(quote!(#id: crate::Sync));
                 owned.push(quote!(let #id = #id.id();));
-                setup.push(quote!(let #a = ctx.sync_object(#id)?;));
+                setup.push(quote!(let #a = ctx.sync_object(#gl_name, #id)?;));
                 call_args.push(quote!(#a as #ty));
             }
             Role::Length { of } => {
@@ -210,7 +208,7 @@ fn method(f: &Function) -> TokenStream {
                         pname_out = Some((i, quote!(#a)));
                         let is_bool = p.ty.base == "GLboolean";
                         let queried = if is_bool {
-                            quote!(return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn, reason: "the count of this pname must be queried with an integer getter" }))
+                            quote!({ let _ = q; return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn, reason: "the count of this pname must be queried with an integer getter" }) })
                         } else {
                             quote!(QUERIED_CALL)
                         };
@@ -292,7 +290,7 @@ fn method(f: &Function) -> TokenStream {
         #[track_caller]
         pub #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
             #(#owned)*
-            self.call(#gl_name, move |ctx: &mut RenderContext| {
+            self.call(#gl_name, move |ctx: &RenderContext| {
                 let gl = ctx.gl();
                 #(#setup)*
                 // SAFETY: every pointer argument points into a buffer owned by this closure and

@@ -62,8 +62,6 @@ pub fn emit(api: &Api) -> TokenStream {
     }
 
     quote! {
-        //! GL enumerants.
-        #![allow(non_upper_case_globals, clippy::unreadable_literal)]
         #(#consts)*
         #(#group_fns)*
         /// The name of `value` in the gl.xml enum group `group`, or any enumerant with that value

@@ -41,8 +41,6 @@ pub fn emit(api: &Api) -> TokenStream {
     }
     let count = api.functions.len();
     quote! {
-        //! The GL function-pointer table.
-        #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
         use super::types;
 
         /// Every GL function of `glcorearb.h`, loaded from the context of the render thread.

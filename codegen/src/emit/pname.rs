@@ -56,8 +56,6 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
         return Err(errors);
     }
     Ok(quote! {
-        //! pname -> element count, per enum group (from codegen/src/pname_tables.rs).
-        #![allow(clippy::match_same_arms)]
         /// How many values an array sized by a pname holds.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Count {

@@ -71,8 +71,6 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
         return Err(errors);
     }
     Ok(quote! {
-        //! GL typedefs as Rust type aliases.
-        #![allow(non_camel_case_types, clippy::upper_case_acronyms)]
         /// The opaque object behind `GLsync`.
         #[repr(C)]
         pub struct __GLsync { _private: [u8; 0] }

@@ -1,0 +1,32 @@
+//! The code glcmd-codegen writes into `$OUT_DIR` (see `build.rs`). Nothing here is edited by
+//! hand; hand-written additions live in their own modules and `impl` blocks.
+
+#![deny(warnings)]
+
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub mod types {
+    include!(concat!(env!("OUT_DIR"), "/types.rs"));
+}
+#[allow(non_upper_case_globals, clippy::unreadable_literal, clippy::match_same_arms)]
+pub mod enums {
+    include!(concat!(env!("OUT_DIR"), "/enums.rs"));
+}
+#[allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
+pub mod loader {
+    include!(concat!(env!("OUT_DIR"), "/loader.rs"));
+}
+#[allow(clippy::match_same_arms)]
+pub mod pname {
+    include!(concat!(env!("OUT_DIR"), "/pname.rs"));
+}
+#[allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_unsafe, unused_imports)]
+pub mod commands {
+    include!(concat!(env!("OUT_DIR"), "/commands.rs"));
+}
+#[allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_mut, unused_unsafe, unused_imports, clippy::useless_conversion)]
+pub mod device {
+    include!(concat!(env!("OUT_DIR"), "/device.rs"));
+}
+
+pub use commands::{EXECUTE, NAMES, OPCODE_COUNT, SLOTS};
+pub use loader::Gl;

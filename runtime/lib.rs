@@ -1,0 +1,97 @@
+//! # glcmd: OpenGL command lists for many threads
+//!
+//! OpenGL lets one thread at a time use a context. glcmd lifts that limit the way Vulkan and
+//! D3D12 engines do it: worker threads *record* GL calls into [`CommandList`]s, and one render
+//! thread, which owns the context, *replays* them in an order the application fixes.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), glcmd::Error> {
+//! use glcmd::{Device, gl};
+//! let device = Device::headless()?;                 // render thread + EGL context
+//! let fbo = device.create_framebuffers(1)?[0];      // creation is immediate
+//! let frame = device.begin_frame(1)?;               // one list in this frame
+//! let mut list = device.command_list();             // recorded on any thread
+//! list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+//! list.clear_color(0.2, 0.3, 0.4, 1.0);
+//! list.clear(gl::COLOR_BUFFER_BIT);
+//! frame.submit(0, list)?;                           // replayed in slot order
+//! drop(frame);
+//! let err = device.get_error()?;                    // queries wait for earlier lists
+//! # let _ = err; Ok(()) }
+//! ```
+//!
+//! ## The parts
+//!
+//! * **Generated** (`generated`, from `vendor/` by glcmd-codegen in `build.rs`): one recording
+//!   method, packet and execute function per recorded GL function; `Device` methods for create
+//!   and query functions; the function-pointer loader [`Gl`]; typedefs and enumerants.
+//! * **Hand-written** (this crate's other modules): the list buffers ([`list`]), the replay loop
+//!   ([`replay`]), the render thread, frames and round trips ([`device`]), the GL context
+//!   ([`context`]), and the few special functions ([`special`]).
+//!
+//! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
+//! `special` is the one documented exception.
+//!
+//! ## Kinds of GL function
+//!
+//! | kind | API | when it runs |
+//! | --- | --- | --- |
+//! | record | `CommandList` method | at replay, in list order |
+//! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once (a round trip) |
+//! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in |
+//! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it |
+//! | special | hand-written ([`special`]) | documented per function |
+//!
+//! ## State carries over
+//!
+//! GL state is global to the context, so whatever a list leaves bound or enabled is what the
+//! next list starts with, in replay order. Lists that must not depend on each other should set
+//! the state they use; [`CommandList::reset_state`] records a reset of the commonly used state
+//! to GL defaults, a known starting point.
+
+pub mod codec;
+#[doc(hidden)]
+pub mod context;
+pub mod device;
+mod error;
+pub mod generated;
+pub mod list;
+pub mod packet;
+pub mod replay;
+pub mod special;
+mod sync;
+
+pub use device::{Device, Frame, RenderContext, Stats};
+pub use error::Error;
+pub use generated::enums as gl;
+pub use generated::types;
+pub use generated::Gl;
+pub use list::CommandList;
+pub use sync::Sync;
+
+/// Array data for arguments whose length the GL derives from state (pixel data): bytes copied
+/// into the list, or an offset into the buffer bound to the relevant target
+/// (`GL_PIXEL_UNPACK_BUFFER` for texture uploads).
+#[derive(Clone, Copy, Debug)]
+pub enum Bytes<'a> {
+    Slice(&'a [u8]),
+    BufferOffset(usize),
+}
+
+impl<'a> From<&'a [u8]> for Bytes<'a> {
+    fn from(s: &'a [u8]) -> Self {
+        Bytes::Slice(s)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for Bytes<'a> {
+    fn from(s: &'a Vec<u8>) -> Self {
+        Bytes::Slice(s)
+    }
+}
+
+/// Called by the loader's stub for a function the driver does not provide.
+#[doc(hidden)]
+pub fn missing_function(name: &'static str) {
+    log::error!("{name} was called, but the GL driver does not provide it; the call did nothing");
+}

@@ -1,0 +1,25 @@
+//! `Sync`: glcmd's handle for a GL sync object.
+//!
+//! `glFenceSync` must run at its place in the command stream, but the recording thread needs a
+//! handle at once. So `CommandList::fence_sync` returns a `Sync` with a fresh id; when the list
+//! replays, the fence is created and the render thread maps the id to the real `GLsync`. Later
+//! recorded waits, queries and deletes name the id and are resolved on the render thread.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static NEXT: AtomicU32 = AtomicU32::new(1);
+
+/// A handle to a GL sync object created by a recorded fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sync(u32);
+
+impl Sync {
+    pub(crate) fn new() -> Sync {
+        Sync(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The id carried in packets.
+    pub fn id(self) -> u32 {
+        self.0
+    }
+}

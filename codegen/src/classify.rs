@@ -162,6 +162,7 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
             special_reason: None,
             header_line: proto.line,
             unchecked: false,
+            variant: None,
         };
         match assign_roles(&mut f) {
             Ok(()) => {

@@ -62,12 +62,28 @@ pub struct Function {
     pub header_line: usize,
     /// Whether some length cannot be checked, so the Rust method is `unsafe`.
     pub unchecked: bool,
+    /// For a second API entry of the same GL function (`read_pixels_to_buffer`): the suffix of
+    /// its method name. `None` for the function itself.
+    pub variant: Option<&'static str>,
 }
 
 impl Function {
     /// `bind_texture` for `glBindTexture`.
     pub fn method_name(&self) -> String {
-        crate::naming::snake_case(&self.name)
+        match self.variant {
+            Some(v) => format!("{}_{v}", crate::naming::snake_case(&self.name)),
+            None => crate::naming::snake_case(&self.name),
+        }
+    }
+
+    /// Rust type names for this entry: `BindTexture`, `ReadPixelsToBuffer`.
+    pub fn type_name(&self) -> String {
+        let mut s = self.short_name().to_string();
+        for part in self.variant.unwrap_or("").split('_').filter(|p| !p.is_empty()) {
+            s.push_str(&part[..1].to_uppercase());
+            s.push_str(&part[1..]);
+        }
+        s
     }
     /// `BindTexture` for `glBindTexture`.
     pub fn short_name(&self) -> &str {

@@ -79,8 +79,41 @@ pub fn packet_bytes(api: &Api, f: &Function) -> usize {
     packet_fields(api, f).iter().map(|f| f.bytes).sum()
 }
 
+/// Queries that read pixels into client memory also get a recorded variant that writes into the
+/// buffer bound to `GL_PIXEL_PACK_BUFFER` at a `usize` offset: `read_pixels_to_buffer`.
+pub fn pack_buffer_variants(api: &Api) -> Vec<Function> {
+    api.functions
+        .iter()
+        .filter(|f| f.kind == Kind::Query && f.ret.is_void() && (f.name.contains("Image") || f.name.contains("ReadPixels") || f.name.contains("ReadnPixels")))
+        .filter(|f| {
+            let outs: Vec<&Param> = f.params.iter().filter(|p| matches!(p.role, Role::Out(_))).collect();
+            outs.len() == 1 && is_void_array(outs[0])
+        })
+        .map(|f| {
+            let mut g = f.clone();
+            g.kind = Kind::Record;
+            g.variant = Some("to_buffer");
+            g.unchecked = false;
+            for p in &mut g.params {
+                if matches!(p.role, Role::Out(_)) {
+                    p.role = Role::Offset;
+                }
+            }
+            g
+        })
+        .collect()
+}
+
+/// Every entry with an opcode, in opcode order: recorded functions, then pack-buffer variants.
+pub fn recorded_entries(api: &Api) -> Vec<Function> {
+    let mut v: Vec<Function> = api.functions.iter().filter(|f| is_recorded(f)).cloned().collect();
+    v.extend(pack_buffer_variants(api));
+    v
+}
+
 pub fn emit(api: &Api) -> TokenStream {
-    let recorded: Vec<&Function> = api.functions.iter().filter(|f| is_recorded(f)).collect();
+    let entries = recorded_entries(api);
+    let recorded: Vec<&Function> = entries.iter().collect();
     let mut items = Vec::new();
     let mut methods = Vec::new();
     let mut execs = Vec::new();
@@ -88,20 +121,9 @@ pub fn emit(api: &Api) -> TokenStream {
     let mut names = Vec::new();
     for (opcode, f) in recorded.iter().enumerate() {
         let opcode = opcode as u16;
-        let packet = format_ident!("{}Packet", f.short_name());
+        let packet = format_ident!("{}Packet", f.type_name());
         let exec = format_ident!("exec_{}", f.method_name());
-        let fields = packet_fields(api, f);
-        let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(#name: #ty));
-        let bytes: usize = fields.iter().map(|f| f.bytes).sum();
-        let pdoc = format!(" Packet of `{}`: opcode {opcode}, {bytes} bytes ({} slot(s)).", f.name, bytes.div_ceil(8));
-        items.push(quote! {
-            #[doc = #pdoc]
-            #[repr(C, packed)]
-            #[derive(Clone, Copy)]
-            pub struct #packet { #(#field_defs),* }
-            // SAFETY: repr(C, packed), starts with the u16 opcode, plain integer fields only.
-            unsafe impl Packet for #packet { const OPCODE: u16 = #opcode; }
-        });
+        items.push(packet_struct(api, f, &packet, opcode));
         methods.push(record_method(api, f, &packet));
         execs.push(exec_fn(api, f, &packet, &exec));
         slots.push(quote!(<#packet as Packet>::SLOTS as u8));
@@ -137,6 +159,33 @@ pub fn emit(api: &Api) -> TokenStream {
         /// GL function name of each opcode.
         pub static NAMES: [&str; #n] = [#(#names),*];
     }
+}
+
+fn packet_struct(api: &Api, f: &Function, packet: &proc_macro2::Ident, opcode: u16) -> TokenStream {
+    let fields = packet_fields(api, f);
+    let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(#name: #ty));
+    let bytes: usize = fields.iter().map(|f| f.bytes).sum();
+    let pdoc = format!(" Packet of `{}`: opcode {opcode}, {bytes} bytes ({} slot(s)).", f.name, bytes.div_ceil(8));
+    quote! {
+        #[doc = #pdoc]
+        #[repr(C, packed)]
+        #[derive(Clone, Copy)]
+        pub struct #packet { #(#field_defs),* }
+        // SAFETY: repr(C, packed), starts with the u16 opcode, plain integer fields only.
+        unsafe impl Packet for #packet { const OPCODE: u16 = #opcode; }
+    }
+}
+
+/// Everything generated for one recorded function (packet, method, execute function), for
+/// snapshot tests and review.
+pub fn function_items(api: &Api, f: &Function) -> Option<TokenStream> {
+    let opcode = recorded_entries(api).iter().position(|g| g.name == f.name && g.variant == f.variant)? as u16;
+    let packet = format_ident!("{}Packet", f.type_name());
+    let exec = format_ident!("exec_{}", f.method_name());
+    let item = packet_struct(api, f, &packet, opcode);
+    let method = record_method(api, f, &packet);
+    let exec = exec_fn(api, f, &packet, &exec);
+    Some(quote! { #item impl CommandList { #method } #exec })
 }
 
 /// The `CommandList` method of a recorded function.

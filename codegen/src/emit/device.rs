@@ -38,7 +38,8 @@ fn out_elem(p: &Param) -> TokenStream {
     }
 }
 
-fn method(f: &Function) -> TokenStream {
+/// The `Device` method of a create or query function.
+pub fn method(f: &Function) -> TokenStream {
     let gl_name = &f.name;
     let method = format_ident!("{}", f.method_name());
     let field = format_ident!("{}", f.short_name());

@@ -51,6 +51,30 @@ pub fn emit_all(api: &Api) -> Result<Vec<(&'static str, String)>, Vec<Error>> {
     }
 }
 
+/// The generated code of one GL function, formatted, for snapshot tests and review: packet,
+/// recording method and execute function of a recorded function, the `Device` method of a
+/// create or query function, and for a special function the loader entry and the reason.
+pub fn function_source(api: &Api, name: &str) -> Option<String> {
+    let f = api.functions.iter().find(|f| f.name == name)?;
+    let tokens = match f.kind {
+        crate::model::Kind::Create | crate::model::Kind::Query => {
+            let m = device::method(f);
+            quote!(impl Device { #m })
+        }
+        _ => match commands::function_items(api, f) {
+            Some(t) => t,
+            None => {
+                let d = doc(f, "hand-written in the runtime (`special.rs`) or reached through `Device::with_gl`");
+                let field = format_ident!("{}", f.short_name());
+                let args: Vec<TokenStream> = f.params.iter().map(|p| rust_type(&p.ty)).collect();
+                let ret = if f.ret.is_void() { quote!() } else { let r = rust_type(&f.ret); quote!(-> #r) };
+                quote!(pub struct Gl { #d pub #field: unsafe extern "system" fn(#(#args),*) #ret, })
+            }
+        },
+    };
+    Some(format(tokens))
+}
+
 /// Formats tokens as a file, with a header saying it is generated.
 pub fn format(tokens: TokenStream) -> String {
     let file: syn::File = syn::parse2(tokens).expect("emitters produce valid Rust");

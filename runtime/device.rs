@@ -47,6 +47,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::context::GlContext;
+use crate::diagnostics::{self, DebugMessage, DiagnosticOptions, Diagnostics, Report, Sink};
 use crate::generated::types::GLsync;
 use crate::generated::Gl;
 use crate::list::CommandList;
@@ -81,6 +82,7 @@ struct Common {
     next_frame: AtomicU64,
     round_trips: AtomicU64,
     stats: Mutex<Stats>,
+    reports: Receiver<Report>,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -112,7 +114,7 @@ enum Msg {
     Begin { frame: u64, slots: u32 },
     List { frame: u64, slot: u32, list: CommandList },
     Close { frame: u64 },
-    Call(Box<dyn FnOnce(&RenderContext) + Send>),
+    Call(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
     Shutdown,
 }
 
@@ -125,8 +127,11 @@ enum ContextSource {
 /// Options for [`Device::with_options`].
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Lists from `command_list` record the source location of every command.
+    /// Lists from `command_list` record the source location of every command (implied by any
+    /// diagnostic).
     pub track_sites: bool,
+    /// Error attribution, strict mode, use-after-delete tracking, watchdog.
+    pub diagnostics: DiagnosticOptions,
 }
 
 impl Device {
@@ -153,7 +158,10 @@ impl Device {
 
     fn start(source: ContextSource, options: Options) -> Result<Device, Error> {
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
+        let (report_tx, report_rx) = crossbeam_channel::unbounded();
+        let track_sites = options.track_sites || options.diagnostics.any();
         let common = Arc::new(Common {
+            reports: report_rx,
             pool: Mutex::new(Vec::new()),
             lost: Mutex::new(None),
             next_frame: AtomicU64::new(0),
@@ -164,7 +172,7 @@ impl Device {
         let thread_common = common.clone();
         let thread = std::thread::Builder::new()
             .name("glcmd-render".into())
-            .spawn(move || render_thread(source, rx, thread_common, ready_tx))
+            .spawn(move || render_thread(source, options.diagnostics, Sink { tx: report_tx }, rx, thread_common, ready_tx))
             .map_err(|e| Error::DeviceLost { reason: format!("cannot start the render thread: {e}") })?;
         let render_thread = thread.thread().id();
         match ready_rx.recv() {
@@ -184,7 +192,7 @@ impl Device {
                 common,
                 thread: Mutex::new(Some(thread)),
                 render_thread,
-                track_sites: options.track_sites,
+                track_sites,
             }),
         })
     }
@@ -218,6 +226,32 @@ impl Device {
     /// pnames.
     pub fn with_gl<R: Send + 'static>(&self, f: impl FnOnce(&Gl) -> R + Send + 'static) -> Result<R, Error> {
         self.call("with_gl", move |ctx| Ok(f(ctx.gl())))
+    }
+
+    /// Queues `f` to run on the render thread after everything submitted so far, and returns at
+    /// once (an asynchronous round trip: send results back over a channel of your own). It
+    /// still runs if this is the last handle and is dropped right after: dropping the device
+    /// runs everything submitted.
+    pub fn post(&self, f: impl FnOnce(&Gl) + Send + 'static) -> Result<(), Error> {
+        self.send(Msg::Call("post", Box::new(move |ctx| f(ctx.gl()))))
+    }
+
+    /// Diagnostic reports (GL errors attributed to recording sites, uses after delete, stalls),
+    /// when the device was created with diagnostics on. Every clone of the receiver sees each
+    /// report once between them.
+    pub fn reports(&self) -> Receiver<Report> {
+        self.shared.common.reports.clone()
+    }
+
+    /// Sets the application's KHR_debug callback. It runs on the render thread, after glcmd's
+    /// own attribution when diagnostics are on (`glDebugMessageCallback` itself is special:
+    /// glcmd owns the one GL callback and chains this one).
+    pub fn set_debug_callback(&self, callback: impl Fn(&DebugMessage) + Send + 'static) -> Result<(), Error> {
+        self.call("glDebugMessageCallback", move |ctx| {
+            ctx.diag.install(ctx.gl());
+            ctx.diag.set_app_callback(Some(Box::new(callback)));
+            Ok(())
+        })
     }
 
     /// Counters of the render thread.
@@ -254,9 +288,12 @@ impl Device {
             });
         }
         let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(Msg::Call(Box::new(move |ctx| {
-            let _ = tx.send(f(ctx));
-        })))?;
+        self.send(Msg::Call(
+            _function,
+            Box::new(move |ctx| {
+                let _ = tx.send(f(ctx));
+            }),
+        ))?;
         rx.recv().unwrap_or_else(|_| Err(Error::DeviceLost { reason: lost_reason(&self.shared.common) }))
     }
 }
@@ -330,6 +367,8 @@ pub struct RenderContext {
     gl: Box<Gl>,
     context: GlContext,
     state: RefCell<ReplayState>,
+    /// Dropped after the context: the debug callback points into it.
+    pub(crate) diag: Box<Diagnostics>,
 }
 
 impl RenderContext {
@@ -342,6 +381,13 @@ impl RenderContext {
     pub fn sync_object(&self, function: &'static str, id: u32) -> Result<GLsync, Error> {
         let state = self.state.try_borrow().map_err(|_| Error::UnknownSync { function, id })?;
         state.syncs.get(&id).copied().ok_or(Error::UnknownSync { function, id })
+    }
+
+    /// Names a create function returned are live (again), for use-after-delete tracking.
+    pub fn objects_created(&self, class: &'static str, names: &[u32]) {
+        if self.diag.options.track_deletes {
+            self.diag.objects_created(class, names);
+        }
     }
 
     /// A description of the context (EGL device, GL renderer).
@@ -372,7 +418,7 @@ struct Scheduler {
     /// Id of `frames[0]`.
     first: u64,
     /// Round trips, each with the position of the latest list submitted before it.
-    calls: VecDeque<(Option<(u64, u32)>, Box<dyn FnOnce(&RenderContext) + Send>)>,
+    calls: VecDeque<(Option<(u64, u32)>, &'static str, Box<dyn FnOnce(&RenderContext) + Send>)>,
     /// Ended frames' bookkeeping, reused.
     spare: Vec<FrameSlots>,
     shutting_down: bool,
@@ -414,6 +460,11 @@ impl Scheduler {
                 }
             }
             Msg::List { frame, slot, list } => {
+                if frame < self.first {
+                    log::error!("frame {frame}: slot {slot} submitted after the frame ended (submitted twice?); the list was dropped");
+                    recycle(common, list);
+                    return;
+                }
                 let f = self.frame_mut(frame);
                 let slot = slot as usize;
                 if f.lists.len() <= slot {
@@ -426,10 +477,16 @@ impl Scheduler {
                     f.lists[slot] = Some(list);
                 }
             }
-            Msg::Close { frame } => self.frame_mut(frame).closed = true,
-            Msg::Call(call) => {
+            Msg::Close { frame } => {
+                // Every slot may have run, and the frame ended, before its handle was dropped:
+                // then there is nothing left to close.
+                if frame >= self.first {
+                    self.frame_mut(frame).closed = true;
+                }
+            }
+            Msg::Call(name, call) => {
                 let barrier = self.latest_pending();
-                self.calls.push_back((barrier, call));
+                self.calls.push_back((barrier, name, call));
             }
             Msg::Shutdown => self.shutting_down = true,
         }
@@ -446,15 +503,17 @@ impl Scheduler {
                 }
             }
             // 2. A round trip whose predecessors have all run.
-            if let Some((barrier, _)) = self.calls.front() {
+            if let Some((barrier, _, _)) = self.calls.front() {
                 if barrier.is_none_or(|b| self.is_replayed(b)) {
-                    let (_, call) = self.calls.pop_front().expect("front exists");
+                    let (_, name, call) = self.calls.pop_front().expect("front exists");
+                    ctx.diag.round_trip(Some(name));
                     call(ctx);
+                    ctx.diag.round_trip(None);
                     continue;
                 }
             }
             // 3. The next list, unless it was submitted after a waiting round trip.
-            let limit = self.calls.front().and_then(|(b, _)| *b);
+            let limit = self.calls.front().and_then(|(b, _, _)| *b);
             let shutting_down = self.shutting_down;
             let Some(f) = self.frames.front_mut() else { break };
             if limit.is_some_and(|b| (f.id, f.next) > b) {
@@ -467,7 +526,11 @@ impl Scheduler {
                 {
                     let mut state = ctx.state.borrow_mut();
                     special::begin_list(&ctx.gl, &list);
-                    replay::replay(&ctx.gl, &mut state, &list, index);
+                    if ctx.diag.options.any() {
+                        ctx.diag.replay(&ctx.gl, &mut state, &list, index);
+                    } else {
+                        replay::replay(&ctx.gl, &mut state, &list, index);
+                    }
                     special::end_list(&ctx.gl, &list);
                 }
                 let (packet_bytes, param_bytes) = list.byte_sizes();
@@ -538,10 +601,15 @@ fn recycle(common: &Common, mut list: CommandList) {
 
 fn render_thread(
     source: ContextSource,
+    options: DiagnosticOptions,
+    sink: Sink,
     rx: Receiver<Msg>,
     common: Arc<Common>,
     ready: Sender<Result<(), Error>>,
 ) {
+    let diag = Diagnostics::new(options, sink.clone());
+    let crumbs = diag.crumbs.clone();
+    let watchdog = diag.options.watchdog.map(|limit| diagnostics::start_watchdog(crumbs.clone(), limit, sink));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let context = match source {
             ContextSource::Headless => GlContext::headless(),
@@ -556,7 +624,10 @@ fn render_thread(
             }
         };
         let gl = Gl::load_with(|name| context.get_proc_address(name));
-        let ctx = RenderContext { gl, context, state: RefCell::new(ReplayState::default()) };
+        let ctx = RenderContext { gl, context, state: RefCell::new(ReplayState::default()), diag };
+        if ctx.diag.options.debug_output {
+            ctx.diag.install(&ctx.gl);
+        }
         CURRENT.with(|c| c.set(Some(&ctx as *const RenderContext)));
         let _ = ready.send(Ok(()));
         let mut scheduler = Scheduler {
@@ -593,6 +664,12 @@ fn render_thread(
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
         CURRENT.with(|c| c.set(None));
-        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("the render thread panicked: {message}"));
+        let crumbs = crumbs.summary();
+        let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
+        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("the render thread panicked: {message}{crumbs}"));
+    }
+    drop(crumbs);
+    if let Some(w) = watchdog {
+        let _ = w.join();
     }
 }

@@ -23,6 +23,10 @@ pub mod pname {
 pub mod commands {
     include!(concat!(env!("OUT_DIR"), "/commands.rs"));
 }
+#[allow(clippy::unnecessary_cast, clippy::identity_op, unused_imports, unused_braces)]
+pub mod inspect {
+    include!(concat!(env!("OUT_DIR"), "/inspect.rs"));
+}
 #[allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_mut, unused_unsafe, unused_imports, clippy::useless_conversion)]
 pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));

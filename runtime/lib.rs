@@ -53,6 +53,8 @@ pub mod codec;
 #[doc(hidden)]
 pub mod context;
 pub mod device;
+pub mod diagnostics;
+pub mod dump;
 mod error;
 pub mod generated;
 pub mod list;
@@ -61,7 +63,8 @@ pub mod replay;
 pub mod special;
 mod sync;
 
-pub use device::{Device, Frame, RenderContext, Stats};
+pub use device::{Device, Frame, FrameStats, Options, RenderContext, Stats};
+pub use diagnostics::{DiagnosticOptions, Report, ReportKind};
 pub use error::Error;
 pub use generated::enums as gl;
 pub use generated::types;

@@ -126,6 +126,33 @@ pub fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList, list_index: 
     r.state.executed += list.commands as u64;
 }
 
+/// Replays one list like [`replay`], handing each command to `observe(index, slot, opcode,
+/// run)`, which must call `run` once to execute it. Diagnostics use this; the plain loop above
+/// stays free of per-command work.
+pub(crate) fn replay_each(
+    gl: &Gl,
+    state: &mut ReplayState,
+    list: &CommandList,
+    list_index: u32,
+    mut observe: impl FnMut(usize, usize, usize, &mut dyn FnMut()),
+) {
+    let base = list.packets.as_ptr();
+    let mut r = Replayer { gl, params: list.params.as_ptr().cast(), state, list_index, base };
+    let end = list.packets.len();
+    let (mut at, mut index) = (0, 0);
+    while at < end {
+        // SAFETY: as in `replay`.
+        unsafe {
+            let packet = base.add(at);
+            let op = packet.cast::<u16>().read() as usize;
+            observe(index, at, op, &mut || (EXECUTE.get_unchecked(op))(&mut r, packet));
+            at += *SLOTS.get_unchecked(op) as usize;
+        }
+        index += 1;
+    }
+    r.state.executed += list.commands as u64;
+}
+
 /// Runs the deletes noted while the frame's lists replayed, in recording order.
 pub fn run_deferred(gl: &Gl, state: &mut ReplayState, lists: &[CommandList]) {
     if state.deferred.is_empty() {

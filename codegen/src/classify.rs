@@ -28,7 +28,7 @@ use crate::registry::Registry;
 /// or reached through `Device::with_gl`.
 pub const SPECIAL: &[(&str, &str)] = &[
     ("glFenceSync", "recorded in place; returns a glcmd Sync handle that replay fills in"),
-    ("glClientWaitSync", "blocks the calling thread on a fence; hand-written on Device"),
+    ("glClientWaitSync", "blocks on a fence: Device::client_wait_sync waits from the caller's side; the recorded CommandList::client_wait_sync blocks replay at its place"),
     ("glFinish", "a whole-pipeline barrier; Device::finish waits for submitted lists, then calls it"),
     ("glFlush", "Device::flush; replay decides when to flush"),
     ("glMapBuffer", "returns process memory that outlives the call; use Device::with_gl"),
@@ -82,10 +82,34 @@ pub const LEN_OVERRIDES: &[(&str, &str, &str)] = &[
     ("glDrawCommandsStatesAddressNV", "fbos", "count"),
     // glClearBuffer*v: GL_COLOR takes 4 values, GL_DEPTH and GL_STENCIL one.
     ("glClearBufferiv", "value", "COMPSIZE(buffer)"),
+    // One value per uniform index, whatever the pname.
+    ("glGetActiveUniformsiv", "params", "uniformCount"),
 ];
 
-/// Pointer parameters that are input strings although gl.xml declares them writable.
-const INPUT_STRINGS: &[(&str, &str)] = &[("glGetPerfQueryIdByNameINTEL", "queryName")];
+/// Pointer parameters that the GL only reads although gl.xml declares them writable.
+const INPUT_POINTERS: &[(&str, &str)] = &[
+    ("glGetPerfQueryIdByNameINTEL", "queryName"),
+    ("glDeletePerfMonitorsAMD", "monitors"),
+    ("glSelectPerfMonitorCountersAMD", "counterList"),
+];
+
+/// Arrays the GL accepts as NULL: `(function, parameter)`. Their count stays an argument and
+/// the Rust API takes `Option<&[T]>` (checked against the count when `Some`).
+pub const NULLABLE: &[(&str, &str)] = &[
+    ("glBufferData", "data"),
+    ("glNamedBufferData", "data"),
+    ("glNamedBufferDataEXT", "data"),
+    ("glBufferStorage", "data"),
+    ("glNamedBufferStorage", "data"),
+    ("glNamedBufferStorageEXT", "data"),
+    ("glBindTextures", "textures"),
+    ("glBindSamplers", "samplers"),
+    ("glBindImageTextures", "textures"),
+    ("glBindBuffersBase", "buffers"),
+    ("glBindBuffersRange", "buffers"),
+    ("glBindVertexBuffers", "buffers"),
+    ("glVertexArrayVertexBuffers", "buffers"),
+];
 
 /// Pointer parameter names that, in the core profile, are offsets into a bound buffer.
 const OFFSET_NAMES: &[&str] = &["indices", "pointer", "indirect"];
@@ -151,12 +175,15 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
                 group: p.group.clone(),
                 class: p.class.clone(),
                 role: Role::Value,
+                nullable: NULLABLE.contains(&(proto.name.as_str(), p.name.as_str())),
+                unpack_offset: false,
             })
             .collect();
         let mut f = Function {
             name: proto.name.clone(),
             feature: proto.feature.clone(),
             ret: proto.ret.clone(),
+            ret_class: command.ret_class.clone(),
             params,
             kind: Kind::Record,
             special_reason: None,
@@ -207,7 +234,8 @@ fn kind_of(f: &Function) -> Kind {
         return Kind::Special;
     }
     let has_out = f.params.iter().any(|p| matches!(p.role, Role::Out(_)));
-    if n.starts_with("glGen") || n.starts_with("glCreate") {
+    // glGenerateMipmap is a command, not a name generator.
+    if (n.starts_with("glGen") && !n.starts_with("glGenerate")) || n.starts_with("glCreate") {
         return Kind::Create;
     }
     if n.starts_with("glDelete") && !has_out {
@@ -242,6 +270,10 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
 
     for i in 0..f.params.len() {
         let p = f.params[i].clone();
+        // A role given by an earlier parameter (the `length` array of a string array) stays.
+        if p.role != Role::Value {
+            continue;
+        }
         if p.ty.base == "GLsync" && !p.ty.is_pointer() {
             f.params[i].role = Role::Sync;
             continue;
@@ -252,7 +284,7 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
             }
             continue;
         }
-        let input = p.ty.points_to_const() || INPUT_STRINGS.contains(&(f.name.as_str(), p.name.as_str()));
+        let input = p.ty.points_to_const() || INPUT_POINTERS.contains(&(f.name.as_str(), p.name.as_str()));
         let pointee = p.ty.pointee();
         let depth = p.ty.pointers.len();
 
@@ -291,9 +323,18 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
             }
             if input {
                 f.params[i].role = Role::In(Rule::String);
-                // `COMPSIZE(label,length)`: the length parameter comes from the &str.
-                if let Some(j) = f.params.iter().position(|q| q.name == "length" && !q.ty.is_pointer()) {
-                    if p.len.as_deref().is_some_and(|l| l.contains("length")) {
+                // The string's byte length argument, if it has one, comes from the &str:
+                // `len="namelen"`, `COMPSIZE(label,length)`, or a bare `length` beside it.
+                let named = match p.len.as_deref().map(parse_len) {
+                    Some(Some(Rule::Param(x))) if scalar(f, &x) => Some(x),
+                    _ => None,
+                };
+                let length = named.or_else(|| {
+                    let mentions = p.len.as_deref().is_none_or(|l| l.contains("length"));
+                    (mentions && scalar(f, "length")).then(|| "length".to_string())
+                });
+                if let Some(x) = length {
+                    if let Some(j) = f.params.iter().position(|q| q.name == x) {
                         f.params[j].role = Role::Length { of: vec![p.name.clone()] };
                     }
                 }
@@ -377,6 +418,30 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
             f.params[i].role = Role::Out(rule);
         }
     }
+    // Compressed pixel data sized in bytes may also come from the pixel-unpack buffer.
+    if f.name.contains("Compressed") && f.name.contains("Image") {
+        for p in f.params.iter_mut() {
+            if matches!(&p.role, Role::In(Rule::Param(_))) && p.ty.pointee().base == "void" {
+                p.unpack_offset = true;
+            }
+        }
+    }
+    // A count that sizes a NULL-able or offset-able array stays an argument: it cannot come
+    // from a slice that may be absent.
+    let kept: Vec<String> = f
+        .params
+        .iter()
+        .filter(|p| p.nullable || p.unpack_offset)
+        .filter_map(|p| match &p.role {
+            Role::In(Rule::Param(x) | Rule::Product(x, _)) => Some(x.clone()),
+            _ => None,
+        })
+        .collect();
+    for p in f.params.iter_mut() {
+        if kept.contains(&p.name) && matches!(p.role, Role::Length { .. }) {
+            p.role = Role::Value;
+        }
+    }
     // A count that sizes an output is the caller's to choose, unless an input sizes it too.
     for i in 0..f.params.len() {
         if let Role::Length { of } = &f.params[i].role {
@@ -429,6 +494,8 @@ pub fn parse_len(len: &str) -> Option<Rule> {
     if let Some((a, b)) = len.split_once('*') {
         let (a, b) = (a.trim(), b.trim());
         return match (a.parse::<u32>(), b.parse::<u32>()) {
+            (Err(_), Ok(1)) if ident(a) => Some(Rule::Param(a.into())),
+            (Ok(1), Err(_)) if ident(b) => Some(Rule::Param(b.into())),
             (Err(_), Ok(n)) if ident(a) => Some(Rule::Product(a.into(), n)),
             (Ok(n), Err(_)) if ident(b) => Some(Rule::Product(b.into(), n)),
             _ => None,

@@ -12,6 +12,18 @@ use std::process::ExitCode;
 
 use glcmd_codegen::{list_table, load, stats, write, Inputs};
 
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn output(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("glcmd-codegen: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(command) = args.next() else {
@@ -29,8 +41,8 @@ fn main() -> ExitCode {
         }
     }
     let result = match command.as_str() {
-        "list" => load(&inputs).map(|api| print!("{}", list_table(&api))),
-        "stats" => load(&inputs).map(|api| print!("{}", stats(&api))),
+        "list" => load(&inputs).map(|api| output(&list_table(&api))),
+        "stats" => load(&inputs).map(|api| output(&stats(&api))),
         "emit" => {
             let Some(dir) = positional.first() else {
                 eprintln!("usage: glcmd-codegen emit DIR");

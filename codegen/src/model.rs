@@ -55,6 +55,8 @@ pub struct Function {
     /// `GL_VERSION_1_1`, `GL_ARB_bindless_texture`, ...
     pub feature: String,
     pub ret: CType,
+    /// gl.xml `class` of the returned object name, if any.
+    pub ret_class: Option<String>,
     pub params: Vec<Param>,
     pub kind: Kind,
     /// Why a special function is special.
@@ -100,6 +102,11 @@ pub struct Param {
     pub group: Option<String>,
     pub class: Option<String>,
     pub role: Role,
+    /// The GL accepts NULL for this array: the Rust API takes `Option<&[T]>`.
+    pub nullable: bool,
+    /// Compressed pixel data sized by a byte-count argument: the Rust API takes `glcmd::Bytes`
+    /// (a slice checked against the count, or an offset into the pixel-unpack buffer).
+    pub unpack_offset: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

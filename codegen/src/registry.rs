@@ -26,6 +26,8 @@ pub struct Registry {
 pub struct Command {
     pub name: String,
     pub ret: CType,
+    /// gl.xml `class` of the returned value (`glCreateShader` returns a `shader`).
+    pub ret_class: Option<String>,
     pub params: Vec<Param>,
     pub line: usize,
 }
@@ -48,10 +50,15 @@ pub fn read(path: &Path) -> Result<Registry, Vec<Error>> {
 
 pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
     let doc = roxmltree::Document::parse(text).map_err(|e| {
+        // An unclosed root is reported at 1:1; the file really ends at its last line.
+        let line = match e {
+            roxmltree::Error::UnclosedRootNode => text.lines().count(),
+            _ => e.pos().row as usize,
+        };
         vec![Error::Registry {
-            at: Position { file: path.to_path_buf(), line: e.pos().row as usize },
+            at: Position { file: path.to_path_buf(), line },
             element: "registry".into(),
-            function: None,
+            function: enclosing_command(text, line),
             message: format!("not well-formed XML: {e}"),
         }]
     })?;
@@ -125,7 +132,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
             errors.push(bad(command, "command", format!("defined twice; first at line {}", first.line)));
             continue;
         }
-        registry.commands.insert(name.clone(), Command { name, ret, params, line });
+        registry.commands.insert(name.clone(), Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line });
     }
 
     if errors.is_empty() {
@@ -133,6 +140,18 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
     } else {
         Err(errors)
     }
+}
+
+/// The name of the `<command>` that contains `line`, for errors in XML that does not parse.
+fn enclosing_command(text: &str, line: usize) -> Option<String> {
+    let before: Vec<&str> = text.lines().take(line).collect();
+    let start = before.iter().rposition(|l| l.trim_start().starts_with("<command"))?;
+    if before[start..].iter().any(|l| l.contains("</command>")) {
+        return None;
+    }
+    let proto = text.lines().skip(start).take(4).find(|l| l.contains("<proto"))?;
+    let name = proto.split("<name>").nth(1)?.split("</name>").next()?;
+    Some(name.to_string())
 }
 
 fn child_text(node: roxmltree::Node, tag: &str) -> Option<String> {
@@ -174,7 +193,7 @@ mod tests {
         assert_eq!(c.params[2].len.as_deref(), Some("count"));
         assert_eq!(c.params[2].class.as_deref(), Some("texture"));
         assert_eq!(c.params[2].ty.to_string(), "const GLuint *");
-        assert_eq!(c.params[2].line, 5);
+        assert_eq!(c.params[2].line, 6);
         assert_eq!(r.groups["TextureTarget"], vec!["GL_TEXTURE_2D"]);
         assert_eq!(r.enums["GL_TEXTURE_2D"], 0x0DE1);
     }

@@ -15,7 +15,7 @@ use crate::naming::param_ident;
 
 /// Whether a function gets an opcode.
 pub fn is_recorded(f: &Function) -> bool {
-    matches!(f.kind, Kind::Record | Kind::Delete) || f.name == "glFenceSync"
+    matches!(f.kind, Kind::Record | Kind::Delete) || f.name == "glFenceSync" || f.name == "glClientWaitSync"
 }
 
 /// One packet field: name and type.
@@ -32,6 +32,10 @@ fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
         let (ty, bytes) = match &p.role {
             Role::Value | Role::Length { .. } => scalar_storage(api, p),
             Role::Sync => (quote!(u32), 4),
+            Role::In(_) if p.unpack_offset => {
+                fields.push(Field { name: format_ident!("{}_len", param_ident(&p.name)), ty: quote!(u32), bytes: 4 });
+                (quote!(u64), 8)
+            }
             Role::In(Rule::Bytes) if is_void_array(p) => {
                 fields.push(Field { name: format_ident!("{}_len", param_ident(&p.name)), ty: quote!(u32), bytes: 4 });
                 (quote!(u64), 8)
@@ -163,7 +167,7 @@ pub fn emit(api: &Api) -> TokenStream {
 
 fn packet_struct(api: &Api, f: &Function, packet: &proc_macro2::Ident, opcode: u16) -> TokenStream {
     let fields = packet_fields(api, f);
-    let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(#name: #ty));
+    let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(pub(crate) #name: #ty));
     let bytes: usize = fields.iter().map(|f| f.bytes).sum();
     let pdoc = format!(" Packet of `{}`: opcode {opcode}, {bytes} bytes ({} slot(s)).", f.name, bytes.div_ceil(8));
     quote! {
@@ -236,6 +240,53 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
             }
             Role::LengthArray { .. } => {
                 // Filled together with its strings (below); the offset is bound there.
+                inits.push(quote!(#id));
+            }
+            Role::In(rule) if p.unpack_offset => {
+                let Rule::Param(x) = rule else { unreachable!("unpack_offset arrays are sized by a parameter") };
+                let x_id = ident(param_named(f, x));
+                let len_id = format_ident!("{}_len", param_ident(&p.name));
+                args.push(quote!(#id: crate::Bytes<'_>));
+                prelude.push(quote! {
+                    let (#id, #len_id) = match #id {
+                        crate::Bytes::Slice(s) => {
+                            codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
+                            (self.push_slice(s) as u64, codec::count_i32(s.len(), #gl_name, #arg_name) as u32)
+                        }
+                        crate::Bytes::BufferOffset(o) => (o as u64, u32::MAX),
+                    };
+                });
+                inits.push(quote!(#len_id));
+                inits.push(quote!(#id));
+            }
+            Role::In(rule @ (Rule::Param(x) | Rule::Product(x, _)))
+                if p.nullable || matches!(param_named(f, x).role, Role::Value) =>
+            {
+                // The count is an argument: check the slice against it.
+                let elem = element_type(p);
+                let x_id = ident(param_named(f, x));
+                let slice_ty = match rule {
+                    Rule::Product(_, k) => {
+                        let k = *k as usize;
+                        quote!(&[[#elem; #k]])
+                    }
+                    _ => quote!(&[#elem]),
+                };
+                let check = quote!(codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
+                if p.nullable {
+                    args.push(quote!(#id: Option<#slice_ty>));
+                    prelude.push(quote! {
+                        let #id = match #id {
+                            Some(s) => { #check self.push_slice(s) }
+                            None => u32::MAX,
+                        };
+                    });
+                } else {
+                    args.push(quote!(#id: #slice_ty));
+                    prelude.push(quote! {
+                        let #id = { let s = #id; #check self.push_slice(s) };
+                    });
+                }
                 inits.push(quote!(#id));
             }
             Role::In(rule) => {
@@ -384,10 +435,11 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
                 let count = ident(param_named(f, count));
                 quote!(r.strings(c.#id, c.#count as i32) as #ty)
             }
-            Role::In(Rule::Bytes) if is_void_array(p) => {
+            Role::In(_) if p.unpack_offset || (matches!(p.role, Role::In(Rule::Bytes)) && is_void_array(p)) => {
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
                 quote!(if c.#len_id == u32::MAX { c.#id as usize as #ty } else { r.param::<u8>(c.#id as u32) as #ty })
             }
+            Role::In(_) if p.nullable => quote!(if c.#id == u32::MAX { std::ptr::null_mut::<u8>() as #ty } else { r.param::<u8>(c.#id) as #ty }),
             Role::In(_) | Role::LengthArray { .. } => quote!(r.param::<u8>(c.#id) as #ty),
             Role::Offset | Role::Opaque => quote!(c.#id as #ty),
             Role::Out(_) | Role::OutLength { .. } => unreachable!(),

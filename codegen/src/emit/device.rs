@@ -44,6 +44,7 @@ pub fn method(f: &Function) -> TokenStream {
     let method = format_ident!("{}", f.method_name());
     let field = format_ident!("{}", f.short_name());
     let mut args = Vec::new();
+    let mut lengths = Vec::new();
     let mut owned = Vec::new();
     let mut setup = Vec::new();
     let mut call_args: Vec<TokenStream> = Vec::new();
@@ -79,7 +80,7 @@ pub fn method(f: &Function) -> TokenStream {
                     "GLuint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name) as u32),
                     _ => quote!(#first.len() as _),
                 };
-                owned.push(quote!(let #id: #ty = #conv;));
+                lengths.push(quote!(let #id: #ty = #conv;));
                 call_args.push(quote!(#id));
             }
             Role::LengthArray { .. } => call_args.push(quote!(std::ptr::null())),
@@ -244,7 +245,7 @@ pub fn method(f: &Function) -> TokenStream {
         let q_call = quote! {{
             let mut one: [#elem; 16] = [Default::default(); 16];
             unsafe { (gl.#field)(#(#qargs),*) };
-            one[0] as usize
+            (one[0] as i64).max(0) as usize
         }};
         let replaced: Vec<TokenStream> = setup
             .iter()
@@ -261,6 +262,18 @@ pub fn method(f: &Function) -> TokenStream {
         setup = replaced;
     }
 
+    // Names a create function returns are live again (for use-after-delete tracking).
+    if f.kind == Kind::Create {
+        if let Some(class) = &f.ret_class {
+            finish.push(quote!(ctx.objects_created(#class, &[ret]);));
+        }
+        for (i, p) in f.params.iter().enumerate() {
+            if let (Some(class), Role::Out(Rule::Param(_))) = (&p.class, &p.role) {
+                let a = format_ident!("a{}", i);
+                finish.push(quote!(ctx.objects_created(#class, &#a);));
+            }
+        }
+    }
     let ret_is_void = f.ret.is_void();
     let mut all_results = Vec::new();
     if !ret_is_void {
@@ -290,6 +303,7 @@ pub fn method(f: &Function) -> TokenStream {
         #docs
         #[track_caller]
         pub #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
+            #(#lengths)*
             #(#owned)*
             self.call(#gl_name, move |ctx: &RenderContext| {
                 let gl = ctx.gl();

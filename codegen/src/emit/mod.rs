@@ -8,12 +8,14 @@
 //! | `enums.rs` | [`enums`] | `#define` enumerants as constants, and enum-name lookup for dumps |
 //! | `loader.rs` | [`loader`] | `Gl`, the function-pointer table, and its loader |
 //! | `commands.rs` | [`commands`] | packets, `CommandList` recording methods, execute functions, the opcode tables |
+//! | `inspect.rs` | [`inspect`] | per-opcode dump functions and object-name lists, for diagnostics |
 //! | `device.rs` | [`device`] | `Device` methods for create and query functions |
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
 
 pub mod commands;
 pub mod device;
 pub mod enums;
+pub mod inspect;
 pub mod loader;
 pub mod pname;
 pub mod types;
@@ -33,6 +35,7 @@ pub fn emit_all(api: &Api) -> Result<Vec<(&'static str, String)>, Vec<Error>> {
         ("enums.rs", Ok(enums::emit(api))),
         ("loader.rs", Ok(loader::emit(api))),
         ("commands.rs", Ok(commands::emit(api))),
+        ("inspect.rs", Ok(inspect::emit(api))),
         ("device.rs", Ok(device::emit(api))),
         ("pname.rs", pname::emit(api)),
     ];

@@ -1,0 +1,219 @@
+//! What diagnostics need to read a packet back: a dump function per opcode (one GL call in
+//! apitrace style, enums by name, array contents shown), and for opcodes whose arguments name
+//! GL objects (gl.xml `class`), a function that lists those names, so the runtime can catch a
+//! use after delete.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::commands::recorded_entries;
+use super::{ident, param_named, rust_type};
+use crate::ctype::CType;
+use crate::model::{Api, Function, Kind, Param, Role, Rule};
+use crate::naming::param_ident;
+
+pub fn emit(api: &Api) -> TokenStream {
+    let entries = recorded_entries(api);
+    let mut fns = Vec::new();
+    let mut dump_names = Vec::new();
+    let mut object_fns = Vec::new();
+    let mut deletes = Vec::new();
+    for f in &entries {
+        let packet = format_ident!("{}Packet", f.type_name());
+        let dump = format_ident!("dump_{}", f.method_name());
+        fns.push(dump_fn(api, f, &packet, &dump));
+        dump_names.push(dump);
+        match objects_fn(f, &packet) {
+            Some((name, tokens)) => {
+                fns.push(tokens);
+                object_fns.push(quote!(Some(#name)));
+            }
+            None => object_fns.push(quote!(None)),
+        }
+        deletes.push(f.kind == Kind::Delete);
+    }
+    let n = entries.len();
+    quote! {
+        use super::commands::*;
+        use super::types;
+        use super::enums::enum_name;
+        use super::pname::{self, Count};
+        use crate::dump::{self, DumpFn, ObjectsFn};
+
+        #(#fns)*
+
+        /// Dump function of each opcode.
+        pub static DUMP: [DumpFn; #n] = [#(#dump_names),*];
+        /// For each opcode, the function listing the GL object names its arguments use.
+        pub static OBJECTS: [Option<ObjectsFn>; #n] = [#(#object_fns),*];
+        /// Whether each opcode deletes the objects it names.
+        pub static DELETES: [bool; #n] = [#(#deletes),*];
+    }
+}
+
+fn count_expr(f: &Function, rule: &Rule) -> TokenStream {
+    let field = |x: &str| {
+        let id = ident(param_named(f, x));
+        quote!(((c.#id) as i64).max(0) as usize)
+    };
+    match rule {
+        Rule::Param(x) => field(x),
+        Rule::Const(n) => {
+            let n = *n as usize;
+            quote!(#n)
+        }
+        Rule::Product(x, k) => {
+            let v = field(x);
+            let k = *k as usize;
+            quote!(#v * #k)
+        }
+        Rule::Quotient(x, d) => {
+            let v = field(x);
+            let d = *d as usize;
+            quote!(#v / #d)
+        }
+        Rule::Pname { group, param } => {
+            let count_fn = format_ident!("count_{}", group.to_lowercase());
+            let pn = ident(param_named(f, param));
+            quote!(match pname::#count_fn(c.#pn as u32) { Some(Count::Fixed(n)) => n as usize, _ => 16 })
+        }
+        Rule::One => quote!(1usize),
+        Rule::Bytes | Rule::String | Rule::Strings(_) => unreachable!("handled by the caller"),
+    }
+}
+
+fn group_lit(p: &Param) -> TokenStream {
+    let g = p.group.clone().unwrap_or_default();
+    quote!(#g)
+}
+
+fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_macro2::Ident) -> TokenStream {
+    let gl_name = &f.name;
+    let mut parts = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let id = ident(p);
+        if i > 0 {
+            parts.push(quote!(out.write_str(", ")?;));
+        }
+        let group = group_lit(p);
+        let part = match &p.role {
+            Role::Value | Role::Length { .. } => match p.ty.base.as_str() {
+                "GLenum" => quote!(dump::enum_value(out, #group, (c.#id) as u32)?;),
+                "GLboolean" => quote!(dump::boolean(out, c.#id)?;),
+                "GLbitfield" => quote!(dump::bitfield(out, #group, c.#id)?;),
+                "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd" => quote!(write!(out, "{:?}", { c.#id })?;),
+                _ => quote!(write!(out, "{}", { c.#id })?;),
+            },
+            Role::Sync => quote!(write!(out, "sync#{}", { c.#id })?;),
+            Role::Offset | Role::Opaque => quote!(write!(out, "0x{:x}", { c.#id })?;),
+            Role::LengthArray { of } => {
+                let count = f.params.iter().find(|q| q.name == *of).and_then(|q| match &q.role {
+                    Role::In(Rule::Strings(n)) => Some(ident(param_named(f, n))),
+                    _ => None,
+                });
+                let count = count.expect("a length array belongs to a string array");
+                quote!(dump::array::<i32>(out, params.add({ c.#id } as usize).cast(), ((c.#count) as i64).max(0) as usize, None)?;)
+            }
+            Role::In(Rule::String) => {
+                let length = f.params.iter().find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
+                match length {
+                    Some(l) => {
+                        let l = ident(l);
+                        quote!(dump::string(out, params.add({ c.#id } as usize), Some((c.#l) as i64))?;)
+                    }
+                    None => quote!(dump::string(out, params.add({ c.#id } as usize), None)?;),
+                }
+            }
+            Role::In(Rule::Strings(count)) => {
+                let count = ident(param_named(f, count));
+                quote!(dump::strings(out, params, { c.#id }, ((c.#count) as i64).max(0) as usize)?;)
+            }
+            Role::In(_) if p.unpack_offset || matches!(p.role, Role::In(Rule::Bytes)) => {
+                let len_id = format_ident!("{}_len", param_ident(&p.name));
+                quote!(dump::bytes(out, params, { c.#id } as u64, { c.#len_id })?;)
+            }
+            Role::In(rule) if p.nullable => {
+                let count = count_expr(f, rule);
+                let pointee = p.ty.pointee();
+                let elem = if pointee.base == "void" { quote!(u8) } else { rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] }) };
+                quote! {
+                    if { c.#id } == u32::MAX { out.write_str("NULL")?; } else {
+                        dump::array::<#elem>(out, params.add({ c.#id } as usize).cast(), #count, None)?;
+                    }
+                }
+            }
+            Role::In(rule) => {
+                let count = count_expr(f, rule);
+                let pointee = p.ty.pointee();
+                let elem = if pointee.is_pointer() {
+                    quote!(usize)
+                } else if pointee.base == "void" {
+                    quote!(u8)
+                } else {
+                    rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
+                };
+                let enum_group = if pointee.base == "GLenum" { quote!(Some(#group)) } else { quote!(None) };
+                quote!(dump::array::<#elem>(out, params.add({ c.#id } as usize).cast(), #count, #enum_group)?;)
+            }
+            Role::Out(_) | Role::OutLength { .. } => unreachable!("recorded functions have no outputs"),
+        };
+        parts.push(part);
+    }
+    let _ = api;
+    let ret = if f.name == "glFenceSync" { quote!(write!(out, ") = sync#{}", { c.sync })?;) } else { quote!(out.write_str(")")?;) };
+    let doc = format!(" Writes a `{gl_name}` packet as one line.");
+    quote! {
+        #[doc = #doc]
+        #[allow(unused_variables, unused_unsafe)]
+        unsafe fn #name(p: *const u64, params: *const u8, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+            // SAFETY: the opcode at `p` selected this function, and array offsets lie inside
+            // the list's parameter buffer.
+            unsafe {
+                let c = p.cast::<#packet>().read_unaligned();
+                out.write_str(#gl_name)?;
+                out.write_str("(")?;
+                #(#parts)*
+                #ret
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Lists the object names a packet uses: scalar arguments with a gl.xml class, and input
+/// arrays of them.
+fn objects_fn(f: &Function, packet: &proc_macro2::Ident) -> Option<(proc_macro2::Ident, TokenStream)> {
+    let mut parts = Vec::new();
+    for p in &f.params {
+        let Some(class) = p.class.clone() else { continue };
+        let id = ident(p);
+        match &p.role {
+            Role::Value if matches!(p.ty.base.as_str(), "GLuint") => parts.push(quote!(each(#class, c.#id);)),
+            Role::In(rule @ (Rule::Param(_) | Rule::Const(_))) if p.ty.pointee().base == "GLuint" => {
+                let count = count_expr(f, rule);
+                let skip_null = if p.nullable { quote!(if { c.#id } == u32::MAX { return; }) } else { quote!() };
+                parts.push(quote! {
+                    #skip_null
+                    let base: *const u32 = params.add({ c.#id } as usize).cast();
+                    for i in 0..#count { each(#class, base.add(i).read_unaligned()); }
+                });
+            }
+            _ => {}
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let name = format_ident!("objects_{}", f.method_name());
+    let tokens = quote! {
+        #[allow(unused_unsafe, unused_variables)]
+        unsafe fn #name(p: *const u64, params: *const u8, each: &mut dyn FnMut(&'static str, u32)) {
+            // SAFETY: as for the dump functions.
+            unsafe {
+                let c = p.cast::<#packet>().read_unaligned();
+                #(#parts)*
+            }
+        }
+    };
+    Some((name, tokens))
+}

@@ -1,0 +1,374 @@
+//! The `list` table: a snapshot of the whole table (so every change of classification shows up
+//! in review), plus checks that do not depend on the snapshot: one row per `GLAPI` prototype of
+//! the vendored header, unique names equal to the header's set, only the five kinds, and spot
+//! checks of rows whose right answer follows from GL semantics. Also: generation is
+//! deterministic, and the CLI prints exactly `list_table`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use glcmd_codegen::{generate, list_table, load, model::Api, Inputs};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn api() -> &'static Api {
+    static API: OnceLock<Api> = OnceLock::new();
+    API.get_or_init(|| load(&Inputs::vendored(&root())).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}")))
+}
+
+fn table() -> &'static str {
+    static T: OnceLock<String> = OnceLock::new();
+    T.get_or_init(|| list_table(api()))
+}
+
+/// Rows after the header line, keyed by function name: (feature, kind, arrays).
+fn rows() -> BTreeMap<&'static str, (&'static str, &'static str, &'static str)> {
+    let mut lines = table().lines();
+    assert_eq!(lines.next(), Some("name\tfeature\tkind\tarrays"));
+    let mut map = BTreeMap::new();
+    for line in lines {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 4, "row must have 4 columns: {line:?}");
+        let prev = map.insert(cols[0], (cols[1], cols[2], cols[3]));
+        assert!(prev.is_none(), "function listed twice: {}", cols[0]);
+    }
+    map
+}
+
+/// The header's prototypes, found independently of the generator: the name after `APIENTRY`
+/// on every line that starts with `GLAPI`.
+fn header_names() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("vendor/glcorearb.h")).unwrap();
+    text.lines()
+        .filter(|l| l.starts_with("GLAPI"))
+        .map(|l| {
+            let after = l
+                .split("APIENTRY")
+                .nth(1)
+                .unwrap_or_else(|| panic!("GLAPI line without APIENTRY: {l}"));
+            after
+                .trim_start()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn snapshot_of_the_whole_table() {
+    insta::assert_snapshot!("list_table", table());
+}
+
+#[test]
+fn one_row_per_header_prototype() {
+    let header = header_names();
+    assert_eq!(header.len(), 1278, "the vendored header has 1278 GLAPI prototypes");
+    let header_set: BTreeSet<&str> = header.iter().map(String::as_str).collect();
+    assert_eq!(header_set.len(), header.len(), "the header declares no function twice");
+
+    let rows = rows();
+    assert_eq!(rows.len(), 1278, "one row per prototype");
+    assert_eq!(table().lines().count(), 1279, "header line + 1278 rows");
+    let listed: BTreeSet<&str> = rows.keys().copied().collect();
+    let missing: Vec<_> = header_set.difference(&listed).collect();
+    let extra: Vec<_> = listed.difference(&header_set).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing from list: {missing:?}; not in header: {extra:?}"
+    );
+    assert_eq!(api().functions.len(), 1278);
+}
+
+#[test]
+fn rows_are_sorted_by_name() {
+    let names: Vec<&str> = table().lines().skip(1).map(|l| l.split('\t').next().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+}
+
+#[test]
+fn every_kind_is_one_of_five_and_each_is_used() {
+    let allowed = ["record", "create", "delete", "query", "special"];
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (name, (feature, kind, arrays)) in rows() {
+        assert!(allowed.contains(&kind), "{name}: unknown kind {kind:?}");
+        assert!(
+            feature.starts_with("GL_VERSION_") || feature.starts_with("GL_"),
+            "{name}: feature {feature:?} is not a GL feature macro"
+        );
+        assert!(
+            !arrays.is_empty(),
+            "{name}: the arrays column is `-` when there is none, never empty"
+        );
+        *seen.entry(kind).or_default() += 1;
+    }
+    for k in allowed {
+        assert!(
+            seen.get(k).copied().unwrap_or(0) > 0,
+            "no function of kind {k}: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn every_array_argument_has_a_known_rule() {
+    // Every entry of the arrays column is `param:in|out:rule` with a known rule, or `param:offset`.
+    let rule_ok = |r: &str| {
+        r == "offset"
+            || r == "in:bytes"
+            || r == "out:bytes"
+            || r == "in:string"
+            || r == "out:string"
+            || r == "out:one"
+            || [
+                "in:param(",
+                "out:param(",
+                "in:const(",
+                "out:const(",
+                "in:product(",
+                "out:product(",
+                "in:pname(",
+                "out:pname(",
+                "in:strings(",
+            ]
+            .iter()
+            .any(|p| r.starts_with(p) && r.ends_with(')'))
+    };
+    for (name, (_, _, arrays)) in rows() {
+        if arrays == "-" {
+            continue;
+        }
+        for entry in arrays.split(',') {
+            let (param, rule) = entry
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{name}: malformed entry {entry:?}"));
+            assert!(!param.is_empty(), "{name}: entry without a parameter: {entry:?}");
+            assert!(rule_ok(rule), "{name}: unknown rule {rule:?} in {entry:?}");
+        }
+    }
+}
+
+#[test]
+fn no_pointer_parameter_is_left_a_plain_value() {
+    // A pointer passed through as a plain value would be recorded as a process address: every
+    // pointer parameter must have an array, offset, string, sync, opaque or derived role.
+    use glcmd_codegen::model::Role;
+    let mut unclassified = Vec::new();
+    for f in &api().functions {
+        for p in &f.params {
+            if p.ty.is_pointer() && p.role == Role::Value {
+                unclassified.push(format!("{}({})", f.name, p.name));
+            }
+        }
+        // Every parameter named in a `Length { of }` is a parameter of the function.
+        for p in &f.params {
+            if let Role::Length { of } = &p.role {
+                for o in of {
+                    assert!(
+                        f.params.iter().any(|q| &q.name == o),
+                        "{}: `{}` sizes unknown `{o}`",
+                        f.name,
+                        p.name
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        unclassified.is_empty(),
+        "pointer parameters with no role: {unclassified:?}"
+    );
+}
+
+#[test]
+fn spot_checks() {
+    let rows = rows();
+    let row = |n: &str| *rows.get(n).unwrap_or_else(|| panic!("{n} is not listed"));
+
+    assert_eq!(
+        row("glBindTextures"),
+        ("GL_VERSION_4_4", "record", "textures:in:param(count)")
+    );
+    assert_eq!(
+        row("glUniformMatrix4fv"),
+        ("GL_VERSION_2_0", "record", "value:in:product(count*16)")
+    );
+    assert_eq!(
+        row("glDrawElementsInstanced"),
+        ("GL_VERSION_3_1", "record", "indices:offset")
+    );
+    assert_eq!(
+        row("glTexParameteriv"),
+        (
+            "GL_VERSION_1_0",
+            "record",
+            "params:in:pname(pname:TextureParameterName)"
+        )
+    );
+    assert_eq!(row("glGetIntegerv").1, "query");
+    assert_eq!(
+        row("glCreateTextures"),
+        ("GL_VERSION_4_5", "create", "textures:out:param(n)")
+    );
+    assert_eq!(
+        row("glDeleteBuffers"),
+        ("GL_VERSION_1_5", "delete", "buffers:in:param(n)")
+    );
+    assert_eq!(row("glFenceSync"), ("GL_VERSION_3_2", "special", "-"));
+
+    // More rows whose answer follows from the GL spec.
+    assert_eq!(row("glBindTexture"), ("GL_VERSION_1_1", "record", "-"));
+    assert_eq!(row("glGenBuffers").1, "create");
+    assert_eq!(row("glCreateShader").1, "create");
+    assert_eq!(row("glCreateProgram").1, "create");
+    assert_eq!(row("glCreateShaderProgramv").1, "create");
+    assert_eq!(row("glDeleteTextures").1, "delete");
+    assert_eq!(row("glIsTexture").1, "query");
+    assert_eq!(row("glGetError").1, "query");
+    assert_eq!(row("glCheckFramebufferStatus").1, "query");
+    assert_eq!(row("glReadPixels").1, "query");
+    for special in [
+        "glClientWaitSync",
+        "glMapBuffer",
+        "glMapBufferRange",
+        "glMapNamedBufferRange",
+        "glDebugMessageCallback",
+        "glFinish",
+        "glFlush",
+    ] {
+        assert_eq!(row(special).1, "special", "{special}");
+    }
+    assert_eq!(row("glVertexAttribPointer").2, "pointer:offset");
+    assert_eq!(row("glDrawArraysIndirect").2, "indirect:offset");
+    assert_eq!(row("glUniform4fv").2, "value:in:product(count*4)");
+    assert_eq!(row("glUniformMatrix3x2fv").2, "value:in:product(count*6)");
+    assert_eq!(row("glViewportArrayv").2, "v:in:product(count*4)");
+    assert_eq!(row("glDepthRangeArrayv").2, "v:in:product(count*2)");
+    assert!(
+        row("glShaderSource").2.starts_with("string:in:strings(count)"),
+        "{:?}",
+        row("glShaderSource")
+    );
+    assert_eq!(row("glTransformFeedbackVaryings").2, "varyings:in:strings(count)");
+    assert_eq!(row("glObjectLabel").2, "label:in:string");
+    assert_eq!(
+        row("glGetProgramInfoLog"),
+        ("GL_VERSION_2_0", "query", "infoLog:out:string")
+    );
+    assert_eq!(
+        row("glTextureSubImage2D"),
+        ("GL_VERSION_4_5", "record", "pixels:in:bytes")
+    );
+    assert_eq!(row("glClearBufferfv").2, "value:in:pname(buffer:Buffer)");
+    assert_eq!(row("glBindTextureUnit"), ("GL_VERSION_4_5", "record", "-"));
+    assert_eq!(row("glBindImageTextures").2, "textures:in:param(count)");
+    assert_eq!(row("glNamedFramebufferDrawBuffers").2, "bufs:in:param(n)");
+    assert_eq!(row("glMultiDrawElementsIndirect").2, "indirect:offset");
+    // Extensions carry their own feature.
+    assert_eq!(row("glGetTextureHandleARB").0, "GL_ARB_bindless_texture");
+}
+
+#[test]
+fn generation_is_byte_identical_across_runs() {
+    let inputs = Inputs::vendored(&root());
+    let a = generate(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    let b = generate(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!a.is_empty());
+    assert_eq!(a.len(), b.len());
+    for ((na, sa), (nb, sb)) in a.iter().zip(&b) {
+        assert_eq!(na, nb);
+        assert!(sa == sb, "{na} differs between two runs");
+        assert!(sa.starts_with("// @generated"), "{na} must say it is generated");
+    }
+    let names: Vec<&str> = a.iter().map(|(n, _)| *n).collect();
+    for expected in ["types.rs", "enums.rs", "loader.rs", "commands.rs", "device.rs"] {
+        assert!(names.contains(&expected), "{expected} not generated: {names:?}");
+    }
+}
+
+#[test]
+fn cli_list_equals_list_table() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_glcmd-codegen"))
+        .arg("list")
+        .output()
+        .expect("run glcmd-codegen list");
+    assert!(
+        out.status.success(),
+        "glcmd-codegen list failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout == table(), "`glcmd-codegen list` differs from list_table()");
+}
+
+#[test]
+fn cli_list_with_explicit_inputs_equals_list_table() {
+    let r = root();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_glcmd-codegen"))
+        .arg("list")
+        .arg("--header")
+        .arg(r.join("vendor/glcorearb.h"))
+        .arg("--registry")
+        .arg(r.join("vendor/gl.xml"))
+        .output()
+        .expect("run glcmd-codegen list");
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap() == table());
+}
+
+// Known codegen bugs and regressions ---------------------------------------------------------
+// Each test states the right answer for a bug found and fixed in codegen/src.
+
+#[test]
+fn generate_mipmap_is_recorded_not_created() {
+    let rows = rows();
+    for name in [
+        "glGenerateMipmap",
+        "glGenerateTextureMipmap",
+        "glGenerateMultiTexMipmapEXT",
+        "glGenerateTextureMipmapEXT",
+    ] {
+        assert_eq!(
+            rows[name].1, "record",
+            "{name} changes texture state; it must be recorded in order"
+        );
+    }
+}
+
+/// Regression: `assign_roles` once overwrote the LengthArray role of `length` with
+/// `In(Param(count))`, so the safe method took a caller `length` array.
+#[test]
+fn shader_source_length_array_is_derived_from_the_strings() {
+    let rows = rows();
+    // DESIGN.md: `glShaderSource` takes `&[&str]`; the `length` array comes from the strings.
+    for name in ["glShaderSource", "glCompileShaderIncludeARB"] {
+        let arrays = rows[name].2;
+        assert!(
+            !arrays.contains("length:in:"),
+            "{name}: `length` must be derived, not a caller array: {arrays}"
+        );
+    }
+}
+
+#[test]
+fn amd_perf_monitor_input_arrays_are_inputs() {
+    let rows = rows();
+    assert_eq!(rows["glDeletePerfMonitorsAMD"].1, "delete");
+    assert_eq!(rows["glDeletePerfMonitorsAMD"].2, "monitors:in:param(n)");
+    assert_eq!(rows["glSelectPerfMonitorCountersAMD"].1, "record");
+    assert_eq!(
+        rows["glSelectPerfMonitorCountersAMD"].2,
+        "counterList:in:param(numCounters)"
+    );
+}

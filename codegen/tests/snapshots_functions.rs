@@ -1,0 +1,122 @@
+//! Snapshots of the generated code of single GL functions (`emit::function_source`), one
+//! named snapshot per function. They cover every kind and every length rule family, so a
+//! change to an emitter or to classification shows up in review as a diff of real code:
+//!
+//! | function | why |
+//! | --- | --- |
+//! | glBindTextures | `len="count"` input array of names, count derived from the slice |
+//! | glNamedFramebufferDrawBuffers | `len="n"` array of enums |
+//! | glUniformMatrix4fv | `len="count*16"` product: chunks `&[[f32; 16]]` |
+//! | glTextureSubImage2D | pixel data: caller-sized bytes, `unsafe` |
+//! | glDrawElementsInstanced | `indices` is an offset into the bound element buffer |
+//! | glMultiDrawElementsIndirect | `indirect` is an offset into the bound indirect buffer |
+//! | glShaderSource | `&[&str]` with the parallel `length` array derived |
+//! | glTexParameteriv | `COMPSIZE(pname)` through a pname table |
+//! | glCreateTextures | create: immediate, returns names |
+//! | glDeleteBuffers | delete: deferred to the end of the frame |
+//! | glGetIntegerv | query through a pname table |
+//! | glGetProgramInfoLog | query returning a string, `length` out-parameter consumed |
+//! | glFenceSync | special: returns a sync handle |
+//! | glDebugMessageCallback | special: takes a callback pointer |
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use glcmd_codegen::{emit, load, model::Api, Inputs};
+
+fn api() -> &'static Api {
+    static API: OnceLock<Api> = OnceLock::new();
+    API.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        load(&Inputs::vendored(root)).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}"))
+    })
+}
+
+fn source(name: &str) -> String {
+    emit::function_source(api(), name).unwrap_or_else(|| panic!("{name} is not in the model"))
+}
+
+macro_rules! snapshot_tests {
+    ($($test:ident => $gl:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                let src = source($gl);
+                // Content checks independent of the snapshot: the doc comment names the GL
+                // function, and the code is formatted Rust that mentions it.
+                assert!(src.contains(concat!("`", $gl, "`")), "doc comment must name {}:\n{src}", $gl);
+                insta::assert_snapshot!($gl, src);
+            }
+        )*
+    };
+}
+
+snapshot_tests! {
+    bind_textures => "glBindTextures",
+    named_framebuffer_draw_buffers => "glNamedFramebufferDrawBuffers",
+    uniform_matrix_4fv => "glUniformMatrix4fv",
+    texture_sub_image_2d => "glTextureSubImage2D",
+    draw_elements_instanced => "glDrawElementsInstanced",
+    multi_draw_elements_indirect => "glMultiDrawElementsIndirect",
+    shader_source => "glShaderSource",
+    tex_parameteriv => "glTexParameteriv",
+    create_textures => "glCreateTextures",
+    delete_buffers => "glDeleteBuffers",
+    get_integerv => "glGetIntegerv",
+    get_program_info_log => "glGetProgramInfoLog",
+    fence_sync => "glFenceSync",
+    debug_message_callback => "glDebugMessageCallback",
+}
+
+#[test]
+fn unknown_function_gives_none() {
+    assert!(emit::function_source(api(), "glNoSuchFunction").is_none());
+}
+
+#[test]
+fn function_source_is_deterministic() {
+    for name in ["glBindTextures", "glShaderSource", "glGetIntegerv"] {
+        assert_eq!(source(name), source(name));
+    }
+}
+
+// Known codegen bugs and regressions ---------------------------------------------------------
+
+/// The arguments of the recording method (or `Device` method) in `src`, as written.
+fn method_args(src: &str, method: &str) -> String {
+    let start = src
+        .find(&format!("fn {method}("))
+        .unwrap_or_else(|| panic!("no fn {method} in:\n{src}"));
+    let rest = &src[start..];
+    rest[..rest.find(')').unwrap()].to_string()
+}
+
+/// Regression (soundness): the safe method once took a caller `length` array, so the GL could
+/// read past the copied strings.
+#[test]
+fn shader_source_takes_only_strings() {
+    let src = source("glShaderSource");
+    let args = method_args(&src, "shader_source");
+    assert!(args.contains("string: &[&str]"), "{args}");
+    assert!(
+        !args.contains("length"),
+        "the GL would read `length[i]` bytes of a copy that may be shorter: {args}"
+    );
+}
+
+#[test]
+fn string_lengths_come_from_the_str() {
+    for (gl, method, length) in [
+        ("glNamedStringARB", "named_string_arb", "namelen"),
+        ("glNamedStringARB", "named_string_arb", "stringlen"),
+        ("glInsertEventMarkerEXT", "insert_event_marker_ext", "length"),
+        ("glPushGroupMarkerEXT", "push_group_marker_ext", "length"),
+        ("glLabelObjectEXT", "label_object_ext", "length"),
+    ] {
+        let args = method_args(&source(gl), method);
+        assert!(
+            !args.contains(&format!("{length}:")),
+            "{gl}: `{length}` must come from the &str, or the GL reads past the copy: {args}"
+        );
+    }
+}

@@ -1,0 +1,498 @@
+//! Diagnostics for deferred execution, in the manner of D3D12's DRED (seed 001).
+//!
+//! Deferred replay moves an error away from its cause: a `GL_INVALID_ENUM` raised on the render
+//! thread says nothing about which worker recorded the call, or where. With diagnostics on,
+//! glcmd closes that gap:
+//!
+//! * **Recording sites.** Every recording method is `#[track_caller]`; lists keep the
+//!   `&'static Location` of each packet (`CommandList::track_sites`). Off, this is one
+//!   predictable branch per recorded command.
+//! * **Attribution.** Replay installs a synchronous KHR_debug callback. Each GL message is
+//!   reported with the call that raised it (arguments and enums by name), the list label, the
+//!   command's index in the list, and the file:line:column that recorded it. An application
+//!   callback set with [`Device::set_debug_callback`](crate::Device::set_debug_callback) is
+//!   chained after glcmd's. A strict mode calls `glGetError` after every command, for drivers
+//!   without KHR_debug.
+//! * **Breadcrumbs.** The render thread keeps the command in flight and the last completed
+//!   ones in atomics, cheap enough to update per command. A watchdog thread reports them when
+//!   one step takes longer than a set time; a device-lost error carries them too.
+//! * **Use after delete.** The names each delete removes are remembered with the place that
+//!   recorded the delete (gl.xml `class` says which object type an argument names). A later
+//!   command naming one, before a create hands the name out again, is reported with both
+//!   places: DRED's "recently freed objects" for GL names.
+//!
+//! Reports go to the `log` facade and, as [`Report`] values, to
+//! [`Device::reports`](crate::Device::reports). Apart from `special.rs`, this is the only
+//! hand-written module that calls GL functions by name (debug output and `glGetError`).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::Location;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+
+use crate::generated::inspect::{DELETES, OBJECTS};
+use crate::generated::{enums as gl, types::*, Gl, NAMES};
+use crate::list::CommandList;
+
+/// What a report is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportKind {
+    /// A KHR_debug message of the driver.
+    DebugMessage,
+    /// `glGetError` returned an error (strict mode).
+    GlError,
+    /// A command named an object whose delete was recorded before it.
+    UseAfterDelete,
+    /// A replay step took longer than the watchdog allows.
+    Stall,
+}
+
+/// One diagnostic, attributed to the command that caused it.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub kind: ReportKind,
+    /// The GL call with its arguments, apitrace style (`glEnable(0x1234)`), or the round trip.
+    pub call: String,
+    /// The label of the list, if it has one.
+    pub list: Option<String>,
+    /// Index of the command in its list.
+    pub index: Option<usize>,
+    /// Where the command was recorded.
+    pub site: Option<&'static Location<'static>>,
+    /// The GL's message (or glcmd's, for use after delete and stalls).
+    pub message: String,
+    /// For use after delete: the delete call and where it was recorded.
+    pub deleted_by: Option<(String, Option<&'static Location<'static>>)>,
+    /// For stalls: the last completed commands, oldest first (name and recording site).
+    pub breadcrumbs: Vec<String>,
+}
+
+fn site_text(site: Option<&'static Location<'static>>) -> String {
+    match site {
+        Some(s) => format!("{}:{}:{}", s.file(), s.line(), s.column()),
+        None => "<unknown site>".into(),
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            ReportKind::DebugMessage => "GL debug message",
+            ReportKind::GlError => "GL error",
+            ReportKind::UseAfterDelete => "use after delete",
+            ReportKind::Stall => "stall",
+        };
+        write!(f, "{}: {kind} in {}", site_text(self.site), self.call)?;
+        match (&self.list, self.index) {
+            (Some(l), Some(i)) => write!(f, " [list \"{l}\", command {i}]")?,
+            (None, Some(i)) => write!(f, " [unlabelled list, command {i}]")?,
+            _ => {}
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some((call, site)) = &self.deleted_by {
+            write!(f, "; deleted by {call} recorded at {}", site_text(*site))?;
+        }
+        if !self.breadcrumbs.is_empty() {
+            write!(f, "; last completed: {}", self.breadcrumbs.join(" <- "))?;
+        }
+        Ok(())
+    }
+}
+
+/// Switches for diagnostics; all off by default.
+#[derive(Clone, Debug, Default)]
+pub struct DiagnosticOptions {
+    /// Keep recording sites and attribute KHR_debug messages to them.
+    pub debug_output: bool,
+    /// `glGetError` after every command.
+    pub strict: bool,
+    /// Report uses of deleted object names.
+    pub track_deletes: bool,
+    /// Report a replay step that takes longer than this.
+    pub watchdog: Option<Duration>,
+}
+
+impl DiagnosticOptions {
+    /// Everything on, with a two-second watchdog.
+    pub fn all() -> Self {
+        DiagnosticOptions { debug_output: true, strict: false, track_deletes: true, watchdog: Some(Duration::from_secs(2)) }
+    }
+
+    pub fn any(&self) -> bool {
+        self.debug_output || self.strict || self.track_deletes || self.watchdog.is_some()
+    }
+}
+
+/// Completed commands the breadcrumbs keep.
+pub const BREADCRUMBS: usize = 16;
+const NONE: u32 = u32::MAX;
+
+/// The command in flight and the last completed ones, readable from any thread.
+pub(crate) struct Breadcrumbs {
+    epoch: Instant,
+    in_flight_op: AtomicU32,
+    in_flight_site: AtomicUsize,
+    in_flight_index: AtomicU32,
+    started_ns: AtomicU64,
+    /// Increases with every command, so one stall is reported once.
+    generation: AtomicU64,
+    label: Mutex<String>,
+    ring_op: [AtomicU32; BREADCRUMBS],
+    ring_site: [AtomicUsize; BREADCRUMBS],
+    head: AtomicU64,
+}
+
+fn site_ptr(site: Option<&'static Location<'static>>) -> usize {
+    site.map_or(0, |s| s as *const Location<'static> as usize)
+}
+
+fn site_from(ptr: usize) -> Option<&'static Location<'static>> {
+    // SAFETY: non-zero values were stored by `site_ptr` from `&'static Location`s.
+    (ptr != 0).then(|| unsafe { &*(ptr as *const Location<'static>) })
+}
+
+impl Breadcrumbs {
+    pub(crate) fn new() -> Self {
+        Breadcrumbs {
+            epoch: Instant::now(),
+            in_flight_op: AtomicU32::new(NONE),
+            in_flight_site: AtomicUsize::new(0),
+            in_flight_index: AtomicU32::new(0),
+            started_ns: AtomicU64::new(0),
+            generation: AtomicU64::new(0),
+            label: Mutex::new(String::new()),
+            ring_op: std::array::from_fn(|_| AtomicU32::new(NONE)),
+            ring_site: std::array::from_fn(|_| AtomicUsize::new(0)),
+            head: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64
+    }
+
+    fn begin_list(&self, label: &str) {
+        let mut l = self.label.lock().unwrap_or_else(|e| e.into_inner());
+        l.clear();
+        l.push_str(label);
+    }
+
+    fn start(&self, op: usize, index: usize, site: Option<&'static Location<'static>>) {
+        self.in_flight_site.store(site_ptr(site), Ordering::Relaxed);
+        self.in_flight_index.store(index as u32, Ordering::Relaxed);
+        self.started_ns.store(self.now_ns(), Ordering::Relaxed);
+        self.generation.fetch_add(1, Ordering::Relaxed);
+        self.in_flight_op.store(op as u32, Ordering::Release);
+    }
+
+    fn complete(&self) {
+        let op = self.in_flight_op.swap(NONE, Ordering::AcqRel);
+        let at = (self.head.fetch_add(1, Ordering::Relaxed) % BREADCRUMBS as u64) as usize;
+        self.ring_op[at].store(op, Ordering::Relaxed);
+        self.ring_site[at].store(self.in_flight_site.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+
+    /// The last completed commands, oldest first, as `glName (file:line:col)`.
+    pub(crate) fn completed(&self) -> Vec<String> {
+        let head = self.head.load(Ordering::Acquire);
+        let n = head.min(BREADCRUMBS as u64);
+        (head - n..head)
+            .filter_map(|i| {
+                let at = (i % BREADCRUMBS as u64) as usize;
+                let op = self.ring_op[at].load(Ordering::Relaxed);
+                (op != NONE).then(|| format!("{} ({})", NAMES[op as usize], site_text(site_from(self.ring_site[at].load(Ordering::Relaxed)))))
+            })
+            .collect()
+    }
+
+    /// The command in flight and for how long, if any.
+    pub(crate) fn in_flight(&self) -> Option<(usize, usize, Option<&'static Location<'static>>, Duration, u64)> {
+        let op = self.in_flight_op.load(Ordering::Acquire);
+        if op == NONE {
+            return None;
+        }
+        let started = self.started_ns.load(Ordering::Relaxed);
+        Some((
+            op as usize,
+            self.in_flight_index.load(Ordering::Relaxed) as usize,
+            site_from(self.in_flight_site.load(Ordering::Relaxed)),
+            Duration::from_nanos(self.now_ns().saturating_sub(started)),
+            self.generation.load(Ordering::Relaxed),
+        ))
+    }
+
+    /// For a device-lost error: what was in flight and what completed.
+    pub(crate) fn summary(&self) -> String {
+        let mut s = String::new();
+        if let Some((op, index, site, _, _)) = self.in_flight() {
+            let label = self.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            s.push_str(&format!("in flight: {} (command {index} of list \"{label}\", recorded at {})", NAMES[op], site_text(site)));
+        }
+        let done = self.completed();
+        if !done.is_empty() {
+            if !s.is_empty() {
+                s.push_str("; ");
+            }
+            s.push_str(&format!("last completed: {}", done.join(" <- ")));
+        }
+        s
+    }
+}
+
+/// The watchdog: a thread that reports a replay step running longer than `limit`.
+pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Sink) -> std::thread::JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("glcmd-watchdog".into())
+        .spawn(move || {
+            let mut reported = u64::MAX;
+            let tick = (limit / 4).max(Duration::from_millis(1));
+            // Ends when the render thread drops its end of the sink (device gone).
+            while Arc::strong_count(&crumbs) > 1 {
+                std::thread::sleep(tick);
+                let Some((op, index, site, running, generation)) = crumbs.in_flight() else { continue };
+                if running < limit || generation == reported {
+                    continue;
+                }
+                reported = generation;
+                let label = crumbs.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                sink.send(Report {
+                    kind: ReportKind::Stall,
+                    call: NAMES[op].to_string(),
+                    list: (!label.is_empty()).then_some(label),
+                    index: Some(index),
+                    site,
+                    message: format!("replay step running for {} ms (limit {} ms)", running.as_millis(), limit.as_millis()),
+                    deleted_by: None,
+                    breadcrumbs: crumbs.completed(),
+                });
+            }
+        })
+        .expect("spawn the watchdog thread")
+}
+
+/// Where reports go: the log, and the device's report channel.
+#[derive(Clone)]
+pub(crate) struct Sink {
+    pub(crate) tx: Sender<Report>,
+}
+
+impl Sink {
+    pub(crate) fn send(&self, report: Report) {
+        match report.kind {
+            ReportKind::DebugMessage | ReportKind::GlError | ReportKind::UseAfterDelete => log::error!("{report}"),
+            ReportKind::Stall => log::warn!("{report}"),
+        }
+        let _ = self.tx.send(report);
+    }
+}
+
+/// A KHR_debug message as the application callback receives it.
+#[derive(Clone, Debug)]
+pub struct DebugMessage {
+    pub source: GLenum,
+    pub kind: GLenum,
+    pub id: GLuint,
+    pub severity: GLenum,
+    pub message: String,
+}
+
+type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
+
+/// The render thread's diagnostics state. Used through shared references only, because the
+/// GL calls back into it (through the debug callback) while replay is running.
+pub(crate) struct Diagnostics {
+    pub(crate) options: DiagnosticOptions,
+    pub(crate) crumbs: Arc<Breadcrumbs>,
+    sink: Sink,
+    /// The list being replayed and the command in it, for the debug callback.
+    current_list: Cell<*const CommandList>,
+    current_slot: Cell<usize>,
+    current_index: Cell<usize>,
+    current_round_trip: Cell<Option<&'static str>>,
+    /// Deleted names: (class, name) -> (delete call, recording site).
+    deleted: RefCell<HashMap<(&'static str, u32), (String, Option<&'static Location<'static>>)>>,
+    app_callback: RefCell<Option<AppCallback>>,
+}
+
+impl Diagnostics {
+    pub(crate) fn new(options: DiagnosticOptions, sink: Sink) -> Box<Self> {
+        Box::new(Diagnostics {
+            options,
+            crumbs: Arc::new(Breadcrumbs::new()),
+            sink,
+            current_list: Cell::new(std::ptr::null()),
+            current_slot: Cell::new(0),
+            current_index: Cell::new(0),
+            current_round_trip: Cell::new(None),
+            deleted: RefCell::new(HashMap::new()),
+            app_callback: RefCell::new(None),
+        })
+    }
+
+    /// Turns on synchronous debug output with glcmd's callback. `self` must not move while the
+    /// callback is installed (it is boxed and lives as long as the context).
+    pub(crate) fn install(&self, gl_fns: &Gl) {
+        // SAFETY: plain GL state calls; the user parameter is this boxed value, which outlives
+        // the context (it is dropped after the context in RenderContext).
+        unsafe {
+            (gl_fns.Enable)(gl::DEBUG_OUTPUT);
+            (gl_fns.Enable)(gl::DEBUG_OUTPUT_SYNCHRONOUS);
+            (gl_fns.DebugMessageCallback)(Some(debug_callback), self as *const Diagnostics as *mut std::ffi::c_void);
+            (gl_fns.DebugMessageControl)(gl::DONT_CARE, gl::DONT_CARE, gl::DONT_CARE, 0, std::ptr::null(), gl::TRUE as GLboolean);
+        }
+    }
+
+    pub(crate) fn set_app_callback(&self, callback: Option<AppCallback>) {
+        *self.app_callback.borrow_mut() = callback;
+    }
+
+    pub(crate) fn round_trip(&self, name: Option<&'static str>) {
+        self.current_round_trip.set(name);
+    }
+
+    /// Replays `list` command by command, with breadcrumbs, attribution, strict checks and
+    /// use-after-delete tracking as configured.
+    pub(crate) fn replay(&self, gl_fns: &Gl, state: &mut crate::replay::ReplayState, list: &CommandList, list_index: u32) {
+        self.crumbs.begin_list(&list.label);
+        self.current_list.set(list);
+        let sites = list.sites.as_deref().unwrap_or(&[]);
+        crate::replay::replay_each(gl_fns, state, list, list_index, |index, slot, op, run| {
+            let site = sites.get(index).map(|&(_, s)| s);
+            self.current_slot.set(slot);
+            self.current_index.set(index);
+            if self.options.track_deletes {
+                self.check_objects(list, index, slot, op, site);
+            }
+            self.crumbs.start(op, index, site);
+            run();
+            self.crumbs.complete();
+            if self.options.strict {
+                // SAFETY: no arguments.
+                let error = unsafe { (gl_fns.GetError)() };
+                if error != gl::NO_ERROR {
+                    self.report_current(ReportKind::GlError, error_name(error).to_string());
+                }
+            }
+        });
+        self.current_list.set(std::ptr::null());
+    }
+
+    fn check_objects(&self, list: &CommandList, index: usize, slot: usize, op: usize, site: Option<&'static Location<'static>>) {
+        let Some(objects) = OBJECTS[op] else { return };
+        let packet = list.packets[slot..].as_ptr();
+        let params = list.params.as_ptr().cast::<u8>();
+        let mut deleted = self.deleted.borrow_mut();
+        let mut hits = Vec::new();
+        // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.
+        unsafe {
+            objects(packet, params, &mut |class, name| {
+                if name == 0 {
+                    return;
+                }
+                if DELETES[op] {
+                    deleted.insert((class, name), (list.describe(slot), site));
+                } else if let Some(by) = deleted.get(&(class, name)) {
+                    hits.push((class, name, by.clone()));
+                }
+            })
+        };
+        drop(deleted);
+        for (class, name, by) in hits {
+            self.sink.send(Report {
+                kind: ReportKind::UseAfterDelete,
+                call: list.describe(slot),
+                list: list.label().map(str::to_string),
+                index: Some(index),
+                site,
+                message: format!("{class} {name} was deleted before this command"),
+                deleted_by: Some(by),
+                breadcrumbs: Vec::new(),
+            });
+        }
+    }
+
+    /// Names handed out by a create function are live again.
+    pub(crate) fn objects_created(&self, class: &'static str, names: &[GLuint]) {
+        if let Ok(mut deleted) = self.deleted.try_borrow_mut() {
+            for &n in names {
+                deleted.remove(&(class, n));
+            }
+        }
+    }
+
+    /// A report about the command being replayed (or the round trip running).
+    fn report_current(&self, kind: ReportKind, message: String) {
+        let list = self.current_list.get();
+        let report = if !list.is_null() {
+            // SAFETY: set by `replay` for the duration of the list's replay; the callback and
+            // strict checks run inside it.
+            let list = unsafe { &*list };
+            let index = self.current_index.get();
+            Report {
+                kind,
+                call: list.describe(self.current_slot.get()),
+                list: list.label().map(str::to_string),
+                index: Some(index),
+                site: list.sites.as_deref().and_then(|s| s.get(index)).map(|&(_, s)| s),
+                message,
+                deleted_by: None,
+                breadcrumbs: Vec::new(),
+            }
+        } else {
+            Report {
+                kind,
+                call: self.current_round_trip.get().map_or("<outside replay>".into(), |n| format!("round trip {n}")),
+                list: None,
+                index: None,
+                site: None,
+                message,
+                deleted_by: None,
+                breadcrumbs: Vec::new(),
+            }
+        };
+        self.sink.send(report);
+    }
+}
+
+extern "system" fn debug_callback(
+    source: GLenum,
+    kind: GLenum,
+    id: GLuint,
+    severity: GLenum,
+    length: GLsizei,
+    message: *const GLchar,
+    user: *mut std::ffi::c_void,
+) {
+    // A panic must not unwind into the driver.
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: the GL passes the message it owns, `length` bytes (or NUL-terminated).
+        let text = unsafe {
+            if length >= 0 {
+                String::from_utf8_lossy(std::slice::from_raw_parts(message.cast::<u8>(), length as usize)).into_owned()
+            } else {
+                std::ffi::CStr::from_ptr(message).to_string_lossy().into_owned()
+            }
+        };
+        // SAFETY: `user` is the boxed Diagnostics installed by `install`.
+        let diag = unsafe { &*(user as *const Diagnostics) };
+        if severity != gl::DEBUG_SEVERITY_NOTIFICATION {
+            diag.report_current(ReportKind::DebugMessage, text.clone());
+        } else {
+            log::debug!("GL: {text}");
+        }
+        if let Ok(cb) = diag.app_callback.try_borrow() {
+            if let Some(cb) = cb.as_ref() {
+                cb(&DebugMessage { source, kind, id, severity, message: text });
+            }
+        }
+    }));
+}
+
+fn error_name(error: GLenum) -> &'static str {
+    crate::generated::enums::enum_name("ErrorCode", error).unwrap_or("unknown GL error")
+}

@@ -1,0 +1,192 @@
+//! The windowed path, end to end: starts a virtual X server (Xvfb), runs `examples/window.rs`
+//! on it, and checks the pixels that the example reads back from its window's back buffer
+//! (`Device::with_window`: a winit window, a glutin GL 4.5 core context handed over not current,
+//! `swap_buffers` on the render thread).
+//!
+//! Needs `Xvfb` (Debian package `xvfb`; `.ci/install-deps.sh` installs it). Without it the test
+//! fails and says so: it does not pass silently.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the example draws: the triangle's colour in the centre, the clear colour in a corner
+/// (`TRIANGLE` and `CLEAR` in examples/window.rs, as bytes).
+const EXPECTED_CENTRE: [u8; 4] = [255, 204, 0, 255];
+const EXPECTED_CORNER: [u8; 4] = [51, 102, 153, 255];
+
+/// How long the example may take, once built: seconds on llvmpipe; the rest is margin.
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+#[test]
+fn window_example_draws_into_its_window() {
+    let example = build_example();
+    let xvfb = Xvfb::start();
+    // glutin-winit's default on X11 (GLX first), then EGL on the same X server.
+    for args in [&["--frames", "3"][..], &["--frames", "3", "--egl"][..]] {
+        run_example(&example, args, &xvfb);
+    }
+}
+
+/// Runs the example on `xvfb` and checks the two pixels it prints.
+fn run_example(example: &Path, args: &[&str], xvfb: &Xvfb) {
+    let mut child = Command::new(example)
+        .args(args)
+        .env("DISPLAY", &xvfb.display)
+        .env_remove("WAYLAND_DISPLAY") // winit is built for X11 only, but be explicit
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", example.display()));
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    let status = wait_or_kill(&mut child, RUN_TIMEOUT);
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+    let report = || {
+        format!(
+            "{} {} on DISPLAY={}\n--- stdout\n{stdout}--- stderr\n{stderr}--- Xvfb stderr\n{}",
+            example.display(),
+            args.join(" "),
+            xvfb.display,
+            xvfb.stderr()
+        )
+    };
+
+    let status = status.unwrap_or_else(|| panic!("the example did not exit within {RUN_TIMEOUT:?}: {}", report()));
+    assert!(status.success(), "the example failed ({status}): {}", report());
+    assert_eq!(pixel(&stdout, "PIXEL"), Some(EXPECTED_CENTRE), "centre pixel (the triangle): {}", report());
+    assert_eq!(pixel(&stdout, "CORNER"), Some(EXPECTED_CORNER), "corner pixel (the clear colour): {}", report());
+    eprint!("{stderr}"); // the example's one line about its context (GLX or EGL, renderer)
+}
+
+/// Builds `examples/window.rs` with the profile and target directory of this test, and returns
+/// the binary's path. A no-op when `cargo test` has already built it.
+fn build_example() -> PathBuf {
+    // This test runs as <target>/<profile dir>/deps/window-<hash>.
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>");
+    let profile_dir = profile_dir.to_path_buf();
+    let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(name) => name.to_string(),
+    };
+    let output = Command::new(env!("CARGO"))
+        .args(["build", "--example", "window", "--profile", &profile, "--target-dir"])
+        .arg(&target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run cargo");
+    assert!(
+        output.status.success(),
+        "cargo build --example window failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let binary = profile_dir.join("examples").join(format!("window{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.exists(), "cargo built the example, but {} does not exist", binary.display());
+    binary
+}
+
+/// A running `Xvfb` on a display number it picked itself; killed on drop.
+struct Xvfb {
+    child: Child,
+    display: String,
+    /// Xvfb's stderr so far, for failure reports.
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        // `-displayfd 1`: Xvfb picks a free display number and writes it to its stdout once it
+        // accepts connections, so there is neither a race nor a guessed number.
+        let mut child = match Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+                "Xvfb is not installed, and this test needs it to run the window example: install \
+                 the Debian package `xvfb` (`bash .ci/install-deps.sh` installs it with the rest)"
+            ),
+            Err(e) => panic!("cannot start Xvfb: {e}"),
+        };
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (pipe, sink) = (child.stderr.take().unwrap(), stderr.clone());
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                let mut sink = sink.lock().unwrap();
+                sink.push_str(&line);
+                sink.push('\n');
+            }
+        });
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = tx.send(stdout.read_line(&mut line).map(|_| line));
+            // Keep the pipe open (and drained) while Xvfb runs.
+            let _ = std::io::copy(&mut stdout, &mut std::io::sink());
+        });
+        let mut xvfb = Xvfb { child, display: String::new(), stderr };
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(Ok(line)) if line.trim().parse::<u32>().is_ok() => xvfb.display = format!(":{}", line.trim()),
+            other => {
+                let _ = xvfb.child.kill();
+                let _ = xvfb.child.wait();
+                panic!("Xvfb did not report a display number ({other:?}); its stderr:\n{}", xvfb.stderr());
+            }
+        }
+        xvfb
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads a pipe to its end on a thread.
+fn collect(mut pipe: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// Waits for `child` up to `timeout`; kills it and returns `None` after that.
+fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for the example") {
+            return Some(status);
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The four numbers of the line `<tag> r g b a`.
+fn pixel(stdout: &str, tag: &str) -> Option<[u8; 4]> {
+    let line = stdout.lines().find(|l| l.split_whitespace().next() == Some(tag))?;
+    let values: Vec<u8> = line.split_whitespace().skip(1).map(|v| v.parse().ok()).collect::<Option<_>>()?;
+    values.try_into().ok()
+}

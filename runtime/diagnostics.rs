@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
-use crate::generated::inspect::{DELETES, OBJECTS};
+use crate::generated::inspect::{DELETES, DRAWS, OBJECTS};
 use crate::generated::{enums as gl, types::*, Gl, NAMES};
 use crate::list::CommandList;
 
@@ -50,6 +50,8 @@ pub enum ReportKind {
     UseAfterDelete,
     /// A replay step took longer than the watchdog allows.
     Stall,
+    /// A command that is legal GL but almost surely a bug (a draw with no program bound).
+    Validation,
 }
 
 /// One diagnostic, attributed to the command that caused it.
@@ -86,6 +88,7 @@ impl fmt::Display for Report {
             ReportKind::GlError => "GL error",
             ReportKind::UseAfterDelete => "use after delete",
             ReportKind::Stall => "stall",
+            ReportKind::Validation => "validation",
         };
         write!(f, "{}: {kind} in {}", site_text(self.site), self.call)?;
         match (&self.list, self.index) {
@@ -285,7 +288,7 @@ impl Sink {
     pub(crate) fn send(&self, report: Report) {
         match report.kind {
             ReportKind::DebugMessage | ReportKind::GlError | ReportKind::UseAfterDelete => log::error!("{report}"),
-            ReportKind::Stall => log::warn!("{report}"),
+            ReportKind::Stall | ReportKind::Validation => log::warn!("{report}"),
         }
         let _ = self.tx.send(report);
     }
@@ -368,6 +371,9 @@ impl Diagnostics {
             if self.options.track_deletes {
                 self.check_objects(list, index, slot, op, site);
             }
+            if DRAWS[op] && (self.options.debug_output || self.options.strict) {
+                self.check_program(gl_fns);
+            }
             self.crumbs.start(op, index, site);
             run();
             self.crumbs.complete();
@@ -413,6 +419,20 @@ impl Diagnostics {
                 deleted_by: Some(by),
                 breadcrumbs: Vec::new(),
             });
+        }
+    }
+
+    /// A draw with neither a program nor a program pipeline bound is legal in the core profile
+    /// and silently draws garbage (or nothing); drivers do not flag it.
+    fn check_program(&self, gl_fns: &Gl) {
+        let (mut program, mut pipeline) = (0, 0);
+        // SAFETY: each query writes one integer.
+        unsafe {
+            (gl_fns.GetIntegerv)(gl::CURRENT_PROGRAM, &mut program);
+            (gl_fns.GetIntegerv)(gl::PROGRAM_PIPELINE_BINDING, &mut pipeline);
+        }
+        if program == 0 && pipeline == 0 {
+            self.report_current(ReportKind::Validation, "draw with no program bound (glUseProgram(0) and no program pipeline): the result is undefined".into());
         }
     }
 

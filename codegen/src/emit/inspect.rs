@@ -18,7 +18,9 @@ pub fn emit(api: &Api) -> TokenStream {
     let mut dump_names = Vec::new();
     let mut object_fns = Vec::new();
     let mut deletes = Vec::new();
+    let mut draws = Vec::new();
     for f in &entries {
+        draws.push(f.name.starts_with("glDraw") || f.name.starts_with("glMultiDraw"));
         let packet = format_ident!("{}Packet", f.type_name());
         let dump = format_ident!("dump_{}", f.method_name());
         fns.push(dump_fn(api, f, &packet, &dump));
@@ -48,6 +50,8 @@ pub fn emit(api: &Api) -> TokenStream {
         pub static OBJECTS: [Option<ObjectsFn>; #n] = [#(#object_fns),*];
         /// Whether each opcode deletes the objects it names.
         pub static DELETES: [bool; #n] = [#(#deletes),*];
+        /// Whether each opcode is a draw call (`glDraw*`, `glMultiDraw*`).
+        pub static DRAWS: [bool; #n] = [#(#draws),*];
     }
 }
 

@@ -1,0 +1,16 @@
+//! Runs `examples/diagnostics.rs`, which checks that each of its three deliberate mistakes is
+//! reported once, at the line that recorded it, and prints the reports.
+
+#[test]
+fn diagnostics_example_reports_every_mistake_at_its_line() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--example", "diagnostics"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "example failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("3 reports:"), "{stdout}");
+    assert_eq!(stdout.matches("- examples/diagnostics.rs:").count(), 3, "{stdout}");
+    assert!(stdout.contains("all 3 reports point at the right lines"), "{stdout}");
+}

@@ -1,0 +1,86 @@
+//! apitrace as an independent witness: the calls that reach the driver when glcmd replays lists
+//! recorded on two worker threads are exactly the calls the same program makes directly, with
+//! the same arguments and the same array contents (buffer uploads compared byte for byte).
+//!
+//! Runs `examples/trace_probe.rs` twice under `apitrace trace --api egl` and compares
+//! `apitrace dump` of the part bracketed by its `glPushDebugGroup("probe")`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn build_probe() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>").to_path_buf();
+    let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(name) => name.to_string(),
+    };
+    let output = Command::new(env!("CARGO"))
+        .args(["build", "--example", "trace_probe", "--profile", &profile, "--target-dir"])
+        .arg(&target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run cargo");
+    assert!(output.status.success(), "cargo build --example trace_probe failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    profile_dir.join("examples").join(format!("trace_probe{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Traces `probe args` and returns the dumped calls of the probe section, call numbers
+/// removed and blobs replaced by a hash of their bytes.
+fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
+    let trace = dir.join(format!("{name}.trace"));
+    let status = Command::new("apitrace")
+        .args(["trace", "--api", "egl", "-o"])
+        .arg(&trace)
+        .arg(probe)
+        .args(args)
+        .stdin(Stdio::null())
+        .status()
+        .expect("apitrace is not installed: apt-get install apitrace apitrace-tracers (.ci/install-deps.sh does)");
+    assert!(status.success(), "tracing {name} failed");
+    let blobs = dir.join(format!("{name}-blobs"));
+    std::fs::create_dir_all(&blobs).unwrap();
+    let out = Command::new("apitrace").args(["dump", "--blobs", "--call-nos=no", "--multiline=no"]).arg(&trace).current_dir(&blobs).output().unwrap();
+    assert!(out.status.success(), "apitrace dump failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with("glPushDebugGroup") && l.contains("\"probe\"")).expect("probe start");
+    let end = lines.iter().position(|l| l.starts_with("glFinish")).expect("probe end");
+    lines[start..=end]
+        .iter()
+        .map(|l| match l.split_once("blob(\"") {
+            Some((head, rest)) => {
+                let (file, tail) = rest.split_once("\")").unwrap();
+                let bytes = std::fs::read(blobs.join(file)).unwrap();
+                let hash = bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+                format!("{head}blob({} bytes, fnv {hash:016x}){tail}", bytes.len())
+            }
+            None => l.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn replayed_calls_equal_direct_calls_in_apitrace() {
+    let probe = build_probe();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("apitrace");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let direct = trace(&probe, &["--direct"], &dir, "direct");
+    let replayed = trace(&probe, &[], &dir, "glcmd");
+    assert!(direct.len() > 25, "{direct:#?}");
+    assert_eq!(replayed, direct, "glcmd sent the driver a different call stream");
+    // The arrays made it: draw buffers, border colour, the matrix and the 1 KiB upload.
+    let all = direct.join("\n");
+    for needle in [
+        "bufs = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1}",
+        "params = {0, 0.5, 1, 1}",
+        "value = {1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0.25, 0.5, 0.75, 1}",
+        "data = blob(1024 bytes",
+        "textures = {1, 2}",
+    ] {
+        assert!(all.contains(needle), "missing `{needle}` in:\n{all}");
+    }
+}

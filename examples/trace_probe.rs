@@ -8,8 +8,9 @@
 //! apitrace trace --api egl -o direct.trace target/debug/examples/trace_probe --direct
 //! ```
 //!
-//! Both modes bracket the sequence with `glPushDebugGroup("probe")`/`glPopDebugGroup`, so the
-//! comparison can ignore context set-up.
+//! Both modes create their objects first (creation is immediate in glcmd), then make the
+//! recorded calls inside `glPushDebugGroup("probe")`/`glPopDebugGroup`; the comparison starts at
+//! the first `glCreateFramebuffers`, so context set-up is ignored.
 
 use glcmd::{gl, types::*, Device, Gl};
 
@@ -38,7 +39,6 @@ fn direct() {
     let data = bytes();
     // SAFETY: valid GL calls on the current context, arrays alive for each call.
     unsafe {
-        (g.PushDebugGroup)(gl::DEBUG_SOURCE_APPLICATION, 0, LABEL.len() as GLsizei, LABEL.as_ptr().cast());
         let (mut fbo, mut tex, mut buf) = ([0u32; 1], [0u32; 2], [0u32; 1]);
         (g.CreateFramebuffers)(1, fbo.as_mut_ptr());
         (g.CreateTextures)(gl::TEXTURE_2D, 2, tex.as_mut_ptr());
@@ -46,6 +46,7 @@ fn direct() {
         let program = (g.CreateProgram)();
         let vs = (g.CreateShader)(gl::VERTEX_SHADER);
         let fs = (g.CreateShader)(gl::FRAGMENT_SHADER);
+        (g.PushDebugGroup)(gl::DEBUG_SOURCE_APPLICATION, 0, LABEL.len() as GLsizei, LABEL.as_ptr().cast());
         // List 0.
         for t in tex {
             (g.TextureStorage2D)(t, 1, gl::RGBA8, 16, 16);
@@ -80,9 +81,7 @@ fn direct() {
 /// The same sequence recorded on two worker threads into two slots of one frame.
 fn through_glcmd() -> Result<(), glcmd::Error> {
     let device = Device::headless()?;
-    let mut open = device.command_list();
-    open.push_debug_group(gl::DEBUG_SOURCE_APPLICATION, 0, LABEL);
-    device.submit(open)?;
+    // Creation is immediate: these run at once, before any list below.
     let fbo = device.create_framebuffers(1)?[0];
     let tex = device.create_textures(gl::TEXTURE_2D, 2)?;
     let buf = device.create_buffers(1)?[0];
@@ -93,6 +92,7 @@ fn through_glcmd() -> Result<(), glcmd::Error> {
     std::thread::scope(|s| {
         s.spawn(|| {
             let mut list = device.command_list();
+            list.push_debug_group(gl::DEBUG_SOURCE_APPLICATION, 0, LABEL);
             for &t in &tex {
                 list.texture_storage_2d(t, 1, gl::RGBA8, 16, 16);
                 list.texture_parameterfv(t, gl::TEXTURE_BORDER_COLOR, &[0.0, 0.5, 1.0, 1.0]);

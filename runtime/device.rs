@@ -69,6 +69,9 @@ pub struct Device {
 /// What the device side owns: the sender and the thread to join.
 struct Shared {
     tx: Sender<Msg>,
+    /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
+    /// request stuck in the channel of a dead render thread cannot hang its caller.
+    alive: Receiver<()>,
     common: Arc<Common>,
     thread: Mutex<Option<JoinHandle<()>>>,
     render_thread: ThreadId,
@@ -115,6 +118,10 @@ enum Msg {
     List { frame: u64, slot: u32, list: CommandList },
     Close { frame: u64 },
     Call(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
+    /// A create: runs as soon as the render thread sees it, ahead of waiting lists and round
+    /// trips. New names cannot affect lists recorded before them, and making creates wait for
+    /// lower slots would deadlock a worker that creates while its own slot is unsubmitted.
+    Create(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
     Shutdown,
 }
 
@@ -169,10 +176,14 @@ impl Device {
             stats: Mutex::new(Stats::default()),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
+        let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
         let thread_common = common.clone();
         let thread = std::thread::Builder::new()
             .name("glcmd-render".into())
-            .spawn(move || render_thread(source, options.diagnostics, Sink { tx: report_tx }, rx, thread_common, ready_tx))
+            .spawn(move || {
+                let _alive = alive_tx;
+                render_thread(source, options.diagnostics, Sink { tx: report_tx }, rx, thread_common, ready_tx)
+            })
             .map_err(|e| Error::DeviceLost { reason: format!("cannot start the render thread: {e}") })?;
         let render_thread = thread.thread().id();
         match ready_rx.recv() {
@@ -189,6 +200,7 @@ impl Device {
         Ok(Device {
             shared: Arc::new(Shared {
                 tx,
+                alive: alive_rx,
                 common,
                 thread: Mutex::new(Some(thread)),
                 render_thread,
@@ -274,7 +286,25 @@ impl Device {
     /// its result. Generated create and query methods call this.
     pub(crate) fn call<R: Send + 'static>(
         &self,
-        _function: &'static str,
+        function: &'static str,
+        f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
+    ) -> Result<R, Error> {
+        self.round_trip(function, false, f)
+    }
+
+    /// Like [`Device::call`], for create functions: runs without waiting for earlier lists.
+    pub(crate) fn create<R: Send + 'static>(
+        &self,
+        function: &'static str,
+        f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
+    ) -> Result<R, Error> {
+        self.round_trip(function, true, f)
+    }
+
+    fn round_trip<R: Send + 'static>(
+        &self,
+        function: &'static str,
+        immediate: bool,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
         self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
@@ -288,13 +318,26 @@ impl Device {
             });
         }
         let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(Msg::Call(
-            _function,
-            Box::new(move |ctx| {
-                let _ = tx.send(f(ctx));
-            }),
-        ))?;
-        rx.recv().unwrap_or_else(|_| Err(Error::DeviceLost { reason: lost_reason(&self.shared.common) }))
+        let job: Box<dyn FnOnce(&RenderContext) + Send> = Box::new(move |ctx| {
+            let _ = tx.send(f(ctx));
+        });
+        self.send(if immediate { Msg::Create(function, job) } else { Msg::Call(function, job) })?;
+        crossbeam_channel::select! {
+            recv(rx) -> reply => match reply {
+                Ok(result) => result,
+                // Dropped unanswered: the render thread is dying; wait until it has said why.
+                Err(_) => {
+                    let _ = self.shared.alive.recv();
+                    Err(self.lost())
+                }
+            },
+            // The render thread exited; its answer may still have been sent just before.
+            recv(self.shared.alive) -> _ => rx.try_recv().unwrap_or_else(|_| Err(self.lost())),
+        }
+    }
+
+    fn lost(&self) -> Error {
+        Error::DeviceLost { reason: lost_reason(&self.shared.common) }
     }
 }
 
@@ -419,6 +462,8 @@ struct Scheduler {
     first: u64,
     /// Round trips, each with the position of the latest list submitted before it.
     calls: VecDeque<(Option<(u64, u32)>, &'static str, Box<dyn FnOnce(&RenderContext) + Send>)>,
+    /// Creates, run before anything else.
+    creates: VecDeque<(&'static str, Box<dyn FnOnce(&RenderContext) + Send>)>,
     /// Ended frames' bookkeeping, reused.
     spare: Vec<FrameSlots>,
     shutting_down: bool,
@@ -488,6 +533,7 @@ impl Scheduler {
                 let barrier = self.latest_pending();
                 self.calls.push_back((barrier, name, call));
             }
+            Msg::Create(name, call) => self.creates.push_back((name, call)),
             Msg::Shutdown => self.shutting_down = true,
         }
     }
@@ -495,6 +541,13 @@ impl Scheduler {
     /// Does everything that can be done now.
     fn run(&mut self, ctx: &RenderContext, common: &Common) {
         loop {
+            // 0. Creates never wait.
+            if let Some((name, call)) = self.creates.pop_front() {
+                ctx.diag.round_trip(Some(name));
+                call(ctx);
+                ctx.diag.round_trip(None);
+                continue;
+            }
             // 1. A frame whose slots have all run ends before anything else happens.
             if let Some(f) = self.frames.front() {
                 if f.slots.is_some_and(|n| f.next >= n) {
@@ -587,7 +640,7 @@ impl Scheduler {
     }
 
     fn idle(&self) -> bool {
-        self.calls.is_empty() && self.frames.iter().all(|f| f.lists.iter().all(Option::is_none))
+        self.calls.is_empty() && self.creates.is_empty() && self.frames.iter().all(|f| f.lists.iter().all(Option::is_none))
     }
 }
 
@@ -634,6 +687,7 @@ fn render_thread(
             frames: VecDeque::new(),
             first: 0,
             calls: VecDeque::new(),
+            creates: VecDeque::new(),
             spare: Vec::new(),
             shutting_down: false,
         };
@@ -668,6 +722,9 @@ fn render_thread(
         let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
         *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("the render thread panicked: {message}{crumbs}"));
     }
+    // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
+    // the reason set above.
+    while rx.try_recv().is_ok() {}
     drop(crumbs);
     if let Some(w) = watchdog {
         let _ = w.join();

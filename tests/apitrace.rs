@@ -3,7 +3,7 @@
 //! the same arguments and the same array contents (buffer uploads compared byte for byte).
 //!
 //! Runs `examples/trace_probe.rs` twice under `apitrace trace --api egl` and compares
-//! `apitrace dump` of the part bracketed by its `glPushDebugGroup("probe")`.
+//! `apitrace dump` from its first create to its final `glFinish`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -46,7 +46,7 @@ fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
     assert!(out.status.success(), "apitrace dump failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let start = lines.iter().position(|l| l.starts_with("glPushDebugGroup") && l.contains("\"probe\"")).expect("probe start");
+    let start = lines.iter().position(|l| l.starts_with("glCreateFramebuffers")).expect("probe start");
     let end = lines.iter().position(|l| l.starts_with("glFinish")).expect("probe end");
     lines[start..=end]
         .iter()
@@ -80,6 +80,7 @@ fn replayed_calls_equal_direct_calls_in_apitrace() {
         "value = {1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0.25, 0.5, 0.75, 1}",
         "data = blob(1024 bytes",
         "textures = {1, 2}",
+        "message = \"probe\"",
     ] {
         assert!(all.contains(needle), "missing `{needle}` in:\n{all}");
     }

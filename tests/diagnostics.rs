@@ -79,7 +79,7 @@ fn use_after_delete_names_both_lines() {
     let device = device(DiagnosticOptions { track_deletes: true, ..Default::default() });
     let buffer = device.create_buffers(1).unwrap()[0];
     let mut first = device.command_list();
-    first.named_buffer_data(buffer, &[0u8; 16], gl::STATIC_DRAW);
+    first.named_buffer_data(buffer, 16, Some(&[0u8; 16]), gl::STATIC_DRAW);
     let delete_line = line!() + 1;
     first.delete_buffers(&[buffer]);
     device.submit(first).unwrap();
@@ -111,6 +111,7 @@ fn use_after_delete_names_both_lines() {
 }
 
 /// A program whose fragment shader spins `iterations` times per pixel: slow on purpose.
+/// (llvmpipe caps any loop at 65535 iterations, so the test multiplies with instances.)
 fn slow_program(device: &Device) -> (u32, i32) {
     const VS: &str = "#version 450 core\nvoid main() { vec2 p = vec2((gl_VertexID & 1) * 4 - 1, (gl_VertexID & 2) * 2 - 1); gl_Position = vec4(p, 0, 1); }";
     const FS: &str = "#version 450 core\nuniform int iterations; out vec4 color;\nvoid main() { float x = gl_FragCoord.x; for (int i = 0; i < iterations; i++) { x = fract(x * 1.0001 + 0.1); } color = vec4(x, 0, 0, 1); }";
@@ -144,9 +145,11 @@ fn watchdog_reports_the_command_in_flight() {
     list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
     list.viewport(0, 0, 32, 32);
     list.use_program(program);
-    list.uniform1i(iterations, 1_000_000);
+    list.uniform1i(iterations, 60_000);
     list.bind_vertex_array(vao);
-    list.draw_arrays(gl::TRIANGLES, 0, 3);
+    // 40 full-viewport instances x 1024 pixels x 60000 iterations: seconds of llvmpipe time,
+    // far longer than the 400 ms wait below.
+    list.draw_arrays_instanced(gl::TRIANGLES, 0, 3, 40);
     let sync = list.fence_sync(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
     // Blocks replay until the slow draw finishes or 400 ms pass: the stall under test.
     let line = line!() + 1;
@@ -154,7 +157,6 @@ fn watchdog_reports_the_command_in_flight() {
     list.delete_sync(sync);
     device.submit(list).unwrap();
     device.get_error().unwrap();
-
     let stalls: Vec<Report> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Stall).collect();
     assert_eq!(stalls.len(), 1, "{stalls:#?}");
     let r = &stalls[0];
@@ -166,5 +168,5 @@ fn watchdog_reports_the_command_in_flight() {
     assert_eq!(site.line(), line);
     // The breadcrumbs end with the commands completed just before the wait.
     assert_eq!(r.breadcrumbs.last().map(|b| b.starts_with("glFenceSync")), Some(true), "{:?}", r.breadcrumbs);
-    assert!(r.breadcrumbs.iter().any(|b| b.starts_with("glDrawArrays")), "{:?}", r.breadcrumbs);
+    assert!(r.breadcrumbs.iter().any(|b| b.starts_with("glDrawArraysInstanced")), "{:?}", r.breadcrumbs);
 }

@@ -210,7 +210,7 @@ pub fn method(f: &Function) -> TokenStream {
                         pname_out = Some((i, quote!(#a)));
                         let is_bool = p.ty.base == "GLboolean";
                         let queried = if is_bool {
-                            quote!({ let _ = q; return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn, reason: "the count of this pname must be queried with an integer getter" }) })
+                            quote!({ let _ = q; return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn as u32, reason: "the count of this pname must be queried with an integer getter" }) })
                         } else {
                             quote!(QUERIED_CALL)
                         };
@@ -218,7 +218,7 @@ pub fn method(f: &Function) -> TokenStream {
                             let n = match pname::#count_fn(#pn) {
                                 Some(Count::Fixed(n)) => n as usize,
                                 Some(Count::Queried(q)) => { #queried }
-                                None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn }),
+                                None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
                             };
                             let mut #a: Vec<#elem> = vec![Default::default(); n];
                         });
@@ -299,13 +299,14 @@ pub fn method(f: &Function) -> TokenStream {
     let docs = doc(f, if f.kind == Kind::Create { "creates at once on the render thread and returns the result" } else { "a round trip to the render thread" });
     let unsafety = if f.unchecked { quote!(unsafe) } else { quote!() };
     let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
+    let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };
     quote! {
         #docs
         #[track_caller]
         pub #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
             #(#lengths)*
             #(#owned)*
-            self.call(#gl_name, move |ctx: &RenderContext| {
+            self.#round_trip(#gl_name, move |ctx: &RenderContext| {
                 let gl = ctx.gl();
                 #(#setup)*
                 // SAFETY: every pointer argument points into a buffer owned by this closure and

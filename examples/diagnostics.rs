@@ -12,7 +12,7 @@
 //! With diagnostics on, the render thread attributes every KHR_debug message to the packet in
 //! flight, and every packet carries the `#[track_caller]` location that recorded it.
 
-use glcmd::{gl, DiagnosticOptions, Device, Options, ReportKind};
+use glcmd::{gl, Device, DiagnosticOptions, Options, ReportKind};
 
 fn main() -> Result<(), glcmd::Error> {
     let device = Device::with_options(Options { track_sites: true, diagnostics: DiagnosticOptions::all() })?;
@@ -80,9 +80,13 @@ fn main() -> Result<(), glcmd::Error> {
         let found: Vec<_> = reports.iter().filter(|r| r.kind == kind).collect();
         assert_eq!(found.len(), 1, "one {kind:?} report expected");
         let site = found[0].site.expect("a recording site");
-        assert!(site.file().ends_with("examples/diagnostics.rs") && site.line() == line, "{kind:?} at {site}, expected line {line}");
+        assert!(
+            site.file().ends_with("examples/diagnostics.rs") && site.line() == line,
+            "{kind:?} at {site}, expected line {line}"
+        );
     }
-    let deleted_at = reports.iter().find_map(|r| r.deleted_by.as_ref()).and_then(|(_, site)| *site).expect("delete site");
+    let deleted_at =
+        reports.iter().find_map(|r| r.deleted_by.as_ref()).and_then(|(_, site)| *site).expect("delete site");
     assert_eq!(deleted_at.line(), delete_line);
     println!("all {} reports point at the right lines of examples/diagnostics.rs", reports.len());
     Ok(())

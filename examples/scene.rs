@@ -146,8 +146,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!();
     println!(
         "{:>5} {:>5} {:>8} {:>9} {:>9} {:>6}  {:<26} {:>9} {:>6} {:>8}",
-        "frame", "lists", "commands", "pkt KiB", "param KiB", "B/cmd",
-        "record ms per worker", "replay ms", "trips", "frame ms"
+        "frame",
+        "lists",
+        "commands",
+        "pkt KiB",
+        "param KiB",
+        "B/cmd",
+        "record ms per worker",
+        "replay ms",
+        "trips",
+        "frame ms"
     );
 
     // Labels are made once: `set_label` copies into the list's own (reused) string.

@@ -180,18 +180,14 @@ fn create(event_loop: &ActiveEventLoop, preference: ApiPreference) -> Result<Sta
     // makes a window whose X visual matches the chosen config.
     let template = ConfigTemplateBuilder::new().with_api(Api::OPENGL);
     let builder = DisplayBuilder::new().with_preference(preference).with_window_attributes(Some(attributes));
-    let (window, config) = builder.build(
-        event_loop,
-        template,
-        |configs| {
-            // The plainest config: no multisampling (so read-back pixels are exact), then the
-            // smallest depth and stencil buffers (this example uses neither).
-            configs
-                .filter(|c| c.api().contains(Api::OPENGL))
-                .min_by_key(|c| (c.num_samples(), c.depth_size(), c.stencil_size()))
-                .expect("glutin returns at least one config, or an error")
-        },
-    )?;
+    let (window, config) = builder.build(event_loop, template, |configs| {
+        // The plainest config: no multisampling (so read-back pixels are exact), then the
+        // smallest depth and stencil buffers (this example uses neither).
+        configs
+            .filter(|c| c.api().contains(Api::OPENGL))
+            .min_by_key(|c| (c.num_samples(), c.depth_size(), c.stencil_size()))
+            .expect("glutin returns at least one config, or an error")
+    })?;
     let window = window.ok_or("glutin-winit made no window")?;
     let display = config.display();
 

@@ -40,9 +40,7 @@ pub fn same_len(function: &str, count: &str, lens: &[(&str, usize)]) -> usize {
     let (first, n) = lens[0];
     for &(name, len) in &lens[1..] {
         if len != n {
-            panic!(
-                "{function}: `{name}` has {len} elements but `{first}` has {n}; both are sized by `{count}`"
-            );
+            panic!("{function}: `{name}` has {len} elements but `{first}` has {n}; both are sized by `{count}`");
         }
     }
     n

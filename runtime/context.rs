@@ -101,8 +101,7 @@ use glutin::api::egl::device::Device;
 use glutin::api::egl::display::Display as EglDisplay;
 use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder};
 use glutin::context::{
-    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentContext, PossiblyCurrentContext,
-    Version,
+    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentContext, PossiblyCurrentContext, Version,
 };
 use glutin::display::{AsRawDisplay, Display, GetDisplayExtensions, GetGlDisplay, RawDisplay};
 use glutin::error::ErrorKind;
@@ -258,12 +257,7 @@ impl GlContext {
         let order = match std::env::var(DEVICE_ENV) {
             Ok(value) if !value.trim().is_empty() => match value.trim().parse::<usize>() {
                 Ok(index) if index < devices.len() => vec![index],
-                _ => {
-                    return Err(ContextError::BadDeviceIndex {
-                        value,
-                        count: devices.len(),
-                    })
-                }
+                _ => return Err(ContextError::BadDeviceIndex { value, count: devices.len() }),
             },
             _ => preference_order(&devices),
         };
@@ -296,19 +290,12 @@ impl GlContext {
                     if !tried.is_empty() {
                         tried.push_str("; ");
                     }
-                    let _ = write!(
-                        tried,
-                        "device {index} ({}): {error}",
-                        device_summary(device)
-                    );
+                    let _ = write!(tried, "device {index} ({}): {error}", device_summary(device));
                     last_error = Some(error);
                 }
             }
         }
-        Err(ContextError::NoUsableDevice {
-            tried,
-            source: last_error.expect("at least one device was tried"),
-        })
+        Err(ContextError::NoUsableDevice { tried, source: last_error.expect("at least one device was tried") })
     }
 
     /// An application's own context and window surface (glutin), handed over not current; made current on the calling (render) thread. Presenting = swap_buffers.
@@ -316,39 +303,22 @@ impl GlContext {
     /// Both arguments are `Send`: build them on the main thread (with the
     /// window), leave the context not current, move both to the render thread
     /// and call this there. The window must outlive the returned `GlContext`.
-    pub fn from_window(
-        context: NotCurrentContext,
-        surface: Surface<WindowSurface>,
-    ) -> Result<GlContext, ContextError> {
+    pub fn from_window(context: NotCurrentContext, surface: Surface<WindowSurface>) -> Result<GlContext, ContextError> {
         let (context_api, surface_api) = (context_api_name(&context), surface_api_name(&surface));
         if context_api != surface_api {
             // glutin panics on a mixed pair; say what is wrong instead.
-            return Err(ContextError::ApiMismatch {
-                context: context_api,
-                surface: surface_api,
-            });
+            return Err(ContextError::ApiMismatch { context: context_api, surface: surface_api });
         }
         let display = context.display();
-        let context = context
-            .make_current(&surface)
-            .map_err(|source| ContextError::MakeCurrent { source })?;
+        let context = context.make_current(&surface).map_err(|source| ContextError::MakeCurrent { source })?;
         #[allow(unreachable_patterns)]
         let by = match &display {
             Display::Egl(egl) => format!(" by {}", egl_vendor(egl)),
             _ => String::new(),
         };
-        let description = format!(
-            "window surface, {}{by}; {}",
-            display.version_string(),
-            gl_strings(&display)
-        );
+        let description = format!("window surface, {}{by}; {}", display.version_string(), gl_strings(&display));
         log::info!("GL context: {description}");
-        Ok(GlContext {
-            context,
-            surface: Some(surface),
-            display,
-            description,
-        })
+        Ok(GlContext { context, surface: Some(surface), display, description })
     }
 
     /// Address of a GL function (for the generated loader), null if absent.
@@ -364,9 +334,7 @@ impl GlContext {
     /// Presents the frame for a window context; does nothing for headless.
     pub fn present(&self) -> Result<(), ContextError> {
         match &self.surface {
-            Some(surface) => surface
-                .swap_buffers(&self.context)
-                .map_err(|source| ContextError::Present { source }),
+            Some(surface) => surface.swap_buffers(&self.context).map_err(|source| ContextError::Present { source }),
             None => Ok(()),
         }
     }
@@ -415,18 +383,11 @@ fn is_software(device: &Device) -> bool {
 
 /// "software" or "hardware", with the vendor, name and DRM node when EGL knows them.
 fn device_summary(device: &Device) -> String {
-    let mut summary = String::from(if is_software(device) {
-        SOFTWARE_DEVICE_EXT
-    } else {
-        "hardware"
-    });
+    let mut summary = String::from(if is_software(device) { SOFTWARE_DEVICE_EXT } else { "hardware" });
     for part in [device.vendor(), device.name()].into_iter().flatten() {
         let _ = write!(summary, ", {part}");
     }
-    if let Some(path) = device
-        .drm_render_device_node_path()
-        .or(device.drm_device_node_path())
-    {
+    if let Some(path) = device.drm_render_device_node_path().or(device.drm_device_node_path()) {
         let _ = write!(summary, ", {}", path.display());
     }
     summary
@@ -435,13 +396,7 @@ fn device_summary(device: &Device) -> String {
 /// An OpenGL 4.5 core context on `device`, current on this thread with no surface.
 fn headless_on(
     device: &Device,
-) -> Result<
-    (
-        glutin::api::egl::context::PossiblyCurrentContext,
-        EglDisplay,
-    ),
-    glutin::error::Error,
-> {
+) -> Result<(glutin::api::egl::context::PossiblyCurrentContext, EglDisplay), glutin::error::Error> {
     // SAFETY: `None` asks for no native display, the only argument
     // `with_device` accepts without a DRM handle; there is nothing to keep alive.
     let display = unsafe { EglDisplay::with_device(device, None) }?;
@@ -458,9 +413,8 @@ fn headless_on(
         .with_stencil_size(0)
         .build();
     // SAFETY: the template carries no native window handle.
-    let config = unsafe { display.find_configs(template) }?
-        .next()
-        .ok_or(glutin::error::Error::from(ErrorKind::BadConfig))?;
+    let config =
+        unsafe { display.find_configs(template) }?.next().ok_or(glutin::error::Error::from(ErrorKind::BadConfig))?;
     let attributes = ContextAttributesBuilder::new()
         .with_context_api(ContextApi::OpenGl(Some(Version::new(4, 5))))
         .with_profile(GlProfile::Core)
@@ -484,9 +438,7 @@ fn egl_vendor(display: &EglDisplay) -> String {
         return "?".to_owned();
     }
     // SAFETY: EGL returns a static, NUL-terminated string.
-    unsafe { CStr::from_ptr(ptr) }
-        .to_string_lossy()
-        .into_owned()
+    unsafe { CStr::from_ptr(ptr) }.to_string_lossy().into_owned()
 }
 
 #[allow(unreachable_patterns)]
@@ -529,15 +481,8 @@ fn gl_strings(display: &Display) -> String {
             "?".to_owned()
         } else {
             // SAFETY: GL returns a static, NUL-terminated string.
-            unsafe { CStr::from_ptr(ptr.cast()) }
-                .to_string_lossy()
-                .into_owned()
+            unsafe { CStr::from_ptr(ptr.cast()) }.to_string_lossy().into_owned()
         }
     };
-    format!(
-        "GL {} / {} / {}",
-        get(GL_VENDOR),
-        get(GL_RENDERER),
-        get(GL_VERSION)
-    )
+    format!("GL {} / {} / {}", get(GL_VENDOR), get(GL_RENDERER), get(GL_VERSION))
 }

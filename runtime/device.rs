@@ -114,9 +114,18 @@ pub struct FrameStats {
 }
 
 enum Msg {
-    Begin { frame: u64, slots: u32 },
-    List { frame: u64, slot: u32, list: CommandList },
-    Close { frame: u64 },
+    Begin {
+        frame: u64,
+        slots: u32,
+    },
+    List {
+        frame: u64,
+        slot: u32,
+        list: CommandList,
+    },
+    Close {
+        frame: u64,
+    },
     Call(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
     /// A create: runs as soon as the render thread sees it, ahead of waiting lists and round
     /// trips. New names cannot affect lists recorded before them, and making creates wait for
@@ -222,7 +231,8 @@ impl Device {
     /// fine); the render thread replays them in slot order.
     pub fn begin_frame(&self, slots: usize) -> Result<Frame, Error> {
         let frame = self.shared.common.next_frame.fetch_add(1, Ordering::Relaxed);
-        let slots32 = u32::try_from(slots).map_err(|_| Error::SlotOutOfRange { slot: slots, slots: u32::MAX as usize })?;
+        let slots32 =
+            u32::try_from(slots).map_err(|_| Error::SlotOutOfRange { slot: slots, slots: u32::MAX as usize })?;
         self.send(Msg::Begin { frame, slots: slots32 })?;
         Ok(Frame { device: self.clone(), frame, slots, submitted: Default::default() })
     }
@@ -342,7 +352,12 @@ impl Device {
 }
 
 fn lost_reason(common: &Common) -> String {
-    common.lost.lock().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_else(|| "the render thread has exited".into())
+    common
+        .lost
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| "the render thread has exited".into())
 }
 
 impl Drop for Shared {
@@ -640,7 +655,9 @@ impl Scheduler {
     }
 
     fn idle(&self) -> bool {
-        self.calls.is_empty() && self.creates.is_empty() && self.frames.iter().all(|f| f.lists.iter().all(Option::is_none))
+        self.calls.is_empty()
+            && self.creates.is_empty()
+            && self.frames.iter().all(|f| f.lists.iter().all(Option::is_none))
     }
 }
 
@@ -720,7 +737,8 @@ fn render_thread(
         CURRENT.with(|c| c.set(None));
         let crumbs = crumbs.summary();
         let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
-        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("the render thread panicked: {message}{crumbs}"));
+        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(format!("the render thread panicked: {message}{crumbs}"));
     }
     // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
     // the reason set above.

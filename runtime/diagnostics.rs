@@ -123,7 +123,12 @@ pub struct DiagnosticOptions {
 impl DiagnosticOptions {
     /// Everything on, with a two-second watchdog.
     pub fn all() -> Self {
-        DiagnosticOptions { debug_output: true, strict: false, track_deletes: true, watchdog: Some(Duration::from_secs(2)) }
+        DiagnosticOptions {
+            debug_output: true,
+            strict: false,
+            track_deletes: true,
+            watchdog: Some(Duration::from_secs(2)),
+        }
     }
 
     pub fn any(&self) -> bool {
@@ -208,7 +213,13 @@ impl Breadcrumbs {
             .filter_map(|i| {
                 let at = (i % BREADCRUMBS as u64) as usize;
                 let op = self.ring_op[at].load(Ordering::Relaxed);
-                (op != NONE).then(|| format!("{} ({})", NAMES[op as usize], site_text(site_from(self.ring_site[at].load(Ordering::Relaxed)))))
+                (op != NONE).then(|| {
+                    format!(
+                        "{} ({})",
+                        NAMES[op as usize],
+                        site_text(site_from(self.ring_site[at].load(Ordering::Relaxed)))
+                    )
+                })
             })
             .collect()
     }
@@ -234,7 +245,11 @@ impl Breadcrumbs {
         let mut s = String::new();
         if let Some((op, index, site, _, _)) = self.in_flight() {
             let label = self.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            s.push_str(&format!("in flight: {} (command {index} of list \"{label}\", recorded at {})", NAMES[op], site_text(site)));
+            s.push_str(&format!(
+                "in flight: {} (command {index} of list \"{label}\", recorded at {})",
+                NAMES[op],
+                site_text(site)
+            ));
         }
         let done = self.completed();
         if !done.is_empty() {
@@ -269,7 +284,11 @@ pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Si
                     list: (!label.is_empty()).then_some(label),
                     index: Some(index),
                     site,
-                    message: format!("replay step running for {} ms (limit {} ms)", running.as_millis(), limit.as_millis()),
+                    message: format!(
+                        "replay step running for {} ms (limit {} ms)",
+                        running.as_millis(),
+                        limit.as_millis()
+                    ),
                     deleted_by: None,
                     breadcrumbs: crumbs.completed(),
                 });
@@ -346,7 +365,14 @@ impl Diagnostics {
             (gl_fns.Enable)(gl::DEBUG_OUTPUT);
             (gl_fns.Enable)(gl::DEBUG_OUTPUT_SYNCHRONOUS);
             (gl_fns.DebugMessageCallback)(Some(debug_callback), self as *const Diagnostics as *mut std::ffi::c_void);
-            (gl_fns.DebugMessageControl)(gl::DONT_CARE, gl::DONT_CARE, gl::DONT_CARE, 0, std::ptr::null(), gl::TRUE as GLboolean);
+            (gl_fns.DebugMessageControl)(
+                gl::DONT_CARE,
+                gl::DONT_CARE,
+                gl::DONT_CARE,
+                0,
+                std::ptr::null(),
+                gl::TRUE as GLboolean,
+            );
         }
     }
 
@@ -360,7 +386,13 @@ impl Diagnostics {
 
     /// Replays `list` command by command, with breadcrumbs, attribution, strict checks and
     /// use-after-delete tracking as configured.
-    pub(crate) fn replay(&self, gl_fns: &Gl, state: &mut crate::replay::ReplayState, list: &CommandList, list_index: u32) {
+    pub(crate) fn replay(
+        &self,
+        gl_fns: &Gl,
+        state: &mut crate::replay::ReplayState,
+        list: &CommandList,
+        list_index: u32,
+    ) {
         self.crumbs.begin_list(&list.label);
         self.current_list.set(list);
         let sites = list.sites.as_deref().unwrap_or(&[]);
@@ -388,7 +420,14 @@ impl Diagnostics {
         self.current_list.set(std::ptr::null());
     }
 
-    fn check_objects(&self, list: &CommandList, index: usize, slot: usize, op: usize, site: Option<&'static Location<'static>>) {
+    fn check_objects(
+        &self,
+        list: &CommandList,
+        index: usize,
+        slot: usize,
+        op: usize,
+        site: Option<&'static Location<'static>>,
+    ) {
         let Some(objects) = OBJECTS[op] else { return };
         let packet = list.packets[slot..].as_ptr();
         let params = list.params.as_ptr().cast::<u8>();
@@ -432,7 +471,10 @@ impl Diagnostics {
             (gl_fns.GetIntegerv)(gl::PROGRAM_PIPELINE_BINDING, &mut pipeline);
         }
         if program == 0 && pipeline == 0 {
-            self.report_current(ReportKind::Validation, "draw with no program bound (glUseProgram(0) and no program pipeline): the result is undefined".into());
+            self.report_current(
+                ReportKind::Validation,
+                "draw with no program bound (glUseProgram(0) and no program pipeline): the result is undefined".into(),
+            );
         }
     }
 

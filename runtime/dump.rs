@@ -109,7 +109,12 @@ element_float!(f32, f64);
 ///
 /// # Safety
 /// `ptr` points to `len` readable elements (unaligned is fine).
-pub unsafe fn array<T: Element>(out: &mut dyn Write, ptr: *const T, len: usize, enum_group: Option<&str>) -> fmt::Result {
+pub unsafe fn array<T: Element>(
+    out: &mut dyn Write,
+    ptr: *const T,
+    len: usize,
+    enum_group: Option<&str>,
+) -> fmt::Result {
     out.write_str("{")?;
     for i in 0..len.min(SHOWN) {
         if i > 0 {

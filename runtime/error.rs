@@ -6,7 +6,9 @@ pub enum Error {
     #[error("could not create the GL context: {0}")]
     Context(#[from] crate::context::ContextError),
 
-    #[error("the render thread is gone ({reason}); everything submitted after that point was not run. Create a new Device")]
+    #[error(
+        "the render thread is gone ({reason}); everything submitted after that point was not run. Create a new Device"
+    )]
     DeviceLost { reason: String },
 
     #[error("{function}: pname 0x{pname:04X} is not in glcmd's pname tables, so the size of its result is unknown; use Device::with_gl for vendor pnames, or add it to codegen/src/pname_tables.rs")]

@@ -19,7 +19,14 @@ pub mod loader {
 pub mod pname {
     include!(concat!(env!("OUT_DIR"), "/pname.rs"));
 }
-#[allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_unsafe, unused_imports)]
+#[allow(
+    clippy::too_many_arguments,
+    clippy::missing_safety_doc,
+    clippy::unnecessary_cast,
+    clippy::let_unit_value,
+    unused_unsafe,
+    unused_imports
+)]
 pub mod commands {
     include!(concat!(env!("OUT_DIR"), "/commands.rs"));
 }
@@ -27,7 +34,16 @@ pub mod commands {
 pub mod inspect {
     include!(concat!(env!("OUT_DIR"), "/inspect.rs"));
 }
-#[allow(clippy::too_many_arguments, clippy::missing_safety_doc, clippy::unnecessary_cast, clippy::let_unit_value, unused_mut, unused_unsafe, unused_imports, clippy::useless_conversion)]
+#[allow(
+    clippy::too_many_arguments,
+    clippy::missing_safety_doc,
+    clippy::unnecessary_cast,
+    clippy::let_unit_value,
+    unused_mut,
+    unused_unsafe,
+    unused_imports,
+    clippy::useless_conversion
+)]
 pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));
 }

@@ -24,7 +24,12 @@ pub(crate) fn begin_list(gl_fns: &Gl, list: &CommandList) {
     if !list.label.is_empty() {
         // SAFETY: the label pointer and length describe the list's label string.
         unsafe {
-            (gl_fns.PushDebugGroup)(gl::DEBUG_SOURCE_APPLICATION, 0, list.label.len() as GLsizei, list.label.as_ptr().cast())
+            (gl_fns.PushDebugGroup)(
+                gl::DEBUG_SOURCE_APPLICATION,
+                0,
+                list.label.len() as GLsizei,
+                list.label.as_ptr().cast(),
+            )
         };
     }
 }
@@ -83,7 +88,9 @@ impl CommandList {
         self.bind_buffer(gl::PIXEL_PACK_BUFFER, 0);
         self.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 0);
         self.active_texture(gl::TEXTURE0);
-        for cap in [gl::BLEND, gl::DEPTH_TEST, gl::STENCIL_TEST, gl::CULL_FACE, gl::SCISSOR_TEST, gl::POLYGON_OFFSET_FILL] {
+        for cap in
+            [gl::BLEND, gl::DEPTH_TEST, gl::STENCIL_TEST, gl::CULL_FACE, gl::SCISSOR_TEST, gl::POLYGON_OFFSET_FILL]
+        {
             self.disable(cap);
         }
         self.blend_func(gl::ONE, gl::ZERO);

@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 
 fn build_probe() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>").to_path_buf();
+    let profile_dir =
+        exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>").to_path_buf();
     let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
     let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") | None => "dev".to_string(),
@@ -23,7 +24,11 @@ fn build_probe() -> PathBuf {
         .stdin(Stdio::null())
         .output()
         .expect("cannot run cargo");
-    assert!(output.status.success(), "cargo build --example trace_probe failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "cargo build --example trace_probe failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     profile_dir.join("examples").join(format!("trace_probe{}", std::env::consts::EXE_SUFFIX))
 }
 
@@ -42,7 +47,12 @@ fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
     assert!(status.success(), "tracing {name} failed");
     let blobs = dir.join(format!("{name}-blobs"));
     std::fs::create_dir_all(&blobs).unwrap();
-    let out = Command::new("apitrace").args(["dump", "--blobs", "--call-nos=no", "--multiline=no"]).arg(&trace).current_dir(&blobs).output().unwrap();
+    let out = Command::new("apitrace")
+        .args(["dump", "--blobs", "--call-nos=no", "--multiline=no"])
+        .arg(&trace)
+        .current_dir(&blobs)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "apitrace dump failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();

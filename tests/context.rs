@@ -90,9 +90,7 @@ impl Gl {
         let ptr = (self.get_string)(name);
         assert!(!ptr.is_null(), "glGetString({name:#x}) returned null");
         // SAFETY: GL returns a static NUL-terminated string.
-        unsafe { CStr::from_ptr(ptr.cast()) }
-            .to_string_lossy()
-            .into_owned()
+        unsafe { CStr::from_ptr(ptr.cast()) }.to_string_lossy().into_owned()
     }
 
     fn integer(&self, name: GLenum) -> GLint {
@@ -132,10 +130,7 @@ fn clear_and_read(gl: &Gl, size: GLsizei, rgba: [f32; 4]) -> Vec<u8> {
     assert_ne!(rbo, 0);
     (gl.named_renderbuffer_storage)(rbo, GL_RGBA8, size, size);
     (gl.named_framebuffer_renderbuffer)(fbo, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
-    assert_eq!(
-        (gl.check_named_framebuffer_status)(fbo, GL_FRAMEBUFFER),
-        GL_FRAMEBUFFER_COMPLETE
-    );
+    assert_eq!((gl.check_named_framebuffer_status)(fbo, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
     gl.assert_no_error("creating the FBO");
 
     (gl.bind_framebuffer)(GL_FRAMEBUFFER, fbo);
@@ -146,15 +141,7 @@ fn clear_and_read(gl: &Gl, size: GLsizei, rgba: [f32; 4]) -> Vec<u8> {
 
     let mut pixels = vec![0xAAu8; (size * size * 4) as usize];
     (gl.pixel_storei)(GL_PACK_ALIGNMENT, 1);
-    (gl.read_pixels)(
-        0,
-        0,
-        size,
-        size,
-        GL_RGBA,
-        GL_UNSIGNED_BYTE,
-        pixels.as_mut_ptr().cast(),
-    );
+    (gl.read_pixels)(0, 0, size, size, GL_RGBA, GL_UNSIGNED_BYTE, pixels.as_mut_ptr().cast());
     (gl.finish)();
     gl.assert_no_error("glReadPixels");
 
@@ -172,32 +159,15 @@ fn headless_context_is_gl45_core() {
     ctx.present().expect("present is a no-op without a window");
     let gl = Gl::load(&ctx);
 
-    let (vendor, renderer, version) = (
-        gl.string(GL_VENDOR),
-        gl.string(GL_RENDERER),
-        gl.string(GL_VERSION),
-    );
-    eprintln!(
-        "{}\nGL_VENDOR={vendor} GL_RENDERER={renderer} GL_VERSION={version}",
-        ctx.describe()
-    );
+    let (vendor, renderer, version) = (gl.string(GL_VENDOR), gl.string(GL_RENDERER), gl.string(GL_VERSION));
+    eprintln!("{}\nGL_VENDOR={vendor} GL_RENDERER={renderer} GL_VERSION={version}", ctx.describe());
     assert!(!renderer.is_empty());
-    assert!(
-        ctx.describe().contains(&renderer),
-        "describe() names the renderer"
-    );
+    assert!(ctx.describe().contains(&renderer), "describe() names the renderer");
 
     let (major, minor) = (gl.integer(GL_MAJOR_VERSION), gl.integer(GL_MINOR_VERSION));
-    assert!(
-        major * 10 + minor >= 45,
-        "GL {major}.{minor} is older than 4.5 ({version})"
-    );
+    assert!(major * 10 + minor >= 45, "GL {major}.{minor} is older than 4.5 ({version})");
     let profile = gl.integer(GL_CONTEXT_PROFILE_MASK);
-    assert_ne!(
-        profile & GL_CONTEXT_CORE_PROFILE_BIT,
-        0,
-        "not a core profile: mask {profile:#x}"
-    );
+    assert_ne!(profile & GL_CONTEXT_CORE_PROFILE_BIT, 0, "not a core profile: mask {profile:#x}");
     gl.assert_no_error("queries");
 }
 
@@ -221,10 +191,7 @@ fn clear_into_fbo_reads_back() {
 
 #[test]
 fn contexts_on_two_threads_one_after_the_other() {
-    for (round, rgba) in [[0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0]]
-        .into_iter()
-        .enumerate()
-    {
+    for (round, rgba) in [[0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0]].into_iter().enumerate() {
         let pixels = std::thread::Builder::new()
             .name(format!("render-{round}"))
             .spawn(move || {
@@ -273,12 +240,7 @@ fn bad_device_index_is_reported() {
     // cannot leak into the tests running beside it.
     if std::env::var_os("GLCMD_CONTEXT_TEST_CHILD").is_none() {
         let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "bad_device_index_is_reported",
-                "--nocapture",
-                "--test-threads=1",
-            ])
+            .args(["--exact", "bad_device_index_is_reported", "--nocapture", "--test-threads=1"])
             .env("GLCMD_CONTEXT_TEST_CHILD", "1")
             .env("GLCMD_EGL_DEVICE", "999")
             .output()

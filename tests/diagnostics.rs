@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use glcmd::{gl, DiagnosticOptions, Device, Options, Report, ReportKind};
+use glcmd::{gl, Device, DiagnosticOptions, Options, Report, ReportKind};
 
 fn device(diagnostics: DiagnosticOptions) -> Device {
     Device::with_options(Options { track_sites: true, diagnostics }).expect("headless device")
@@ -125,7 +125,12 @@ fn slow_program(device: &Device) -> (u32, i32) {
     }
     list.link_program(program);
     device.submit(list).unwrap();
-    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1], "{}", device.get_program_info_log(program, 4096).unwrap());
+    assert_eq!(
+        device.get_programiv(program, gl::LINK_STATUS).unwrap(),
+        vec![1],
+        "{}",
+        device.get_program_info_log(program, 4096).unwrap()
+    );
     let location = device.get_uniform_location(program, "iterations").unwrap();
     (program, location)
 }

@@ -115,7 +115,8 @@ pub const NULLABLE: &[(&str, &str)] = &[
 const OFFSET_NAMES: &[&str] = &["indices", "pointer", "indirect"];
 
 /// Typedefs that are process pointers; a function taking one by value is special.
-const POINTER_TYPEDEFS: &[&str] = &["GLeglImageOES", "GLeglClientBufferEXT", "GLDEBUGPROC", "GLDEBUGPROCARB", "GLDEBUGPROCAMD", "GLVULKANPROCNV"];
+const POINTER_TYPEDEFS: &[&str] =
+    &["GLeglImageOES", "GLeglClientBufferEXT", "GLDEBUGPROC", "GLDEBUGPROCARB", "GLDEBUGPROCAMD", "GLVULKANPROCNV"];
 
 /// Builds the model, or every error found.
 pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry) -> Result<Api, Vec<Error>> {
@@ -196,7 +197,9 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
                 f.kind = kind_of(&f);
                 functions.push(f);
             }
-            Err(message) => errors.push(Error::Classify { at: header_at(proto.line), function: proto.name.clone(), message }),
+            Err(message) => {
+                errors.push(Error::Classify { at: header_at(proto.line), function: proto.name.clone(), message })
+            }
         }
     }
 
@@ -220,12 +223,19 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
 }
 
 fn override_len(function: &str, param: &str) -> Option<&'static str> {
-    LEN_OVERRIDES.iter().find(|(f, p, _)| *f == function && *p == param).map(|(_, _, l)| *l).or(match (function, param) {
-        ("glClearBufferuiv" | "glClearBufferfv" | "glClearNamedFramebufferiv" | "glClearNamedFramebufferuiv" | "glClearNamedFramebufferfv", "value") => {
-            Some("COMPSIZE(buffer)")
-        }
-        _ => None,
-    })
+    LEN_OVERRIDES.iter().find(|(f, p, _)| *f == function && *p == param).map(|(_, _, l)| *l).or(
+        match (function, param) {
+            (
+                "glClearBufferuiv"
+                | "glClearBufferfv"
+                | "glClearNamedFramebufferiv"
+                | "glClearNamedFramebufferuiv"
+                | "glClearNamedFramebufferfv",
+                "value",
+            ) => Some("COMPSIZE(buffer)"),
+            _ => None,
+        },
+    )
 }
 
 fn kind_of(f: &Function) -> Kind {
@@ -252,7 +262,11 @@ fn is_char(t: &CType) -> bool {
 }
 
 fn is_integer_scalar(t: &CType) -> bool {
-    !t.is_pointer() && matches!(t.base.as_str(), "GLsizei" | "GLint" | "GLuint" | "GLsizeiptr" | "GLsizeiptrARB" | "GLintptr" | "GLint64" | "GLuint64")
+    !t.is_pointer()
+        && matches!(
+            t.base.as_str(),
+            "GLsizei" | "GLint" | "GLuint" | "GLsizeiptr" | "GLsizeiptrARB" | "GLintptr" | "GLint64" | "GLuint64"
+        )
 }
 
 /// Gives every parameter its role. Errors name the parameter.
@@ -261,7 +275,8 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
         f.special_reason = Some(reason);
     }
     let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
-    let scalar = |f: &Function, n: &str| f.params.iter().find(|p| p.name == n).filter(|p| is_integer_scalar(&p.ty)).is_some();
+    let scalar =
+        |f: &Function, n: &str| f.params.iter().find(|p| p.name == n).filter(|p| is_integer_scalar(&p.ty)).is_some();
     let table_group = |f: &Function, n: &str| -> Option<String> {
         let p = f.params.iter().find(|p| p.name == n)?;
         let g = p.group.clone()?;
@@ -306,9 +321,12 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
         }
         if is_char(&pointee) || (depth == 2 && is_char(&pointee.pointee())) {
             if depth == 2 {
-                let count = p.len.clone().map(|l| strip_compsize(&l)).filter(|c| scalar(f, c)).ok_or_else(|| {
-                    format!("string array `{}` has no count parameter (len {:?})", p.name, p.len)
-                })?;
+                let count = p
+                    .len
+                    .clone()
+                    .map(|l| strip_compsize(&l))
+                    .filter(|c| scalar(f, c))
+                    .ok_or_else(|| format!("string array `{}` has no count parameter (len {:?})", p.name, p.len))?;
                 if input {
                     f.params[i].role = Role::In(Rule::Strings(count.clone()));
                     mark_length(f, &count, &p.name);
@@ -349,7 +367,9 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                 if let Rule::Param(_) = rule {
                     f.params[i].len = p.len.clone();
                 }
-                if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer() && !q.ty.points_to_const()) {
+                if let Some(j) =
+                    f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer() && !q.ty.points_to_const())
+                {
                     f.params[j].role = Role::OutLength { of: p.name.clone() };
                 }
             }
@@ -369,7 +389,9 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                     f.params[i].role = Role::In(Rule::Param(c.clone()));
                     mark_length(f, &c, &p.name);
                 }
-                (false, _) if p.len.is_none() || p.len.as_deref() == Some("1") => f.params[i].role = Role::Out(Rule::One),
+                (false, _) if p.len.is_none() || p.len.as_deref() == Some("1") => {
+                    f.params[i].role = Role::Out(Rule::One)
+                }
                 _ => return Err(format!("pointer-to-pointer `{}` (len {:?}) has no rule", p.name, p.len)),
             }
             continue;
@@ -383,7 +405,9 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                 None => Rule::One,
             },
             Some(len) => match parse_len(len) {
-                Some(Rule::Param(x)) if !scalar(f, &x) => return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name)),
+                Some(Rule::Param(x)) if !scalar(f, &x) => {
+                    return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name))
+                }
                 Some(r @ (Rule::Product(..) | Rule::Quotient(..))) => r,
                 Some(Rule::Param(x)) => Rule::Param(x),
                 Some(Rule::Const(1)) if !input => Rule::One,
@@ -391,7 +415,9 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                 None => {
                     let args = compsize_args(len);
                     match args.as_slice() {
-                        [a] if table_group(f, a).is_some() => Rule::Pname { group: table_group(f, a).unwrap(), param: a.clone() },
+                        [a] if table_group(f, a).is_some() => {
+                            Rule::Pname { group: table_group(f, a).unwrap(), param: a.clone() }
+                        }
                         [a] if scalar(f, a) && names.contains(a) => Rule::Param(a.clone()),
                         _ => Rule::Bytes,
                     }
@@ -445,7 +471,8 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
     // A count that sizes an output is the caller's to choose, unless an input sizes it too.
     for i in 0..f.params.len() {
         if let Role::Length { of } = &f.params[i].role {
-            let sized_by_input = of.iter().any(|o| f.params.iter().any(|q| &q.name == o && matches!(q.role, Role::In(_))));
+            let sized_by_input =
+                of.iter().any(|o| f.params.iter().any(|q| &q.name == o && matches!(q.role, Role::In(_))));
             if !sized_by_input {
                 f.params[i].role = Role::Value;
             }
@@ -484,7 +511,11 @@ fn compsize_args(len: &str) -> Vec<String> {
 /// Parses `n`, `16`, `count*4`, `4*count`, `bufSize/4`. `COMPSIZE(...)` gives `None`.
 pub fn parse_len(len: &str) -> Option<Rule> {
     let len = len.trim();
-    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) && !s.chars().next().unwrap().is_ascii_digit();
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+            && !s.chars().next().unwrap().is_ascii_digit()
+    };
     if let Ok(n) = len.parse::<u32>() {
         return Some(Rule::Const(n));
     }

@@ -73,8 +73,7 @@ fn patterns() -> &'static Patterns {
     P.get_or_init(|| Patterns {
         ifndef: Regex::new(r"^#ifndef\s+(GL_\w+)\s*$").unwrap(),
         define_feature: Regex::new(r"^#define\s+(GL_\w+)\s+1\s*$").unwrap(),
-        define_value: Regex::new(r"^#define\s+(GL_\w+)\s+(0x[0-9A-Fa-f]+|\d+)(u|ull|U|ULL)?\s*$")
-            .unwrap(),
+        define_value: Regex::new(r"^#define\s+(GL_\w+)\s+(0x[0-9A-Fa-f]+|\d+)(u|ull|U|ULL)?\s*$").unwrap(),
         glapi: Regex::new(r"^GLAPI\s+(.+?)\s*APIENTRY\s+(gl\w+)\s*\((.*)\)\s*;\s*$").unwrap(),
         glapi_name: Regex::new(r"APIENTRY\s+(gl\w+)").unwrap(),
         param: Regex::new(r"^(.*?)\b(\w+)\s*$").unwrap(),
@@ -85,8 +84,7 @@ fn patterns() -> &'static Patterns {
 
 /// Reads and parses a header file.
 pub fn read(path: &Path) -> Result<Header, Vec<Error>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| vec![Error::Io { path: path.to_path_buf(), source }])?;
+    let text = std::fs::read_to_string(path).map_err(|source| vec![Error::Io { path: path.to_path_buf(), source }])?;
     parse(path, &text)
 }
 
@@ -205,9 +203,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Header, Vec<Error>> {
     let mut known: Vec<&str> = C_BUILTINS.to_vec();
     known.extend(header.typedefs.iter().map(|t| t.name.as_str()));
     for (n, name, ret, params, feature) in raw_prototypes {
-        let mut bad = |message: String| {
-            errors.push(Error::Header { at: at(n), function: Some(name.clone()), message })
-        };
+        let mut bad = |message: String| errors.push(Error::Header { at: at(n), function: Some(name.clone()), message });
         let ret = match CType::parse(&ret) {
             Some(t) if known.contains(&t.base.as_str()) => t,
             Some(t) => {

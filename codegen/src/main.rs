@@ -30,7 +30,10 @@ fn main() -> ExitCode {
         eprintln!("usage: glcmd-codegen list|stats|emit DIR [--header PATH] [--registry PATH]");
         return ExitCode::from(2);
     };
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is inside the checkout").to_path_buf();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen/ is inside the checkout")
+        .to_path_buf();
     let mut inputs = Inputs::vendored(&root);
     let mut positional = Vec::new();
     while let Some(a) = args.next() {

@@ -80,10 +80,7 @@ impl PnameTable {
     /// The count for `pname` (an enumerant name as in glcorearb.h), or `None` if this table
     /// does not list it. `None` must become an error for the caller, never a default.
     pub fn count(&self, pname: &str) -> Option<Count> {
-        self.entries
-            .iter()
-            .find(|(name, _)| *name == pname)
-            .map(|&(_, count)| count)
+        self.entries.iter().find(|(name, _)| *name == pname).map(|&(_, count)| count)
     }
 }
 
@@ -486,20 +483,11 @@ const GET_PNAME: &[(&str, Count)] = &[
     ("GL_MAX_VERTEX_ATTRIB_BINDINGS", Fixed(1)),
     ("GL_MAX_VERTEX_ATTRIB_STRIDE", Fixed(1)),
     ("GL_NUM_COMPRESSED_TEXTURE_FORMATS", Fixed(1)),
-    (
-        "GL_COMPRESSED_TEXTURE_FORMATS",
-        Queried("GL_NUM_COMPRESSED_TEXTURE_FORMATS"),
-    ),
+    ("GL_COMPRESSED_TEXTURE_FORMATS", Queried("GL_NUM_COMPRESSED_TEXTURE_FORMATS")),
     ("GL_NUM_PROGRAM_BINARY_FORMATS", Fixed(1)),
-    (
-        "GL_PROGRAM_BINARY_FORMATS",
-        Queried("GL_NUM_PROGRAM_BINARY_FORMATS"),
-    ),
+    ("GL_PROGRAM_BINARY_FORMATS", Queried("GL_NUM_PROGRAM_BINARY_FORMATS")),
     ("GL_NUM_SHADER_BINARY_FORMATS", Fixed(1)),
-    (
-        "GL_SHADER_BINARY_FORMATS",
-        Queried("GL_NUM_SHADER_BINARY_FORMATS"),
-    ),
+    ("GL_SHADER_BINARY_FORMATS", Queried("GL_NUM_SHADER_BINARY_FORMATS")),
     ("GL_SHADER_COMPILER", Fixed(1)),
     ("GL_MIN_MAP_BUFFER_ALIGNMENT", Fixed(1)),
     ("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT", Fixed(1)),
@@ -625,10 +613,7 @@ const GET_PNAME: &[(&str, Count)] = &[
     ("GL_MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS", Fixed(1)),
     ("GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS", Fixed(1)),
     ("GL_MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS", Fixed(1)),
-    (
-        "GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS",
-        Fixed(1),
-    ),
+    ("GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS", Fixed(1)),
     ("GL_MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS", Fixed(1)),
     // Debug limits.
     ("GL_MAX_DEBUG_MESSAGE_LENGTH", Fixed(1)),
@@ -694,17 +679,13 @@ const GET_PNAME: &[(&str, Count)] = &[
 /// glPointParameterfv / glPointParameteriv. The core profile has only these two; the
 /// compatibility point parameters (GL_POINT_SIZE_MIN, GL_POINT_DISTANCE_ATTENUATION, ...)
 /// are not in glcorearb.h.
-const POINT_PARAMETER_NAME_ARB: &[(&str, Count)] = &[
-    ("GL_POINT_FADE_THRESHOLD_SIZE", Fixed(1)),
-    ("GL_POINT_SPRITE_COORD_ORIGIN", Fixed(1)),
-];
+const POINT_PARAMETER_NAME_ARB: &[(&str, Count)] =
+    &[("GL_POINT_FADE_THRESHOLD_SIZE", Fixed(1)), ("GL_POINT_SPRITE_COORD_ORIGIN", Fixed(1))];
 
 /// glPatchParameterfv. GL_PATCH_VERTICES is in this gl.xml group too, but only
 /// glPatchParameteri accepts it (glPatchParameterfv with it is GL_INVALID_ENUM).
-const PATCH_PARAMETER_NAME: &[(&str, Count)] = &[
-    ("GL_PATCH_DEFAULT_OUTER_LEVEL", Fixed(4)),
-    ("GL_PATCH_DEFAULT_INNER_LEVEL", Fixed(2)),
-];
+const PATCH_PARAMETER_NAME: &[(&str, Count)] =
+    &[("GL_PATCH_DEFAULT_OUTER_LEVEL", Fixed(4)), ("GL_PATCH_DEFAULT_INNER_LEVEL", Fixed(2))];
 
 /// glGetMultisamplefv (section 14.3.1): one (x, y) position per sample index.
 /// GL_SAMPLE_LOCATION_ARB is an alias of GL_SAMPLE_POSITION and is left out.
@@ -720,10 +701,7 @@ const GET_MULTISAMPLE_PNAME_NV: &[(&str, Count)] = &[
 // ---------------------------------------------------------------------------------------
 
 /// glGetQueryiv, glGetQueryIndexediv.
-const QUERY_PARAMETER_NAME: &[(&str, Count)] = &[
-    ("GL_CURRENT_QUERY", Fixed(1)),
-    ("GL_QUERY_COUNTER_BITS", Fixed(1)),
-];
+const QUERY_PARAMETER_NAME: &[(&str, Count)] = &[("GL_CURRENT_QUERY", Fixed(1)), ("GL_QUERY_COUNTER_BITS", Fixed(1))];
 
 /// glGetQueryObject{i,ui,i64,ui64}v. (With a buffer bound to GL_QUERY_BUFFER the pointer
 /// is an offset into that buffer instead; that is the caller's business, the count is the
@@ -839,19 +817,10 @@ const UNIFORM_BLOCK_PNAME: &[(&str, Count)] = &[
     ("GL_UNIFORM_BLOCK_DATA_SIZE", Fixed(1)),
     ("GL_UNIFORM_BLOCK_NAME_LENGTH", Fixed(1)),
     ("GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS", Fixed(1)),
-    (
-        "GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES",
-        Queried("GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS"),
-    ),
+    ("GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES", Queried("GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS")),
     ("GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER", Fixed(1)),
-    (
-        "GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER",
-        Fixed(1),
-    ),
+    ("GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER", Fixed(1)),
+    ("GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER", Fixed(1)),
     ("GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER", Fixed(1)),
     ("GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER", Fixed(1)),
     ("GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER", Fixed(1)),
@@ -867,30 +836,12 @@ const ATOMIC_COUNTER_BUFFER_PNAME: &[(&str, Count)] = &[
         "GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES",
         Queried("GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS"),
     ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_CONTROL_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_EVALUATION_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_GEOMETRY_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER",
-        Fixed(1),
-    ),
-    (
-        "GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER",
-        Fixed(1),
-    ),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER", Fixed(1)),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_CONTROL_SHADER", Fixed(1)),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_TESS_EVALUATION_SHADER", Fixed(1)),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_GEOMETRY_SHADER", Fixed(1)),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER", Fixed(1)),
+    ("GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_COMPUTE_SHADER", Fixed(1)),
 ];
 
 /// glGetActiveSubroutineUniformiv (section 7.10 "Subroutine Uniform Variables"). The
@@ -898,10 +849,7 @@ const ATOMIC_COUNTER_BUFFER_PNAME: &[(&str, Count)] = &[
 /// program, shader type and subroutine uniform index.
 const SUBROUTINE_PARAMETER_NAME: &[(&str, Count)] = &[
     ("GL_NUM_COMPATIBLE_SUBROUTINES", Fixed(1)),
-    (
-        "GL_COMPATIBLE_SUBROUTINES",
-        Queried("GL_NUM_COMPATIBLE_SUBROUTINES"),
-    ),
+    ("GL_COMPATIBLE_SUBROUTINES", Queried("GL_NUM_COMPATIBLE_SUBROUTINES")),
     ("GL_UNIFORM_SIZE", Fixed(1)),
     ("GL_UNIFORM_NAME_LENGTH", Fixed(1)),
 ];
@@ -1044,117 +992,35 @@ const TRANSFORM_FEEDBACK_PNAME: &[(&str, Count)] = &[
 /// Every table glcmd has, one per gl.xml group.
 /// glClearBuffer*v / glClearNamedFramebuffer*v `buffer` (GL 4.6 core §17.4.3.1): a colour
 /// buffer takes four values, depth and stencil one.
-const BUFFER: &[(&str, Count)] = &[
-    ("GL_COLOR", Fixed(4)),
-    ("GL_DEPTH", Fixed(1)),
-    ("GL_STENCIL", Fixed(1)),
-];
+const BUFFER: &[(&str, Count)] = &[("GL_COLOR", Fixed(4)), ("GL_DEPTH", Fixed(1)), ("GL_STENCIL", Fixed(1))];
 
 pub const TABLES: &[PnameTable] = &[
-    PnameTable {
-        group: "Buffer",
-        entries: BUFFER,
-    },
-    PnameTable {
-        group: "TextureParameterName",
-        entries: TEXTURE_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "GetTextureParameter",
-        entries: GET_TEXTURE_PARAMETER,
-    },
-    PnameTable {
-        group: "SamplerParameterI",
-        entries: SAMPLER_PARAMETER,
-    },
-    PnameTable {
-        group: "SamplerParameterF",
-        entries: SAMPLER_PARAMETER,
-    },
-    PnameTable {
-        group: "GetPName",
-        entries: GET_PNAME,
-    },
-    PnameTable {
-        group: "PointParameterNameARB",
-        entries: POINT_PARAMETER_NAME_ARB,
-    },
-    PnameTable {
-        group: "PatchParameterName",
-        entries: PATCH_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "GetMultisamplePNameNV",
-        entries: GET_MULTISAMPLE_PNAME_NV,
-    },
-    PnameTable {
-        group: "QueryParameterName",
-        entries: QUERY_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "QueryObjectParameterName",
-        entries: QUERY_OBJECT_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "BufferPNameARB",
-        entries: BUFFER_PNAME_ARB,
-    },
-    PnameTable {
-        group: "ShaderParameterName",
-        entries: SHADER_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "ProgramPropertyARB",
-        entries: PROGRAM_PROPERTY_ARB,
-    },
-    PnameTable {
-        group: "PipelineParameterName",
-        entries: PIPELINE_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "UniformPName",
-        entries: UNIFORM_PNAME,
-    },
-    PnameTable {
-        group: "UniformBlockPName",
-        entries: UNIFORM_BLOCK_PNAME,
-    },
-    PnameTable {
-        group: "AtomicCounterBufferPName",
-        entries: ATOMIC_COUNTER_BUFFER_PNAME,
-    },
-    PnameTable {
-        group: "SubroutineParameterName",
-        entries: SUBROUTINE_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "ProgramInterfacePName",
-        entries: PROGRAM_INTERFACE_PNAME,
-    },
-    PnameTable {
-        group: "FramebufferAttachmentParameterName",
-        entries: FRAMEBUFFER_ATTACHMENT_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "GetFramebufferParameter",
-        entries: GET_FRAMEBUFFER_PARAMETER,
-    },
-    PnameTable {
-        group: "RenderbufferParameterName",
-        entries: RENDERBUFFER_PARAMETER_NAME,
-    },
-    PnameTable {
-        group: "VertexAttribEnum",
-        entries: VERTEX_ATTRIB_ENUM,
-    },
-    PnameTable {
-        group: "VertexArrayPName",
-        entries: VERTEX_ARRAY_PNAME,
-    },
-    PnameTable {
-        group: "TransformFeedbackPName",
-        entries: TRANSFORM_FEEDBACK_PNAME,
-    },
+    PnameTable { group: "Buffer", entries: BUFFER },
+    PnameTable { group: "TextureParameterName", entries: TEXTURE_PARAMETER_NAME },
+    PnameTable { group: "GetTextureParameter", entries: GET_TEXTURE_PARAMETER },
+    PnameTable { group: "SamplerParameterI", entries: SAMPLER_PARAMETER },
+    PnameTable { group: "SamplerParameterF", entries: SAMPLER_PARAMETER },
+    PnameTable { group: "GetPName", entries: GET_PNAME },
+    PnameTable { group: "PointParameterNameARB", entries: POINT_PARAMETER_NAME_ARB },
+    PnameTable { group: "PatchParameterName", entries: PATCH_PARAMETER_NAME },
+    PnameTable { group: "GetMultisamplePNameNV", entries: GET_MULTISAMPLE_PNAME_NV },
+    PnameTable { group: "QueryParameterName", entries: QUERY_PARAMETER_NAME },
+    PnameTable { group: "QueryObjectParameterName", entries: QUERY_OBJECT_PARAMETER_NAME },
+    PnameTable { group: "BufferPNameARB", entries: BUFFER_PNAME_ARB },
+    PnameTable { group: "ShaderParameterName", entries: SHADER_PARAMETER_NAME },
+    PnameTable { group: "ProgramPropertyARB", entries: PROGRAM_PROPERTY_ARB },
+    PnameTable { group: "PipelineParameterName", entries: PIPELINE_PARAMETER_NAME },
+    PnameTable { group: "UniformPName", entries: UNIFORM_PNAME },
+    PnameTable { group: "UniformBlockPName", entries: UNIFORM_BLOCK_PNAME },
+    PnameTable { group: "AtomicCounterBufferPName", entries: ATOMIC_COUNTER_BUFFER_PNAME },
+    PnameTable { group: "SubroutineParameterName", entries: SUBROUTINE_PARAMETER_NAME },
+    PnameTable { group: "ProgramInterfacePName", entries: PROGRAM_INTERFACE_PNAME },
+    PnameTable { group: "FramebufferAttachmentParameterName", entries: FRAMEBUFFER_ATTACHMENT_PARAMETER_NAME },
+    PnameTable { group: "GetFramebufferParameter", entries: GET_FRAMEBUFFER_PARAMETER },
+    PnameTable { group: "RenderbufferParameterName", entries: RENDERBUFFER_PARAMETER_NAME },
+    PnameTable { group: "VertexAttribEnum", entries: VERTEX_ATTRIB_ENUM },
+    PnameTable { group: "VertexArrayPName", entries: VERTEX_ARRAY_PNAME },
+    PnameTable { group: "TransformFeedbackPName", entries: TRANSFORM_FEEDBACK_PNAME },
 ];
 
 /// The table for a gl.xml group, if glcmd has one.
@@ -1167,10 +1033,7 @@ mod tests {
     use super::*;
     use std::collections::{HashMap, HashSet};
 
-    const GLCOREARB_H: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../vendor/glcorearb.h"
-    ));
+    const GLCOREARB_H: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../vendor/glcorearb.h"));
     const GL_XML: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../vendor/gl.xml"));
 
     /// `#define GL_NAME 0xVALUE` lines of glcorearb.h, name -> value.
@@ -1200,9 +1063,7 @@ mod tests {
     }
 
     fn count(group: &str, pname: &str) -> Option<Count> {
-        table(group)
-            .unwrap_or_else(|| panic!("no table for {group}"))
-            .count(pname)
+        table(group).unwrap_or_else(|| panic!("no table for {group}")).count(pname)
     }
 
     #[test]
@@ -1254,22 +1115,10 @@ mod tests {
             ("BufferPNameARB", "GL_BUFFER_SIZE", 1),
             ("QueryObjectParameterName", "GL_QUERY_RESULT", 1),
             ("RenderbufferParameterName", "GL_RENDERBUFFER_SAMPLES", 1),
-            (
-                "FramebufferAttachmentParameterName",
-                "GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME",
-                1,
-            ),
-            (
-                "FramebufferAttachmentParameterName",
-                "GL_FRAMEBUFFER_DEFAULT_WIDTH",
-                1,
-            ),
+            ("FramebufferAttachmentParameterName", "GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME", 1),
+            ("FramebufferAttachmentParameterName", "GL_FRAMEBUFFER_DEFAULT_WIDTH", 1),
             ("PointParameterNameARB", "GL_POINT_FADE_THRESHOLD_SIZE", 1),
-            (
-                "TransformFeedbackPName",
-                "GL_TRANSFORM_FEEDBACK_BUFFER_START",
-                1,
-            ),
+            ("TransformFeedbackPName", "GL_TRANSFORM_FEEDBACK_BUFFER_START", 1),
             ("VertexArrayPName", "GL_VERTEX_BINDING_OFFSET", 1),
         ];
         for (group, pname, n) in fixed {
@@ -1277,36 +1126,16 @@ mod tests {
         }
 
         let queried = [
-            (
-                "GetPName",
-                "GL_COMPRESSED_TEXTURE_FORMATS",
-                "GL_NUM_COMPRESSED_TEXTURE_FORMATS",
-            ),
-            (
-                "GetPName",
-                "GL_PROGRAM_BINARY_FORMATS",
-                "GL_NUM_PROGRAM_BINARY_FORMATS",
-            ),
-            (
-                "GetPName",
-                "GL_SHADER_BINARY_FORMATS",
-                "GL_NUM_SHADER_BINARY_FORMATS",
-            ),
-            (
-                "UniformBlockPName",
-                "GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES",
-                "GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS",
-            ),
+            ("GetPName", "GL_COMPRESSED_TEXTURE_FORMATS", "GL_NUM_COMPRESSED_TEXTURE_FORMATS"),
+            ("GetPName", "GL_PROGRAM_BINARY_FORMATS", "GL_NUM_PROGRAM_BINARY_FORMATS"),
+            ("GetPName", "GL_SHADER_BINARY_FORMATS", "GL_NUM_SHADER_BINARY_FORMATS"),
+            ("UniformBlockPName", "GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES", "GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS"),
             (
                 "AtomicCounterBufferPName",
                 "GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES",
                 "GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS",
             ),
-            (
-                "SubroutineParameterName",
-                "GL_COMPATIBLE_SUBROUTINES",
-                "GL_NUM_COMPATIBLE_SUBROUTINES",
-            ),
+            ("SubroutineParameterName", "GL_COMPATIBLE_SUBROUTINES", "GL_NUM_COMPATIBLE_SUBROUTINES"),
         ];
         for (group, pname, by) in queried {
             assert_eq!(count(group, pname), Some(Queried(by)), "{group} {pname}");
@@ -1362,19 +1191,9 @@ mod tests {
         let values = header_values();
         for t in TABLES {
             for (name, c) in t.entries {
-                assert!(
-                    values.contains_key(name),
-                    "{}: {} is not in glcorearb.h",
-                    t.group,
-                    name
-                );
+                assert!(values.contains_key(name), "{}: {} is not in glcorearb.h", t.group, name);
                 if let Queried(by) = c {
-                    assert!(
-                        values.contains_key(by),
-                        "{}: {} is not in glcorearb.h",
-                        t.group,
-                        by
-                    );
+                    assert!(values.contains_key(by), "{}: {} is not in glcorearb.h", t.group, by);
                 }
             }
         }
@@ -1385,14 +1204,9 @@ mod tests {
         // A group name appears in gl.xml as `group="A,B"` on enums and params.
         for t in TABLES {
             let g = t.group;
-            let found = [
-                format!("group=\"{g}\""),
-                format!("group=\"{g},"),
-                format!(",{g},"),
-                format!(",{g}\""),
-            ]
-            .iter()
-            .any(|pattern| GL_XML.contains(pattern.as_str()));
+            let found = [format!("group=\"{g}\""), format!("group=\"{g},"), format!(",{g},"), format!(",{g}\"")]
+                .iter()
+                .any(|pattern| GL_XML.contains(pattern.as_str()));
             assert!(found, "{g} is not a gl.xml group");
         }
     }
@@ -1423,13 +1237,7 @@ mod tests {
         for t in TABLES {
             for (name, c) in t.entries {
                 if let Fixed(n) = c {
-                    assert!(
-                        (1..=16).contains(n),
-                        "{}: {} has count {}",
-                        t.group,
-                        name,
-                        n
-                    );
+                    assert!((1..=16).contains(n), "{}: {} has count {}", t.group, name, n);
                 }
             }
         }

@@ -43,8 +43,7 @@ pub struct Param {
 }
 
 pub fn read(path: &Path) -> Result<Registry, Vec<Error>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| vec![Error::Io { path: path.to_path_buf(), source }])?;
+    let text = std::fs::read_to_string(path).map_err(|source| vec![Error::Io { path: path.to_path_buf(), source }])?;
     parse(path, &text)
 }
 
@@ -63,19 +62,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         }]
     })?;
     // roxmltree's own position lookup rescans the text; a table of line starts is O(log n).
-    let line_starts: Vec<usize> =
-        std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let line_of = |node: roxmltree::Node| line_starts.partition_point(|&s| s <= node.range().start);
     let at = |node: roxmltree::Node| Position { file: path.to_path_buf(), line: line_of(node) };
     let mut errors = Vec::new();
-    let mut registry = Registry {
-        path: path.to_path_buf(),
-        commands: HashMap::new(),
-        groups: BTreeMap::new(),
-        enums: HashMap::new(),
-    };
+    let mut registry =
+        Registry { path: path.to_path_buf(), commands: HashMap::new(), groups: BTreeMap::new(), enums: HashMap::new() };
 
-    for e in doc.descendants().filter(|n| n.has_tag_name("enum") && n.parent().is_some_and(|p| p.has_tag_name("enums"))) {
+    for e in doc.descendants().filter(|n| n.has_tag_name("enum") && n.parent().is_some_and(|p| p.has_tag_name("enums")))
+    {
         let (Some(name), Some(value)) = (e.attribute("name"), e.attribute("value")) else { continue };
         let parsed = match value.strip_prefix("0x") {
             Some(hex) => u64::from_str_radix(hex, 16).ok(),
@@ -89,13 +84,26 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         }
     }
 
-    for command in doc.descendants().filter(|n| n.has_tag_name("command") && n.parent().is_some_and(|p| p.has_tag_name("commands"))) {
+    for command in doc
+        .descendants()
+        .filter(|n| n.has_tag_name("command") && n.parent().is_some_and(|p| p.has_tag_name("commands")))
+    {
         let Some(proto) = command.children().find(|n| n.has_tag_name("proto")) else {
-            errors.push(Error::Registry { at: at(command), element: "command".into(), function: None, message: "has no <proto>".into() });
+            errors.push(Error::Registry {
+                at: at(command),
+                element: "command".into(),
+                function: None,
+                message: "has no <proto>".into(),
+            });
             continue;
         };
         let Some(name) = child_text(proto, "name") else {
-            errors.push(Error::Registry { at: at(proto), element: "proto".into(), function: None, message: "has no <name>".into() });
+            errors.push(Error::Registry {
+                at: at(proto),
+                element: "proto".into(),
+                function: None,
+                message: "has no <name>".into(),
+            });
             continue;
         };
         let bad = |node, element: &str, message: String| Error::Registry {
@@ -132,7 +140,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
             errors.push(bad(command, "command", format!("defined twice; first at line {}", first.line)));
             continue;
         }
-        registry.commands.insert(name.clone(), Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line });
+        registry.commands.insert(
+            name.clone(),
+            Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line },
+        );
     }
 
     if errors.is_empty() {

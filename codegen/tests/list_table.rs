@@ -45,16 +45,8 @@ fn header_names() -> Vec<String> {
     text.lines()
         .filter(|l| l.starts_with("GLAPI"))
         .map(|l| {
-            let after = l
-                .split("APIENTRY")
-                .nth(1)
-                .unwrap_or_else(|| panic!("GLAPI line without APIENTRY: {l}"));
-            after
-                .trim_start()
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .next()
-                .unwrap()
-                .to_string()
+            let after = l.split("APIENTRY").nth(1).unwrap_or_else(|| panic!("GLAPI line without APIENTRY: {l}"));
+            after.trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap().to_string()
         })
         .collect()
 }
@@ -77,10 +69,7 @@ fn one_row_per_header_prototype() {
     let listed: BTreeSet<&str> = rows.keys().copied().collect();
     let missing: Vec<_> = header_set.difference(&listed).collect();
     let extra: Vec<_> = listed.difference(&header_set).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "missing from list: {missing:?}; not in header: {extra:?}"
-    );
+    assert!(missing.is_empty() && extra.is_empty(), "missing from list: {missing:?}; not in header: {extra:?}");
     assert_eq!(api().functions.len(), 1278);
 }
 
@@ -102,17 +91,11 @@ fn every_kind_is_one_of_five_and_each_is_used() {
             feature.starts_with("GL_VERSION_") || feature.starts_with("GL_"),
             "{name}: feature {feature:?} is not a GL feature macro"
         );
-        assert!(
-            !arrays.is_empty(),
-            "{name}: the arrays column is `-` when there is none, never empty"
-        );
+        assert!(!arrays.is_empty(), "{name}: the arrays column is `-` when there is none, never empty");
         *seen.entry(kind).or_default() += 1;
     }
     for k in allowed {
-        assert!(
-            seen.get(k).copied().unwrap_or(0) > 0,
-            "no function of kind {k}: {seen:?}"
-        );
+        assert!(seen.get(k).copied().unwrap_or(0) > 0, "no function of kind {k}: {seen:?}");
     }
 }
 
@@ -145,9 +128,7 @@ fn every_array_argument_has_a_known_rule() {
             continue;
         }
         for entry in arrays.split(',') {
-            let (param, rule) = entry
-                .split_once(':')
-                .unwrap_or_else(|| panic!("{name}: malformed entry {entry:?}"));
+            let (param, rule) = entry.split_once(':').unwrap_or_else(|| panic!("{name}: malformed entry {entry:?}"));
             assert!(!param.is_empty(), "{name}: entry without a parameter: {entry:?}");
             assert!(rule_ok(rule), "{name}: unknown rule {rule:?} in {entry:?}");
         }
@@ -170,20 +151,12 @@ fn no_pointer_parameter_is_left_a_plain_value() {
         for p in &f.params {
             if let Role::Length { of } = &p.role {
                 for o in of {
-                    assert!(
-                        f.params.iter().any(|q| &q.name == o),
-                        "{}: `{}` sizes unknown `{o}`",
-                        f.name,
-                        p.name
-                    );
+                    assert!(f.params.iter().any(|q| &q.name == o), "{}: `{}` sizes unknown `{o}`", f.name, p.name);
                 }
             }
         }
     }
-    assert!(
-        unclassified.is_empty(),
-        "pointer parameters with no role: {unclassified:?}"
-    );
+    assert!(unclassified.is_empty(), "pointer parameters with no role: {unclassified:?}");
 }
 
 #[test]
@@ -191,35 +164,13 @@ fn spot_checks() {
     let rows = rows();
     let row = |n: &str| *rows.get(n).unwrap_or_else(|| panic!("{n} is not listed"));
 
-    assert_eq!(
-        row("glBindTextures"),
-        ("GL_VERSION_4_4", "record", "textures:in:param(count)")
-    );
-    assert_eq!(
-        row("glUniformMatrix4fv"),
-        ("GL_VERSION_2_0", "record", "value:in:product(count*16)")
-    );
-    assert_eq!(
-        row("glDrawElementsInstanced"),
-        ("GL_VERSION_3_1", "record", "indices:offset")
-    );
-    assert_eq!(
-        row("glTexParameteriv"),
-        (
-            "GL_VERSION_1_0",
-            "record",
-            "params:in:pname(pname:TextureParameterName)"
-        )
-    );
+    assert_eq!(row("glBindTextures"), ("GL_VERSION_4_4", "record", "textures:in:param(count)"));
+    assert_eq!(row("glUniformMatrix4fv"), ("GL_VERSION_2_0", "record", "value:in:product(count*16)"));
+    assert_eq!(row("glDrawElementsInstanced"), ("GL_VERSION_3_1", "record", "indices:offset"));
+    assert_eq!(row("glTexParameteriv"), ("GL_VERSION_1_0", "record", "params:in:pname(pname:TextureParameterName)"));
     assert_eq!(row("glGetIntegerv").1, "query");
-    assert_eq!(
-        row("glCreateTextures"),
-        ("GL_VERSION_4_5", "create", "textures:out:param(n)")
-    );
-    assert_eq!(
-        row("glDeleteBuffers"),
-        ("GL_VERSION_1_5", "delete", "buffers:in:param(n)")
-    );
+    assert_eq!(row("glCreateTextures"), ("GL_VERSION_4_5", "create", "textures:out:param(n)"));
+    assert_eq!(row("glDeleteBuffers"), ("GL_VERSION_1_5", "delete", "buffers:in:param(n)"));
     assert_eq!(row("glFenceSync"), ("GL_VERSION_3_2", "special", "-"));
 
     // More rows whose answer follows from the GL spec.
@@ -250,21 +201,11 @@ fn spot_checks() {
     assert_eq!(row("glUniformMatrix3x2fv").2, "value:in:product(count*6)");
     assert_eq!(row("glViewportArrayv").2, "v:in:product(count*4)");
     assert_eq!(row("glDepthRangeArrayv").2, "v:in:product(count*2)");
-    assert!(
-        row("glShaderSource").2.starts_with("string:in:strings(count)"),
-        "{:?}",
-        row("glShaderSource")
-    );
+    assert!(row("glShaderSource").2.starts_with("string:in:strings(count)"), "{:?}", row("glShaderSource"));
     assert_eq!(row("glTransformFeedbackVaryings").2, "varyings:in:strings(count)");
     assert_eq!(row("glObjectLabel").2, "label:in:string");
-    assert_eq!(
-        row("glGetProgramInfoLog"),
-        ("GL_VERSION_2_0", "query", "infoLog:out:string")
-    );
-    assert_eq!(
-        row("glTextureSubImage2D"),
-        ("GL_VERSION_4_5", "record", "pixels:in:bytes")
-    );
+    assert_eq!(row("glGetProgramInfoLog"), ("GL_VERSION_2_0", "query", "infoLog:out:string"));
+    assert_eq!(row("glTextureSubImage2D"), ("GL_VERSION_4_5", "record", "pixels:in:bytes"));
     assert_eq!(row("glClearBufferfv").2, "value:in:pname(buffer:Buffer)");
     assert_eq!(row("glBindTextureUnit"), ("GL_VERSION_4_5", "record", "-"));
     assert_eq!(row("glBindImageTextures").2, "textures:in:param(count)");
@@ -298,16 +239,8 @@ fn cli_list_equals_list_table() {
         .arg("list")
         .output()
         .expect("run glcmd-codegen list");
-    assert!(
-        out.status.success(),
-        "glcmd-codegen list failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "glcmd-codegen list failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout == table(), "`glcmd-codegen list` differs from list_table()");
 }
@@ -333,16 +266,10 @@ fn cli_list_with_explicit_inputs_equals_list_table() {
 #[test]
 fn generate_mipmap_is_recorded_not_created() {
     let rows = rows();
-    for name in [
-        "glGenerateMipmap",
-        "glGenerateTextureMipmap",
-        "glGenerateMultiTexMipmapEXT",
-        "glGenerateTextureMipmapEXT",
-    ] {
-        assert_eq!(
-            rows[name].1, "record",
-            "{name} changes texture state; it must be recorded in order"
-        );
+    for name in
+        ["glGenerateMipmap", "glGenerateTextureMipmap", "glGenerateMultiTexMipmapEXT", "glGenerateTextureMipmapEXT"]
+    {
+        assert_eq!(rows[name].1, "record", "{name} changes texture state; it must be recorded in order");
     }
 }
 
@@ -354,10 +281,7 @@ fn shader_source_length_array_is_derived_from_the_strings() {
     // DESIGN.md: `glShaderSource` takes `&[&str]`; the `length` array comes from the strings.
     for name in ["glShaderSource", "glCompileShaderIncludeARB"] {
         let arrays = rows[name].2;
-        assert!(
-            !arrays.contains("length:in:"),
-            "{name}: `length` must be derived, not a caller array: {arrays}"
-        );
+        assert!(!arrays.contains("length:in:"), "{name}: `length` must be derived, not a caller array: {arrays}");
     }
 }
 
@@ -367,8 +291,5 @@ fn amd_perf_monitor_input_arrays_are_inputs() {
     assert_eq!(rows["glDeletePerfMonitorsAMD"].1, "delete");
     assert_eq!(rows["glDeletePerfMonitorsAMD"].2, "monitors:in:param(n)");
     assert_eq!(rows["glSelectPerfMonitorCountersAMD"].1, "record");
-    assert_eq!(
-        rows["glSelectPerfMonitorCountersAMD"].2,
-        "counterList:in:param(numCounters)"
-    );
+    assert_eq!(rows["glSelectPerfMonitorCountersAMD"].2, "counterList:in:param(numCounters)");
 }

@@ -24,9 +24,7 @@ fn vendored_registry() -> String {
 
 /// A fresh, empty directory for one case.
 fn case_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("glcmd-codegen-malformed")
-        .join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("glcmd-codegen-malformed").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -34,10 +32,7 @@ fn case_dir(name: &str) -> PathBuf {
 
 /// 1-based line of the first line of `text` that contains `needle`.
 fn line_of(text: &str, needle: &str) -> usize {
-    text.lines()
-        .position(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("{needle:?} not found"))
-        + 1
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not found")) + 1
 }
 
 /// Replaces exactly one occurrence of `from` (which must occur once) by `to`.
@@ -48,9 +43,7 @@ fn replace_once(text: &str, from: &str, to: &str) -> String {
 
 /// The byte range of `<command>`'s body for `name` in gl.xml: from its `<name>` to `</command>`.
 fn command_range(xml: &str, name: &str) -> std::ops::Range<usize> {
-    let start = xml
-        .find(&format!("<name>{name}</name>"))
-        .unwrap_or_else(|| panic!("{name} not in gl.xml"));
+    let start = xml.find(&format!("<name>{name}</name>")).unwrap_or_else(|| panic!("{name} not in gl.xml"));
     let end = start + xml[start..].find("</command>").unwrap();
     start..end
 }
@@ -58,11 +51,7 @@ fn command_range(xml: &str, name: &str) -> std::ops::Range<usize> {
 /// Replaces the one occurrence of `from` inside `name`'s `<command>` by `to`.
 fn edit_command(xml: &str, name: &str, from: &str, to: &str) -> String {
     let r = command_range(xml, name);
-    assert_eq!(
-        xml[r.clone()].matches(from).count(),
-        1,
-        "{from:?} must occur once in {name}"
-    );
+    assert_eq!(xml[r.clone()].matches(from).count(), 1, "{from:?} must occur once in {name}");
     let at = r.start + xml[r].find(from).unwrap();
     format!("{}{to}{}", &xml[..at], &xml[at + from.len()..])
 }
@@ -81,20 +70,11 @@ const BIND_TEXTURE_XML: &str = r#"<param class="texture"><ptype>GLuint</ptype> <
 /// `dir/` and the checkout root made relative.
 fn load_err(inputs: &Inputs, dir: &Path) -> (Errors, String) {
     let result = std::panic::catch_unwind(|| load(inputs));
-    let Ok(result) = result else {
-        panic!("load panicked on malformed input")
-    };
-    let Err(errors) = result else {
-        panic!("load accepted malformed input")
-    };
-    let text = errors
-        .to_string()
-        .replace(&format!("{}/", dir.display()), "")
-        .replace(&format!("{}/", root().display()), "");
-    assert!(
-        !text.contains(&*dir.display().to_string()),
-        "absolute path left in:\n{text}"
-    );
+    let Ok(result) = result else { panic!("load panicked on malformed input") };
+    let Err(errors) = result else { panic!("load accepted malformed input") };
+    let text =
+        errors.to_string().replace(&format!("{}/", dir.display()), "").replace(&format!("{}/", root().display()), "");
+    assert!(!text.contains(&*dir.display().to_string()), "absolute path left in:\n{text}");
     (errors, text)
 }
 
@@ -102,26 +82,14 @@ fn header_case(name: &str, header: &str) -> (Errors, String) {
     let dir = case_dir(name);
     let path = dir.join("glcorearb.h");
     std::fs::write(&path, header).unwrap();
-    load_err(
-        &Inputs {
-            header: path,
-            registry: root().join("vendor/gl.xml"),
-        },
-        &dir,
-    )
+    load_err(&Inputs { header: path, registry: root().join("vendor/gl.xml") }, &dir)
 }
 
 fn registry_case(name: &str, xml: &str) -> (Errors, String) {
     let dir = case_dir(name);
     let path = dir.join("gl.xml");
     std::fs::write(&path, xml).unwrap();
-    load_err(
-        &Inputs {
-            header: root().join("vendor/glcorearb.h"),
-            registry: path,
-        },
-        &dir,
-    )
+    load_err(&Inputs { header: root().join("vendor/glcorearb.h"), registry: path }, &dir)
 }
 
 // (a) ---------------------------------------------------------------------------------------
@@ -137,10 +105,7 @@ fn truncated_header_inside_a_prototype_line() {
     let (errors, text) = header_case("truncated_in_prototype", &cut);
 
     assert_eq!(errors.0.len(), 2, "{text}");
-    assert!(
-        text.contains(&format!("glcorearb.h:{n}: glBindTexture: cannot read this prototype")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("glcorearb.h:{n}: glBindTexture: cannot read this prototype")), "{text}");
     let block = cut
         .lines()
         .take(n)
@@ -167,9 +132,7 @@ fn truncated_header_between_prototypes() {
     let (errors, text) = header_case("truncated_in_block", &cut);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(
-        text.contains(&format!(
-            "glcorearb.h:{n}: file ends inside the #ifdef GL_GLEXT_PROTOTYPES block"
-        )),
+        text.contains(&format!("glcorearb.h:{n}: file ends inside the #ifdef GL_GLEXT_PROTOTYPES block")),
         "{text}"
     );
     insta::assert_snapshot!("truncated_in_block", text);
@@ -181,17 +144,11 @@ fn truncated_header_between_prototypes() {
 fn unknown_type_in_a_prototype() {
     let full = vendored_header();
     let n = line_of(&full, BIND_TEXTURE);
-    let bad = replace_once(
-        &full,
-        BIND_TEXTURE,
-        &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture"),
-    );
+    let bad = replace_once(&full, BIND_TEXTURE, &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture"));
     let (errors, text) = header_case("unknown_type", &bad);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(
-        text.contains(&format!(
-            "glcorearb.h:{n}: glBindTexture: parameter `texture` has unknown type `GLtexture`"
-        )),
+        text.contains(&format!("glcorearb.h:{n}: glBindTexture: parameter `texture` has unknown type `GLtexture`")),
         "{text}"
     );
     insta::assert_snapshot!("unknown_type", text);
@@ -204,10 +161,7 @@ fn unknown_return_type() {
     let n = line_of(&full, proto);
     let bad = replace_once(&full, proto, &proto.replace("GLboolean", "GLbool"));
     let (_, text) = header_case("unknown_return_type", &bad);
-    assert!(
-        text.contains(&format!("glcorearb.h:{n}: glIsTexture: unknown return type `GLbool`")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("glcorearb.h:{n}: glIsTexture: unknown return type `GLbool`")), "{text}");
     insta::assert_snapshot!("unknown_return_type", text);
 }
 
@@ -222,10 +176,7 @@ fn duplicated_function() {
     let (errors, text) = header_case("duplicated", &bad);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(
-        text.contains(&format!(
-            "glcorearb.h:{}: glBindTexture: declared twice; first declared at line {n}",
-            n + 1
-        )),
+        text.contains(&format!("glcorearb.h:{}: glBindTexture: declared twice; first declared at line {n}", n + 1)),
         "{text}"
     );
     insta::assert_snapshot!("duplicated", text);
@@ -251,10 +202,7 @@ fn prototype_outside_a_prototypes_block() {
 #[test]
 fn missing_registry() {
     let dir = case_dir("missing_registry");
-    let inputs = Inputs {
-        header: root().join("vendor/glcorearb.h"),
-        registry: dir.join("no-such-gl.xml"),
-    };
+    let inputs = Inputs { header: root().join("vendor/glcorearb.h"), registry: dir.join("no-such-gl.xml") };
     let (errors, text) = load_err(&inputs, &dir);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(text.contains("no-such-gl.xml: cannot read:"), "{text}");
@@ -264,10 +212,7 @@ fn missing_registry() {
 #[test]
 fn missing_header() {
     let dir = case_dir("missing_header");
-    let inputs = Inputs {
-        header: dir.join("no-such.h"),
-        registry: root().join("vendor/gl.xml"),
-    };
+    let inputs = Inputs { header: dir.join("no-such.h"), registry: root().join("vendor/gl.xml") };
     let (_, text) = load_err(&inputs, &dir);
     assert!(text.contains("no-such.h: cannot read:"), "{text}");
 }
@@ -280,12 +225,7 @@ fn registry_disagrees_with_header() {
     let command = line_of(&xml, "<name>glBindTexture</name>") - 1;
     let param = line_in_command(&xml, "glBindTexture", BIND_TEXTURE_XML);
     let header_line = line_of(&vendored_header(), BIND_TEXTURE);
-    let bad = edit_command(
-        &xml,
-        "glBindTexture",
-        BIND_TEXTURE_XML,
-        &BIND_TEXTURE_XML.replace("GLuint", "GLint"),
-    );
+    let bad = edit_command(&xml, "glBindTexture", BIND_TEXTURE_XML, &BIND_TEXTURE_XML.replace("GLuint", "GLint"));
     let (errors, text) = registry_case("disagrees", &bad);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(
@@ -304,12 +244,7 @@ fn registry_lacks_a_function_of_the_header() {
     let header_line = line_of(&vendored_header(), BIND_TEXTURE);
     let (errors, text) = registry_case("lacks_function", &bad);
     assert_eq!(errors.0.len(), 1, "{text}");
-    assert!(
-        text.contains(&format!(
-            "vendor/glcorearb.h:{header_line}: glBindTexture: not found in"
-        )),
-        "{text}"
-    );
+    assert!(text.contains(&format!("vendor/glcorearb.h:{header_line}: glBindTexture: not found in")), "{text}");
     insta::assert_snapshot!("lacks_function", text);
 }
 
@@ -320,12 +255,7 @@ fn registry_not_well_formed() {
     let xml = vendored_registry();
     let param = line_in_command(&xml, "glBindTexture", BIND_TEXTURE_XML);
     // A mistyped closing tag inside glBindTexture's <command>.
-    let bad = edit_command(
-        &xml,
-        "glBindTexture",
-        BIND_TEXTURE_XML,
-        &BIND_TEXTURE_XML.replace("</param>", "</parm>"),
-    );
+    let bad = edit_command(&xml, "glBindTexture", BIND_TEXTURE_XML, &BIND_TEXTURE_XML.replace("</param>", "</parm>"));
     let (errors, text) = registry_case("not_well_formed", &bad);
     assert_eq!(errors.0.len(), 1, "{text}");
     assert!(text.contains(&format!("gl.xml:{param}: <registry> ")), "{text}");
@@ -336,12 +266,7 @@ fn registry_not_well_formed() {
 #[test]
 fn registry_not_well_formed_names_the_function() {
     let xml = vendored_registry();
-    let bad = edit_command(
-        &xml,
-        "glBindTexture",
-        BIND_TEXTURE_XML,
-        &BIND_TEXTURE_XML.replace("</param>", "</parm>"),
-    );
+    let bad = edit_command(&xml, "glBindTexture", BIND_TEXTURE_XML, &BIND_TEXTURE_XML.replace("</param>", "</parm>"));
     let (_, text) = registry_case("not_well_formed_function", &bad);
     assert!(text.contains("glBindTexture"), "{text}");
 }
@@ -352,10 +277,7 @@ fn registry_truncated() {
     let cut = &xml[..xml.find("<name>glBindTexture</name>").unwrap()];
     let (errors, text) = registry_case("truncated_registry", cut);
     assert_eq!(errors.0.len(), 1, "{text}");
-    assert!(
-        text.contains("gl.xml:") && text.contains("not well-formed XML"),
-        "{text}"
-    );
+    assert!(text.contains("gl.xml:") && text.contains("not well-formed XML"), "{text}");
     insta::assert_snapshot!("truncated_registry", text);
 }
 
@@ -365,10 +287,7 @@ fn registry_truncated_points_at_the_end() {
     let cut = &xml[..xml.find("<name>glBindTexture</name>").unwrap()];
     let last = cut.lines().count();
     let (_, text) = registry_case("truncated_registry_end", cut);
-    assert!(
-        text.contains(&format!("gl.xml:{last}: ")),
-        "expected line {last}:\n{text}"
-    );
+    assert!(text.contains(&format!("gl.xml:{last}: ")), "expected line {last}:\n{text}");
 }
 
 // Several errors in one run ---------------------------------------------------------------
@@ -382,33 +301,20 @@ fn several_header_errors_and_a_missing_registry_are_reported_together() {
     let clear = "GLAPI void APIENTRY glClear (GLbitfield mask);";
     let clear_line = line_of(&full, clear);
     assert!(viewport_line != bind && clear_line != bind);
-    let mut bad = replace_once(
-        &full,
-        BIND_TEXTURE,
-        &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture"),
-    );
+    let mut bad = replace_once(&full, BIND_TEXTURE, &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture"));
     bad = replace_once(&bad, viewport, &format!("{viewport}\n{viewport}"));
     bad = replace_once(&bad, clear, "GLAPI void APIENTRY glClear (GLbitfield mask");
 
     let dir = case_dir("several");
     let header = dir.join("glcorearb.h");
     std::fs::write(&header, &bad).unwrap();
-    let (errors, text) = load_err(
-        &Inputs {
-            header,
-            registry: dir.join("missing.xml"),
-        },
-        &dir,
-    );
+    let (errors, text) = load_err(&Inputs { header, registry: dir.join("missing.xml") }, &dir);
     assert_eq!(errors.0.len(), 4, "{text}");
     assert!(text.starts_with("glcmd-codegen found 4 errors:\n"), "{text}");
     // Lines are those of the edited file: the duplicate shifts everything after it by one.
     let shift = |l: usize| if l > viewport_line { l + 1 } else { l };
     for expected in [
-        format!(
-            "glcorearb.h:{}: glBindTexture: parameter `texture` has unknown type `GLtexture`",
-            shift(bind)
-        ),
+        format!("glcorearb.h:{}: glBindTexture: parameter `texture` has unknown type `GLtexture`", shift(bind)),
         format!(
             "glcorearb.h:{}: glViewport: declared twice; first declared at line {viewport_line}",
             viewport_line + 1
@@ -424,12 +330,7 @@ fn several_header_errors_and_a_missing_registry_are_reported_together() {
 #[test]
 fn several_registry_disagreements_are_reported_together() {
     let xml = vendored_registry();
-    let mut bad = edit_command(
-        &xml,
-        "glBindTexture",
-        BIND_TEXTURE_XML,
-        &BIND_TEXTURE_XML.replace("GLuint", "GLint"),
-    );
+    let mut bad = edit_command(&xml, "glBindTexture", BIND_TEXTURE_XML, &BIND_TEXTURE_XML.replace("GLuint", "GLint"));
     // glBindTextures loses its last parameter in gl.xml.
     let textures = r#"<param class="texture" len="count">const <ptype>GLuint</ptype> *<name>textures</name></param>"#;
     bad = edit_command(&bad, "glBindTextures", textures, "");
@@ -451,10 +352,7 @@ fn several_registry_disagreements_are_reported_together() {
     }
     // Each names both places.
     for line in text.lines().skip(1) {
-        assert!(
-            line.contains("vendor/glcorearb.h:") && line.contains(" and gl.xml:"),
-            "{line}"
-        );
+        assert!(line.contains("vendor/glcorearb.h:") && line.contains(" and gl.xml:"), "{line}");
     }
     insta::assert_snapshot!("several_registry", text);
 }
@@ -468,11 +366,7 @@ fn cli_prints_errors_and_exits_non_zero() {
     let header = dir.join("glcorearb.h");
     std::fs::write(
         &header,
-        replace_once(
-            &full,
-            BIND_TEXTURE,
-            &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture"),
-        ),
+        replace_once(&full, BIND_TEXTURE, &BIND_TEXTURE.replace("GLuint texture", "GLtexture texture")),
     )
     .unwrap();
     for command in ["list", "stats"] {
@@ -485,10 +379,7 @@ fn cli_prints_errors_and_exits_non_zero() {
         assert_eq!(out.status.code(), Some(1));
         assert!(out.stdout.is_empty(), "{command} printed to stdout");
         let stderr = String::from_utf8(out.stderr).unwrap();
-        assert!(
-            stderr.contains("glBindTexture: parameter `texture` has unknown type `GLtexture`"),
-            "{stderr}"
-        );
+        assert!(stderr.contains("glBindTexture: parameter `texture` has unknown type `GLtexture`"), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
     let out_dir = dir.join("out");
@@ -500,8 +391,5 @@ fn cli_prints_errors_and_exits_non_zero() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(
-        std::fs::read_dir(&out_dir).map(|d| d.count()).unwrap_or(0) == 0,
-        "emit wrote files despite errors"
-    );
+    assert!(std::fs::read_dir(&out_dir).map(|d| d.count()).unwrap_or(0) == 0, "emit wrote files despite errors");
 }

@@ -88,10 +88,7 @@ fn gl_generator_registry(mut extensions: Vec<&str>) -> (Registry, Vec<String>) {
                     .and_then(|m| m.split_once(", which doesn't support"))
                     .map(|(n, _)| n.to_string())
                     .unwrap_or_else(|| panic!("gl_generator failed: {msg}"));
-                assert!(
-                    extensions.contains(&name.as_str()),
-                    "gl_generator refused {name}, which we did not ask for"
-                );
+                assert!(extensions.contains(&name.as_str()), "gl_generator refused {name}, which we did not ask for");
                 extensions.retain(|e| *e != name);
                 not_gl.push(name);
             }
@@ -116,26 +113,15 @@ struct Comparison {
 
 fn compare() -> Comparison {
     let api = api();
-    let extensions: BTreeSet<&str> = api
-        .functions
-        .iter()
-        .map(|f| f.feature.as_str())
-        .filter(|f| !f.starts_with("GL_VERSION_"))
-        .collect();
+    let extensions: BTreeSet<&str> =
+        api.functions.iter().map(|f| f.feature.as_str()).filter(|f| !f.starts_with("GL_VERSION_")).collect();
     let extensions: Vec<&str> = extensions.into_iter().collect();
-    assert!(
-        extensions.len() > 50,
-        "the header has many extensions: {}",
-        extensions.len()
-    );
+    assert!(extensions.len() > 50, "the header has many extensions: {}", extensions.len());
     let (registry, not_gl) = gl_generator_registry(extensions);
     println!("extensions gl_generator's registry does not give to the gl API: {not_gl:?}");
 
-    let mut theirs: std::collections::BTreeMap<String, &gl_generator::Cmd> = registry
-        .cmds
-        .iter()
-        .map(|c| (format!("gl{}", c.proto.ident), c))
-        .collect();
+    let mut theirs: std::collections::BTreeMap<String, &gl_generator::Cmd> =
+        registry.cmds.iter().map(|c| (format!("gl{}", c.proto.ident), c)).collect();
     // Extensions gl_generator knows only for GLES (its gl.xml predates their GL support):
     // their commands have the same C signatures, so they are compared from a GLES registry.
     let gles_names: Vec<&str> = not_gl.iter().map(String::as_str).collect();
@@ -216,11 +202,7 @@ fn signatures_agree_with_gl_generator() {
     // hide real differences.
     assert!(c.errata.len() < 30, "suspiciously many errata: {}", c.errata.len());
     insta::assert_snapshot!("errata", c.errata.join("\n"));
-    assert!(
-        c.pointer_params > 700,
-        "only {} pointer parameters compared",
-        c.pointer_params
-    );
+    assert!(c.pointer_params > 700, "only {} pointer parameters compared", c.pointer_params);
 }
 
 #[test]
@@ -243,14 +225,8 @@ fn normalisation_and_errata_rules() {
     assert_eq!(gl_generator_erratum(&t("GLuint *")), None);
     // `void **`: C says `*mut *mut`, gl_generator `*const *mut`.
     assert_eq!(ours(&t("void **")), "*mut *mut c_void");
-    assert_eq!(
-        gl_generator_erratum(&t("void **")).as_deref(),
-        Some("*const *mut c_void")
-    );
+    assert_eq!(gl_generator_erratum(&t("void **")).as_deref(), Some("*const *mut c_void"));
     // `const GLchar *const*` is spelled the same by both: nothing to excuse.
     assert_eq!(gl_generator_erratum(&t("const GLchar *const*")), None);
-    assert_eq!(
-        gl_generator_erratum(&t("struct _cl_context *")).as_deref(),
-        Some("*const types::_cl_context")
-    );
+    assert_eq!(gl_generator_erratum(&t("struct _cl_context *")).as_deref(), Some("*const types::_cl_context"));
 }

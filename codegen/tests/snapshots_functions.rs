@@ -84,9 +84,7 @@ fn function_source_is_deterministic() {
 
 /// The arguments of the recording method (or `Device` method) in `src`, as written.
 fn method_args(src: &str, method: &str) -> String {
-    let start = src
-        .find(&format!("fn {method}("))
-        .unwrap_or_else(|| panic!("no fn {method} in:\n{src}"));
+    let start = src.find(&format!("fn {method}(")).unwrap_or_else(|| panic!("no fn {method} in:\n{src}"));
     let rest = &src[start..];
     rest[..rest.find(')').unwrap()].to_string()
 }
@@ -98,10 +96,7 @@ fn shader_source_takes_only_strings() {
     let src = source("glShaderSource");
     let args = method_args(&src, "shader_source");
     assert!(args.contains("string: &[&str]"), "{args}");
-    assert!(
-        !args.contains("length"),
-        "the GL would read `length[i]` bytes of a copy that may be shorter: {args}"
-    );
+    assert!(!args.contains("length"), "the GL would read `length[i]` bytes of a copy that may be shorter: {args}");
 }
 
 #[test]

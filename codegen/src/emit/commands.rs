@@ -88,7 +88,11 @@ pub fn packet_bytes(api: &Api, f: &Function) -> usize {
 pub fn pack_buffer_variants(api: &Api) -> Vec<Function> {
     api.functions
         .iter()
-        .filter(|f| f.kind == Kind::Query && f.ret.is_void() && (f.name.contains("Image") || f.name.contains("ReadPixels") || f.name.contains("ReadnPixels")))
+        .filter(|f| {
+            f.kind == Kind::Query
+                && f.ret.is_void()
+                && (f.name.contains("Image") || f.name.contains("ReadPixels") || f.name.contains("ReadnPixels"))
+        })
         .filter(|f| {
             let outs: Vec<&Param> = f.params.iter().filter(|p| matches!(p.role, Role::Out(_))).collect();
             outs.len() == 1 && is_void_array(outs[0])
@@ -349,7 +353,8 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                     Rule::String => {
                         args.push(quote!(#id: &str));
                         // With a length argument the GL reads exactly that many bytes.
-                        let has_length = f.params.iter().any(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
+                        let has_length =
+                            f.params.iter().any(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
                         let nul_terminated = !has_length;
                         prelude.push(quote!(let #id = self.push_str(#gl_name, #arg_name, #id, #nul_terminated);));
                     }
@@ -439,7 +444,9 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
                 quote!(if c.#len_id == u32::MAX { c.#id as usize as #ty } else { r.param::<u8>(c.#id as u32) as #ty })
             }
-            Role::In(_) if p.nullable => quote!(if c.#id == u32::MAX { std::ptr::null_mut::<u8>() as #ty } else { r.param::<u8>(c.#id) as #ty }),
+            Role::In(_) if p.nullable => {
+                quote!(if c.#id == u32::MAX { std::ptr::null_mut::<u8>() as #ty } else { r.param::<u8>(c.#id) as #ty })
+            }
             Role::In(_) | Role::LengthArray { .. } => quote!(r.param::<u8>(c.#id) as #ty),
             Role::Offset | Role::Opaque => quote!(c.#id as #ty),
             Role::Out(_) | Role::OutLength { .. } => unreachable!(),
@@ -447,7 +454,13 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         lets.push(quote!(let #a: #ty = #value;));
         call_args.push(a);
     }
-    let defer = if f.kind == Kind::Delete { quote!(if r.defer(p) { return; }) } else { quote!() };
+    let defer = if f.kind == Kind::Delete {
+        quote!(if r.defer(p) {
+            return;
+        })
+    } else {
+        quote!()
+    };
     let call = quote!((r.gl.#field)(#(#call_args),*));
     let body = if f.name == "glFenceSync" {
         quote! { let s = #call; r.set_sync(c.sync, s); }

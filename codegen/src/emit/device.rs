@@ -101,7 +101,9 @@ pub fn method(f: &Function) -> TokenStream {
                         owned.push(quote! {
                             let #id: Vec<std::ffi::CString> = #id.iter().map(|s| codec::c_string(#gl_name, #arg_name, s)).collect();
                         });
-                        setup.push(quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();));
+                        setup.push(
+                            quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();),
+                        );
                         call_args.push(quote!(#a.as_ptr() as #ty));
                     }
                     Rule::Const(n) => {
@@ -296,7 +298,14 @@ pub fn method(f: &Function) -> TokenStream {
             (quote!((#(#ts),*)), quote!((#(#es),*)))
         }
     };
-    let docs = doc(f, if f.kind == Kind::Create { "creates at once on the render thread and returns the result" } else { "a round trip to the render thread" });
+    let docs = doc(
+        f,
+        if f.kind == Kind::Create {
+            "creates at once on the render thread and returns the result"
+        } else {
+            "a round trip to the render thread"
+        },
+    );
     let unsafety = if f.unchecked { quote!(unsafe) } else { quote!() };
     let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
     let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };

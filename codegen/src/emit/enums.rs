@@ -14,7 +14,11 @@ pub fn emit(api: &Api) -> TokenStream {
             continue;
         }
         let short = &name[3..];
-        let id = if short.starts_with(|c: char| c.is_ascii_digit()) { format_ident!("_{}", short) } else { format_ident!("{}", short) };
+        let id = if short.starts_with(|c: char| c.is_ascii_digit()) {
+            format_ident!("_{}", short)
+        } else {
+            format_ident!("{}", short)
+        };
         let doc = format!(" `{name}`");
         let lit = Literal::u64_unsuffixed(*value);
         let lit = syn::parse_str::<syn::LitInt>(&format!("0x{value:X}")).map(|l| quote!(#l)).unwrap_or(quote!(#lit));

@@ -139,7 +139,11 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
             Role::In(rule) if p.nullable => {
                 let count = count_expr(f, rule);
                 let pointee = p.ty.pointee();
-                let elem = if pointee.base == "void" { quote!(u8) } else { rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] }) };
+                let elem = if pointee.base == "void" {
+                    quote!(u8)
+                } else {
+                    rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
+                };
                 quote! {
                     if { c.#id } == u32::MAX { out.write_str("NULL")?; } else {
                         dump::array::<#elem>(out, params.add({ c.#id } as usize).cast(), #count, None)?;
@@ -164,7 +168,11 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
         parts.push(part);
     }
     let _ = api;
-    let ret = if f.name == "glFenceSync" { quote!(write!(out, ") = sync#{}", { c.sync })?;) } else { quote!(out.write_str(")")?;) };
+    let ret = if f.name == "glFenceSync" {
+        quote!(write!(out, ") = sync#{}", { c.sync })?;)
+    } else {
+        quote!(out.write_str(")")?;)
+    };
     let doc = format!(" Writes a `{gl_name}` packet as one line.");
     quote! {
         #[doc = #doc]

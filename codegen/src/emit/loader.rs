@@ -17,7 +17,12 @@ pub fn emit(api: &Api) -> TokenStream {
         let field = format_ident!("{}", f.short_name());
         let stub = format_ident!("missing_{}", f.short_name());
         let args: Vec<TokenStream> = f.params.iter().map(|p| rust_type(&p.ty)).collect();
-        let ret = if f.ret.is_void() { quote!() } else { let r = rust_type(&f.ret); quote!(-> #r) };
+        let ret = if f.ret.is_void() {
+            quote!()
+        } else {
+            let r = rust_type(&f.ret);
+            quote!(-> #r)
+        };
         let body = if f.ret.is_void() { quote!() } else { quote!(unsafe { std::mem::zeroed() }) };
         let doc = format!(" `{}` ({}).", f.name, f.feature);
         let name = &f.name;

@@ -70,7 +70,12 @@ pub fn function_source(api: &Api, name: &str) -> Option<String> {
                 let d = doc(f, "hand-written in the runtime (`special.rs`) or reached through `Device::with_gl`");
                 let field = format_ident!("{}", f.short_name());
                 let args: Vec<TokenStream> = f.params.iter().map(|p| rust_type(&p.ty)).collect();
-                let ret = if f.ret.is_void() { quote!() } else { let r = rust_type(&f.ret); quote!(-> #r) };
+                let ret = if f.ret.is_void() {
+                    quote!()
+                } else {
+                    let r = rust_type(&f.ret);
+                    quote!(-> #r)
+                };
                 quote!(pub struct Gl { #d pub #field: unsafe extern "system" fn(#(#args),*) #ret, })
             }
         },
@@ -130,7 +135,9 @@ pub fn doc(f: &Function, what: &str) -> TokenStream {
             Role::In(rule) => lines.push(format!(" * `{}`: input array, length rule `{rule}`.", param_ident(&p.name))),
             Role::Out(rule) => lines.push(format!(" * `{}`: output, length rule `{rule}`.", param_ident(&p.name))),
             Role::Offset => lines.push(format!(" * `{}`: offset into the bound buffer.", param_ident(&p.name))),
-            Role::Length { of } => lines.push(format!(" * `{}`: taken from the length of `{}`.", p.name, of.join("`, `"))),
+            Role::Length { of } => {
+                lines.push(format!(" * `{}`: taken from the length of `{}`.", p.name, of.join("`, `")))
+            }
             _ => {}
         }
     }

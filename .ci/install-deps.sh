@@ -11,6 +11,7 @@ packages=(
     xvfb xauth
     # Recording and replaying GL traces.
     apitrace apitrace-tracers
+    valgrind
     # X11 libraries glutin/winit load at run time.
     libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
 )

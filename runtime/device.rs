@@ -113,6 +113,12 @@ pub struct FrameStats {
     pub replay: Duration,
 }
 
+/// A round trip's work, run on the render thread.
+type Job = Box<dyn FnOnce(&RenderContext) + Send>;
+/// A waiting round trip: the position (frame, slot) of the latest list submitted before it,
+/// its GL function name, and its work.
+type PendingCall = (Option<(u64, u32)>, &'static str, Job);
+
 enum Msg {
     Begin {
         frame: u64,
@@ -126,11 +132,11 @@ enum Msg {
     Close {
         frame: u64,
     },
-    Call(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
+    Call(&'static str, Job),
     /// A create: runs as soon as the render thread sees it, ahead of waiting lists and round
     /// trips. New names cannot affect lists recorded before them, and making creates wait for
     /// lower slots would deadlock a worker that creates while its own slot is unsubmitted.
-    Create(&'static str, Box<dyn FnOnce(&RenderContext) + Send>),
+    Create(&'static str, Job),
     Shutdown,
 }
 
@@ -328,7 +334,7 @@ impl Device {
             });
         }
         let (tx, rx) = crossbeam_channel::bounded(1);
-        let job: Box<dyn FnOnce(&RenderContext) + Send> = Box::new(move |ctx| {
+        let job: Job = Box::new(move |ctx| {
             let _ = tx.send(f(ctx));
         });
         self.send(if immediate { Msg::Create(function, job) } else { Msg::Call(function, job) })?;
@@ -476,9 +482,9 @@ struct Scheduler {
     /// Id of `frames[0]`.
     first: u64,
     /// Round trips, each with the position of the latest list submitted before it.
-    calls: VecDeque<(Option<(u64, u32)>, &'static str, Box<dyn FnOnce(&RenderContext) + Send>)>,
+    calls: VecDeque<PendingCall>,
     /// Creates, run before anything else.
-    creates: VecDeque<(&'static str, Box<dyn FnOnce(&RenderContext) + Send>)>,
+    creates: VecDeque<(&'static str, Job)>,
     /// Ended frames' bookkeeping, reused.
     spare: Vec<FrameSlots>,
     shutting_down: bool,

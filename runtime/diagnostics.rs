@@ -324,6 +324,8 @@ pub struct DebugMessage {
 }
 
 type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
+/// The delete call that removed a name, and where it was recorded.
+type DeletedBy = (String, Option<&'static Location<'static>>);
 
 /// The render thread's diagnostics state. Used through shared references only, because the
 /// GL calls back into it (through the debug callback) while replay is running.
@@ -337,7 +339,7 @@ pub(crate) struct Diagnostics {
     current_index: Cell<usize>,
     current_round_trip: Cell<Option<&'static str>>,
     /// Deleted names: (class, name) -> (delete call, recording site).
-    deleted: RefCell<HashMap<(&'static str, u32), (String, Option<&'static Location<'static>>)>>,
+    deleted: RefCell<HashMap<(&'static str, u32), DeletedBy>>,
     app_callback: RefCell<Option<AppCallback>>,
 }
 

@@ -42,7 +42,8 @@ pub mod inspect {
     unused_mut,
     unused_unsafe,
     unused_imports,
-    clippy::useless_conversion
+    clippy::useless_conversion,
+    clippy::type_complexity
 )]
 pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));

@@ -66,7 +66,10 @@ impl<'a> Replayer<'a> {
     }
 
     /// Builds the `const GLchar *const*` array for strings stored by `CommandList::push_strs`.
-    pub fn strings(&mut self, table: u32, count: i32) -> *const *const c_char {
+    ///
+    /// # Safety
+    /// `table` is the offset of a `push_strs` table of `count` strings in the current list.
+    pub unsafe fn strings(&mut self, table: u32, count: i32) -> *const *const c_char {
         self.state.scratch.clear();
         for i in 0..count.max(0) as usize {
             // SAFETY: the table holds `count` u32 offsets written by push_strs.
@@ -94,8 +97,11 @@ impl<'a> Replayer<'a> {
 
     /// For delete packets: true when the GL call must wait for the end of the frame, in which
     /// case the packet has been noted and the caller returns.
+    ///
+    /// # Safety
+    /// `packet` is the packet being executed, inside the current list.
     #[inline]
-    pub fn defer(&mut self, packet: *const u64) -> bool {
+    pub unsafe fn defer(&mut self, packet: *const u64) -> bool {
         if self.state.running_deferred {
             return false;
         }

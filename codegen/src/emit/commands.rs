@@ -438,7 +438,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
             Role::Sync => quote!(r.sync(c.#id) as #ty),
             Role::In(Rule::Strings(count)) => {
                 let count = ident(param_named(f, count));
-                quote!(r.strings(c.#id, c.#count as i32) as #ty)
+                quote!(unsafe { r.strings(c.#id, c.#count as i32) } as #ty)
             }
             Role::In(_) if p.unpack_offset || (matches!(p.role, Role::In(Rule::Bytes)) && is_void_array(p)) => {
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
@@ -455,7 +455,8 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         call_args.push(a);
     }
     let defer = if f.kind == Kind::Delete {
-        quote!(if r.defer(p) {
+        // SAFETY: `p` is the packet being executed.
+        quote!(if unsafe { r.defer(p) } {
             return;
         })
     } else {

@@ -72,7 +72,8 @@ pub fn emit(api: &Api) -> TokenStream {
         /// when the group is unknown. Used by dumps and diagnostics.
         pub fn enum_name(group: &str, value: u32) -> Option<&'static str> {
             let named = match group { #(#group_arms)* _ => None };
-            named.or_else(|| match value { #(#any_arms)* _ => None })
+            if named.is_some() { return named; }
+            match value { #(#any_arms)* _ => None }
         }
     }
 }

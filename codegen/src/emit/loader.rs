@@ -40,7 +40,7 @@ pub fn emit(api: &Api) -> TokenStream {
                 let p = load(#cname);
                 // SAFETY: a non-null address that the context returned for this name is the
                 // function with this signature (glcorearb.h).
-                if p.is_null() { #stub } else { unsafe { std::mem::transmute::<*const std::ffi::c_void, _>(p) } }
+                if p.is_null() { #stub } else { unsafe { std::mem::transmute::<*const std::ffi::c_void, unsafe extern "system" fn(#(#args),*) #ret>(p) } }
             },
         });
     }

@@ -142,11 +142,9 @@ const NONE: u32 = u32::MAX;
 
 /// The command in flight and the last completed ones, readable from any thread.
 pub(crate) struct Breadcrumbs {
-    epoch: Instant,
     in_flight_op: AtomicU32,
     in_flight_site: AtomicUsize,
     in_flight_index: AtomicU32,
-    started_ns: AtomicU64,
     /// Increases with every command, so one stall is reported once.
     generation: AtomicU64,
     label: Mutex<String>,
@@ -167,11 +165,9 @@ fn site_from(ptr: usize) -> Option<&'static Location<'static>> {
 impl Breadcrumbs {
     pub(crate) fn new() -> Self {
         Breadcrumbs {
-            epoch: Instant::now(),
             in_flight_op: AtomicU32::new(NONE),
             in_flight_site: AtomicUsize::new(0),
             in_flight_index: AtomicU32::new(0),
-            started_ns: AtomicU64::new(0),
             generation: AtomicU64::new(0),
             label: Mutex::new(String::new()),
             ring_op: std::array::from_fn(|_| AtomicU32::new(NONE)),
@@ -180,29 +176,31 @@ impl Breadcrumbs {
         }
     }
 
-    fn now_ns(&self) -> u64 {
-        self.epoch.elapsed().as_nanos() as u64
-    }
-
     fn begin_list(&self, label: &str) {
         let mut l = self.label.lock().unwrap_or_else(|e| e.into_inner());
         l.clear();
         l.push_str(label);
     }
 
+    /// Called before each command. Only plain stores: the render thread is the single writer,
+    /// so no read-modify-write and no clock read is needed (the watchdog times steps itself).
     fn start(&self, op: usize, index: usize, site: Option<&'static Location<'static>>) {
         self.in_flight_site.store(site_ptr(site), Ordering::Relaxed);
         self.in_flight_index.store(index as u32, Ordering::Relaxed);
-        self.started_ns.store(self.now_ns(), Ordering::Relaxed);
-        self.generation.fetch_add(1, Ordering::Relaxed);
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store(g + 1, Ordering::Relaxed);
         self.in_flight_op.store(op as u32, Ordering::Release);
     }
 
+    /// Called after each command.
     fn complete(&self) {
-        let op = self.in_flight_op.swap(NONE, Ordering::AcqRel);
-        let at = (self.head.fetch_add(1, Ordering::Relaxed) % BREADCRUMBS as u64) as usize;
+        let op = self.in_flight_op.load(Ordering::Relaxed);
+        self.in_flight_op.store(NONE, Ordering::Release);
+        let head = self.head.load(Ordering::Relaxed);
+        let at = (head % BREADCRUMBS as u64) as usize;
         self.ring_op[at].store(op, Ordering::Relaxed);
         self.ring_site[at].store(self.in_flight_site.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.head.store(head + 1, Ordering::Release);
     }
 
     /// The last completed commands, oldest first, as `glName (file:line:col)`.
@@ -224,18 +222,16 @@ impl Breadcrumbs {
             .collect()
     }
 
-    /// The command in flight and for how long, if any.
-    pub(crate) fn in_flight(&self) -> Option<(usize, usize, Option<&'static Location<'static>>, Duration, u64)> {
+    /// The command in flight: (opcode, index in its list, recording site, generation).
+    pub(crate) fn in_flight(&self) -> Option<(usize, usize, Option<&'static Location<'static>>, u64)> {
         let op = self.in_flight_op.load(Ordering::Acquire);
         if op == NONE {
             return None;
         }
-        let started = self.started_ns.load(Ordering::Relaxed);
         Some((
             op as usize,
             self.in_flight_index.load(Ordering::Relaxed) as usize,
             site_from(self.in_flight_site.load(Ordering::Relaxed)),
-            Duration::from_nanos(self.now_ns().saturating_sub(started)),
             self.generation.load(Ordering::Relaxed),
         ))
     }
@@ -243,7 +239,7 @@ impl Breadcrumbs {
     /// For a device-lost error: what was in flight and what completed.
     pub(crate) fn summary(&self) -> String {
         let mut s = String::new();
-        if let Some((op, index, site, _, _)) = self.in_flight() {
+        if let Some((op, index, site, _)) = self.in_flight() {
             let label = self.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
             s.push_str(&format!(
                 "in flight: {} (command {index} of list \"{label}\", recorded at {})",
@@ -268,11 +264,25 @@ pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Si
         .name("glcmd-watchdog".into())
         .spawn(move || {
             let mut reported = u64::MAX;
-            let tick = (limit / 4).max(Duration::from_millis(1));
+            // The step the watchdog saw in flight, and since when (its own clock: the render
+            // thread reads none).
+            let mut seen: Option<(u64, Instant)> = None;
+            let tick = (limit / 8).max(Duration::from_millis(1));
             // Ends when the render thread drops its end of the sink (device gone).
             while Arc::strong_count(&crumbs) > 1 {
                 std::thread::sleep(tick);
-                let Some((op, index, site, running, generation)) = crumbs.in_flight() else { continue };
+                let Some((op, index, site, generation)) = crumbs.in_flight() else {
+                    seen = None;
+                    continue;
+                };
+                let since = match seen {
+                    Some((g, t)) if g == generation => t,
+                    _ => {
+                        seen = Some((generation, Instant::now()));
+                        continue;
+                    }
+                };
+                let running = since.elapsed();
                 if running < limit || generation == reported {
                     continue;
                 }

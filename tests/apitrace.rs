@@ -5,32 +5,10 @@
 //! Runs `examples/trace_probe.rs` twice under `apitrace trace --api egl` and compares
 //! `apitrace dump` from its first create to its final `glFinish`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn build_probe() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir =
-        exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>").to_path_buf();
-    let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
-    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-        Some("debug") | None => "dev".to_string(),
-        Some(name) => name.to_string(),
-    };
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--example", "trace_probe", "--profile", &profile, "--target-dir"])
-        .arg(&target_dir)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot run cargo");
-    assert!(
-        output.status.success(),
-        "cargo build --example trace_probe failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    profile_dir.join("examples").join(format!("trace_probe{}", std::env::consts::EXE_SUFFIX))
-}
 
 /// Traces `probe args` and returns the dumped calls of the probe section, call numbers
 /// removed and blobs replaced by a hash of their bytes.
@@ -74,7 +52,7 @@ fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
 
 #[test]
 fn replayed_calls_equal_direct_calls_in_apitrace() {
-    let probe = build_probe();
+    let probe = common::build_example("trace_probe");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("apitrace");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

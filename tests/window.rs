@@ -6,8 +6,10 @@
 //! Needs `Xvfb` (Debian package `xvfb`; `.ci/install-deps.sh` installs it). Without it the test
 //! fails and says so: it does not pass silently.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
@@ -23,7 +25,7 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[test]
 fn window_example_draws_into_its_window() {
-    let example = build_example();
+    let example = common::build_example("window");
     let xvfb = Xvfb::start();
     // glutin-winit's default on X11 (GLX first), then EGL on the same X server.
     for args in [&["--frames", "3"][..], &["--frames", "3", "--egl"][..]] {
@@ -61,35 +63,6 @@ fn run_example(example: &Path, args: &[&str], xvfb: &Xvfb) {
     assert_eq!(pixel(&stdout, "PIXEL"), Some(EXPECTED_CENTRE), "centre pixel (the triangle): {}", report());
     assert_eq!(pixel(&stdout, "CORNER"), Some(EXPECTED_CORNER), "corner pixel (the clear colour): {}", report());
     eprint!("{stderr}"); // the example's one line about its context (GLX or EGL, renderer)
-}
-
-/// Builds `examples/window.rs` with the profile and target directory of this test, and returns
-/// the binary's path. A no-op when `cargo test` has already built it.
-fn build_example() -> PathBuf {
-    // This test runs as <target>/<profile dir>/deps/window-<hash>.
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>");
-    let profile_dir = profile_dir.to_path_buf();
-    let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
-    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-        Some("debug") | None => "dev".to_string(),
-        Some(name) => name.to_string(),
-    };
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--example", "window", "--profile", &profile, "--target-dir"])
-        .arg(&target_dir)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("cannot run cargo");
-    assert!(
-        output.status.success(),
-        "cargo build --example window failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let binary = profile_dir.join("examples").join(format!("window{}", std::env::consts::EXE_SUFFIX));
-    assert!(binary.exists(), "cargo built the example, but {} does not exist", binary.display());
-    binary
 }
 
 /// A running `Xvfb` on a display number it picked itself; killed on drop.

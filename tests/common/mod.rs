@@ -482,3 +482,36 @@ pub fn direct_state(d: &Direct) -> Vec<(&'static str, Vec<i64>)> {
     out.push(("GL_COLOR_CLEAR_VALUE", c.iter().map(|f| f.to_bits() as i64).collect()));
     out
 }
+
+// ---------------------------------------------------------------------------------------------
+// Examples run by tests
+// ---------------------------------------------------------------------------------------------
+
+/// Builds `examples/<name>.rs` with the profile and target directory of this test, and returns
+/// the binary's path. A no-op when `cargo test` has already built it.
+pub fn build_example(name: &str) -> std::path::PathBuf {
+    // A test runs as <target>/<profile dir>/deps/<test>-<hash>.
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("<target>/<profile>/deps/<test>");
+    let profile_dir = profile_dir.to_path_buf();
+    let target_dir = profile_dir.parent().expect("<target>/<profile>").to_path_buf();
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(name) => name.to_string(),
+    };
+    let output = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--example", name, "--profile", &profile, "--target-dir"])
+        .arg(&target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("cannot run cargo");
+    assert!(
+        output.status.success(),
+        "cargo build --example {name} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let binary = profile_dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.exists(), "cargo built the example, but {} does not exist", binary.display());
+    binary
+}

@@ -6,8 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{doc, element_type, ident, param_named, rust_type};
-use crate::ctype::CType;
-use crate::model::{Api, Function, Kind, Param, Role, Rule};
+use crate::model::{Api, Function, Kind, Role, Rule};
 use crate::naming::param_ident;
 
 pub fn emit(api: &Api) -> TokenStream {
@@ -24,17 +23,6 @@ pub fn emit(api: &Api) -> TokenStream {
         impl Device {
             #(#methods)*
         }
-    }
-}
-
-fn out_elem(p: &Param) -> TokenStream {
-    let pointee = p.ty.pointee();
-    if pointee.is_pointer() {
-        quote!(usize)
-    } else if pointee.base == "void" {
-        quote!(u8)
-    } else {
-        rust_type(&CType { base: pointee.base, base_const: false, pointers: vec![] })
     }
 }
 
@@ -138,7 +126,7 @@ pub fn method(f: &Function) -> TokenStream {
                 }
             }
             Role::Out(rule) => {
-                let elem = out_elem(p);
+                let elem = element_type(p);
                 let len_expr = |x: &str| -> TokenStream {
                     let xp = param_named(f, x);
                     let xi = ident(xp);
@@ -237,7 +225,7 @@ pub fn method(f: &Function) -> TokenStream {
     // pname replaced by the counting pname and the output by a small scratch array.
     if let Some((index, _)) = &pname_out {
         let p = &f.params[*index];
-        let elem = out_elem(p);
+        let elem = element_type(p);
         let ty = rust_type(&p.ty);
         let Role::Out(Rule::Pname { param, .. }) = &p.role else { unreachable!() };
         let pname_index = f.params.iter().position(|q| q.name == *param).unwrap();

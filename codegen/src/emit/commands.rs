@@ -30,6 +30,9 @@ fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
     for p in &f.params {
         let name = ident(p);
         let (ty, bytes) = match &p.role {
+            // A length taken from a slice fits 32 bits (a list's parameter buffer is limited
+            // to 4 GiB), so a `GLsizeiptr` length is stored in 4 bytes, not 8.
+            Role::Length { .. } if narrowed_length(p) => (quote!(u32), 4),
             Role::Value | Role::Length { .. } => scalar_storage(api, p),
             Role::Sync => (quote!(u32), 4),
             Role::In(_) if p.unpack_offset => {
@@ -54,6 +57,12 @@ fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
         fields.push(Field { name: format_ident!("sync"), ty: quote!(u32), bytes: 4 });
     }
     fields
+}
+
+/// Whether a slice-derived length of a pointer-sized type is stored in 32 bits.
+fn narrowed_length(p: &Param) -> bool {
+    matches!(p.role, Role::Length { .. })
+        && matches!(p.ty.base.as_str(), "GLsizeiptr" | "GLsizeiptrARB" | "GLintptr" | "GLintptrARB")
 }
 
 fn is_void_array(p: &Param) -> bool {
@@ -240,7 +249,11 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 let conv = length_conversion(p, n, gl_name, first);
                 // Before the arrays are copied (which rebinds their names to offsets).
                 lengths.push(quote!(let #id = #conv;));
-                inits.push(quote!(#id));
+                if narrowed_length(p) {
+                    inits.push(quote!(#id: #id as u32));
+                } else {
+                    inits.push(quote!(#id));
+                }
             }
             Role::LengthArray { .. } => {
                 // Filled together with its strings (below); the offset is bound there.
@@ -434,6 +447,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         let ty = rust_type(&p.ty);
         let value = match &p.role {
             Role::Value | Role::Length { .. } if is_packed_enum(api, p) => quote!(c.#id as u32),
+            Role::Length { .. } if narrowed_length(p) => quote!(c.#id as #ty),
             Role::Value | Role::Length { .. } => quote!(c.#id),
             Role::Sync => quote!(r.sync(c.#id) as #ty),
             Role::In(Rule::Strings(count)) => {

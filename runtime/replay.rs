@@ -1,9 +1,12 @@
 //! The replay loop: one pass over a list's packets, dispatching each by its opcode.
 //!
-//! Every packet starts with a `u16` opcode that indexes two generated tables: `EXECUTE`, the
-//! function that unpacks the packet and calls the GL, and `SLOTS`, the packet's size. Dispatch is
-//! one indexed load and one indirect call, the jump-table idea of seed 004. The loop allocates
-//! nothing, takes no lock and branches on nothing else.
+//! Every packet starts with a `u16` opcode. The plain loop hands it to the generated
+//! `dispatch`, a `match` over every opcode that the compiler turns into one jump table with the
+//! execute functions inlined into its arms: one indexed load and one indirect jump per command,
+//! the jump-table idea of seed 004 (measured at about 1 ns over a direct call, against about
+//! 2.5 ns for an indirect call through a table of function pointers). The loop allocates nothing,
+//! takes no lock and branches on nothing else. The tables `EXECUTE` (execute function per
+//! opcode) and `SLOTS` (size per opcode) serve the diagnostic loop and deferred deletes.
 //!
 //! Deletes are the exception the design asks for: their execute functions do not call the GL at
 //! once but note the packet in `ReplayState::deferred`. When every list of the frame has run,
@@ -121,12 +124,9 @@ pub fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList, list_index: 
     let mut at = 0;
     while at < end {
         // SAFETY: packets are written only by generated recording methods: each starts with a
-        // valid opcode (< EXECUTE.len()) and occupies SLOTS[opcode] slots inside the buffer.
+        // valid opcode (< OPCODE_COUNT) and occupies SLOTS[opcode] slots inside the buffer.
         unsafe {
-            let packet = base.add(at);
-            let op = packet.cast::<u16>().read() as usize;
-            (EXECUTE.get_unchecked(op))(&mut r, packet);
-            at += *SLOTS.get_unchecked(op) as usize;
+            at += crate::generated::commands::dispatch(&mut r, base.add(at));
         }
     }
     r.state.executed += list.commands as u64;

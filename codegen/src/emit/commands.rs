@@ -149,6 +149,12 @@ pub fn emit(api: &Api) -> TokenStream {
     }
     let n = recorded.len();
     let exec_names = recorded.iter().map(|f| format_ident!("exec_{}", f.method_name()));
+    let arms = recorded.iter().enumerate().map(|(op, f)| {
+        let op = op as u16;
+        let exec = format_ident!("exec_{}", f.method_name());
+        let packet = format_ident!("{}Packet", f.type_name());
+        quote!(#op => { unsafe { #exec(r, p) }; <#packet as Packet>::SLOTS })
+    });
     quote! {
         use super::types;
         use super::pname::{self, Count};
@@ -166,6 +172,21 @@ pub fn emit(api: &Api) -> TokenStream {
         }
 
         #(#execs)*
+
+        /// Runs the packet at `p` and returns its size in slots: a `match` on the opcode, which
+        /// compiles to one jump table with the execute functions inlined into its arms (one
+        /// indirect jump per command instead of an indirect call, its return and a size lookup).
+        ///
+        /// # Safety
+        /// As for the functions of `EXECUTE`.
+        #[inline(always)]
+        pub unsafe fn dispatch(r: &mut Replayer<'_>, p: *const u64) -> usize {
+            match unsafe { p.cast::<u16>().read() } {
+                #(#arms,)*
+                // SAFETY: every packet starts with an opcode below OPCODE_COUNT.
+                _ => unsafe { std::hint::unreachable_unchecked() },
+            }
+        }
 
         /// Number of opcodes.
         pub const OPCODE_COUNT: usize = #n;

@@ -1,0 +1,80 @@
+//! Variants (d) and (e): direct GL again, but in a child process (the same binary, re-executed
+//! with a hidden flag) whose environment turns on the driver's own threading before the driver
+//! is loaded: `mesa_glthread=true` for Mesa, `__GL_THREADED_OPTIMIZATIONS=1` for NVIDIA. The
+//! same child without the variable gives direct GL alone in its process (one context, one
+//! thread), the baseline for the child's figures.
+
+use std::collections::HashMap;
+use std::process::Command;
+
+use glcmd::context::GlContext;
+use glcmd::Gl;
+
+use crate::frame::{self, FrameCfg};
+use crate::harness::thread_names;
+use crate::micro;
+use crate::scene;
+
+pub const FLAG: &str = "--child-direct";
+
+/// What the child reports.
+#[derive(Clone, Debug)]
+pub struct ChildResult {
+    pub frame_ns: f64,
+    pub mean_ns: f64,
+    pub checksum: u64,
+    /// ns per direct call on the application thread: glBindTexture, glUniformMatrix4fv.
+    pub bind_ns: f64,
+    pub umat_ns: f64,
+    /// Threads the driver started (names), for evidence that its threading is on.
+    pub threads: String,
+    pub renderer: String,
+}
+
+/// The child's main: `FLAG objects iters warmup frames chunk reps`.
+pub fn child_main(args: &[String]) {
+    let n: Vec<u64> = args.iter().map(|a| a.parse().expect("numeric child argument")).collect();
+    let cfg = FrameCfg { objects: n[0] as u32, iters: n[1] as u32, warmup: n[2] as usize, frames: n[3] as usize, chunk: n[4] as u32 };
+    let reps = n[5] as usize;
+    let ctx = GlContext::headless().expect("GL context");
+    let g = Gl::load_with(|name| ctx.get_proc_address(name));
+    let s = unsafe { scene::setup(&g) };
+    let (_, renderer, _) = unsafe { scene::strings(&g) };
+    let direct = unsafe { micro::direct_gl(&g, &s, reps) };
+    let r = unsafe { frame::direct(&g, &s, &cfg) };
+    let threads = thread_names().join(",");
+    println!(
+        "@@child frame_ns={} mean_ns={} checksum={} bind_ns={} umat_ns={} threads={} renderer={}",
+        r.median_ns, r.mean_ns, r.checksum, direct[0].0, direct[1].0, threads, renderer
+    );
+}
+
+/// Runs the child, with `var=value` in its environment if given, and parses its report.
+pub fn run(env: Option<(&str, &str)>, cfg: &FrameCfg, reps: usize) -> Result<ChildResult, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(exe);
+    cmd.arg(FLAG).args(
+        [cfg.objects as u64, cfg.iters as u64, cfg.warmup as u64, cfg.frames as u64, cfg.chunk as u64, reps as u64]
+            .map(|x| x.to_string()),
+    );
+    if let Some((var, value)) = env {
+        cmd.env(var, value);
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("@@child ")).ok_or_else(|| {
+        format!("child failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""))
+    })?;
+    let (head, renderer) = line.split_once(" renderer=").unwrap_or((line, "?"));
+    let kv: HashMap<&str, &str> = head.split(' ').skip(1).filter_map(|p| p.split_once('=')).collect();
+    let f = |k: &str| kv.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    Ok(ChildResult {
+        frame_ns: f("frame_ns"),
+        mean_ns: f("mean_ns"),
+        checksum: kv.get("checksum").and_then(|v| v.parse().ok()).unwrap_or(0),
+        bind_ns: f("bind_ns"),
+        umat_ns: f("umat_ns"),
+        threads: kv.get("threads").unwrap_or(&"").to_string(),
+        renderer: renderer.to_string(),
+    })
+}

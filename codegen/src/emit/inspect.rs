@@ -217,7 +217,9 @@ fn objects_fn(f: &Function, packet: &proc_macro2::Ident) -> Option<(proc_macro2:
         return None;
     }
     let name = format_ident!("objects_{}", f.method_name());
+    let odoc = format!(" Lists the GL object names a `{}` packet uses.", f.name);
     let tokens = quote! {
+        #[doc = #odoc]
         #[allow(unused_unsafe, unused_variables)]
         unsafe fn #name(p: *const u64, params: *const u8, each: &mut dyn FnMut(&'static str, u32)) {
             // SAFETY: as for the dump functions.

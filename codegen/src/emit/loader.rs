@@ -29,7 +29,9 @@ pub fn emit(api: &Api) -> TokenStream {
         let cname = syn::LitCStr::new(&std::ffi::CString::new(name.as_str()).unwrap(), proc_macro2::Span::call_site());
         fields.push(quote! { #[doc = #doc] pub #field: unsafe extern "system" fn(#(#args),*) #ret, });
         let under: Vec<TokenStream> = args.iter().map(|a| quote!(_: #a)).collect();
+        let stub_doc = format!(" Stands in for `{}` when the driver lacks it: reports the call, returns zero.", f.name);
         stubs.push(quote! {
+            #[doc = #stub_doc]
             unsafe extern "system" fn #stub(#(#under),*) #ret {
                 crate::missing_function(#name);
                 #body

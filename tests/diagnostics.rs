@@ -175,3 +175,23 @@ fn watchdog_reports_the_command_in_flight() {
     assert_eq!(r.breadcrumbs.last().map(|b| b.starts_with("glFenceSync")), Some(true), "{:?}", r.breadcrumbs);
     assert!(r.breadcrumbs.iter().any(|b| b.starts_with("glDrawArraysInstanced")), "{:?}", r.breadcrumbs);
 }
+
+#[test]
+fn device_lost_error_carries_the_breadcrumbs() {
+    let device = device(DiagnosticOptions { debug_output: true, ..Default::default() });
+    let mut list = device.command_list();
+    list.set_label("before the crash");
+    list.enable(gl::BLEND);
+    list.blend_func(gl::ONE, gl::ONE);
+    device.submit(list).unwrap();
+    device.get_error().unwrap();
+    let lost = device.with_gl(|_| panic!("injected for the test"));
+    let reason = match lost {
+        Err(glcmd::Error::DeviceLost { reason }) => reason,
+        other => panic!("expected DeviceLost, got {other:?}"),
+    };
+    assert!(reason.contains("injected for the test"), "{reason}");
+    assert!(reason.contains("last completed: glEnable (") && reason.contains("glBlendFunc ("), "{reason}");
+    assert!(reason.contains("tests/diagnostics.rs"), "{reason}");
+    assert!(matches!(device.get_error(), Err(glcmd::Error::DeviceLost { .. })));
+}

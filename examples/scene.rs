@@ -49,7 +49,7 @@
 use std::error::Error;
 use std::f32::consts::{PI, TAU};
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use glcmd::types::{GLboolean, GLint, GLuint};
 use glcmd::{gl, CommandList, Device, Stats};
@@ -378,19 +378,8 @@ fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
 /// engine would not wait at all: it records frame N+1 while frame N replays. The example waits so
 /// that each printed frame's statistics are that frame's alone.
 fn wait_for_frames(device: &Device, frames: u64) -> Result<Stats, glcmd::Error> {
-    let mut check = Instant::now() + Duration::from_secs(5);
-    loop {
-        let stats = device.stats();
-        if stats.frames >= frames {
-            return Ok(stats);
-        }
-        if Instant::now() > check {
-            // Slow, or is the render thread gone? A query answers with DeviceLost if it is.
-            device.get_error()?;
-            check += Duration::from_secs(1);
-        }
-        std::thread::sleep(Duration::from_micros(50));
-    }
+    // Blocks on the render thread's frame-end notification: no polling, no round trip.
+    device.wait_frames(frames)
 }
 
 /// One line of the per-frame table.

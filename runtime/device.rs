@@ -40,7 +40,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{JoinHandle, ThreadId};
 use std::time::{Duration, Instant};
 
@@ -85,6 +85,8 @@ struct Common {
     next_frame: AtomicU64,
     round_trips: AtomicU64,
     stats: Mutex<Stats>,
+    /// Notified at every frame end and when the render thread exits (see `wait_frames`).
+    frame_ended: Condvar,
     reports: Receiver<Report>,
 }
 
@@ -189,6 +191,7 @@ impl Device {
             next_frame: AtomicU64::new(0),
             round_trips: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
+            frame_ended: Condvar::new(),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -282,6 +285,29 @@ impl Device {
         })
     }
 
+    /// Blocks until `frames` frames have ended (their lists replayed, their deletes run), then
+    /// returns the counters. Frames end in the order they were begun, so after
+    /// `begin_frame` returned the n-th frame (counting from 1), `wait_frames(n)` waits for it.
+    /// Allocates nothing and makes no round trip, so an application can keep a number of frames
+    /// in flight with it. Returns `DeviceLost` if the render thread dies first.
+    pub fn wait_frames(&self, frames: u64) -> Result<Stats, Error> {
+        let common = &self.shared.common;
+        let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
+        while stats.frames < frames {
+            if alive_gone(&self.shared.alive) {
+                return Err(self.lost());
+            }
+            stats = common
+                .frame_ended
+                .wait_timeout(stats, std::time::Duration::from_millis(100))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        let mut s = stats.clone();
+        s.round_trips = common.round_trips.load(Ordering::Relaxed);
+        Ok(s)
+    }
+
     /// Counters of the render thread.
     pub fn stats(&self) -> Stats {
         let mut s = self.shared.common.stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -355,6 +381,11 @@ impl Device {
     fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.shared.common) }
     }
+}
+
+/// Whether the render thread has exited (its end of the `alive` channel is gone).
+fn alive_gone(alive: &Receiver<()>) -> bool {
+    matches!(alive.try_recv(), Err(crossbeam_channel::TryRecvError::Disconnected))
 }
 
 fn lost_reason(common: &Common) -> String {
@@ -642,6 +673,11 @@ impl Scheduler {
             log::error!("presenting frame {} failed: {e}", f.id);
         }
         f.stats.replay += start.elapsed();
+        // The lists go back to the pool before the frame is published as ended, so a thread
+        // that waited for the end finds them there.
+        for list in f.replayed.drain(..) {
+            recycle(common, list);
+        }
         {
             let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.frames += 1;
@@ -649,9 +685,7 @@ impl Scheduler {
             stats.commands += f.stats.commands;
             stats.last_frame = f.stats;
         }
-        for list in f.replayed.drain(..) {
-            recycle(common, list);
-        }
+        common.frame_ended.notify_all();
         f.lists.clear();
         f.slots = None;
         f.next = 0;
@@ -749,6 +783,7 @@ fn render_thread(
     // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
     // the reason set above.
     while rx.try_recv().is_ok() {}
+    common.frame_ended.notify_all();
     drop(crumbs);
     if let Some(w) = watchdog {
         let _ = w.join();

@@ -269,3 +269,26 @@ fn frame_dropped_after_its_lists_ran_keeps_the_device_alive() {
     });
     assert_eq!(result, (Ok(gl::NO_ERROR), Ok(())));
 }
+
+/// `wait_frames` returns once the frame has ended: its deletes have run and its lists are back
+/// in the pool; it does not make a round trip.
+#[test]
+fn wait_frames_returns_when_the_frame_has_ended() {
+    let device = glcmd::Device::headless().unwrap();
+    let texture = device.create_textures(glcmd::gl::TEXTURE_2D, 1).unwrap()[0];
+    let round_trips = device.stats().round_trips;
+    let frame = device.begin_frame(2).unwrap();
+    for slot in [1, 0] {
+        let mut list = device.command_list();
+        list.bind_texture(glcmd::gl::TEXTURE_2D, texture);
+        if slot == 1 {
+            list.delete_textures(&[texture]);
+        }
+        frame.submit(slot, list).unwrap();
+    }
+    drop(frame);
+    let stats = device.wait_frames(1).unwrap();
+    assert_eq!((stats.frames, stats.lists, stats.commands), (1, 2, 3));
+    assert_eq!(stats.round_trips, round_trips, "wait_frames made a round trip");
+    assert_eq!(device.is_texture(texture).unwrap(), 0, "the frame's delete has run");
+}

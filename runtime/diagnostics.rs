@@ -337,6 +337,33 @@ type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
 /// The delete call that removed a name, and where it was recorded.
 type DeletedBy = (String, Option<&'static Location<'static>>);
 
+/// The deleted-names map is probed once per command that names an object; SipHash's DoS
+/// resistance buys nothing for GL names, so a multiply-rotate hash (FxHash's) keeps it cheap.
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type NameMap = HashMap<(&'static str, u32), DeletedBy, std::hash::BuildHasherDefault<NameHasher>>;
+
 /// The render thread's diagnostics state. Used through shared references only, because the
 /// GL calls back into it (through the debug callback) while replay is running.
 pub(crate) struct Diagnostics {
@@ -349,7 +376,7 @@ pub(crate) struct Diagnostics {
     current_index: Cell<usize>,
     current_round_trip: Cell<Option<&'static str>>,
     /// Deleted names: (class, name) -> (delete call, recording site).
-    deleted: RefCell<HashMap<(&'static str, u32), DeletedBy>>,
+    deleted: RefCell<NameMap>,
     app_callback: RefCell<Option<AppCallback>>,
 }
 
@@ -363,7 +390,7 @@ impl Diagnostics {
             current_slot: Cell::new(0),
             current_index: Cell::new(0),
             current_round_trip: Cell::new(None),
-            deleted: RefCell::new(HashMap::new()),
+            deleted: RefCell::new(NameMap::default()),
             app_callback: RefCell::new(None),
         })
     }

@@ -74,7 +74,9 @@ struct Opts {
 
 fn opts(args: &[String]) -> Opts {
     let quick = args.iter().any(|a| a == "--quick");
-    let value = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<f64>().ok());
+    let value = |name: &str| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<f64>().ok())
+    };
     let mut o = if quick {
         Opts { quick, work_us: 50.0, objects: 400, frames: 15, warmup: 3, reps: 21, round_trips: 300 }
     } else {
@@ -250,7 +252,8 @@ impl Scenario {
                 );
             }
             Some(Err(e)) => {
-                let _ = writeln!(out, "| (a′) direct GL, alone in a process of its own | – | failed: {e} | | | | | | | |");
+                let _ =
+                    writeln!(out, "| (a′) direct GL, alone in a process of its own | – | failed: {e} | | | | | | | |");
             }
             None => {}
         }
@@ -321,12 +324,20 @@ impl Scenario {
             .filter(|((_, b), (_, c))| b.median_ns >= c.median_ns)
             .map(|((w, _), _)| w.to_string())
             .collect();
-        let ratios: Vec<String> =
-            self.glcmd.iter().zip(&self.closures).map(|((w, b), (_, c))| format!("{w}: {:.2}", c.median_ns / b.median_ns)).collect();
+        let ratios: Vec<String> = self
+            .glcmd
+            .iter()
+            .zip(&self.closures)
+            .map(|((w, b), (_, c))| format!("{w}: {:.2}", c.median_ns / b.median_ns))
+            .collect();
         let _ = writeln!(
             out,
             "glcmd vs (c) at equal worker counts: {} (frame time of (c) / glcmd, by workers: {}).",
-            if slower.is_empty() { "glcmd faster at every count".to_string() } else { format!("glcmd NOT faster at {} workers", slower.join(", ")) },
+            if slower.is_empty() {
+                "glcmd faster at every count".to_string()
+            } else {
+                format!("glcmd NOT faster at {} workers", slower.join(", "))
+            },
             ratios.join(", ")
         );
         if let Some((label, Ok(c))) = &self.driver_threaded {
@@ -363,7 +374,11 @@ fn main() {
             "dispatch" => {
                 let d = micro::dispatch(o.reps);
                 println!("replay {} ns, direct {} ns per glBindTexture", ns(d.bind_replay.0), ns(d.bind_direct.0));
-                println!("replay {} ns, direct {} ns per command of the object stream", ns(d.mix_replay.0), ns(d.mix_direct.0));
+                println!(
+                    "replay {} ns, direct {} ns per command of the object stream",
+                    ns(d.mix_replay.0),
+                    ns(d.mix_direct.0)
+                );
             }
             other => eprintln!("--only: unknown section {other} (record, dispatch)"),
         }
@@ -469,7 +484,8 @@ fn main() {
         );
     }
     let _ = writeln!(out, "\n### Bytes per command\n");
-    let _ = writeln!(out, "| GL call | glcmd packet | glcmd parameters | glcmd total | Mesa glthread | Mesa's layout |");
+    let _ =
+        writeln!(out, "| GL call | glcmd packet | glcmd parameters | glcmd total | Mesa glthread | Mesa's layout |");
     let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | --- |");
     let mut bytes = Vec::new();
     for c in CMDS {
@@ -483,7 +499,13 @@ fn main() {
     let _ = writeln!(out, "| --- | ---: | ---: | ---: |");
     let bind_over = d.bind_replay.0 - d.bind_direct.0;
     let mix_over = d.mix_replay.0 - d.mix_direct.0;
-    let _ = writeln!(out, "| `glBindTexture` × 4096 | {} | {} | **{}** |", ns(d.bind_replay.0), ns(d.bind_direct.0), ns(bind_over));
+    let _ = writeln!(
+        out,
+        "| `glBindTexture` × 4096 | {} | {} | **{}** |",
+        ns(d.bind_replay.0),
+        ns(d.bind_direct.0),
+        ns(bind_over)
+    );
     let _ = writeln!(
         out,
         "| per object: `glUniformMatrix4fv` + `glUniform4f` + `glDrawElementsInstanced`, × 1024 | {} | {} | **{}** |",
@@ -495,7 +517,11 @@ fn main() {
     let _ = writeln!(out, "| call | median | min |");
     let _ = writeln!(out, "| --- | ---: | ---: |");
     let _ = writeln!(out, "| query: `device.get_error()` | {:.1} | {:.1} |", rt_query.0, rt_query.1);
-    let _ = writeln!(out, "| create: `device.create_textures(GL_TEXTURE_2D, 1)` | {:.1} | {:.1} |", rt_create.0, rt_create.1);
+    let _ = writeln!(
+        out,
+        "| create: `device.create_textures(GL_TEXTURE_2D, 1)` | {:.1} | {:.1} |",
+        rt_create.0, rt_create.1
+    );
     let _ = writeln!(out, "\n### Heap allocations per steady-state frame (counting global allocator)\n");
     let _ = writeln!(out, "| workload | allocations / frame | bytes / frame |");
     let _ = writeln!(out, "| --- | ---: | ---: |");
@@ -520,7 +546,11 @@ fn main() {
         let _ = writeln!(out, "\n### Frame benchmark: little CPU work (GL calls dominate)\n");
         l.table(&mut out, cores);
     }
-    let _ = writeln!(out, "\n(CPU work calibrated at {ns_per_iter:.2} ns per iteration; run took {:.0} s.)", t0.elapsed().as_secs_f64());
+    let _ = writeln!(
+        out,
+        "\n(CPU work calibrated at {ns_per_iter:.2} ns per iteration; run took {:.0} s.)",
+        t0.elapsed().as_secs_f64()
+    );
     println!("{out}");
 
     // The JSON line.

@@ -49,7 +49,10 @@ fn trace(size: usize) {
     BYTES.fetch_add(size as u64, Ordering::Relaxed);
     if STEADY.load(Ordering::Relaxed) && TRACED.fetch_add(1, Ordering::Relaxed) < 16 {
         let bt = std::backtrace::Backtrace::force_capture();
-        eprintln!("allocation of {size} bytes in a steady-state window, thread {:?}:\n{bt}", std::thread::current().name());
+        eprintln!(
+            "allocation of {size} bytes in a steady-state window, thread {:?}:\n{bt}",
+            std::thread::current().name()
+        );
     }
     IN_TRACE.with(|c| c.set(false));
 }

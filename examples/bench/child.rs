@@ -34,7 +34,13 @@ pub struct ChildResult {
 /// The child's main: `FLAG objects iters warmup frames chunk reps`.
 pub fn child_main(args: &[String]) {
     let n: Vec<u64> = args.iter().map(|a| a.parse().expect("numeric child argument")).collect();
-    let cfg = FrameCfg { objects: n[0] as u32, iters: n[1] as u32, warmup: n[2] as usize, frames: n[3] as usize, chunk: n[4] as u32 };
+    let cfg = FrameCfg {
+        objects: n[0] as u32,
+        iters: n[1] as u32,
+        warmup: n[2] as usize,
+        frames: n[3] as usize,
+        chunk: n[4] as u32,
+    };
     let reps = n[5] as usize;
     let ctx = GlContext::headless().expect("GL context");
     let g = Gl::load_with(|name| ctx.get_proc_address(name));

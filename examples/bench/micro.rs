@@ -23,7 +23,8 @@ pub enum Cmd {
     NamedBufferSubData1K,
 }
 
-pub const CMDS: [Cmd; 4] = [Cmd::BindTexture, Cmd::UniformMatrix4fv, Cmd::DrawElementsInstanced, Cmd::NamedBufferSubData1K];
+pub const CMDS: [Cmd; 4] =
+    [Cmd::BindTexture, Cmd::UniformMatrix4fv, Cmd::DrawElementsInstanced, Cmd::NamedBufferSubData1K];
 
 impl Cmd {
     pub fn label(self) -> &'static str {
@@ -74,7 +75,9 @@ fn record_one(list: &mut CommandList, c: Cmd, i: u32, mats: &[[f32; 16]]) {
         Cmd::UniformMatrix4fv => {
             list.uniform_matrix4fv(black_box(3), gl::FALSE as GLboolean, std::slice::from_ref(&mats[(i & 15) as usize]))
         }
-        Cmd::DrawElementsInstanced => list.draw_elements_instanced(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0, i as GLsizei),
+        Cmd::DrawElementsInstanced => {
+            list.draw_elements_instanced(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0, i as GLsizei)
+        }
         Cmd::NamedBufferSubData1K => list.named_buffer_sub_data(black_box(1), ((i & 63) * 1024) as GLintptr, &DATA_1K),
     }
 }
@@ -239,7 +242,12 @@ pub unsafe fn direct_gl(g: &Gl, s: &Scene, reps: usize) -> Vec<(f64, f64)> {
                 }
                 Cmd::NamedBufferSubData1K => {
                     for i in 0..n {
-                        (g.NamedBufferSubData)(s.upload_buffer, ((i & 63) * 1024) as GLintptr, 1024, DATA_1K.as_ptr().cast());
+                        (g.NamedBufferSubData)(
+                            s.upload_buffer,
+                            ((i & 63) * 1024) as GLintptr,
+                            1024,
+                            DATA_1K.as_ptr().cast(),
+                        );
                     }
                 }
             }
@@ -278,7 +286,9 @@ pub fn boxed_channel(reps: usize) -> Vec<(f64, f64)> {
                     Cmd::BindTexture => Box::new(move |g: &Gl| unsafe { (g.BindTexture)(gl::TEXTURE_2D, i) }),
                     Cmd::UniformMatrix4fv => {
                         let m = mats[(i & 15) as usize];
-                        Box::new(move |g: &Gl| unsafe { (g.UniformMatrix4fv)(3, 1, gl::FALSE as GLboolean, m.as_ptr()) })
+                        Box::new(move |g: &Gl| unsafe {
+                            (g.UniformMatrix4fv)(3, 1, gl::FALSE as GLboolean, m.as_ptr())
+                        })
                     }
                     Cmd::DrawElementsInstanced => Box::new(move |g: &Gl| unsafe {
                         (g.DrawElementsInstanced)(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, std::ptr::null(), i as GLsizei)

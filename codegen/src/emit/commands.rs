@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{doc, element_type, enum_fits_u16, ident, param_named, rust_type};
+use super::{doc, doc_brief, element_type, enum_fits_u16, ident, param_named, rust_type};
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
 
@@ -203,9 +203,9 @@ fn packet_struct(api: &Api, f: &Function, packet: &proc_macro2::Ident, opcode: u
     let fields = packet_fields(api, f);
     let field_defs = fields.iter().map(|Field { name, ty, .. }| quote!(pub(crate) #name: #ty));
     let bytes: usize = fields.iter().map(|f| f.bytes).sum();
-    let pdoc = format!(" Packet of `{}`: opcode {opcode}, {bytes} bytes ({} slot(s)).", f.name, bytes.div_ceil(8));
+    let pdoc = doc_brief(f, &format!("packet, opcode {opcode}, {bytes} bytes ({} slot(s))", bytes.div_ceil(8)));
     quote! {
-        #[doc = #pdoc]
+        #pdoc
         #[repr(C, packed)]
         #[derive(Clone, Copy)]
         pub struct #packet { #(#field_defs),* }
@@ -506,9 +506,9 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     } else {
         quote! { #call; }
     };
-    let edoc = format!(" Executes a `{}` packet.", f.name);
+    let edoc = doc_brief(f, "execute function: unpacks the packet and calls the GL");
     quote! {
-        #[doc = #edoc]
+        #edoc
         unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
             // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
             // #packet written by the recording method above.

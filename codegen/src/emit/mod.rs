@@ -129,6 +129,16 @@ pub fn param_named<'a>(f: &'a Function, name: &str) -> &'a Param {
 
 /// The doc comment of a generated item: GL name, feature, kind, and each array's length rule.
 pub fn doc(f: &Function, what: &str) -> TokenStream {
+    doc_lines(f, what, true)
+}
+
+/// Like [`doc`], without the `# Safety` section (for packets and execute functions, whose
+/// safety contract is the opcode's).
+pub fn doc_brief(f: &Function, what: &str) -> TokenStream {
+    doc_lines(f, what, false)
+}
+
+fn doc_lines(f: &Function, what: &str, safety: bool) -> TokenStream {
     let mut lines = vec![format!(" `{}` ({}, {}): {what}.", f.name, f.feature, f.kind)];
     for p in &f.params {
         match &p.role {
@@ -141,7 +151,7 @@ pub fn doc(f: &Function, what: &str) -> TokenStream {
             _ => {}
         }
     }
-    if f.unchecked {
+    if f.unchecked && safety {
         lines.push(String::new());
         lines.push(" # Safety".into());
         lines.push(

@@ -7,7 +7,19 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::rust_type;
-use crate::model::Api;
+use crate::model::{Api, Function};
+
+/// The Rust parameter types and the `-> R` (or nothing) of a GL function's pointer type.
+pub fn signature(f: &Function) -> (Vec<TokenStream>, TokenStream) {
+    let args = f.params.iter().map(|p| rust_type(&p.ty)).collect();
+    let ret = if f.ret.is_void() {
+        quote!()
+    } else {
+        let r = rust_type(&f.ret);
+        quote!(-> #r)
+    };
+    (args, ret)
+}
 
 pub fn emit(api: &Api) -> TokenStream {
     let mut fields = Vec::new();
@@ -16,13 +28,7 @@ pub fn emit(api: &Api) -> TokenStream {
     for f in &api.functions {
         let field = format_ident!("{}", f.short_name());
         let stub = format_ident!("missing_{}", f.short_name());
-        let args: Vec<TokenStream> = f.params.iter().map(|p| rust_type(&p.ty)).collect();
-        let ret = if f.ret.is_void() {
-            quote!()
-        } else {
-            let r = rust_type(&f.ret);
-            quote!(-> #r)
-        };
+        let (args, ret) = signature(f);
         let body = if f.ret.is_void() { quote!() } else { quote!(unsafe { std::mem::zeroed() }) };
         let doc = format!(" `{}` ({}).", f.name, f.feature);
         let name = &f.name;

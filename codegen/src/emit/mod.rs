@@ -69,13 +69,7 @@ pub fn function_source(api: &Api, name: &str) -> Option<String> {
             None => {
                 let d = doc(f, "hand-written in the runtime (`special.rs`) or reached through `Device::with_gl`");
                 let field = format_ident!("{}", f.short_name());
-                let args: Vec<TokenStream> = f.params.iter().map(|p| rust_type(&p.ty)).collect();
-                let ret = if f.ret.is_void() {
-                    quote!()
-                } else {
-                    let r = rust_type(&f.ret);
-                    quote!(-> #r)
-                };
+                let (args, ret) = loader::signature(f);
                 quote!(pub struct Gl { #d pub #field: unsafe extern "system" fn(#(#args),*) #ret, })
             }
         },

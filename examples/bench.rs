@@ -237,73 +237,50 @@ impl Scenario {
             ms(self.core_floor(1, cores)),
             ms(self.direct.mean_ns)
         );
+        // One table row per variant: median, speed-up over (a), floor and mean for its worker count.
+        let row = |out: &mut String,
+                   label: &str,
+                   workers: &str,
+                   w: usize,
+                   median: f64,
+                   mean: f64,
+                   allocs: String,
+                   checksum: u64| {
+            let _ = writeln!(
+                out,
+                "| {label} | {workers} | {} | {:.2} | {} | {:.2} | {} | {} | {allocs} | {} |",
+                ms(median),
+                a / median,
+                ms(self.floor(w)),
+                median / self.floor(w),
+                ms(self.core_floor(w, cores)),
+                ms(mean),
+                image(checksum)
+            );
+        };
+        let failed = |out: &mut String, label: &str, e: &dyn std::fmt::Display| {
+            let _ = writeln!(out, "| {label} | – | failed: {e} | | | | | | | |");
+        };
+        const ALONE: &str = "(a′) direct GL, alone in a process of its own";
         match &self.direct_alone {
-            Some(Ok(c)) => {
-                let _ = writeln!(
-                    out,
-                    "| (a′) direct GL, alone in a process of its own | 1 | {} | {:.2} | {} | {:.2} | {} | {} | – | {} |",
-                    ms(c.frame_ns),
-                    a / c.frame_ns,
-                    ms(self.floor(1)),
-                    c.frame_ns / self.floor(1),
-                    ms(self.core_floor(1, cores)),
-                    ms(c.mean_ns),
-                    image(c.checksum)
-                );
-            }
-            Some(Err(e)) => {
-                let _ =
-                    writeln!(out, "| (a′) direct GL, alone in a process of its own | – | failed: {e} | | | | | | | |");
-            }
+            Some(Ok(c)) => row(out, ALONE, "1", 1, c.frame_ns, c.mean_ns, "–".into(), c.checksum),
+            Some(Err(e)) => failed(out, ALONE, e),
             None => {}
         }
         for (w, r) in &self.glcmd {
-            let _ = writeln!(
-                out,
-                "| (b) glcmd | {w} | {} | {:.2} | {} | {:.2} | {} | {} | {} | {} |",
-                ms(r.median_ns),
-                a / r.median_ns,
-                ms(self.floor(*w)),
-                r.median_ns / self.floor(*w),
-                ms(self.core_floor(*w, cores)),
-                ms(r.mean_ns),
-                r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default(),
-                image(r.checksum)
-            );
+            let allocs = r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default();
+            row(out, "(b) glcmd", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
         }
         for (w, r) in &self.closures {
-            let _ = writeln!(
-                out,
-                "| (c) `Box<dyn FnOnce>` per call | {w} | {} | {:.2} | {} | {:.2} | {} | {} | ≥ {} | {} |",
-                ms(r.median_ns),
-                a / r.median_ns,
-                ms(self.floor(*w)),
-                r.median_ns / self.floor(*w),
-                ms(self.core_floor(*w, cores)),
-                ms(r.mean_ns),
-                3 * self.cfg.objects,
-                image(r.checksum)
-            );
+            let allocs = format!("≥ {}", 3 * self.cfg.objects);
+            row(out, "(c) `Box<dyn FnOnce>` per call", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
         }
-        if let Some((label, r)) = &self.driver_threaded {
-            match r {
-                Ok(c) => {
-                    let _ = writeln!(
-                        out,
-                        "| {label} | 1 + driver thread | {} | {:.2} | {} | {:.2} | {} | {} | – | {} |",
-                        ms(c.frame_ns),
-                        a / c.frame_ns,
-                        ms(self.floor(1)),
-                        c.frame_ns / self.floor(1),
-                        ms(self.core_floor(1, cores)),
-                        ms(c.mean_ns),
-                        image(c.checksum)
-                    );
-                }
-                Err(e) => {
-                    let _ = writeln!(out, "| {label} | – | failed: {e} | | | | | | | |");
-                }
+        match &self.driver_threaded {
+            Some((label, Ok(c))) => {
+                row(out, label, "1 + driver thread", 1, c.frame_ns, c.mean_ns, "–".into(), c.checksum)
             }
+            Some((label, Err(e))) => failed(out, label, e),
+            None => {}
         }
         let (bw, bt) = self.best_glcmd();
         let _ = writeln!(

@@ -321,7 +321,7 @@ impl Device {
     }
 
     fn send(&self, msg: Msg) -> Result<(), Error> {
-        self.shared.tx.send(msg).map_err(|_| Error::DeviceLost { reason: lost_reason(&self.shared.common) })
+        self.shared.tx.send(msg).map_err(|_| self.lost())
     }
 
     /// A round trip: runs `f` on the render thread after every earlier submission and returns

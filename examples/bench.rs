@@ -365,7 +365,7 @@ fn main() {
 
     // A direct context on this thread for the direct-GL baselines, and a glcmd device.
     let ctx = GlContext::headless().expect("a headless GL context");
-    let g = Gl::load_with(|name| ctx.get_proc_address(name));
+    let g = ctx.load_gl();
     let s = unsafe { scene::setup(&g) };
     let (vendor, renderer, version) = unsafe { scene::strings(&g) };
     let driver = if vendor.contains("NVIDIA") || renderer.contains("NVIDIA") {

@@ -40,7 +40,8 @@ fn record_ns(sites: bool, rounds: usize, n: usize, record: impl Fn(&mut CommandL
 }
 
 fn replay_ns(options: DiagnosticOptions, frames: usize, commands: usize) -> f64 {
-    let device = Device::with_options(Options { track_sites: false, diagnostics: options }).expect("headless device");
+    let device = Device::with_options(Options { track_sites: false, diagnostics: options, ..Default::default() })
+        .expect("headless device");
     let textures = device.create_textures(gl::TEXTURE_2D, 4).expect("textures");
     let mut samples = Vec::new();
     for frame in 0..frames + 2 {

@@ -35,7 +35,7 @@ fn main() -> Result<(), glcmd::Error> {
 /// The sequence with plain GL calls on this thread.
 fn direct() {
     let context = glcmd::context::GlContext::headless().expect("headless context");
-    let g: Box<Gl> = Gl::load_with(|name| context.get_proc_address(name));
+    let g: Box<Gl> = context.load_gl();
     let data = bytes();
     // SAFETY: valid GL calls on the current context, arrays alive for each call.
     unsafe {

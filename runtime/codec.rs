@@ -27,10 +27,29 @@ pub fn count_i32(len: usize, function: &str, argument: &str) -> i32 {
     }
 }
 
-/// A byte length as a `GLsizeiptr`.
+/// A byte length as a `GLsizeiptr`. Slices never hold more than `isize::MAX` bytes, so this is
+/// lossless.
 #[inline(always)]
 pub fn count_isize(len: usize) -> isize {
     len as isize
+}
+
+/// A size argument of a query: negative sizes are an error (the GL would read them as huge).
+#[inline]
+pub fn size_arg(function: &'static str, argument: &'static str, value: i64) -> Result<usize, crate::Error> {
+    usize::try_from(value).map_err(|_| crate::Error::InvalidArgument { function, argument, value })
+}
+
+/// The output buffer of a query: `n` elements (at least one, so the pointer handed to the GL is
+/// always real memory even when it is told 0), allocated fallibly so a huge size is an error,
+/// not an abort. The caller truncates it to `n` after the call.
+pub fn out_vec<T: Default + Clone>(function: &'static str, n: usize) -> Result<Vec<T>, crate::Error> {
+    let len = n.max(1);
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| crate::Error::OutOfMemory { function, bytes: len as u128 * std::mem::size_of::<T>() as u128 })?;
+    v.resize(len, T::default());
+    Ok(v)
 }
 
 /// Checks that slices sized by the same GL count agree.
@@ -61,7 +80,7 @@ pub fn check_len(function: &str, argument: &str, len: usize, expected: i64, rule
 pub fn check_pname_len(function: &str, argument: &str, len: usize, needed: Option<u32>, pname: u32) {
     if let Some(n) = needed {
         if len < n as usize {
-            panic!("{function}: `{argument}` has {len} elements, but pname 0x{pname:04X} needs {n}");
+            panic!("{function}: `{argument}` has {len} elements, but pname {} needs {n}", crate::dump::EnumName(pname));
         }
     }
 }

@@ -134,6 +134,7 @@ pub struct GlContext {
     surface: Option<Surface<WindowSurface>>,
     display: Display,
     description: String,
+    robust: bool,
 }
 
 /// Why a GL context could not be created or used.
@@ -218,6 +219,13 @@ pub enum ContextError {
         source: glutin::error::Error,
     },
 
+    /// A context was asked for on a glcmd render thread.
+    #[error(
+        "a GL context cannot be created on a glcmd render thread (inside with_gl, post or a callback): it \
+         would replace the render thread's own context; create it on a thread of your own"
+    )]
+    OnRenderThread,
+
     /// `swap_buffers` failed.
     #[error(
         "presenting the frame (swap_buffers) failed: the window may have been closed or the \
@@ -240,6 +248,19 @@ impl GlContext {
     /// that device only. Render into framebuffer objects: a surfaceless
     /// context has no default framebuffer.
     pub fn headless() -> Result<GlContext, ContextError> {
+        Self::headless_with(false)
+    }
+
+    /// Like [`GlContext::headless`]; with `robust`, asks for robust buffer access
+    /// (`EGL_EXT_create_context_robustness`) where the device offers it, and falls back to a
+    /// plain context where it does not ([`GlContext::is_robust`] tells which it got).
+    ///
+    /// Refused on a glcmd render thread: making a new context current there would take the
+    /// render thread's own context away from it.
+    pub fn headless_with(robust: bool) -> Result<GlContext, ContextError> {
+        if crate::render::with_current(|c| c.is_some()) {
+            return Err(ContextError::OnRenderThread);
+        }
         let devices: Vec<Device> = match Device::query_devices() {
             Ok(devices) => devices.collect(),
             Err(source) if source.error_kind() == ErrorKind::NotFound => {
@@ -266,8 +287,12 @@ impl GlContext {
         let mut last_error = None;
         for index in order {
             let device = &devices[index];
-            match headless_on(device) {
-                Ok((context, display)) => {
+            let attempt = match headless_on(device, robust) {
+                Err(_) if robust => headless_on(device, false).map(|(c, d)| (c, d, false)),
+                other => other.map(|(c, d)| (c, d, robust)),
+            };
+            match attempt {
+                Ok((context, display, robust)) => {
                     let egl_vendor = egl_vendor(&display);
                     let display = Display::Egl(display);
                     let description = format!(
@@ -283,6 +308,7 @@ impl GlContext {
                         surface: None,
                         display,
                         description,
+                        robust,
                     });
                 }
                 Err(error) => {
@@ -304,6 +330,9 @@ impl GlContext {
     /// window), leave the context not current, move both to the render thread
     /// and call this there. The window must outlive the returned `GlContext`.
     pub fn from_window(context: NotCurrentContext, surface: Surface<WindowSurface>) -> Result<GlContext, ContextError> {
+        if crate::render::with_current(|c| c.is_some()) {
+            return Err(ContextError::OnRenderThread);
+        }
         let (context_api, surface_api) = (context_api_name(&context), surface_api_name(&surface));
         if context_api != surface_api {
             // glutin panics on a mixed pair; say what is wrong instead.
@@ -318,7 +347,7 @@ impl GlContext {
         };
         let description = format!("window surface, {}{by}; {}", display.version_string(), gl_strings(&display));
         log::info!("GL context: {description}");
-        Ok(GlContext { context, surface: Some(surface), display, description })
+        Ok(GlContext { context, surface: Some(surface), display, description, robust: false })
     }
 
     /// Address of a GL function (for the generated loader), null if absent.
@@ -329,6 +358,25 @@ impl GlContext {
     /// implements the function: check the GL version or extension first.
     pub fn get_proc_address(&self, name: &CStr) -> *const c_void {
         self.display.get_proc_address(name)
+    }
+
+    /// The function table of this context, with every function the context does not provide
+    /// replaced by a stub that reports the call (see `loader.rs`). Safe: the addresses come from
+    /// this context's own loader, and calling them is `unsafe` anyway.
+    pub fn load_gl(&self) -> Box<crate::Gl> {
+        self.load_gl_with_info().0
+    }
+
+    /// [`GlContext::load_gl`], and what the context is (version, vendor, extensions).
+    pub fn load_gl_with_info(&self) -> (Box<crate::Gl>, crate::loader::ContextInfo) {
+        // SAFETY: this context is current on this thread (it is !Send and its constructors make
+        // it current), and `get_proc_address` returns its own functions.
+        unsafe { crate::loader::load(|name| self.get_proc_address(name)) }
+    }
+
+    /// Whether the context has robust buffer access (asked for with `headless_with(true)`).
+    pub fn is_robust(&self) -> bool {
+        self.robust
     }
 
     /// Presents the frame for a window context; does nothing for headless.
@@ -396,6 +444,7 @@ fn device_summary(device: &Device) -> String {
 /// An OpenGL 4.5 core context on `device`, current on this thread with no surface.
 fn headless_on(
     device: &Device,
+    robust: bool,
 ) -> Result<(glutin::api::egl::context::PossiblyCurrentContext, EglDisplay), glutin::error::Error> {
     // SAFETY: `None` asks for no native display, the only argument
     // `with_device` accepts without a DRM handle; there is nothing to keep alive.
@@ -415,10 +464,16 @@ fn headless_on(
     // SAFETY: the template carries no native window handle.
     let config =
         unsafe { display.find_configs(template) }?.next().ok_or(glutin::error::Error::from(ErrorKind::BadConfig))?;
-    let attributes = ContextAttributesBuilder::new()
+    let mut builder = ContextAttributesBuilder::new()
         .with_context_api(ContextApi::OpenGl(Some(Version::new(4, 5))))
-        .with_profile(GlProfile::Core)
-        .build(None);
+        .with_profile(GlProfile::Core);
+    if robust {
+        if !display.extensions().contains("EGL_EXT_create_context_robustness") {
+            return Err(ErrorKind::NotSupported("EGL_EXT_create_context_robustness is missing").into());
+        }
+        builder = builder.with_robustness(glutin::context::Robustness::RobustNoResetNotification);
+    }
+    let attributes = builder.build(None);
     // SAFETY: no window handle is passed, and `config` belongs to `display`.
     let context = unsafe { display.create_context(&config, &attributes) }?;
     let context = context.make_current_surfaceless()?;

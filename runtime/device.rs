@@ -1,30 +1,19 @@
-//! The device handle, the render thread, frames and round trips.
+//! The device handle: what application threads hold.
 //!
-//! ## Threads
-//!
-//! [`Device`] is a cheap `Clone + Send + Sync` handle. Creating one starts the render thread,
-//! which creates (or adopts) the GL context, loads [`Gl`] and then serves one channel of
-//! messages. The context object never leaves that thread.
-//!
-//! ## Frames and order
-//!
-//! Work is submitted in frames. [`Device::begin_frame`] takes the number of lists (slots) the
-//! frame will have and returns a [`Frame`]; workers record lists in any order and submit each
-//! to its slot. The render thread replays a frame's lists in slot order, starting a list as
-//! soon as every lower slot has run, so the result never depends on which worker finished
-//! first. Frames run in the order they were begun.
-//!
-//! The end of a frame is a defined point: when its last slot has run, the deletes recorded in
-//! the frame run (see `replay`), the lists go back to the pool, and a window context presents.
-//! A `Frame` dropped with slots never submitted ends with those slots empty (and a warning), so
-//! a failed worker cannot stall the device.
+//! [`Device`] is a cheap `Clone + Send + Sync` handle. Creating one starts the render thread
+//! (`render.rs`), which creates (or adopts) the GL context, loads the function table and then
+//! serves one channel of messages. The context object never leaves that thread. This module is
+//! the application side of that channel, as wgpu-hal splits a device from its queue: lists from
+//! the pool, frames (`frame.rs`), round trips for creates and queries, and the counters.
 //!
 //! ## Round trips
 //!
-//! Create and query functions send a closure and wait for its answer. A round trip runs after
-//! every list that was submitted before it (including lower slots that still have to arrive, so
-//! a query must not wait on a list its own thread has yet to submit), and before any list
-//! submitted after it. Called on the render thread itself (from a callback) it runs at once.
+//! A create (when its pool is empty) or a query sends a closure and waits for its answer. The
+//! ordering rules, including when a round trip runs and when it fails instead of waiting, are
+//! stated once, in `frame.rs`. The caller spins briefly before parking (a thread wake-up costs
+//! more than a short query), and selects on the render thread's liveness, so a round trip never
+//! outlives the render thread. Called on the render thread itself (from `with_gl`, `post` or a
+//! callback) a round trip runs at once, with the state as it is.
 //!
 //! ## Failure
 //!
@@ -37,8 +26,6 @@
 //! Lists come from a pool and return to it with their capacity; frame bookkeeping is reused;
 //! the channel is bounded (preallocated). A steady-state frame makes no heap allocation.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{JoinHandle, ThreadId};
@@ -46,48 +33,60 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
-use crate::context::GlContext;
-use crate::diagnostics::{self, DebugMessage, DiagnosticOptions, Diagnostics, Report, Sink};
-use crate::generated::types::GLsync;
+use crate::diagnostics::{DebugMessage, DiagnosticOptions, Report, ReportKind, Sink};
+use crate::frame::{Frame, OpenFrames, SlotBits, MAX_SLOTS};
 use crate::generated::Gl;
 use crate::list::CommandList;
-use crate::replay::{self, ReplayState};
-use crate::{special, Error};
+use crate::render::{self, ContextSource, RenderContext};
+use crate::Error;
 
 /// Messages the channel can hold before senders wait. Preallocated, so sending never allocates.
 const CHANNEL_CAPACITY: usize = 4096;
 /// Lists the pool keeps for reuse.
 const POOL_LIMIT: usize = 1024;
 
+static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
+
 /// A handle to the render thread. Clone it freely; the last handle dropped shuts the thread
 /// down after replaying everything submitted.
 #[derive(Clone)]
 pub struct Device {
-    shared: Arc<Shared>,
+    pub(crate) shared: Arc<Shared>,
 }
 
 /// What the device side owns: the sender and the thread to join.
-struct Shared {
+pub(crate) struct Shared {
     tx: Sender<Msg>,
     /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
     /// request stuck in the channel of a dead render thread cannot hang its caller.
     alive: Receiver<()>,
-    common: Arc<Common>,
+    pub(crate) common: Arc<Common>,
     thread: Mutex<Option<JoinHandle<()>>>,
     render_thread: ThreadId,
     track_sites: bool,
 }
 
 /// What both sides share.
-struct Common {
-    pool: Mutex<Vec<CommandList>>,
-    lost: Mutex<Option<String>>,
-    next_frame: AtomicU64,
-    round_trips: AtomicU64,
-    stats: Mutex<Stats>,
-    /// Notified at every frame end and when the render thread exits (see `wait_frames`).
-    frame_ended: Condvar,
-    reports: Receiver<Report>,
+pub(crate) struct Common {
+    /// This device's number, for list claims.
+    pub(crate) id: u64,
+    pub(crate) options: Options,
+    pub(crate) pool: Mutex<Vec<CommandList>>,
+    pub(crate) lost: Mutex<Option<String>>,
+    pub(crate) next_frame: AtomicU64,
+    /// Frames below this number have ended.
+    pub(crate) ended: AtomicU64,
+    pub(crate) round_trips: AtomicU64,
+    pub(crate) stats: Mutex<Stats>,
+    /// Notified at every frame end, when the render thread exits, and when a stall is published.
+    pub(crate) frame_ended: Condvar,
+    /// The unsubmitted slot the render thread has been waiting on, and since when.
+    pub(crate) stall: Mutex<Option<(u64, u32, Instant)>>,
+    pub(crate) open: Mutex<OpenFrames>,
+    /// The frame a `Submission` report was last given for (rule 8 of `frame.rs`), plus one.
+    warned: AtomicU64,
+    pub(crate) reports: Receiver<Report>,
+    pub(crate) sink: Sink,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -98,8 +97,18 @@ pub struct Stats {
     /// Lists and commands replayed.
     pub lists: u64,
     pub commands: u64,
+    /// Commands not passed to the GL because an argument was unsafe (each was reported).
+    pub refused: u64,
     /// Round trips (create and query calls) served.
     pub round_trips: u64,
+    /// Reports dropped because nobody read `Device::reports` and its queue was full.
+    pub reports_dropped: u64,
+    /// Deleted names use-after-delete tracking remembers now (at most
+    /// `DiagnosticOptions::deleted_names_kept`).
+    pub deleted_names: usize,
+    /// Times the render thread parked (blocked with nothing to do), and for how long in all.
+    pub parks: u64,
+    pub parked: Duration,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }
@@ -113,49 +122,74 @@ pub struct FrameStats {
     pub param_bytes: u64,
     /// Time spent replaying the frame's lists and its deferred deletes.
     pub replay: Duration,
+    /// Times the render thread parked between the frame's first list and its end (waiting for
+    /// the next slot), and for how long.
+    pub parks: u32,
+    pub parked: Duration,
 }
 
-/// A round trip's work, run on the render thread.
-type Job = Box<dyn FnOnce(&RenderContext) + Send>;
-/// A waiting round trip: the position (frame, slot) of the latest list submitted before it,
-/// its GL function name, and its work.
-type PendingCall = (Option<(u64, u32)>, &'static str, Job);
+/// A round trip's work, run on the render thread: given the context, or the error that ends it
+/// without running (the render thread found the wait could not end).
+pub(crate) type Job = Box<dyn FnOnce(Result<&RenderContext, Error>) + Send>;
 
-enum Msg {
-    Begin {
-        frame: u64,
-        slots: u32,
-    },
-    List {
-        frame: u64,
-        slot: u32,
-        list: CommandList,
-    },
-    Close {
-        frame: u64,
-    },
-    Call(&'static str, Job),
-    /// A create: runs as soon as the render thread sees it, ahead of waiting lists and round
-    /// trips. New names cannot affect lists recorded before them, and making creates wait for
-    /// lower slots would deadlock a worker that creates while its own slot is unsubmitted.
-    Create(&'static str, Job),
+/// How a round trip is ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CallKind {
+    /// After every list submitted before it (rule 6).
+    Query,
+    /// At once, ahead of waiting lists and round trips (rule 5).
+    Create,
+    /// Like a query, but nobody waits for it (`post`): it never fails for waiting too long.
+    Post,
+}
+
+pub(crate) enum Msg {
+    Begin { frame: u64, slots: u32 },
+    List { frame: u64, slot: u32, list: CommandList },
+    Close { frame: u64 },
+    Call { name: &'static str, kind: CallKind, thread: ThreadId, job: Job },
     Shutdown,
 }
 
-/// How the render thread gets its context.
-enum ContextSource {
-    Headless,
-    Window(glutin::context::NotCurrentContext, glutin::surface::Surface<glutin::surface::WindowSurface>),
-}
-
 /// Options for [`Device::with_options`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Lists from `command_list` record the source location of every command (implied by any
     /// diagnostic).
     pub track_sites: bool,
     /// Error attribution, strict mode, use-after-delete tracking, watchdog.
     pub diagnostics: DiagnosticOptions,
+    /// How long later work may wait for a slot that has not been submitted before glcmd stops
+    /// waiting: a blocked round trip or `wait_frames` fails with [`Error::Blocked`], and a frame
+    /// that holds later frames back has its missing slots given up (rules 4 and 7 of the
+    /// ordering rules, `frame.rs`). Default 10 s.
+    pub wait_limit: Duration,
+    /// How long the render thread (and a thread waiting for a round trip) spins before parking
+    /// when it has nothing to do. A wake-up after parking costs 5–20 µs; spinning longer than
+    /// that buys nothing, and an idle device parks for good after it. Default 20 µs.
+    pub spin: Duration,
+    /// Capacity of the `reports` queue; further reports are counted in
+    /// `Stats::reports_dropped` (and still logged). Default 1024.
+    pub report_capacity: usize,
+    /// Ask for a robust-access context (`EGL_EXT_create_context_robustness`, robust buffer
+    /// access): reads past the end of a bound buffer (a draw with too many vertices or indices)
+    /// return zeros instead of undefined values. Headless contexts only; ignored where the
+    /// driver does not offer it (`Device::robust_access` tells). Default off (it costs: see
+    /// BENCHMARKS.md).
+    pub robust_access: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            track_sites: false,
+            diagnostics: DiagnosticOptions::default(),
+            wait_limit: Duration::from_secs(10),
+            spin: Duration::from_micros(20),
+            report_capacity: 1024,
+            robust_access: false,
+        }
+    }
 }
 
 impl Device {
@@ -180,18 +214,35 @@ impl Device {
         Self::start(ContextSource::Window(context, surface), Options::default())
     }
 
+    /// Like [`Device::with_window`], with options.
+    pub fn with_window_and_options(
+        context: glutin::context::NotCurrentContext,
+        surface: glutin::surface::Surface<glutin::surface::WindowSurface>,
+        options: Options,
+    ) -> Result<Device, Error> {
+        Self::start(ContextSource::Window(context, surface), options)
+    }
+
     fn start(source: ContextSource, options: Options) -> Result<Device, Error> {
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
-        let (report_tx, report_rx) = crossbeam_channel::unbounded();
+        let (report_tx, report_rx) = crossbeam_channel::bounded(options.report_capacity.max(1));
         let track_sites = options.track_sites || options.diagnostics.any();
+        let sink = Sink::new(report_tx);
         let common = Arc::new(Common {
+            id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
+            options,
             reports: report_rx,
+            sink,
             pool: Mutex::new(Vec::new()),
             lost: Mutex::new(None),
             next_frame: AtomicU64::new(0),
+            ended: AtomicU64::new(0),
             round_trips: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
             frame_ended: Condvar::new(),
+            stall: Mutex::new(None),
+            open: Mutex::new(OpenFrames::default()),
+            warned: AtomicU64::new(0),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -200,7 +251,7 @@ impl Device {
             .name("glcmd-render".into())
             .spawn(move || {
                 let _alive = alive_tx;
-                render_thread(source, options.diagnostics, Sink { tx: report_tx }, rx, thread_common, ready_tx)
+                render::run(source, rx, thread_common, ready_tx)
             })
             .map_err(|e| Error::DeviceLost { reason: format!("cannot start the render thread: {e}") })?;
         let render_thread = thread.thread().id();
@@ -236,27 +287,60 @@ impl Device {
         list
     }
 
-    /// Begins a frame of `slots` lists. Submit exactly one list per slot (an empty list is
-    /// fine); the render thread replays them in slot order.
+    /// Begins a frame of `slots` lists (at most [`MAX_SLOTS`]). Submit one list per slot (an
+    /// empty list is fine); the render thread replays them in slot order. Frames replay in the
+    /// order they were begun; see the ordering rules in `frame.rs`.
     pub fn begin_frame(&self, slots: usize) -> Result<Frame, Error> {
-        let frame = self.shared.common.next_frame.fetch_add(1, Ordering::Relaxed);
-        let slots32 =
-            u32::try_from(slots).map_err(|_| Error::SlotOutOfRange { slot: slots, slots: u32::MAX as usize })?;
-        self.send(Msg::Begin { frame, slots: slots32 })?;
-        Ok(Frame { device: self.clone(), frame, slots, submitted: Default::default() })
+        // Checked before a frame number is taken: a refused frame must not leave a gap that
+        // every later frame would wait for.
+        if slots > MAX_SLOTS {
+            return Err(Error::TooManySlots { slots, max: MAX_SLOTS });
+        }
+        let common = &self.shared.common;
+        let frame = {
+            // Numbered and registered together, so the render thread never sees a frame begun
+            // that `open` does not know.
+            let mut open = common.open.lock().unwrap_or_else(|e| e.into_inner());
+            let frame = common.next_frame.fetch_add(1, Ordering::Relaxed);
+            open.begin(frame);
+            frame
+        };
+        let f = Frame { device: self.clone(), frame, slots, submitted: SlotBits::new(slots) };
+        self.send(Msg::Begin { frame, slots: slots as u32 })?;
+        Ok(f)
     }
 
-    /// Submits one list as a frame of its own.
+    /// Submits one list as a frame of its own. While an earlier frame is still open, the list
+    /// replays after it (rule 8 of the ordering rules, `frame.rs`), and a `Submission` report
+    /// says so once per open frame.
     pub fn submit(&self, list: CommandList) -> Result<(), Error> {
+        let common = &self.shared.common;
+        let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
+        if let Some(open) = oldest_open {
+            if common.warned.fetch_max(open + 1, Ordering::Relaxed) < open + 1 {
+                common.sink.send(Report::lifecycle(
+                    ReportKind::Submission,
+                    format!(
+                        "Device::submit while frame {open} is open: the list replays after frame {open} ends (frames \
+                         replay in the order they were begun). To run it before that frame's lists, submit it to \
+                         slot 0 of the frame; to say that after is intended, use begin_frame(1)"
+                    ),
+                ));
+            }
+        }
         let frame = self.begin_frame(1)?;
         frame.submit(0, list)
     }
 
     /// Runs `f` with the raw function table on the render thread, after everything submitted
     /// before. The escape hatch for special functions (`glMapBufferRange`, ...) and vendor
-    /// pnames.
+    /// pnames. Whatever `f` binds is read back into the binding shadow afterwards.
     pub fn with_gl<R: Send + 'static>(&self, f: impl FnOnce(&Gl) -> R + Send + 'static) -> Result<R, Error> {
-        self.call("with_gl", move |ctx| Ok(f(ctx.gl())))
+        self.call("with_gl", move |ctx| {
+            let r = f(ctx.gl());
+            ctx.refresh_shadow();
+            Ok(r)
+        })
     }
 
     /// Queues `f` to run on the render thread after everything submitted so far, and returns at
@@ -264,12 +348,20 @@ impl Device {
     /// still runs if this is the last handle and is dropped right after: dropping the device
     /// runs everything submitted.
     pub fn post(&self, f: impl FnOnce(&Gl) + Send + 'static) -> Result<(), Error> {
-        self.send(Msg::Call("post", Box::new(move |ctx| f(ctx.gl()))))
+        let job: Job = Box::new(move |ctx| {
+            if let Ok(ctx) = ctx {
+                f(ctx.gl());
+                ctx.refresh_shadow();
+            }
+        });
+        self.send(Msg::Call { name: "post", kind: CallKind::Post, thread: std::thread::current().id(), job })
     }
 
-    /// Diagnostic reports (GL errors attributed to recording sites, uses after delete, stalls),
-    /// when the device was created with diagnostics on. Every clone of the receiver sees each
-    /// report once between them.
+    /// Diagnostic reports: GL errors attributed to recording sites, commands skipped because an
+    /// argument was unsafe, uses after delete, stalls, and lifecycle warnings (a slot never
+    /// submitted, a list submitted to an ended frame, a GL function the context lacks). Every
+    /// clone of the receiver sees each report once between them. The queue holds
+    /// `Options::report_capacity` reports; more are counted in `Stats::reports_dropped`.
     pub fn reports(&self) -> Receiver<Report> {
         self.shared.common.reports.clone()
     }
@@ -289,30 +381,64 @@ impl Device {
     /// returns the counters. Frames end in the order they were begun, so after
     /// `begin_frame` returned the n-th frame (counting from 1), `wait_frames(n)` waits for it.
     /// Allocates nothing and makes no round trip, so an application can keep a number of frames
-    /// in flight with it. Returns `DeviceLost` if the render thread dies first.
+    /// in flight with it.
+    ///
+    /// Fails at once on the render thread, and when a frame it would wait for is held open by
+    /// this thread with slots unsubmitted; fails with [`Error::Blocked`] when the device has
+    /// waited `Options::wait_limit` for an unsubmitted slot of such a frame; returns
+    /// `DeviceLost` if the render thread dies first.
     pub fn wait_frames(&self, frames: u64) -> Result<Stats, Error> {
+        if self.is_render_thread() {
+            return Err(Error::OnRenderThread { what: "wait_frames" });
+        }
         let common = &self.shared.common;
+        let me = std::thread::current().id();
+        let limit = common.options.wait_limit;
         let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
         while stats.frames < frames {
             if alive_gone(&self.shared.alive) {
                 return Err(self.lost());
             }
-            stats = common
-                .frame_ended
-                .wait_timeout(stats, std::time::Duration::from_millis(100))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            // The frame the render thread is stuck on, if it is waiting for a slot.
+            if let Some((frame, slot, since)) = *common.stall.lock().unwrap_or_else(|e| e.into_inner()) {
+                if frame < frames {
+                    if common.open.lock().unwrap_or_else(|e| e.into_inner()).held_by(frame, me) {
+                        return Err(Error::WouldDeadlock {
+                            what: format!("wait_frames({frames})"),
+                            frame,
+                            slot,
+                            reason: "is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)",
+                        });
+                    }
+                    if since.elapsed() >= limit {
+                        return Err(Error::Blocked {
+                            what: format!("wait_frames({frames})"),
+                            frame,
+                            slot,
+                            waited_ms: since.elapsed().as_millis(),
+                        });
+                    }
+                }
+            }
+            stats =
+                common.frame_ended.wait_timeout(stats, Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
         }
         let mut s = stats.clone();
-        s.round_trips = common.round_trips.load(Ordering::Relaxed);
+        drop(stats);
+        self.fill_counters(&mut s);
         Ok(s)
     }
 
     /// Counters of the render thread.
     pub fn stats(&self) -> Stats {
         let mut s = self.shared.common.stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
+        self.fill_counters(&mut s);
         s
+    }
+
+    fn fill_counters(&self, s: &mut Stats) {
+        s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
+        s.reports_dropped = self.shared.common.sink.dropped();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).
@@ -320,18 +446,24 @@ impl Device {
         std::thread::current().id() == self.shared.render_thread
     }
 
-    fn send(&self, msg: Msg) -> Result<(), Error> {
+    /// Sends a message. On the render thread it goes to the thread's own queue instead of the
+    /// bounded channel, which the render thread itself drains: a `post` or `submit` loop inside
+    /// `with_gl` must not wait for the thread it runs on.
+    pub(crate) fn send(&self, msg: Msg) -> Result<(), Error> {
+        if self.is_render_thread() {
+            return render::send_local(msg).map_err(|_| self.lost());
+        }
         self.shared.tx.send(msg).map_err(|_| self.lost())
     }
 
     /// A round trip: runs `f` on the render thread after every earlier submission and returns
-    /// its result. Generated create and query methods call this.
+    /// its result. Generated query methods call this.
     pub(crate) fn call<R: Send + 'static>(
         &self,
         function: &'static str,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
-        self.round_trip(function, false, f)
+        self.round_trip(function, CallKind::Query, f)
     }
 
     /// Like [`Device::call`], for create functions: runs without waiting for earlier lists.
@@ -340,30 +472,38 @@ impl Device {
         function: &'static str,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
-        self.round_trip(function, true, f)
+        self.round_trip(function, CallKind::Create, f)
     }
 
     fn round_trip<R: Send + 'static>(
         &self,
         function: &'static str,
-        immediate: bool,
+        kind: CallKind,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
         self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.
-            return CURRENT.with(|c| match c.get() {
-                // SAFETY: CURRENT is set while the RenderContext lives on this thread's stack,
-                // and RenderContext is only used through shared references.
-                Some(ctx) => f(unsafe { &*ctx }),
+            return render::with_current(|ctx| match ctx {
+                Some(ctx) => f(ctx),
                 None => Err(Error::DeviceLost { reason: "called during render thread start-up or shutdown".into() }),
             });
         }
         let (tx, rx) = crossbeam_channel::bounded(1);
         let job: Job = Box::new(move |ctx| {
-            let _ = tx.send(f(ctx));
+            let _ = tx.send(ctx.and_then(f));
         });
-        self.send(if immediate { Msg::Create(function, job) } else { Msg::Call(function, job) })?;
+        self.send(Msg::Call { name: function, kind, thread: std::thread::current().id(), job })?;
+        // A short query is answered in a few microseconds: spin on the reply before parking.
+        let spin_until = Instant::now() + self.shared.common.options.spin;
+        loop {
+            match rx.try_recv() {
+                Ok(result) => return result,
+                Err(crossbeam_channel::TryRecvError::Disconnected) => break,
+                Err(crossbeam_channel::TryRecvError::Empty) if Instant::now() < spin_until => std::hint::spin_loop(),
+                Err(crossbeam_channel::TryRecvError::Empty) => break,
+            }
+        }
         crossbeam_channel::select! {
             recv(rx) -> reply => match reply {
                 Ok(result) => result,
@@ -378,7 +518,7 @@ impl Device {
         }
     }
 
-    fn lost(&self) -> Error {
+    pub(crate) fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.shared.common) }
     }
 }
@@ -388,7 +528,7 @@ fn alive_gone(alive: &Receiver<()>) -> bool {
     matches!(alive.try_recv(), Err(crossbeam_channel::TryRecvError::Disconnected))
 }
 
-fn lost_reason(common: &Common) -> String {
+pub(crate) fn lost_reason(common: &Common) -> String {
     common
         .lost
         .lock()
@@ -397,311 +537,8 @@ fn lost_reason(common: &Common) -> String {
         .unwrap_or_else(|| "the render thread has exited".into())
 }
 
-impl Drop for Shared {
-    fn drop(&mut self) {
-        // Everything submitted still runs: the render thread drains the channel first.
-        let _ = self.tx.send(Msg::Shutdown);
-        if std::thread::current().id() == self.render_thread {
-            return; // the last handle died on the render thread itself; it exits on its own
-        }
-        if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// One frame's submission handle. `Send + Sync`: share it by reference with scoped worker
-/// threads. Dropping it closes the frame; slots never submitted stay empty.
-pub struct Frame {
-    device: Device,
-    frame: u64,
-    slots: usize,
-    /// Which slots were submitted, for the first 256 slots (no allocation per frame).
-    submitted: [AtomicU64; 4],
-}
-
-impl Frame {
-    /// Submits the list of `slot`.
-    pub fn submit(&self, slot: usize, list: CommandList) -> Result<(), Error> {
-        if slot >= self.slots {
-            return Err(Error::SlotOutOfRange { slot, slots: self.slots });
-        }
-        if slot < 256 {
-            let bit = 1u64 << (slot % 64);
-            if self.submitted[slot / 64].fetch_or(bit, Ordering::AcqRel) & bit != 0 {
-                return Err(Error::SlotTaken { slot });
-            }
-        }
-        self.device.send(Msg::List { frame: self.frame, slot: slot as u32, list })
-    }
-
-    /// The number of slots.
-    pub fn slots(&self) -> usize {
-        self.slots
-    }
-
-    /// The device this frame belongs to.
-    pub fn device(&self) -> &Device {
-        &self.device
-    }
-}
-
-impl Drop for Frame {
-    fn drop(&mut self) {
-        let _ = self.device.send(Msg::Close { frame: self.frame });
-    }
-}
-
-thread_local! {
-    /// The render context of this thread, while it is the render thread.
-    static CURRENT: Cell<Option<*const RenderContext>> = const { Cell::new(None) };
-}
-
-/// What round-trip closures see on the render thread.
-pub struct RenderContext {
-    gl: Box<Gl>,
-    context: GlContext,
-    state: RefCell<ReplayState>,
-    /// Dropped after the context: the debug callback points into it.
-    pub(crate) diag: Box<Diagnostics>,
-}
-
-impl RenderContext {
-    /// The function table.
-    pub fn gl(&self) -> &Gl {
-        &self.gl
-    }
-
-    /// The GL sync object behind a glcmd sync handle.
-    pub fn sync_object(&self, function: &'static str, id: u32) -> Result<GLsync, Error> {
-        let state = self.state.try_borrow().map_err(|_| Error::UnknownSync { function, id })?;
-        state.syncs.get(&id).copied().ok_or(Error::UnknownSync { function, id })
-    }
-
-    /// Names a create function returned are live (again), for use-after-delete tracking.
-    pub fn objects_created(&self, class: &'static str, names: &[u32]) {
-        if self.diag.options.track_deletes {
-            self.diag.objects_created(class, names);
-        }
-    }
-
-    /// A description of the context (EGL device, GL renderer).
-    pub fn describe(&self) -> String {
-        self.context.describe()
-    }
-}
-
-/// The lists of one frame.
-#[derive(Default)]
-struct FrameSlots {
-    id: u64,
-    /// Known once the Begin message arrived.
-    slots: Option<u32>,
-    next: u32,
-    /// Received lists, by slot; replayed ones are kept (for deferred deletes) until the end.
-    lists: Vec<Option<CommandList>>,
-    replayed: Vec<CommandList>,
-    closed: bool,
-    stats: FrameStats,
-}
-
-/// Decides what the render thread does next: replay lists in frame and slot order, run round
-/// trips at their place in submission order, end frames.
-struct Scheduler {
-    /// Frames from the oldest unfinished one on, consecutive ids.
-    frames: VecDeque<FrameSlots>,
-    /// Id of `frames[0]`.
-    first: u64,
-    /// Round trips, each with the position of the latest list submitted before it.
-    calls: VecDeque<PendingCall>,
-    /// Creates, run before anything else.
-    creates: VecDeque<(&'static str, Job)>,
-    /// Ended frames' bookkeeping, reused.
-    spare: Vec<FrameSlots>,
-    shutting_down: bool,
-}
-
-impl Scheduler {
-    fn frame_mut(&mut self, id: u64) -> &mut FrameSlots {
-        while self.first + self.frames.len() as u64 <= id {
-            let mut f = self.spare.pop().unwrap_or_default();
-            f.id = self.first + self.frames.len() as u64;
-            self.frames.push_back(f);
-        }
-        let index = (id - self.first) as usize;
-        &mut self.frames[index]
-    }
-
-    /// The position of the latest list received and not yet replayed.
-    fn latest_pending(&self) -> Option<(u64, u32)> {
-        self.frames.iter().rev().find_map(|f| {
-            let last = f.lists.iter().rposition(|l| l.is_some())?;
-            Some((f.id, last as u32))
-        })
-    }
-
-    fn is_replayed(&self, pos: (u64, u32)) -> bool {
-        match self.frames.front() {
-            None => true,
-            Some(f) => pos.0 < f.id || (pos.0 == f.id && pos.1 < f.next),
-        }
-    }
-
-    fn handle(&mut self, msg: Msg, common: &Common) {
-        match msg {
-            Msg::Begin { frame, slots } => {
-                let f = self.frame_mut(frame);
-                f.slots = Some(slots);
-                if f.lists.len() < slots as usize {
-                    f.lists.resize_with(slots as usize, || None);
-                }
-            }
-            Msg::List { frame, slot, list } => {
-                if frame < self.first {
-                    log::error!("frame {frame}: slot {slot} submitted after the frame ended (submitted twice?); the list was dropped");
-                    recycle(common, list);
-                    return;
-                }
-                let f = self.frame_mut(frame);
-                let slot = slot as usize;
-                if f.lists.len() <= slot {
-                    f.lists.resize_with(slot + 1, || None);
-                }
-                if f.lists[slot].is_some() {
-                    log::error!("frame {frame}: slot {slot} submitted twice; the second list was dropped");
-                    recycle(common, list);
-                } else {
-                    f.lists[slot] = Some(list);
-                }
-            }
-            Msg::Close { frame } => {
-                // Every slot may have run, and the frame ended, before its handle was dropped:
-                // then there is nothing left to close.
-                if frame >= self.first {
-                    self.frame_mut(frame).closed = true;
-                }
-            }
-            Msg::Call(name, call) => {
-                let barrier = self.latest_pending();
-                self.calls.push_back((barrier, name, call));
-            }
-            Msg::Create(name, call) => self.creates.push_back((name, call)),
-            Msg::Shutdown => self.shutting_down = true,
-        }
-    }
-
-    /// Does everything that can be done now.
-    fn run(&mut self, ctx: &RenderContext, common: &Common) {
-        loop {
-            // 0. Creates never wait.
-            if let Some((name, call)) = self.creates.pop_front() {
-                ctx.diag.round_trip(Some(name));
-                call(ctx);
-                ctx.diag.round_trip(None);
-                continue;
-            }
-            // 1. A frame whose slots have all run ends before anything else happens.
-            if let Some(f) = self.frames.front() {
-                if f.slots.is_some_and(|n| f.next >= n) {
-                    self.end_frame(ctx, common);
-                    continue;
-                }
-            }
-            // 2. A round trip whose predecessors have all run.
-            if let Some((barrier, _, _)) = self.calls.front() {
-                if barrier.is_none_or(|b| self.is_replayed(b)) {
-                    let (_, name, call) = self.calls.pop_front().expect("front exists");
-                    ctx.diag.round_trip(Some(name));
-                    call(ctx);
-                    ctx.diag.round_trip(None);
-                    continue;
-                }
-            }
-            // 3. The next list, unless it was submitted after a waiting round trip.
-            let limit = self.calls.front().and_then(|(b, _, _)| *b);
-            let shutting_down = self.shutting_down;
-            let Some(f) = self.frames.front_mut() else { break };
-            if limit.is_some_and(|b| (f.id, f.next) > b) {
-                break;
-            }
-            let next = f.next as usize;
-            if let Some(list) = f.lists.get_mut(next).and_then(Option::take) {
-                let start = Instant::now();
-                let index = f.replayed.len() as u32;
-                {
-                    let mut state = ctx.state.borrow_mut();
-                    special::begin_list(&ctx.gl, &list);
-                    if ctx.diag.options.any() {
-                        ctx.diag.replay(&ctx.gl, &mut state, &list, index);
-                    } else {
-                        replay::replay(&ctx.gl, &mut state, &list, index);
-                    }
-                    special::end_list(&ctx.gl, &list);
-                }
-                let (packet_bytes, param_bytes) = list.byte_sizes();
-                f.stats.lists += 1;
-                f.stats.commands += list.len() as u64;
-                f.stats.packet_bytes += packet_bytes as u64;
-                f.stats.param_bytes += param_bytes as u64;
-                f.stats.replay += start.elapsed();
-                f.replayed.push(list);
-                f.next += 1;
-                continue;
-            }
-            // A closed frame (or any frame at shutdown) skips slots that never came.
-            if (f.closed || shutting_down) && f.slots.is_some_and(|n| f.next < n) {
-                log::warn!("frame {}: slot {} was never submitted; the frame ends without it", f.id, f.next);
-                f.next += 1;
-                continue;
-            }
-            if shutting_down && f.slots.is_none() {
-                // Lists of a frame whose Begin never came cannot exist; drop the entry.
-                self.frames.pop_front();
-                self.first += 1;
-                continue;
-            }
-            break;
-        }
-    }
-
-    fn end_frame(&mut self, ctx: &RenderContext, common: &Common) {
-        let mut f = self.frames.pop_front().expect("a frame to end");
-        self.first += 1;
-        let start = Instant::now();
-        replay::run_deferred(&ctx.gl, &mut ctx.state.borrow_mut(), &f.replayed);
-        if let Err(e) = ctx.context.present() {
-            log::error!("presenting frame {} failed: {e}", f.id);
-        }
-        f.stats.replay += start.elapsed();
-        // The lists go back to the pool before the frame is published as ended, so a thread
-        // that waited for the end finds them there.
-        for list in f.replayed.drain(..) {
-            recycle(common, list);
-        }
-        {
-            let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
-            stats.frames += 1;
-            stats.lists += f.stats.lists as u64;
-            stats.commands += f.stats.commands;
-            stats.last_frame = f.stats;
-        }
-        common.frame_ended.notify_all();
-        f.lists.clear();
-        f.slots = None;
-        f.next = 0;
-        f.closed = false;
-        f.stats = FrameStats::default();
-        self.spare.push(f);
-    }
-
-    fn idle(&self) -> bool {
-        self.calls.is_empty()
-            && self.creates.is_empty()
-            && self.frames.iter().all(|f| f.lists.iter().all(Option::is_none))
-    }
-}
-
-fn recycle(common: &Common, mut list: CommandList) {
+/// Puts a replayed (or dropped) list back in the pool, emptied.
+pub(crate) fn recycle(common: &Common, mut list: CommandList) {
     list.clear_commands();
     let mut pool = common.pool.lock().unwrap_or_else(|e| e.into_inner());
     if pool.len() < POOL_LIMIT {
@@ -709,83 +546,18 @@ fn recycle(common: &Common, mut list: CommandList) {
     }
 }
 
-fn render_thread(
-    source: ContextSource,
-    options: DiagnosticOptions,
-    sink: Sink,
-    rx: Receiver<Msg>,
-    common: Arc<Common>,
-    ready: Sender<Result<(), Error>>,
-) {
-    let diag = Diagnostics::new(options, sink.clone());
-    let crumbs = diag.crumbs.clone();
-    let watchdog = diag.options.watchdog.map(|limit| diagnostics::start_watchdog(crumbs.clone(), limit, sink));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let context = match source {
-            ContextSource::Headless => GlContext::headless(),
-            ContextSource::Window(c, s) => GlContext::from_window(c, s),
-        };
-        let context = match context {
-            Ok(c) => c,
-            Err(e) => {
-                *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
-                let _ = ready.send(Err(Error::Context(e)));
-                return;
-            }
-        };
-        let gl = Gl::load_with(|name| context.get_proc_address(name));
-        let ctx = RenderContext { gl, context, state: RefCell::new(ReplayState::default()), diag };
-        if ctx.diag.options.debug_output {
-            ctx.diag.install(&ctx.gl);
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Everything submitted still runs: the render thread drains the channel first.
+        if std::thread::current().id() == self.render_thread {
+            // The last handle died on the render thread itself (a closure it ran held it): it
+            // exits on its own once the channel is drained.
+            let _ = render::send_local(Msg::Shutdown);
+            return;
         }
-        CURRENT.with(|c| c.set(Some(&ctx as *const RenderContext)));
-        let _ = ready.send(Ok(()));
-        let mut scheduler = Scheduler {
-            frames: VecDeque::new(),
-            first: 0,
-            calls: VecDeque::new(),
-            creates: VecDeque::new(),
-            spare: Vec::new(),
-            shutting_down: false,
-        };
-        loop {
-            scheduler.run(&ctx, &common);
-            if scheduler.shutting_down && scheduler.idle() {
-                break;
-            }
-            match rx.recv() {
-                Ok(msg) => {
-                    scheduler.handle(msg, &common);
-                    // Take whatever else is queued before running, so a burst is handled in one pass.
-                    while let Ok(msg) = rx.try_recv() {
-                        scheduler.handle(msg, &common);
-                    }
-                }
-                Err(_) => scheduler.shutting_down = true,
-            }
+        let _ = self.tx.send(Msg::Shutdown);
+        if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = t.join();
         }
-        // Sync objects still alive are deleted with the context.
-        CURRENT.with(|c| c.set(None));
-        drop(ctx);
-    }));
-    if let Err(panic) = result {
-        let message = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        CURRENT.with(|c| c.set(None));
-        let crumbs = crumbs.summary();
-        let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
-        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(format!("the render thread panicked: {message}{crumbs}"));
-    }
-    // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
-    // the reason set above.
-    while rx.try_recv().is_ok() {}
-    common.frame_ended.notify_all();
-    drop(crumbs);
-    if let Some(w) = watchdog {
-        let _ = w.join();
     }
 }

@@ -26,7 +26,7 @@
 //! hand-written module that calls GL functions by name (debug output and `glGetError`).
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::panic::Location;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -52,6 +52,19 @@ pub enum ReportKind {
     Stall,
     /// A command that is legal GL but almost surely a bug (a draw with no program bound).
     Validation,
+    /// A command glcmd did not pass to the GL because an argument was unsafe: an offset with no
+    /// buffer bound, a sync handle with no sync object, a client array in a draw. The command
+    /// also raises `GL_INVALID_OPERATION` (see `Device::get_error`).
+    Skipped,
+    /// A GL function the context does not provide was called (through a recorded command or the
+    /// function table); the call did nothing.
+    Unavailable,
+    /// Submission and frame life cycle: a slot never submitted, a list submitted to a frame
+    /// that had ended, `Device::submit` while an earlier frame is open.
+    Submission,
+    /// A frame held later work back longer than `Options::wait_limit` and was given up: its
+    /// missing slots were skipped.
+    AbandonedFrame,
 }
 
 /// One diagnostic, attributed to the command that caused it.
@@ -74,6 +87,22 @@ pub struct Report {
     pub breadcrumbs: Vec<String>,
 }
 
+impl Report {
+    /// A report about the device's life cycle, not about one command.
+    pub(crate) fn lifecycle(kind: ReportKind, message: String) -> Report {
+        Report {
+            kind,
+            call: String::new(),
+            list: None,
+            index: None,
+            site: None,
+            message,
+            deleted_by: None,
+            breadcrumbs: Vec::new(),
+        }
+    }
+}
+
 fn site_text(site: Option<&'static Location<'static>>) -> String {
     match site {
         Some(s) => format!("{}:{}:{}", s.file(), s.line(), s.column()),
@@ -89,7 +118,14 @@ impl fmt::Display for Report {
             ReportKind::UseAfterDelete => "use after delete",
             ReportKind::Stall => "stall",
             ReportKind::Validation => "validation",
+            ReportKind::Skipped => "skipped",
+            ReportKind::Unavailable => "unavailable function",
+            ReportKind::Submission => "submission",
+            ReportKind::AbandonedFrame => "abandoned frame",
         };
+        if self.call.is_empty() {
+            return write!(f, "{kind}: {}", self.message);
+        }
         write!(f, "{}: {kind} in {}", site_text(self.site), self.call)?;
         match (&self.list, self.index) {
             (Some(l), Some(i)) => write!(f, " [list \"{l}\", command {i}]")?,
@@ -107,8 +143,11 @@ impl fmt::Display for Report {
     }
 }
 
+/// Deleted names remembered by default.
+pub const DELETED_NAMES_KEPT: usize = 4096;
+
 /// Switches for diagnostics; all off by default.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DiagnosticOptions {
     /// Keep recording sites and attribute KHR_debug messages to them.
     pub debug_output: bool,
@@ -116,8 +155,24 @@ pub struct DiagnosticOptions {
     pub strict: bool,
     /// Report uses of deleted object names.
     pub track_deletes: bool,
-    /// Report a replay step that takes longer than this.
+    /// Report a replay step that takes longer than this, and a round trip or frame that has
+    /// waited this long for a slot nobody submitted.
     pub watchdog: Option<Duration>,
+    /// How many deleted names use-after-delete tracking remembers (the most recent ones, as
+    /// DRED keeps recently freed objects). Default 4096.
+    pub deleted_names_kept: usize,
+}
+
+impl Default for DiagnosticOptions {
+    fn default() -> Self {
+        DiagnosticOptions {
+            debug_output: false,
+            strict: false,
+            track_deletes: false,
+            watchdog: None,
+            deleted_names_kept: DELETED_NAMES_KEPT,
+        }
+    }
 }
 
 impl DiagnosticOptions {
@@ -128,6 +183,7 @@ impl DiagnosticOptions {
             strict: false,
             track_deletes: true,
             watchdog: Some(Duration::from_secs(2)),
+            deleted_names_kept: DELETED_NAMES_KEPT,
         }
     }
 
@@ -307,19 +363,38 @@ pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Si
         .expect("spawn the watchdog thread")
 }
 
-/// Where reports go: the log, and the device's report channel.
+/// Where reports go: the log, and the device's bounded report queue (a report that finds it
+/// full is counted, not queued, so nobody reading `reports()` costs no memory).
 #[derive(Clone)]
 pub(crate) struct Sink {
-    pub(crate) tx: Sender<Report>,
+    tx: Sender<Report>,
+    dropped: Arc<AtomicU64>,
 }
 
 impl Sink {
+    pub(crate) fn new(tx: Sender<Report>) -> Sink {
+        Sink { tx, dropped: Arc::new(AtomicU64::new(0)) }
+    }
+
     pub(crate) fn send(&self, report: Report) {
         match report.kind {
-            ReportKind::DebugMessage | ReportKind::GlError | ReportKind::UseAfterDelete => log::error!("{report}"),
-            ReportKind::Stall | ReportKind::Validation => log::warn!("{report}"),
+            ReportKind::DebugMessage
+            | ReportKind::GlError
+            | ReportKind::UseAfterDelete
+            | ReportKind::Skipped
+            | ReportKind::Unavailable => log::error!("{report}"),
+            ReportKind::Stall | ReportKind::Validation | ReportKind::Submission | ReportKind::AbandonedFrame => {
+                log::warn!("{report}")
+            }
         }
-        let _ = self.tx.send(report);
+        if let Err(crossbeam_channel::TrySendError::Full(_)) = self.tx.try_send(report) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Reports dropped because the queue was full.
+    pub(crate) fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
     }
 }
 
@@ -364,6 +439,48 @@ impl std::hash::Hasher for NameHasher {
 
 type NameMap = HashMap<(&'static str, u32), DeletedBy, std::hash::BuildHasherDefault<NameHasher>>;
 
+/// The most recently deleted names, bounded like DRED's ring of recently freed objects: when
+/// full, the oldest deletion is forgotten. (Mesa never reuses names, so an unbounded map would
+/// grow with every deleted object for the life of the device.)
+struct DeletedNames {
+    map: NameMap,
+    order: VecDeque<(&'static str, u32)>,
+    capacity: usize,
+}
+
+impl DeletedNames {
+    fn new(capacity: usize) -> Self {
+        DeletedNames { map: NameMap::default(), order: VecDeque::new(), capacity: capacity.max(1) }
+    }
+
+    fn insert(&mut self, key: (&'static str, u32), by: DeletedBy) {
+        if self.map.insert(key, by).is_none() {
+            self.order.push_back(key);
+        }
+        while self.map.len() > self.capacity {
+            match self.order.pop_front() {
+                Some(old) => {
+                    self.map.remove(&old);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn remove(&mut self, key: &(&'static str, u32)) {
+        // The key stays in `order` until it reaches the front; removing it there is a no-op.
+        self.map.remove(key);
+    }
+
+    fn get(&self, key: &(&'static str, u32)) -> Option<&DeletedBy> {
+        self.map.get(key)
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
 /// The render thread's diagnostics state. Used through shared references only, because the
 /// GL calls back into it (through the debug callback) while replay is running.
 pub(crate) struct Diagnostics {
@@ -376,12 +493,17 @@ pub(crate) struct Diagnostics {
     current_index: Cell<usize>,
     current_round_trip: Cell<Option<&'static str>>,
     /// Deleted names: (class, name) -> (delete call, recording site).
-    deleted: RefCell<NameMap>,
+    deleted: RefCell<DeletedNames>,
     app_callback: RefCell<Option<AppCallback>>,
+    /// Set while the debug callback runs: a message raised by the callback's own work (an
+    /// application callback that makes a failing GL call) is not handled again, so the callback
+    /// cannot recurse until the stack overflows.
+    in_callback: Cell<bool>,
 }
 
 impl Diagnostics {
     pub(crate) fn new(options: DiagnosticOptions, sink: Sink) -> Box<Self> {
+        let kept = options.deleted_names_kept;
         Box::new(Diagnostics {
             options,
             crumbs: Arc::new(Breadcrumbs::new()),
@@ -390,8 +512,9 @@ impl Diagnostics {
             current_slot: Cell::new(0),
             current_index: Cell::new(0),
             current_round_trip: Cell::new(None),
-            deleted: RefCell::new(NameMap::default()),
+            deleted: RefCell::new(DeletedNames::new(kept)),
             app_callback: RefCell::new(None),
+            in_callback: Cell::new(false),
         })
     }
 
@@ -423,9 +546,17 @@ impl Diagnostics {
         self.current_round_trip.set(name);
     }
 
+    /// How many deleted names are remembered now.
+    pub(crate) fn deleted_names(&self) -> usize {
+        self.deleted.borrow().len()
+    }
+
     /// Replays `list` command by command, with breadcrumbs, attribution, strict checks and
     /// use-after-delete tracking as configured.
-    pub(crate) fn replay(
+    ///
+    /// # Safety
+    /// As for `replay::replay`.
+    pub(crate) unsafe fn replay(
         &self,
         gl_fns: &Gl,
         state: &mut crate::replay::ReplayState,
@@ -434,29 +565,53 @@ impl Diagnostics {
     ) {
         self.crumbs.begin_list(&list.label);
         self.current_list.set(list);
-        let sites = list.sites.as_deref().unwrap_or(&[]);
-        crate::replay::replay_each(gl_fns, state, list, list_index, |index, slot, op, run| {
-            let site = sites.get(index).map(|&(_, s)| s);
-            self.current_slot.set(slot);
-            self.current_index.set(index);
-            if self.options.track_deletes {
-                self.check_objects(list, index, slot, op, site);
-            }
-            if DRAWS[op] && (self.options.debug_output || self.options.strict) {
-                self.check_program(gl_fns);
-            }
-            self.crumbs.start(op, index, site);
-            run();
-            self.crumbs.complete();
-            if self.options.strict {
-                // SAFETY: no arguments.
-                let error = unsafe { (gl_fns.GetError)() };
-                if error != gl::NO_ERROR {
-                    self.report_current(ReportKind::GlError, error_name(error).to_string());
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            crate::replay::replay_each(gl_fns, state, list, list_index, |index, slot, op, run| {
+                let site = list.site_of_slot(slot);
+                self.current_slot.set(slot);
+                self.current_index.set(index);
+                if self.options.track_deletes {
+                    self.check_objects(list, index, slot, op, site);
                 }
-            }
-        });
+                if DRAWS[op] && (self.options.debug_output || self.options.strict) {
+                    self.check_program(gl_fns);
+                }
+                self.crumbs.start(op, index, site);
+                run();
+                self.crumbs.complete();
+                if self.options.strict {
+                    // No arguments.
+                    let error = (gl_fns.GetError)();
+                    if error != gl::NO_ERROR {
+                        self.report_current(ReportKind::GlError, error_name(error).to_string());
+                    }
+                }
+            })
+        };
         self.current_list.set(std::ptr::null());
+    }
+
+    /// A deferred delete ran at the end of its frame: from now on, its names are deleted. (Uses
+    /// by later lists of the same frame were legal: the delete had not run yet.)
+    pub(crate) fn delete_ran(&self, list: &CommandList, slot: usize, op: usize) {
+        if !self.options.track_deletes {
+            return;
+        }
+        let Some(objects) = OBJECTS[op] else { return };
+        let site = list.site_of_slot(slot);
+        let packet = list.packets[slot..].as_ptr();
+        let params = list.params.as_ptr().cast::<u8>();
+        let mut deleted = self.deleted.borrow_mut();
+        let call = list.describe(slot);
+        // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.
+        unsafe {
+            objects(packet, params, &mut |class, name| {
+                if name != 0 {
+                    deleted.insert((class, name), (call.clone(), site));
+                }
+            })
+        };
     }
 
     fn check_objects(
@@ -467,10 +622,14 @@ impl Diagnostics {
         op: usize,
         site: Option<&'static Location<'static>>,
     ) {
+        // A delete is noted now and runs at the end of the frame (`delete_ran`).
+        if DELETES[op] {
+            return;
+        }
         let Some(objects) = OBJECTS[op] else { return };
         let packet = list.packets[slot..].as_ptr();
         let params = list.params.as_ptr().cast::<u8>();
-        let mut deleted = self.deleted.borrow_mut();
+        let deleted = self.deleted.borrow();
         let mut hits = Vec::new();
         // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.
         unsafe {
@@ -478,9 +637,7 @@ impl Diagnostics {
                 if name == 0 {
                     return;
                 }
-                if DELETES[op] {
-                    deleted.insert((class, name), (list.describe(slot), site));
-                } else if let Some(by) = deleted.get(&(class, name)) {
+                if let Some(by) = deleted.get(&(class, name)) {
                     hits.push((class, name, by.clone()));
                 }
             })
@@ -526,6 +683,14 @@ impl Diagnostics {
         }
     }
 
+    /// A function the context lacks was called (its stub ran).
+    pub(crate) fn report_unavailable(&self, name: &'static str) {
+        self.report_current(
+            ReportKind::Unavailable,
+            format!("{name} is not provided by this GL context (its version and extensions); the call did nothing"),
+        );
+    }
+
     /// A report about the command being replayed (or the round trip running).
     fn report_current(&self, kind: ReportKind, message: String) {
         let list = self.current_list.get();
@@ -534,12 +699,13 @@ impl Diagnostics {
             // strict checks run inside it.
             let list = unsafe { &*list };
             let index = self.current_index.get();
+            let slot = self.current_slot.get();
             Report {
                 kind,
-                call: list.describe(self.current_slot.get()),
+                call: list.describe(slot),
                 list: list.label().map(str::to_string),
                 index: Some(index),
-                site: list.sites.as_deref().and_then(|s| s.get(index)).map(|&(_, s)| s),
+                site: list.site_of_slot(slot),
                 message,
                 deleted_by: None,
                 breadcrumbs: Vec::new(),
@@ -569,18 +735,24 @@ extern "system" fn debug_callback(
     message: *const GLchar,
     user: *mut std::ffi::c_void,
 ) {
+    // SAFETY: `user` is the boxed Diagnostics installed by `install`, which outlives the context.
+    let diag = unsafe { &*(user as *const Diagnostics) };
+    if diag.in_callback.replace(true) {
+        // Raised by the callback's own work: handling it would recurse.
+        return;
+    }
     // A panic must not unwind into the driver.
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: the GL passes the message it owns, `length` bytes (or NUL-terminated).
         let text = unsafe {
-            if length >= 0 {
+            if message.is_null() {
+                String::new()
+            } else if length >= 0 {
                 String::from_utf8_lossy(std::slice::from_raw_parts(message.cast::<u8>(), length as usize)).into_owned()
             } else {
                 std::ffi::CStr::from_ptr(message).to_string_lossy().into_owned()
             }
         };
-        // SAFETY: `user` is the boxed Diagnostics installed by `install`.
-        let diag = unsafe { &*(user as *const Diagnostics) };
         if severity != gl::DEBUG_SEVERITY_NOTIFICATION {
             diag.report_current(ReportKind::DebugMessage, text.clone());
         } else {
@@ -592,6 +764,7 @@ extern "system" fn debug_callback(
             }
         }
     }));
+    diag.in_callback.set(false);
 }
 
 fn error_name(error: GLenum) -> &'static str {

@@ -21,6 +21,20 @@ pub type DumpFn = unsafe fn(*const u64, *const u8, &mut dyn Write) -> fmt::Resul
 /// Calls back with (gl.xml class, name) for every GL object a packet names.
 pub type ObjectsFn = unsafe fn(*const u64, *const u8, &mut dyn FnMut(&'static str, u32));
 
+/// Displays a GL enum value by name (`GL_COLOR`), or in hex when no enumerant has that value.
+/// Error messages use it.
+#[derive(Clone, Copy, Debug)]
+pub struct EnumName(pub u32);
+
+impl fmt::Display for EnumName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match enum_name("", self.0) {
+            Some(name) => f.write_str(name),
+            None => write!(f, "0x{:04X}", self.0),
+        }
+    }
+}
+
 /// Array elements shown before the rest is abbreviated.
 const SHOWN: usize = 16;
 

@@ -1,5 +1,7 @@
 //! Runtime errors. Each says what happened and what to do about it.
 
+use crate::dump::EnumName;
+
 /// An error of a `Device` call or submission.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -11,10 +13,10 @@ pub enum Error {
     )]
     DeviceLost { reason: String },
 
-    #[error("{function}: pname 0x{pname:04X} is not in glcmd's pname tables, so the size of its result is unknown; use Device::with_gl for vendor pnames, or add it to codegen/src/pname_tables.rs")]
+    #[error("{function}: pname {} is not in glcmd's pname tables, so the size of its result is unknown; use Device::with_gl for vendor pnames, or add it to codegen/src/pname_tables.rs", EnumName(*pname))]
     UnknownPname { function: &'static str, pname: u32 },
 
-    #[error("{function}: pname 0x{pname:04X}: {reason}")]
+    #[error("{function}: pname {}: {reason}", EnumName(*pname))]
     UnsupportedQuery { function: &'static str, pname: u32, reason: &'static str },
 
     #[error("{function}: sync handle {id} does not name a GL sync object: its fence has not been replayed yet, or it was deleted")]
@@ -23,6 +25,39 @@ pub enum Error {
     #[error("slot {slot} is out of range: this frame was begun with {slots} slot(s)")]
     SlotOutOfRange { slot: usize, slots: usize },
 
+    #[error("a frame of {slots} slots was asked for; a frame holds at most {max} lists (split the work over several frames)")]
+    TooManySlots { slots: usize, max: usize },
+
     #[error("slot {slot} of this frame was already submitted; each slot takes one list")]
     SlotTaken { slot: usize },
+
+    #[error("slot {slot} of this frame is already claimed by another list (Frame::list); submit that list")]
+    SlotClaimed { slot: usize },
+
+    #[error("this list was claimed for slot {claimed} of frame {frame} (Frame::list) and cannot be submitted to slot {slot} of frame {target_frame}")]
+    ClaimMismatch { frame: u64, claimed: u32, target_frame: u64, slot: usize },
+
+    #[error("frame {frame} has already ended (its slots were skipped after it stalled the device longer than Options::wait_limit); slot {slot} was not replayed")]
+    FrameEnded { frame: u64, slot: usize },
+
+    #[error("{function}: the GL context does not provide this function ({reason}); check the GL version or extension before calling it")]
+    Unavailable { function: &'static str, reason: String },
+
+    #[error("{function}: `{argument}` is {value}, which is not a valid size (it must be 0 or more)")]
+    InvalidArgument { function: &'static str, argument: &'static str, value: i64 },
+
+    #[error("{function}: cannot allocate {bytes} bytes for the result; ask for less (the GL would fail with GL_INVALID_VALUE or GL_OUT_OF_MEMORY too)")]
+    OutOfMemory { function: &'static str, bytes: u128 },
+
+    #[error("{what} would wait for frame {frame} slot {slot}, which {reason}: it could only arrive after this call returns, so the call fails instead of waiting for ever")]
+    WouldDeadlock { what: String, frame: u64, slot: u32, reason: &'static str },
+
+    #[error("{what} waited {waited_ms} ms for frame {frame} slot {slot}, which has not been submitted (Options::wait_limit); submit it, or drop the frame to skip it")]
+    Blocked { what: String, frame: u64, slot: u32, waited_ms: u128 },
+
+    #[error("{what} was called on the render thread (inside with_gl, post or a callback), where waiting would wait for the render thread itself")]
+    OnRenderThread { what: &'static str },
+
+    #[error("program {program}: its link is recorded in a list that has not been submitted, so the link has not run; submit that list first")]
+    LinkNotSubmitted { program: u32 },
 }

@@ -11,7 +11,7 @@ pub mod types {
 pub mod enums {
     include!(concat!(env!("OUT_DIR"), "/enums.rs"));
 }
-#[allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
+#[allow(non_snake_case, non_camel_case_types, clippy::missing_safety_doc, clippy::too_many_arguments)]
 pub mod loader {
     include!(concat!(env!("OUT_DIR"), "/loader.rs"));
 }

@@ -56,29 +56,40 @@ pub mod device;
 pub mod diagnostics;
 pub mod dump;
 mod error;
+pub mod frame;
 pub mod generated;
 pub mod list;
+pub mod loader;
 pub mod packet;
+mod render;
 pub mod replay;
+pub mod shadow;
 pub mod special;
 mod sync;
 
-pub use device::{Device, Frame, FrameStats, Options, RenderContext, Stats};
+pub use device::{Device, FrameStats, Options, Stats};
 pub use diagnostics::{DiagnosticOptions, Report, ReportKind};
 pub use error::Error;
+pub use frame::Frame;
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
 pub use list::CommandList;
+pub use render::RenderContext;
 pub use sync::Sync;
 
-/// Array data for arguments whose length the GL derives from state (pixel data): bytes copied
-/// into the list, or an offset into the buffer bound to the relevant target
-/// (`GL_PIXEL_UNPACK_BUFFER` for texture uploads).
+/// Array data for arguments whose length the GL derives from state (pixel data).
 #[derive(Clone, Copy, Debug)]
 pub enum Bytes<'a> {
+    /// Bytes copied into the list. At replay they are client memory: if a buffer is bound to
+    /// `GL_PIXEL_UNPACK_BUFFER` then, glcmd unbinds it for the call.
     Slice(&'a [u8]),
+    /// An offset into the buffer bound to `GL_PIXEL_UNPACK_BUFFER` at replay. With no buffer
+    /// bound the command is skipped and reported (the offset would be read as an address).
     BufferOffset(usize),
+    /// No data: a null pointer, where the GL accepts one (`tex_image_2d` allocating storage
+    /// without uploading). Elsewhere the recording method panics.
+    None,
 }
 
 impl<'a> From<&'a [u8]> for Bytes<'a> {
@@ -93,8 +104,9 @@ impl<'a> From<&'a Vec<u8>> for Bytes<'a> {
     }
 }
 
-/// Called by the loader's stub for a function the driver does not provide.
+/// Called by the loader's stub for a function the context does not provide (by its index in
+/// the function table): reported on the render thread, logged elsewhere.
 #[doc(hidden)]
-pub fn missing_function(name: &'static str) {
-    log::error!("{name} was called, but the GL driver does not provide it; the call did nothing");
+pub fn missing_function(index: usize) {
+    loader::missing(index);
 }

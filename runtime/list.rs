@@ -23,11 +23,17 @@ use crate::packet::{Packet, Plain};
 pub struct CommandList {
     pub(crate) packets: Vec<u64>,
     pub(crate) params: Vec<u64>,
-    pub(crate) commands: u32,
+    pub(crate) commands: u64,
     /// Empty when unlabelled; kept (not dropped) on `clear` so relabelling reuses the capacity.
     pub(crate) label: String,
-    /// Recording site of each packet (slot index, caller), when diagnostics are on.
-    pub(crate) sites: Option<Vec<(u32, &'static Location<'static>)>>,
+    /// Recording site of packets (slot index, caller), in slot order, when sites are tracked.
+    /// Looked up by slot, so turning tracking on in the middle of a list attributes every later
+    /// command correctly.
+    pub(crate) sites: Option<Vec<(usize, &'static Location<'static>)>>,
+    /// Programs whose link (or binary) this list records, for the program interface cache.
+    pub(crate) links: Vec<u32>,
+    /// The frame slot this list was claimed for (`Frame::list`): (device id, frame, slot).
+    pub(crate) claim: Option<(u64, u64, u32)>,
 }
 
 impl Default for CommandList {
@@ -39,7 +45,15 @@ impl Default for CommandList {
 impl CommandList {
     /// An empty list. Lists from `Device::command_list` come from a pool and are preferred.
     pub fn new() -> Self {
-        CommandList { packets: Vec::new(), params: Vec::new(), commands: 0, label: String::new(), sites: None }
+        CommandList {
+            packets: Vec::new(),
+            params: Vec::new(),
+            commands: 0,
+            label: String::new(),
+            sites: None,
+            links: Vec::new(),
+            claim: None,
+        }
     }
 
     /// Names the list. The label appears in dumps, diagnostics, and as a
@@ -67,9 +81,31 @@ impl CommandList {
         (self.packets.len() * 8, self.params.len() * 8)
     }
 
-    /// Records the source location of every later command (for diagnostics).
+    /// Records the source location of every later command (for diagnostics). Turning it off
+    /// forgets the sites recorded so far; turning it on when it is on changes nothing.
     pub fn track_sites(&mut self, on: bool) {
-        self.sites = on.then(Vec::new);
+        match (on, self.sites.is_some()) {
+            (true, false) => self.sites = Some(Vec::new()),
+            (false, true) => self.sites = None,
+            _ => {}
+        }
+    }
+
+    /// Where the packet at `slot` was recorded, if sites were tracked then.
+    pub(crate) fn site_of_slot(&self, slot: usize) -> Option<&'static Location<'static>> {
+        let sites = self.sites.as_deref()?;
+        sites.binary_search_by_key(&slot, |&(s, _)| s).ok().map(|i| sites[i].1)
+    }
+
+    /// The index (0-based command number) of the packet at `slot`.
+    pub(crate) fn index_of_slot(&self, slot: usize) -> Option<usize> {
+        let mut found = None;
+        self.walk(|index, at, _| {
+            if at == slot {
+                found = Some(index);
+            }
+        });
+        found
     }
 
     /// Empties the list, keeping its capacity.
@@ -81,6 +117,8 @@ impl CommandList {
         if let Some(s) = &mut self.sites {
             s.clear();
         }
+        self.links.clear();
+        self.claim = None;
     }
 
     /// Appends one packet.
@@ -89,7 +127,7 @@ impl CommandList {
     pub(crate) fn push_packet<P: Packet>(&mut self, packet: P) {
         let at = self.packets.len();
         if let Some(sites) = &mut self.sites {
-            sites.push((at as u32, Location::caller()));
+            sites.push((at, Location::caller()));
         }
         self.packets.reserve(P::SLOTS);
         // SAFETY: `reserve` made room for SLOTS more slots. The last slot is zeroed first so
@@ -111,6 +149,36 @@ impl CommandList {
         // SAFETY: `T: Plain` has no padding, so its bytes are initialised.
         let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) };
         self.push_bytes(bytes, 0)
+    }
+
+    /// Stores a `glcmd::Bytes` argument: the bytes of a slice, an offset into the bound buffer
+    /// (only where a buffer binding redirects the pointer: `offsets`), or a null pointer (only
+    /// where the GL accepts one: `none`). Returns the packet fields (offset, length or marker).
+    #[track_caller]
+    pub(crate) fn push_bytes_arg(
+        &mut self,
+        bytes: crate::Bytes<'_>,
+        function: &str,
+        argument: &str,
+        offsets: bool,
+        none: bool,
+    ) -> (u64, u32) {
+        match bytes {
+            crate::Bytes::Slice(s) => {
+                let len = crate::codec::count_i32(s.len(), function, argument) as u32;
+                (self.push_slice(s) as u64, len)
+            }
+            crate::Bytes::BufferOffset(o) if offsets => (o as u64, crate::replay::BYTES_OFFSET),
+            crate::Bytes::BufferOffset(_) => panic!(
+                "{function}: `{argument}` is always read from client memory; a buffer offset is not accepted (pass \
+                 Bytes::Slice)"
+            ),
+            crate::Bytes::None if none => (0, crate::replay::BYTES_NULL),
+            crate::Bytes::None => panic!(
+                "{function}: `{argument}` cannot be Bytes::None; the GL reads this data (pass Bytes::Slice, or \
+                 Bytes::BufferOffset with a pixel-unpack buffer bound)"
+            ),
+        }
     }
 
     /// Copies an array and pads it with zeros to at least `min_len` elements, for arrays whose

@@ -8,6 +8,11 @@
 //! takes no lock and branches on nothing else. The tables `EXECUTE` (execute function per
 //! opcode) and `SLOTS` (size per opcode) serve the diagnostic loop and deferred deletes.
 //!
+//! Execute functions of the few commands whose pointer arguments could be offsets (draws,
+//! attribute pointers, pixel transfers) or that change buffer bindings check and update the
+//! binding shadow (`shadow.rs`) through [`Replayer`]; a command that fails a check is not
+//! passed to the GL ([`Replayer::refuse`]) and is reported.
+//!
 //! Deletes are the exception the design asks for: their execute functions do not call the GL at
 //! once but note the packet in `ReplayState::deferred`. When every list of the frame has run,
 //! [`run_deferred`] executes them in recording order, so a name is never deleted while a list of
@@ -16,56 +21,105 @@
 use std::collections::HashMap;
 use std::ffi::c_char;
 
-use crate::generated::{types::GLsync, Gl, EXECUTE, SLOTS};
+use crate::diagnostics::{Report, ReportKind, Sink};
+use crate::generated::{enums as gl, types::*, Gl, EXECUTE, SLOTS};
 use crate::list::CommandList;
+use crate::shadow::{Refusal, Shadow, Target};
 
 /// The signature of every generated execute function.
 ///
 /// # Safety
-/// `packet` points at a packet whose opcode selects this function, inside a list whose
-/// parameter buffer is the replayer's.
+/// `packet` points at a packet whose opcode selects this function, inside the list being
+/// replayed (whose parameter buffer is the replayer's).
 pub type ExecuteFn = unsafe fn(&mut Replayer<'_>, *const u64);
 
+/// `Bytes` packet fields: the length value that marks an offset into the bound buffer.
+pub const BYTES_OFFSET: u32 = u32::MAX;
+/// `Bytes` packet fields: the length value that marks `Bytes::None` (a null pointer).
+pub const BYTES_NULL: u32 = u32::MAX - 1;
+
 /// State the render thread keeps across lists and frames.
-#[derive(Default)]
 pub struct ReplayState {
     /// glcmd sync handle -> GL sync object, filled in when a recorded fence runs.
     pub(crate) syncs: HashMap<u32, GLsync>,
     /// Deletes noted during the frame: (list index in the frame, slot of the packet).
-    pub(crate) deferred: Vec<(u32, u32)>,
+    pub(crate) deferred: Vec<(u32, usize)>,
     /// Reused for `const GLchar *const*` arguments.
     scratch: Vec<*const c_char>,
     /// Set while deferred deletes run, so their execute functions call the GL.
     pub(crate) running_deferred: bool,
     /// Commands executed since the device started.
     pub(crate) executed: u64,
+    /// Commands not passed to the GL because an argument was unsafe.
+    pub(crate) refused: u64,
+    /// The binding shadow.
+    pub(crate) shadow: Shadow,
+    /// GL errors glcmd raised itself (for skipped commands), returned by `Device::get_error`
+    /// before the GL's own.
+    pub(crate) raised: Vec<GLenum>,
+    pub(crate) sink: Sink,
 }
 
 // SAFETY: the raw pointers are GL sync handles and scratch pointers into lists; they are only
 // dereferenced by the GL on the render thread, and ReplayState lives on that thread.
 unsafe impl Send for ReplayState {}
 
-/// What an execute function sees: the GL, the current list's parameters, and the replay state.
+impl ReplayState {
+    pub(crate) fn new(gl_fns: &Gl, sink: Sink) -> ReplayState {
+        ReplayState {
+            syncs: HashMap::new(),
+            deferred: Vec::new(),
+            scratch: Vec::new(),
+            running_deferred: false,
+            executed: 0,
+            refused: 0,
+            shadow: Shadow::new(gl_fns),
+            raised: Vec::new(),
+            sink,
+        }
+    }
+
+    /// Raises a GL error the way the GL would (one flag per error code).
+    pub(crate) fn raise(&mut self, error: GLenum) {
+        if !self.raised.contains(&error) {
+            self.raised.push(error);
+        }
+    }
+}
+
+/// What an execute function sees: the GL, the current list, and the replay state.
 pub struct Replayer<'a> {
     pub gl: &'a Gl,
     params: *const u8,
     state: &'a mut ReplayState,
+    list: &'a CommandList,
     list_index: u32,
     base: *const u64,
 }
 
 impl<'a> Replayer<'a> {
+    fn new(gl: &'a Gl, state: &'a mut ReplayState, list: &'a CommandList, list_index: u32) -> Self {
+        Replayer { gl, params: list.params.as_ptr().cast(), state, list, list_index, base: list.packets.as_ptr() }
+    }
+
     /// A pointer into the current list's parameter buffer.
     #[inline(always)]
     pub fn param<T>(&self, offset: u32) -> *const T {
-        // SAFETY: offsets come from the recording methods of this list and lie inside it.
-        unsafe { self.params.add(offset as usize).cast() }
+        // Offsets come from the recording methods of this list and lie inside it; computing the
+        // pointer is safe, reading through it is the GL's (bounded by the length rule).
+        self.params.wrapping_add(offset as usize).cast()
     }
 
     /// A mutable pointer for arguments the GL declares non-const but only reads.
     #[inline(always)]
     pub fn param_mut<T>(&self, offset: u32) -> *mut T {
         self.param::<T>(offset) as *mut T
+    }
+
+    /// The binding shadow.
+    #[inline(always)]
+    pub fn shadow(&mut self) -> &mut Shadow {
+        &mut self.state.shadow
     }
 
     /// Builds the `const GLchar *const*` array for strings stored by `CommandList::push_strs`.
@@ -80,6 +134,65 @@ impl<'a> Replayer<'a> {
             self.state.scratch.push(self.param::<c_char>(off));
         }
         self.state.scratch.as_ptr()
+    }
+
+    /// The pointer of a `glcmd::Bytes` argument: `(pointer, unbind)`, where `unbind` says the
+    /// pixel-unpack buffer must be lifted for the call (client memory while one is bound).
+    /// `None`: refused (an offset with no buffer bound, or an offset where the GL takes client
+    /// memory only), and reported.
+    ///
+    /// # Safety
+    /// `offset` and `len` are the fields of a `Bytes` argument of the packet at `p`.
+    #[inline]
+    pub unsafe fn bytes_arg<T>(
+        &mut self,
+        p: *const u64,
+        offset: u64,
+        len: u32,
+        redirect: bool,
+    ) -> Option<(*const T, bool)> {
+        match len {
+            BYTES_OFFSET => {
+                let bound = redirect && self.state.shadow.bound(Target::PixelUnpack) != 0;
+                if bound {
+                    Some((offset as usize as *const T, false))
+                } else {
+                    self.refuse(p, Refusal::NoBuffer { target: Target::PixelUnpack, vertex_array: None });
+                    None
+                }
+            }
+            BYTES_NULL => Some((std::ptr::null(), redirect && self.state.shadow.bound(Target::PixelUnpack) != 0)),
+            _ => Some((self.param::<T>(offset as u32), redirect && self.state.shadow.bound(Target::PixelUnpack) != 0)),
+        }
+    }
+
+    /// Runs `call` with `GL_PIXEL_UNPACK_BUFFER` unbound if `unbind`, then binds it again.
+    #[inline]
+    pub fn without_unpack_buffer<R>(&mut self, unbind: bool, call: impl FnOnce(&Gl) -> R) -> R {
+        if !unbind {
+            return call(self.gl);
+        }
+        without_buffer(self.gl, &self.state.shadow, Target::PixelUnpack, || call(self.gl))
+    }
+
+    /// The GL sync object of a glcmd sync handle; `None` (refused and reported) if its fence
+    /// has not run or it was deleted: the GL is never handed a sync object it did not make.
+    #[inline]
+    pub fn sync_arg(&mut self, p: *const u64, id: u32) -> Option<GLsync> {
+        match self.state.syncs.get(&id) {
+            Some(&s) => Some(s),
+            None if id == 0 => Some(std::ptr::null()),
+            None => {
+                self.refuse_with(
+                    p,
+                    format!(
+                        "sync handle {id} names no GL sync object: its fence has not been replayed yet, or it was \
+                         deleted; glcmd skipped the call"
+                    ),
+                );
+                None
+            }
+        }
     }
 
     /// The GL sync object of a glcmd sync handle (null if its fence has not run).
@@ -98,6 +211,34 @@ impl<'a> Replayer<'a> {
         self.state.syncs.remove(&id);
     }
 
+    /// A check failed: the command at `p` is not passed to the GL. It is reported (with the
+    /// call, its list and its recording site) and raises `GL_INVALID_OPERATION`, as the GL does
+    /// for a command it refuses.
+    #[cold]
+    pub fn refuse(&mut self, p: *const u64, why: Refusal) {
+        self.refuse_with(p, why.to_string());
+    }
+
+    #[cold]
+    fn refuse_with(&mut self, p: *const u64, message: String) {
+        // SAFETY: `p` is the packet being executed, inside the current list.
+        let slot = unsafe { p.offset_from(self.base) } as usize;
+        self.state.refused += 1;
+        self.state.raise(gl::INVALID_OPERATION);
+        let list = self.list;
+        let index = list.index_of_slot(slot);
+        self.state.sink.send(Report {
+            kind: ReportKind::Skipped,
+            call: list.describe(slot),
+            list: list.label().map(str::to_string),
+            index,
+            site: list.site_of_slot(slot),
+            message,
+            deleted_by: None,
+            breadcrumbs: Vec::new(),
+        });
+    }
+
     /// For delete packets: true when the GL call must wait for the end of the frame, in which
     /// case the packet has been noted and the caller returns.
     ///
@@ -109,41 +250,76 @@ impl<'a> Replayer<'a> {
             return false;
         }
         // SAFETY: `packet` lies inside the list whose first slot is `base`.
-        let slot = unsafe { packet.offset_from(self.base) } as u32;
+        let slot = unsafe { packet.offset_from(self.base) } as usize;
         self.state.deferred.push((self.list_index, slot));
         true
     }
 }
 
+/// Runs `call` with `target` unbound (if something is bound to it), then binds the buffer
+/// again. The shadow itself is unchanged: the binding is back when this returns.
+pub(crate) fn without_buffer<R>(gl_fns: &Gl, shadow: &Shadow, target: Target, call: impl FnOnce() -> R) -> R {
+    let bound = shadow.bound(target);
+    if bound == 0 {
+        return call();
+    }
+    // SAFETY: binding 0 and then the buffer that was bound are valid binds of a valid target.
+    unsafe { (gl_fns.BindBuffer)(target.gl_enum(), 0) };
+    let r = call();
+    unsafe { (gl_fns.BindBuffer)(target.gl_enum(), bound) };
+    r
+}
+
+/// The names of a delete packet's array, for the shadow.
+///
+/// # Safety
+/// `ptr` points to `n` names (the packet's array in the parameter buffer).
+pub unsafe fn names<'a>(ptr: *const GLuint, n: GLsizei) -> &'a [GLuint] {
+    if ptr.is_null() || n <= 0 {
+        return &[];
+    }
+    // SAFETY: forwarded from the caller; the parameter buffer is 8-byte aligned and u32 arrays
+    // are stored at 8-byte aligned offsets.
+    unsafe { std::slice::from_raw_parts(ptr, n as usize) }
+}
+
 /// Replays one list. `list_index` is the list's index among the lists of its frame, which
 /// [`run_deferred`] receives in the same order.
-pub fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList, list_index: u32) {
+///
+/// # Safety
+/// The list's packets were written by glcmd's generated recording methods (or validated as
+/// such): each starts with a valid opcode, lies inside the packet buffer, and its offsets lie
+/// inside the parameter buffer. `gl` is the table of the context current on this thread.
+pub(crate) unsafe fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList, list_index: u32) {
+    let mut r = Replayer::new(gl, state, list, list_index);
     let base = list.packets.as_ptr();
-    let mut r = Replayer { gl, params: list.params.as_ptr().cast(), state, list_index, base };
     let end = list.packets.len();
     let mut at = 0;
     while at < end {
-        // SAFETY: packets are written only by generated recording methods: each starts with a
-        // valid opcode (< OPCODE_COUNT) and occupies SLOTS[opcode] slots inside the buffer.
+        // SAFETY: the caller's guarantee: every packet starts with a valid opcode
+        // (< OPCODE_COUNT) and occupies SLOTS[opcode] slots inside the buffer.
         unsafe {
             at += crate::generated::commands::dispatch(&mut r, base.add(at));
         }
     }
-    r.state.executed += list.commands as u64;
+    r.state.executed += list.commands;
 }
 
 /// Replays one list like [`replay`], handing each command to `observe(index, slot, opcode,
 /// run)`, which must call `run` once to execute it. Diagnostics use this; the plain loop above
 /// stays free of per-command work.
-pub(crate) fn replay_each(
+///
+/// # Safety
+/// As for [`replay`].
+pub(crate) unsafe fn replay_each(
     gl: &Gl,
     state: &mut ReplayState,
     list: &CommandList,
     list_index: u32,
     mut observe: impl FnMut(usize, usize, usize, &mut dyn FnMut()),
 ) {
+    let mut r = Replayer::new(gl, state, list, list_index);
     let base = list.packets.as_ptr();
-    let mut r = Replayer { gl, params: list.params.as_ptr().cast(), state, list_index, base };
     let end = list.packets.len();
     let (mut at, mut index) = (0, 0);
     while at < end {
@@ -156,11 +332,19 @@ pub(crate) fn replay_each(
         }
         index += 1;
     }
-    r.state.executed += list.commands as u64;
+    r.state.executed += list.commands;
 }
 
 /// Runs the deletes noted while the frame's lists replayed, in recording order.
-pub fn run_deferred(gl: &Gl, state: &mut ReplayState, lists: &[CommandList]) {
+///
+/// # Safety
+/// `lists` are the frame's replayed lists, in the order their indices were given to [`replay`].
+pub(crate) unsafe fn run_deferred(
+    gl: &Gl,
+    state: &mut ReplayState,
+    lists: &[CommandList],
+    mut ran: impl FnMut(&CommandList, usize, usize),
+) {
     if state.deferred.is_empty() {
         return;
     }
@@ -168,16 +352,50 @@ pub fn run_deferred(gl: &Gl, state: &mut ReplayState, lists: &[CommandList]) {
     state.running_deferred = true;
     for &(list_index, slot) in &deferred {
         let list = &lists[list_index as usize];
-        let base = list.packets.as_ptr();
-        let mut r = Replayer { gl, params: list.params.as_ptr().cast(), state, list_index, base };
+        let mut r = Replayer::new(gl, state, list, list_index);
         // SAFETY: (list_index, slot) was noted by `defer` for a packet of this list.
         unsafe {
-            let packet = base.add(slot as usize);
+            let packet = list.packets.as_ptr().add(slot);
             let op = packet.cast::<u16>().read() as usize;
             (EXECUTE.get_unchecked(op))(&mut r, packet);
+            ran(list, slot, op);
         }
     }
     state.running_deferred = false;
     state.deferred = deferred;
     state.deferred.clear();
+}
+
+/// A replayer outside a device, for benchmarks that measure pure dispatch through a table of
+/// no-op functions. Not part of the stable API.
+#[doc(hidden)]
+pub struct Standalone {
+    state: ReplayState,
+}
+
+impl Standalone {
+    /// A replay state whose binding shadow is read from `gl` (with a no-op table: nothing
+    /// bound).
+    ///
+    /// # Safety
+    /// Every entry of `gl` that replay may call is safe to call with any arguments (no-ops),
+    /// or `gl` is the table of the context current on this thread.
+    pub unsafe fn new(gl: &Gl) -> Standalone {
+        let (tx, _) = crossbeam_channel::bounded(1);
+        Standalone { state: ReplayState::new(gl, Sink::new(tx)) }
+    }
+
+    /// The binding shadow, to set up the bindings a benchmark's draws assume.
+    pub fn shadow(&mut self) -> &mut Shadow {
+        &mut self.state.shadow
+    }
+
+    /// Replays `list` through `gl`.
+    ///
+    /// # Safety
+    /// As for [`Standalone::new`]; `list` was recorded by glcmd's recording methods.
+    pub unsafe fn replay(&mut self, gl: &Gl, list: &CommandList) {
+        // SAFETY: forwarded from the caller.
+        unsafe { replay(gl, &mut self.state, list, 0) }
+    }
 }

@@ -7,40 +7,81 @@
 //! | `glClientWaitSync` | [`Device::client_wait_sync`] | blocks: runs on the render thread after the fence's list |
 //! | `glFinish` | [`Device::finish`] | waits for every submitted list, then for the GPU |
 //! | `glFlush` | [`Device::flush`] | a round trip that flushes after every submitted list |
+//! | `glGetError` | [`Device::get_error`] | also returns the `GL_INVALID_OPERATION` glcmd raises for a command it skipped |
+//! | `glGetProgramResourceiv` | [`Device::get_program_resourceiv`] | drivers write more than `count` values for variable-length properties: the counts are asked first |
+//! | `glGetDebugMessageLog(ARB)` | [`Device::get_debug_message_log`] | one message per entry, each with its own text |
 //! | `glMapBuffer*`, `glMapNamedBuffer*` | [`Device::with_gl`] | the mapping is process memory owned by the render thread's context |
-//! | `glDebugMessageCallback(ARB)` | [`Device::with_gl`]; glcmd's diagnostics install their own | the callback runs on the render thread |
+//! | `glDebugMessageCallback(ARB)` | [`Device::set_debug_callback`]; glcmd's diagnostics install their own | the callback runs on the render thread |
 //! | `glCreateSyncFromCLeventARB`, `glImportSyncEXT`, EGL image and client-pointer functions | [`Device::with_gl`] | they take process pointers a list cannot own |
 //!
 //! Also here: the debug group that brackets a labelled list at replay, so RenderDoc and
 //! apitrace show the label.
 
 use crate::device::Device;
+use crate::diagnostics::DebugMessage;
 use crate::generated::{enums as gl, types::*, Gl};
 use crate::list::CommandList;
-use crate::{Error, Sync};
+use crate::loader::ContextInfo;
+use crate::{codec, Error, Sync};
 
-/// Before a list replays: `glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, label)`.
-pub(crate) fn begin_list(gl_fns: &Gl, list: &CommandList) {
-    if !list.label.is_empty() {
-        // SAFETY: the label pointer and length describe the list's label string.
-        unsafe {
-            (gl_fns.PushDebugGroup)(
-                gl::DEBUG_SOURCE_APPLICATION,
-                0,
-                list.label.len() as GLsizei,
-                list.label.as_ptr().cast(),
-            )
-        };
+/// Before a list replays: `glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, label)`, with the
+/// label cut (at a character boundary) to fit `GL_MAX_LABEL_LENGTH`: a longer one would make the
+/// push fail while the pop still ran, popping a group of the application's. Returns whether a
+/// group was pushed.
+pub(crate) fn begin_list(gl_fns: &Gl, info: &ContextInfo, list: &CommandList) -> bool {
+    if list.label.is_empty() {
+        return false;
     }
+    let max = (info.max_label_length as usize).saturating_sub(1).max(1);
+    let mut end = list.label.len().min(max);
+    while !list.label.is_char_boundary(end) {
+        end -= 1;
+    }
+    // `end` is at most GL_MAX_LABEL_LENGTH - 1, which is a GLsizei.
+    let length = end as GLsizei;
+    // SAFETY: the pointer and length describe `length` bytes of the list's label.
+    unsafe { (gl_fns.PushDebugGroup)(gl::DEBUG_SOURCE_APPLICATION, 0, length, list.label.as_ptr().cast()) };
+    true
 }
 
-/// After a list replays: the matching `glPopDebugGroup`.
-pub(crate) fn end_list(gl_fns: &Gl, list: &CommandList) {
-    if !list.label.is_empty() {
+/// After a list replays: the matching `glPopDebugGroup`, if `begin_list` pushed one.
+pub(crate) fn end_list(gl_fns: &Gl, pushed: bool) {
+    if pushed {
         // SAFETY: pops the group pushed by `begin_list`.
         unsafe { (gl_fns.PopDebugGroup)() };
     }
 }
+
+/// Every property `glGetProgramResourceiv` knows that yields one value.
+const SINGLE_VALUE_PROPERTIES: &[GLenum] = &[
+    gl::NAME_LENGTH,
+    gl::TYPE,
+    gl::ARRAY_SIZE,
+    gl::OFFSET,
+    gl::BLOCK_INDEX,
+    gl::ARRAY_STRIDE,
+    gl::MATRIX_STRIDE,
+    gl::IS_ROW_MAJOR,
+    gl::ATOMIC_COUNTER_BUFFER_INDEX,
+    gl::BUFFER_BINDING,
+    gl::BUFFER_DATA_SIZE,
+    gl::NUM_ACTIVE_VARIABLES,
+    gl::REFERENCED_BY_VERTEX_SHADER,
+    gl::REFERENCED_BY_TESS_CONTROL_SHADER,
+    gl::REFERENCED_BY_TESS_EVALUATION_SHADER,
+    gl::REFERENCED_BY_GEOMETRY_SHADER,
+    gl::REFERENCED_BY_FRAGMENT_SHADER,
+    gl::REFERENCED_BY_COMPUTE_SHADER,
+    gl::NUM_COMPATIBLE_SUBROUTINES,
+    gl::TOP_LEVEL_ARRAY_SIZE,
+    gl::TOP_LEVEL_ARRAY_STRIDE,
+    gl::LOCATION,
+    gl::LOCATION_INDEX,
+    gl::IS_PER_PATCH,
+    gl::LOCATION_COMPONENT,
+    gl::TRANSFORM_FEEDBACK_BUFFER_INDEX,
+    gl::TRANSFORM_FEEDBACK_BUFFER_STRIDE,
+];
 
 impl Device {
     /// `glClientWaitSync`: waits on the render thread, after the list that recorded the fence
@@ -69,6 +110,143 @@ impl Device {
             // SAFETY: no arguments.
             unsafe { (ctx.gl().Flush)() };
             Ok(())
+        })
+    }
+
+    /// `glGetError` after every list submitted before it. A command glcmd skipped because an
+    /// argument was unsafe (reported on `reports()`) raised `GL_INVALID_OPERATION`, as the GL
+    /// does for a command it refuses; like the GL's own flags, each such error is returned once.
+    pub fn get_error(&self) -> Result<GLenum, Error> {
+        self.call("glGetError", |ctx| {
+            if let Ok(mut state) = ctx.state.try_borrow_mut() {
+                if !state.raised.is_empty() {
+                    return Ok(state.raised.remove(0));
+                }
+            }
+            // SAFETY: no arguments.
+            Ok(unsafe { (ctx.gl().GetError)() })
+        })
+    }
+
+    /// `glGetProgramResourceiv(program, interface, index, props)`: one value per property, and
+    /// for `GL_ACTIVE_VARIABLES` and `GL_COMPATIBLE_SUBROUTINES` as many as the resource has
+    /// (the GL writes them all whatever size it is told, on Mesa, so glcmd asks for the counts
+    /// first and sizes the buffer). An unknown property is an error.
+    pub fn get_program_resourceiv(
+        &self,
+        program: GLuint,
+        interface: GLenum,
+        index: GLuint,
+        props: &[GLenum],
+    ) -> Result<Vec<GLint>, Error> {
+        const F: &str = "glGetProgramResourceiv";
+        let props = props.to_vec();
+        self.call(F, move |ctx| {
+            let g = ctx.gl();
+            let one = |prop: GLenum| {
+                let mut v: GLint = 0;
+                let mut len: GLsizei = 0;
+                // SAFETY: one property, one value, into locals.
+                unsafe { (g.GetProgramResourceiv)(program, interface, index, 1, &prop, 1, &mut len, &mut v) };
+                if len == 1 {
+                    v.max(0) as usize
+                } else {
+                    0
+                }
+            };
+            let interface_max = |pname: GLenum| {
+                let mut v: GLint = 0;
+                // SAFETY: one value into a local.
+                unsafe { (g.GetProgramInterfaceiv)(program, interface, pname, &mut v) };
+                v.max(0) as usize
+            };
+            let mut total = 0usize;
+            for &prop in &props {
+                total += match prop {
+                    // The resource's own count, padded with the interface's maximum in case a
+                    // driver writes more than it reports.
+                    gl::ACTIVE_VARIABLES => one(gl::NUM_ACTIVE_VARIABLES) + interface_max(gl::MAX_NUM_ACTIVE_VARIABLES),
+                    gl::COMPATIBLE_SUBROUTINES => {
+                        one(gl::NUM_COMPATIBLE_SUBROUTINES) + interface_max(gl::MAX_NUM_COMPATIBLE_SUBROUTINES)
+                    }
+                    p if SINGLE_VALUE_PROPERTIES.contains(&p) => 1,
+                    p => return Err(Error::UnknownPname { function: F, pname: p }),
+                };
+            }
+            let prop_count = codec::count_i32(props.len(), F, "props");
+            let count =
+                GLsizei::try_from(total).map_err(|_| Error::OutOfMemory { function: F, bytes: total as u128 * 4 })?;
+            let mut out: Vec<GLint> = codec::out_vec(F, total)?;
+            let mut length: GLsizei = 0;
+            // SAFETY: `props` holds `prop_count` values; `out` holds at least `count` values,
+            // the most the GL writes for these properties (counted above).
+            unsafe {
+                (g.GetProgramResourceiv)(
+                    program,
+                    interface,
+                    index,
+                    prop_count,
+                    props.as_ptr(),
+                    count,
+                    &mut length,
+                    out.as_mut_ptr(),
+                )
+            };
+            out.truncate((length.max(0) as usize).min(total));
+            Ok(out)
+        })
+    }
+
+    /// `glGetDebugMessageLog`: up to `count` messages from the debug log (and removes them from
+    /// it), each with its own text. Needs debug output on and a log (messages are logged only
+    /// when no callback is installed: glcmd's diagnostics install one).
+    pub fn get_debug_message_log(&self, count: u32) -> Result<Vec<DebugMessage>, Error> {
+        const F: &str = "glGetDebugMessageLog";
+        self.call(F, move |ctx| {
+            let g = ctx.gl();
+            let n = count as usize;
+            let max_len = ctx.info.max_debug_message_length as usize;
+            let buf_size = n
+                .checked_mul(max_len)
+                .filter(|&b| b <= i32::MAX as usize)
+                .ok_or(Error::OutOfMemory { function: F, bytes: n as u128 * max_len as u128 })?;
+            let mut sources: Vec<GLenum> = codec::out_vec(F, n)?;
+            let mut types: Vec<GLenum> = codec::out_vec(F, n)?;
+            let mut ids: Vec<GLuint> = codec::out_vec(F, n)?;
+            let mut severities: Vec<GLenum> = codec::out_vec(F, n)?;
+            let mut lengths: Vec<GLsizei> = codec::out_vec(F, n)?;
+            let mut log: Vec<u8> = codec::out_vec(F, buf_size)?;
+            // SAFETY: each array holds `count` entries and the log `buf_size` bytes: room for
+            // `count` messages of the longest length the GL allows.
+            let got = unsafe {
+                (g.GetDebugMessageLog)(
+                    count,
+                    buf_size as GLsizei,
+                    sources.as_mut_ptr(),
+                    types.as_mut_ptr(),
+                    ids.as_mut_ptr(),
+                    severities.as_mut_ptr(),
+                    lengths.as_mut_ptr(),
+                    log.as_mut_ptr().cast(),
+                )
+            } as usize;
+            let mut messages = Vec::with_capacity(got.min(n));
+            let mut at = 0usize;
+            for i in 0..got.min(n) {
+                // Each length counts the message's terminating NUL.
+                let len = (lengths[i].max(0) as usize).min(log.len().saturating_sub(at));
+                let text = &log[at..at + len];
+                let text = text.strip_suffix(&[0]).unwrap_or(text);
+                messages.push(DebugMessage {
+                    source: sources[i],
+                    kind: types[i],
+                    id: ids[i],
+                    severity: severities[i],
+                    message: String::from_utf8_lossy(text).into_owned(),
+                });
+                at += len;
+            }
+            Ok(messages)
         })
     }
 }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::ctype::CType;
 use crate::error::{Error, Position};
 use crate::header::Header;
-use crate::model::{Api, Function, Kind, Param, Role, Rule};
+use crate::model::{Api, Function, Kind, Param, Redirect, Role, Rule};
 use crate::pname_tables;
 use crate::registry::Registry;
 
@@ -41,6 +41,25 @@ pub const SPECIAL: &[(&str, &str)] = &[
     ("glDebugMessageCallbackARB", "a callback on the render thread; glcmd's diagnostics chain it"),
     ("glCreateSyncFromCLeventARB", "takes OpenCL process pointers; use Device::with_gl"),
     ("glImportSyncEXT", "imports an external sync handle; use Device::with_gl"),
+    (
+        "glGetProgramResourceiv",
+        "a hand-written query (Device::get_program_resourceiv): drivers write more than `count` values for \
+         GL_ACTIVE_VARIABLES and GL_COMPATIBLE_SUBROUTINES (Mesa does), so glcmd asks for those counts first and \
+         sizes the result itself",
+    ),
+    (
+        "glGetDebugMessageLog",
+        "a hand-written query (Device::get_debug_message_log): returns each message with its own text",
+    ),
+    (
+        "glGetDebugMessageLogARB",
+        "a hand-written query (Device::get_debug_message_log): returns each message with its own text",
+    ),
+    (
+        "glGetError",
+        "a hand-written query (Device::get_error): also returns the GL_INVALID_OPERATION glcmd raises for a \
+         command it skipped because an argument was unsafe",
+    ),
 ];
 
 /// Lengths that gl.xml omits or states only as an opaque COMPSIZE, taken from the GL spec or
@@ -66,7 +85,13 @@ pub const LEN_OVERRIDES: &[(&str, &str, &str)] = &[
     ("glSpecializeShaderARB", "pConstantIndex", "numSpecializationConstants"),
     ("glSpecializeShaderARB", "pConstantValue", "numSpecializationConstants"),
     ("glGetProgramResourcefvNV", "props", "propCount"),
-    ("glGetCoverageModulationTableNV", "v", "bufSize"),
+    // bufSize counts bytes (NV_framebuffer_mixed_samples).
+    ("glGetCoverageModulationTableNV", "v", "bufSize/4"),
+    // gl.xml says 1, but GL_CURRENT_VERTEX_ATTRIB writes 4 (apitrace, Mesa's varray.c).
+    ("glGetVertexAttribIiv", "params", "COMPSIZE(pname)"),
+    ("glGetVertexAttribIuiv", "params", "COMPSIZE(pname)"),
+    // The UniformBlockPName table knows every pname, including the queried index list.
+    ("glGetActiveUniformBlockiv", "params", "COMPSIZE(pname)"),
     ("glGetMemoryObjectDetachedResourcesuivNV", "params", "count"),
     ("glDrawCommandsNV", "indirects", "count"),
     ("glDrawCommandsNV", "sizes", "count"),
@@ -85,6 +110,60 @@ pub const LEN_OVERRIDES: &[(&str, &str, &str)] = &[
     // One value per uniform index, whatever the pname.
     ("glGetActiveUniformsiv", "params", "uniformCount"),
 ];
+
+/// Outputs that gl.xml gives no length and that write exactly one value (checked against
+/// apitrace's glapi.py and the extension specs).
+const SINGLE_OUTPUTS: &[(&str, &str)] = &[
+    ("glCreatePerfQueryINTEL", "queryHandle"),
+    ("glGetFirstPerfQueryIdINTEL", "queryId"),
+    ("glGetNextPerfQueryIdINTEL", "nextQueryId"),
+    ("glGetPerfCounterInfoINTEL", "counterOffset"),
+    ("glGetPerfCounterInfoINTEL", "counterDataSize"),
+    ("glGetPerfCounterInfoINTEL", "counterTypeEnum"),
+    ("glGetPerfCounterInfoINTEL", "counterDataTypeEnum"),
+    ("glGetPerfCounterInfoINTEL", "rawCounterMaxValue"),
+    ("glGetPerfQueryDataINTEL", "bytesWritten"),
+    ("glGetPerfQueryIdByNameINTEL", "queryId"),
+    ("glGetPerfQueryInfoINTEL", "dataSize"),
+    ("glGetPerfQueryInfoINTEL", "noCounters"),
+    ("glGetPerfQueryInfoINTEL", "noInstances"),
+    ("glGetPerfQueryInfoINTEL", "capsMask"),
+];
+
+/// Outputs whose size the driver decides, ignoring (or not being told) the size glcmd passes:
+/// the method is `unsafe` and the caller sizes the buffer. (function, parameter, why).
+pub const DRIVER_SIZED_OUTPUTS: &[(&str, &str, &str)] = &[
+    (
+        "glGetPerfQueryDataINTEL",
+        "data",
+        "Mesa's Intel backend writes the whole query result whatever `dataSize` says: allocate at least the \
+         query's data size (glGetPerfQueryInfoINTEL).",
+    ),
+    (
+        "glGetPerfMonitorCounterDataAMD",
+        "data",
+        "Mesa writes every active counter's result whatever `dataSize` says: allocate at least the size \
+         GL_PERFMON_RESULT_SIZE_AMD reports.",
+    ),
+    ("glGetPathCommandsNV", "commands", "The GL writes the path's GL_PATH_COMMAND_COUNT_NV commands."),
+    ("glGetPathCoordsNV", "coords", "The GL writes the path's GL_PATH_COORD_COUNT_NV coordinates."),
+    ("glGetPathDashArrayNV", "dashArray", "The GL writes the path's GL_PATH_DASH_ARRAY_COUNT_NV values."),
+    (
+        "glGetProgramResourcefvNV",
+        "params",
+        "Like glGetProgramResourceiv, a driver may write more than `count` values for variable-length \
+         properties; allocate for the largest.",
+    ),
+];
+
+fn driver_sized(function: &str, param: &str) -> Option<&'static str> {
+    DRIVER_SIZED_OUTPUTS.iter().find(|(f, p, _)| *f == function && *p == param).map(|(_, _, r)| *r)
+}
+
+/// A parameter that counts bytes, so `COMPSIZE(it)` is the length itself.
+fn is_byte_size(name: &str) -> bool {
+    name == "size" || name.ends_with("Size") || name == "uniformCount"
+}
 
 /// Pointer parameters that the GL only reads although gl.xml declares them writable.
 const INPUT_POINTERS: &[(&str, &str)] = &[
@@ -189,12 +268,16 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
             kind: Kind::Record,
             special_reason: None,
             header_line: proto.line,
-            unchecked: false,
+            unsafe_reason: None,
+            providers: registry.providers.get(&proto.name).cloned().unwrap_or_default(),
+            redirect: None,
             variant: None,
         };
         match assign_roles(&mut f) {
             Ok(()) => {
                 f.kind = kind_of(&f);
+                f.redirect = redirect_of(&f);
+                mark_unsafe_families(&mut f);
                 functions.push(f);
             }
             Err(message) => {
@@ -362,7 +445,9 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                     Some(Some(r @ Rule::Param(_))) => r,
                     _ => Rule::Bytes,
                 };
-                f.unchecked |= rule == Rule::Bytes;
+                if rule == Rule::Bytes {
+                    mark_unsafe(f, &p.name, false);
+                }
                 f.params[i].role = Role::Out(if rule == Rule::Bytes { Rule::Bytes } else { Rule::String });
                 if let Rule::Param(_) = rule {
                     f.params[i].len = p.len.clone();
@@ -400,10 +485,22 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
         // A plain array.
         let rule = match p.len.as_deref() {
             None if input => Rule::Bytes,
+            None if driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
             None => match table_group(f, "pname") {
                 Some(group) => Rule::Pname { group, param: "pname".into() },
-                None => Rule::One,
+                // gl.xml gives no length: only outputs known to be one value are accepted.
+                None if SINGLE_OUTPUTS.contains(&(f.name.as_str(), p.name.as_str())) => Rule::One,
+                // Hand-written functions take these as opaque process pointers.
+                None if f.special_reason.is_some() => Rule::One,
+                None => {
+                    return Err(format!(
+                        "output `{}` has no length in gl.xml and no pname table; add it to LEN_OVERRIDES, \
+                         SINGLE_OUTPUTS or DRIVER_SIZED_OUTPUTS in codegen/src/classify.rs",
+                        p.name
+                    ))
+                }
             },
+            Some(_) if !input && driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
             Some(len) => match parse_len(len) {
                 Some(Rule::Param(x)) if !scalar(f, &x) => {
                     return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name))
@@ -418,7 +515,18 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                         [a] if table_group(f, a).is_some() => {
                             Rule::Pname { group: table_group(f, a).unwrap(), param: a.clone() }
                         }
-                        [a] if scalar(f, a) && names.contains(a) => Rule::Param(a.clone()),
+                        // COMPSIZE(x) means "computed from x": only a byte size is the length
+                        // itself (`COMPSIZE(size)`). Anything else (`COMPSIZE(count)` of a
+                        // four-value array, `COMPSIZE(path)` of an object name) needs its rule
+                        // written down in LEN_OVERRIDES.
+                        [a] if scalar(f, a) && names.contains(a) && is_byte_size(a) => Rule::Param(a.clone()),
+                        [a] if scalar(f, a) && names.contains(a) => {
+                            return Err(format!(
+                                "`{}` has len `{len}`: `{a}` is not a byte size, so the length cannot be taken \
+                                 from it; add the rule to LEN_OVERRIDES in codegen/src/classify.rs",
+                                p.name
+                            ))
+                        }
                         _ => Rule::Bytes,
                     }
                 }
@@ -434,7 +542,12 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
                 return Err(format!("`{}` is sized by pname `{param}`, which is not a parameter", p.name));
             }
         }
-        f.unchecked |= rule == Rule::Bytes;
+        if rule == Rule::Bytes {
+            mark_unsafe(f, &p.name, input);
+            if let Some(reason) = driver_sized(&f.name, &p.name) {
+                f.unsafe_reason.as_mut().expect("just marked").push_str(&format!("\n{reason}"));
+            }
+        }
         if input {
             if let Rule::Param(x) | Rule::Product(x, _) = &rule {
                 mark_length(f, &x.clone(), &p.name);
@@ -479,6 +592,105 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Records why a caller-sized array makes the method `unsafe` (its `# Safety` section).
+fn mark_unsafe(f: &mut Function, param: &str, input: bool) {
+    let ident = crate::naming::param_ident(param);
+    let line = if input {
+        format!(
+            "`{ident}`: the GL reads as many bytes as it derives from the other arguments and from GL state \
+             (dimensions, format and type, pixel-store parameters); the slice must hold at least that many."
+        )
+    } else {
+        format!(
+            "`{ident}`: the GL writes as many bytes as it derives from the other arguments and from GL state; \
+             the buffer glcmd allocates has the size the caller gives, which must be at least that many."
+        )
+    };
+    match &mut f.unsafe_reason {
+        Some(r) => {
+            r.push('\n');
+            r.push_str(&line);
+        }
+        None => f.unsafe_reason = Some(line),
+    }
+}
+
+/// Functions glcmd cannot make safe whatever it checks: GPU addresses and bindless handles,
+/// and the compatibility profile's fixed-function client arrays (see `bindings.rs`).
+fn mark_unsafe_families(f: &mut Function) {
+    let reason = if crate::bindings::FIXED_FUNCTION_ARRAYS.contains(&f.name.as_str()) {
+        Some(
+            "Sets up or enables a compatibility-profile fixed-function client array, which glcmd does not track: \
+             the caller guarantees that no enabled array reads a client pointer (every array reads a bound buffer).",
+        )
+    } else if matches!(f.kind, Kind::Record | Kind::Create | Kind::Delete)
+        && crate::bindings::GPU_ADDRESS_EXTENSIONS.contains(&f.feature.as_str())
+    {
+        Some(
+            "Hands the GPU raw addresses, bindless handles or operating-system handles (or runs command streams \
+             made of them), which glcmd cannot check: an invalid one makes the GPU read or write arbitrary \
+             memory. The caller guarantees that every address and handle is valid and resident for as long as \
+             the GPU uses it.",
+        )
+    } else {
+        None
+    };
+    if let Some(reason) = reason {
+        match &mut f.unsafe_reason {
+            Some(r) => {
+                r.push('\n');
+                r.push_str(reason);
+            }
+            None => f.unsafe_reason = Some(reason.to_string()),
+        }
+    }
+    // `Bytes::None` (no data: allocate only) is accepted where the GL allows a null pointer.
+    if f.redirect == Some(Redirect::PixelUnpack) {
+        let n = f.name.as_str();
+        let allocates = !n.contains("Sub") && !n.contains("Compressed") && n.contains("Image");
+        for p in f.params.iter_mut() {
+            if allocates && matches!(p.role, Role::In(Rule::Bytes)) {
+                p.nullable = true;
+            }
+        }
+    }
+}
+
+/// The buffer binding that redirects a function's client pointer into a buffer object.
+fn redirect_of(f: &Function) -> Option<Redirect> {
+    let n = f.name.strip_prefix("gl").unwrap_or(&f.name);
+    let has = |input: bool| {
+        f.params.iter().any(|p| match &p.role {
+            Role::In(_) if input => p.ty.pointee().base == "void",
+            Role::Out(_) if !input => p.ty.pointee().base == "void",
+            _ => false,
+        })
+    };
+    let image = |s: &str| {
+        let s = s.strip_prefix("Compressed").unwrap_or(s);
+        ["TexImage", "TexSubImage", "TextureImage", "TextureSubImage", "MultiTexImage", "MultiTexSubImage"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    };
+    if f.kind == Kind::Record && image(n) && has(true) {
+        return Some(Redirect::PixelUnpack);
+    }
+    let read = n.strip_prefix("Get").map(|g| g.strip_prefix('n').unwrap_or(g));
+    let pack = n.starts_with("ReadPixels")
+        || n.starts_with("ReadnPixels")
+        || read.is_some_and(|g| {
+            let g = g.strip_prefix("Compressed").unwrap_or(g);
+            ["TexImage", "TextureImage", "TextureSubImage", "MultiTexImage"].iter().any(|p| g.starts_with(p))
+        });
+    if pack && has(false) {
+        return Some(Redirect::PixelPack);
+    }
+    if n.starts_with("GetQueryObject") && f.params.iter().any(|p| matches!(p.role, Role::Out(_))) {
+        return Some(Redirect::QueryBuffer);
+    }
+    None
 }
 
 /// Marks scalar `count` as derived from the slice `array`.

@@ -62,14 +62,38 @@ pub struct Function {
     /// Why a special function is special.
     pub special_reason: Option<&'static str>,
     pub header_line: usize,
-    /// Whether some length cannot be checked, so the Rust method is `unsafe`.
-    pub unchecked: bool,
+    /// Why the Rust method is `unsafe` (its `# Safety` section), when glcmd cannot make every
+    /// argument safe: a length the GL derives from state, a GPU address. `None`: safe.
+    pub unsafe_reason: Option<String>,
+    /// What provides the function to a desktop context (gl.xml): core versions
+    /// (`GL_VERSION_4_5`) and extensions. The runtime checks them against the context.
+    pub providers: Vec<String>,
+    /// The buffer binding that turns this function's client-memory pointer into a buffer
+    /// offset (pixel transfers, query results), if any.
+    pub redirect: Option<Redirect>,
     /// For a second API entry of the same GL function (`read_pixels_to_buffer`): the suffix of
     /// its method name. `None` for the function itself.
     pub variant: Option<&'static str>,
 }
 
+/// A buffer binding that makes the GL read or write a buffer object instead of the client
+/// memory a pointer argument names (the pointer becomes an offset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redirect {
+    /// `GL_PIXEL_UNPACK_BUFFER`: pixel data the GL reads (texture uploads).
+    PixelUnpack,
+    /// `GL_PIXEL_PACK_BUFFER`: pixel data the GL writes (`glReadPixels`, `glGetTexImage`).
+    PixelPack,
+    /// `GL_QUERY_BUFFER`: query-object results (`glGetQueryObject*`).
+    QueryBuffer,
+}
+
 impl Function {
+    /// Whether the Rust method is `unsafe`.
+    pub fn is_unsafe(&self) -> bool {
+        self.unsafe_reason.is_some()
+    }
+
     /// `bind_texture` for `glBindTexture`.
     pub fn method_name(&self) -> String {
         match self.variant {

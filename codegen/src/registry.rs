@@ -20,6 +20,9 @@ pub struct Registry {
     pub groups: BTreeMap<String, Vec<String>>,
     /// enumerant name -> value.
     pub enums: HashMap<String, u64>,
+    /// command name -> what provides it to a desktop GL context: core versions
+    /// (`GL_VERSION_4_5`) and extensions (`GL_ARB_robustness`), in registry order.
+    pub providers: HashMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Debug)]
@@ -66,8 +69,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
     let line_of = |node: roxmltree::Node| line_starts.partition_point(|&s| s <= node.range().start);
     let at = |node: roxmltree::Node| Position { file: path.to_path_buf(), line: line_of(node) };
     let mut errors = Vec::new();
-    let mut registry =
-        Registry { path: path.to_path_buf(), commands: HashMap::new(), groups: BTreeMap::new(), enums: HashMap::new() };
+    let mut registry = Registry {
+        path: path.to_path_buf(),
+        commands: HashMap::new(),
+        groups: BTreeMap::new(),
+        enums: HashMap::new(),
+        providers: HashMap::new(),
+    };
 
     for e in doc.descendants().filter(|n| n.has_tag_name("enum") && n.parent().is_some_and(|p| p.has_tag_name("enums")))
     {
@@ -144,6 +152,26 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
             name.clone(),
             Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line },
         );
+    }
+
+    // Who provides each command to desktop GL: `<feature api="gl">` (a core version) and
+    // `<extension supported="gl|...">`, through `<require>` blocks meant for desktop GL.
+    let desktop = |api: Option<&str>| api.is_none_or(|a| a.split('|').any(|a| a == "gl" || a == "glcore"));
+    for provider in doc.descendants().filter(|n| {
+        (n.has_tag_name("feature") && n.attribute("api") == Some("gl"))
+            || (n.has_tag_name("extension") && n.attribute("supported").is_some_and(|s| desktop(Some(s))))
+    }) {
+        let Some(name) = provider.attribute("name") else { continue };
+        for require in provider.children().filter(|n| n.has_tag_name("require") && desktop(n.attribute("api"))) {
+            for command in require.children().filter(|n| n.has_tag_name("command")) {
+                if let Some(c) = command.attribute("name") {
+                    let list = registry.providers.entry(c.to_string()).or_default();
+                    if !list.iter().any(|p| p == name) {
+                        list.push(name.to_string());
+                    }
+                }
+            }
+        }
     }
 
     if errors.is_empty() {

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::process::Command;
 
 use glcmd::context::GlContext;
-use glcmd::Gl;
 
 use crate::frame::{self, FrameCfg};
 use crate::harness::thread_names;
@@ -43,7 +42,7 @@ pub fn child_main(args: &[String]) {
     };
     let reps = n[5] as usize;
     let ctx = GlContext::headless().expect("GL context");
-    let g = Gl::load_with(|name| ctx.get_proc_address(name));
+    let g = ctx.load_gl();
     let s = unsafe { scene::setup(&g) };
     let (_, renderer, _) = unsafe { scene::strings(&g) };
     let direct = unsafe { micro::direct_gl(&g, &s, reps) };

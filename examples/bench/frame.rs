@@ -309,7 +309,7 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
         let completed = &completed;
         sc.spawn(move || {
             let ctx = GlContext::headless().expect("a GL context for the closure render thread");
-            let g = Gl::load_with(|n| ctx.get_proc_address(n));
+            let g = ctx.load_gl();
             let s = unsafe { scene::setup(&g) };
             scene_tx.send(s).unwrap();
             for msg in ctl_rx {

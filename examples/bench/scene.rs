@@ -235,14 +235,23 @@ unsafe extern "system" fn nop_uniform4f(_: GLint, _: GLfloat, _: GLfloat, _: GLf
 unsafe extern "system" fn nop_draw_elements_instanced(_: GLenum, _: GLsizei, _: GLenum, _: *const c_void, _: GLsizei) {}
 unsafe extern "system" fn nop_named_buffer_sub_data(_: GLuint, _: GLintptr, _: GLsizeiptr, _: *const c_void) {}
 
+unsafe extern "system" fn nop_get_integerv(_: GLenum, _: *mut GLint) {}
+unsafe extern "system" fn nop_get_vertex_attribiv(_: GLuint, _: GLenum, _: *mut GLint) {}
+
 /// A `Gl` whose replayed functions are no-ops (every other entry is glcmd's "missing" stub).
+/// The integer getters are no-ops too, so a replay state built on it reads "nothing bound".
 pub fn noop_gl() -> Box<Gl> {
-    Gl::load_with(|name| match name.to_bytes() {
-        b"glBindTexture" => nop_bind_texture as *const c_void,
-        b"glUniformMatrix4fv" => nop_uniform_matrix4fv as *const c_void,
-        b"glUniform4f" => nop_uniform4f as *const c_void,
-        b"glDrawElementsInstanced" => nop_draw_elements_instanced as *const c_void,
-        b"glNamedBufferSubData" => nop_named_buffer_sub_data as *const c_void,
-        _ => std::ptr::null(),
-    })
+    // SAFETY: every non-null address is a function with the GL signature of its name.
+    unsafe {
+        Gl::load_with(|name| match name.to_bytes() {
+            b"glGetIntegerv" => nop_get_integerv as *const c_void,
+            b"glGetVertexAttribiv" => nop_get_vertex_attribiv as *const c_void,
+            b"glBindTexture" => nop_bind_texture as *const c_void,
+            b"glUniformMatrix4fv" => nop_uniform_matrix4fv as *const c_void,
+            b"glUniform4f" => nop_uniform4f as *const c_void,
+            b"glDrawElementsInstanced" => nop_draw_elements_instanced as *const c_void,
+            b"glNamedBufferSubData" => nop_named_buffer_sub_data as *const c_void,
+            _ => std::ptr::null(),
+        })
+    }
 }

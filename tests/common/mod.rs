@@ -144,7 +144,7 @@ impl Direct {
             Ok(c) => c,
             Err(e) => panic!("GlContext::headless() failed: {e}"),
         };
-        let gl = Gl::load_with(|name| ctx.get_proc_address(name));
+        let gl = ctx.load_gl();
         Direct { gl, ctx }
     }
 

@@ -10,6 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{doc, doc_brief, element_type, enum_fits_u16, ident, param_named, rust_type};
+use crate::bindings::{self, AttribKind, Hook};
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
 
@@ -110,7 +111,7 @@ pub fn pack_buffer_variants(api: &Api) -> Vec<Function> {
             let mut g = f.clone();
             g.kind = Kind::Record;
             g.variant = Some("to_buffer");
-            g.unchecked = false;
+            g.unsafe_reason = None;
             for p in &mut g.params {
                 if matches!(p.role, Role::Out(_)) {
                     p.role = Role::Offset;
@@ -162,6 +163,7 @@ pub fn emit(api: &Api) -> TokenStream {
         use crate::list::CommandList;
         use crate::packet::Packet;
         use crate::replay::{ExecuteFn, Replayer};
+        use crate::shadow::{AttribKind, Target};
 
         #(#items)*
 
@@ -286,13 +288,10 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
                 args.push(quote!(#id: crate::Bytes<'_>));
                 prelude.push(quote! {
-                    let (#id, #len_id) = match #id {
-                        crate::Bytes::Slice(s) => {
-                            codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
-                            (self.push_slice(s) as u64, codec::count_i32(s.len(), #gl_name, #arg_name) as u32)
-                        }
-                        crate::Bytes::BufferOffset(o) => (o as u64, u32::MAX),
-                    };
+                    if let crate::Bytes::Slice(s) = #id {
+                        codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
+                    }
+                    let (#id, #len_id) = self.push_bytes_arg(#id, #gl_name, #arg_name, true, false);
                 });
                 inits.push(quote!(#len_id));
                 inits.push(quote!(#id));
@@ -367,11 +366,12 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                     Rule::Bytes if is_void_array(p) => {
                         let len_id = format_ident!("{}_len", param_ident(&p.name));
                         args.push(quote!(#id: crate::Bytes<'_>));
+                        // An offset means something only where a buffer binding redirects the
+                        // pointer (pixel unpack); `Bytes::None` only where the GL accepts null.
+                        let offsets = f.redirect.is_some();
+                        let none = p.nullable;
                         prelude.push(quote! {
-                            let (#id, #len_id) = match #id {
-                                crate::Bytes::Slice(s) => (self.push_slice(s) as u64, codec::count_i32(s.len(), #gl_name, #arg_name) as u32),
-                                crate::Bytes::BufferOffset(o) => (o as u64, u32::MAX),
-                            };
+                            let (#id, #len_id) = self.push_bytes_arg(#id, #gl_name, #arg_name, #offsets, #none);
                         });
                         inits.push(quote!(#len_id));
                     }
@@ -418,7 +418,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         }
     }
     let docs = doc(f, "records one packet");
-    let unsafety = if f.unchecked { quote!(unsafe) } else { quote!() };
+    let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     if f.name == "glFenceSync" {
         return quote! {
             #docs
@@ -457,11 +457,17 @@ fn length_conversion(p: &Param, n: TokenStream, gl_name: &str, array: &str) -> T
     }
 }
 
-/// The execute function of a recorded function.
+/// The execute function of a recorded function: unpacks the packet, runs the binding-shadow
+/// checks (which may skip the call, see `runtime/shadow.rs`), calls the GL, and updates the
+/// shadow.
 fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_macro2::Ident) -> TokenStream {
     let field = format_ident!("{}", f.short_name());
     let mut lets = Vec::new();
     let mut call_args = Vec::new();
+    // Pointer arguments that the pixel-unpack binding would turn into offsets: (variable that
+    // says whether to unbind it around the call).
+    let mut unbind_flags = Vec::new();
+    let arg = |name: &str| format_ident!("a{}", f.params.iter().position(|p| p.name == name).expect("a parameter"));
     for (i, p) in f.params.iter().enumerate() {
         let id = ident(p);
         let a = format_ident!("a{}", i);
@@ -470,14 +476,28 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
             Role::Value | Role::Length { .. } if is_packed_enum(api, p) => quote!(c.#id as u32),
             Role::Length { .. } if narrowed_length(p) => quote!(c.#id as #ty),
             Role::Value | Role::Length { .. } => quote!(c.#id),
-            Role::Sync => quote!(r.sync(c.#id) as #ty),
+            Role::Sync => quote!(match r.sync_arg(p, c.#id) {
+                Some(s) => s as #ty,
+                None => return,
+            }),
             Role::In(Rule::Strings(count)) => {
                 let count = ident(param_named(f, count));
                 quote!(unsafe { r.strings(c.#id, c.#count as i32) } as #ty)
             }
             Role::In(_) if p.unpack_offset || (matches!(p.role, Role::In(Rule::Bytes)) && is_void_array(p)) => {
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
-                quote!(if c.#len_id == u32::MAX { c.#id as usize as #ty } else { r.param::<u8>(c.#id as u32) as #ty })
+                let flag = format_ident!("unbind{}", i);
+                let redirect = f.redirect.is_some();
+                lets.push(quote! {
+                    // SAFETY: the fields come from this packet.
+                    let (#a, #flag) = match unsafe { r.bytes_arg(p, c.#id, c.#len_id, #redirect) } {
+                        Some(x) => x,
+                        None => return,
+                    };
+                });
+                unbind_flags.push(flag);
+                call_args.push(a);
+                continue;
             }
             Role::In(_) if p.nullable => {
                 quote!(if c.#id == u32::MAX { std::ptr::null_mut::<u8>() as #ty } else { r.param::<u8>(c.#id) as #ty })
@@ -497,28 +517,143 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     } else {
         quote!()
     };
-    let call = quote!((r.gl.#field)(#(#call_args),*));
+    let (pre, post) = shadow_hooks(f, &arg);
+    let call = quote!((gl.#field)(#(#call_args),*));
     let body = if f.name == "glFenceSync" {
         quote! { let s = #call; r.set_sync(c.sync, s); }
     } else if f.name == "glDeleteSync" {
         let sync_field = ident(&f.params[0]);
         quote! { #call; r.forget_sync(c.#sync_field); }
+    } else if !unbind_flags.is_empty() {
+        // Client memory while a pixel-unpack buffer is bound: unbind it around the call, so
+        // the pointer stays a pointer.
+        quote! { r.without_unpack_buffer(#(#unbind_flags)||*, |gl| #call); }
     } else {
         quote! { #call; }
     };
     let edoc = doc_brief(f, "execute function: unpacks the packet and calls the GL");
     quote! {
         #edoc
+        #[allow(unused_variables)]
         unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
             // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
             // #packet written by the recording method above.
-            #[allow(unused_variables)]
             let c = unsafe { p.cast::<#packet>().read_unaligned() };
             #defer
             #(#lets)*
-            // SAFETY: the arguments are those the application recorded; array arguments point
-            // into the list's parameter buffer, which outlives the call.
+            let gl = r.gl;
+            #pre
+            // SAFETY: the arguments are those the application recorded, checked against the
+            // binding shadow where a pointer could be an offset; array arguments point into the
+            // list's parameter buffer, which outlives the call.
             unsafe { #body }
+            #post
         }
     }
+}
+
+/// The binding-shadow checks before the call (each may skip it) and updates after it.
+fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    let refuse = |check: TokenStream| {
+        quote! {
+            if let Err(why) = #check {
+                r.refuse(p, why);
+                return;
+            }
+        }
+    };
+    let dsa = |on: bool| {
+        if on {
+            let v = arg("vaobj");
+            quote!(Some(#v))
+        } else {
+            quote!(None)
+        }
+    };
+    let mut pre = Vec::new();
+    let mut post = Vec::new();
+    if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
+        pre.push(refuse(quote!(r.shadow().require(Target::PixelPack))));
+    }
+    if matches!(f.name.as_str(), "glBufferData" | "glBufferDataARB" | "glBufferStorage") {
+        // AMD_pinned_memory: the driver would keep the list's parameter buffer as the
+        // buffer's storage, and the list is reused after replay.
+        let t = arg("target");
+        pre.push(refuse(quote!(crate::shadow::check_not_pinned(#t))));
+    }
+    match bindings::hook(f) {
+        None => {}
+        Some(Hook::BindBuffer) => {
+            let (t, b) = (arg("target"), arg("buffer"));
+            post.push(quote!(r.shadow().bind_buffer(gl, #t, #b);));
+        }
+        Some(Hook::BindVertexArray) => {
+            let a = arg("array");
+            post.push(quote!(r.shadow().bind_vertex_array(gl, #a);));
+        }
+        Some(Hook::VertexArrayElementBuffer) => {
+            let (v, b) = (arg("vaobj"), arg("buffer"));
+            post.push(quote!(r.shadow().vertex_array_element_buffer(#v, #b);));
+        }
+        Some(Hook::VertexBuffer { dsa: d }) => {
+            let (i, b, o, st) = (arg("bindingindex"), arg("buffer"), arg("offset"), arg("stride"));
+            let vao = dsa(d);
+            pre.push(refuse(quote!(r.shadow().check_vertex_buffer(#b, #o as i64))));
+            post.push(quote!(r.shadow().vertex_buffer(#vao, #i, #b, #st);));
+        }
+        Some(Hook::VertexBuffers { dsa: d }) => {
+            let (first, count, b, o, st) = (arg("first"), arg("count"), arg("buffers"), arg("offsets"), arg("strides"));
+            let vao = dsa(d);
+            pre.push(refuse(quote!(unsafe { r.shadow().check_vertex_buffers(#count, #b, #o) })));
+            post.push(quote!(unsafe { r.shadow().vertex_buffers(#vao, #first, #count, #b, #st) };));
+        }
+        Some(Hook::AttribPointer(kind)) => {
+            let (i, size, t, st, ptr) = (arg("index"), arg("size"), arg("type"), arg("stride"), arg("pointer"));
+            let kind = match kind {
+                AttribKind::Float => quote!(AttribKind::Float),
+                AttribKind::Integer => quote!(AttribKind::Integer),
+                AttribKind::Long => quote!(AttribKind::Long),
+            };
+            pre.push(refuse(quote!(r.shadow().check_attrib_pointer(#ptr as usize))));
+            post.push(quote!(r.shadow().attrib_pointer(#i, #size, #t, #st, #kind);));
+        }
+        Some(Hook::AttribBinding { dsa: d }) => {
+            let (a, b) = (arg("attribindex"), arg("bindingindex"));
+            let vao = dsa(d);
+            post.push(quote!(r.shadow().attrib_binding(#vao, #a, #b);));
+        }
+        Some(Hook::EnableAttrib { dsa: d, enable }) => {
+            let i = arg("index");
+            let vao = dsa(d);
+            post.push(quote!(r.shadow().enable_attrib(#vao, #i, #enable);));
+        }
+        Some(Hook::VertexArrayChanged { buffer_offset }) => {
+            let v = arg("vaobj");
+            if let Some((b, o)) = buffer_offset {
+                let (b, o) = (arg(b), arg(o));
+                pre.push(refuse(quote!(r.shadow().check_vertex_buffer(#b, #o as i64))));
+            }
+            post.push(quote!(r.shadow().vertex_array_changed(#v);));
+        }
+        Some(Hook::DeleteBuffers) => {
+            let (n, b) = (arg("n"), arg("buffers"));
+            post.push(quote!(r.shadow().buffers_deleted(unsafe { crate::replay::names(#b, #n) });));
+        }
+        Some(Hook::DeleteVertexArrays) => {
+            let (n, a) = (arg("n"), arg("arrays"));
+            post.push(quote!(r.shadow().vertex_arrays_deleted(unsafe { crate::replay::names(#a, #n) });));
+        }
+        Some(Hook::Refresh) => post.push(quote!(r.shadow().refresh(gl);)),
+        Some(Hook::Draw { elements, indirect, count }) => {
+            pre.push(refuse(quote!(r.shadow().check_draw(gl, #elements))));
+            if indirect {
+                pre.push(refuse(quote!(r.shadow().require(Target::DrawIndirect))));
+            }
+            if count {
+                pre.push(refuse(quote!(r.shadow().require(Target::Parameter))));
+            }
+        }
+        Some(Hook::DispatchIndirect) => pre.push(refuse(quote!(r.shadow().require(Target::DispatchIndirect)))),
+    }
+    (quote!(#(#pre)*), quote!(#(#post)*))
 }

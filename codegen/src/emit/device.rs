@@ -6,17 +6,19 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{doc, element_type, ident, param_named, rust_type};
-use crate::model::{Api, Function, Kind, Role, Rule};
+use crate::model::{Api, Function, Kind, Redirect, Role, Rule};
 use crate::naming::param_ident;
 
 pub fn emit(api: &Api) -> TokenStream {
     let methods: Vec<TokenStream> =
-        api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query)).map(method).collect();
+        api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query)).map(|f| method(api, f)).collect();
     quote! {
         use super::types;
         use super::pname::{self, Count};
         use crate::codec;
-        use crate::device::{Device, RenderContext};
+        use crate::device::Device;
+        use crate::RenderContext;
+        use crate::shadow::Target;
 
         /// Create and query functions. Each is a round trip to the render thread: it waits for
         /// every list submitted before it, runs, and returns the GL's answer.
@@ -27,7 +29,8 @@ pub fn emit(api: &Api) -> TokenStream {
 }
 
 /// The `Device` method of a create or query function.
-pub fn method(f: &Function) -> TokenStream {
+pub fn method(api: &Api, f: &Function) -> TokenStream {
+    let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
     let gl_name = &f.name;
     let method = format_ident!("{}", f.method_name());
     let field = format_ident!("{}", f.short_name());
@@ -127,14 +130,22 @@ pub fn method(f: &Function) -> TokenStream {
             }
             Role::Out(rule) => {
                 let elem = element_type(p);
+                // A size argument is checked before anything is allocated or called: a negative
+                // one is an error (the GL would take it as huge), a huge one fails to allocate
+                // with an error instead of aborting, and a zero one still gets a real buffer (the
+                // driver may touch the first element whatever it is told).
                 let len_expr = |x: &str| -> TokenStream {
                     let xp = param_named(f, x);
                     let xi = ident(xp);
-                    match &xp.role {
-                        Role::Length { .. } => quote!((#xi as i64).max(0) as usize),
-                        _ => quote!((#xi as i64).max(0) as usize),
+                    let x_ident = param_ident(x);
+                    quote!(codec::size_arg(#gl_name, #x_ident, #xi as i64)?)
+                };
+                let out_vec = |elem: TokenStream, n: TokenStream| -> TokenStream {
+                    quote! {
+                        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, #n)?;
                     }
                 };
+                let a_len = format_ident!("{}_len", a);
                 match rule {
                     Rule::One => {
                         setup.push(quote!(let mut #a: #elem = Default::default();));
@@ -149,29 +160,37 @@ pub fn method(f: &Function) -> TokenStream {
                     }
                     Rule::Param(x) => {
                         let n = len_expr(x);
-                        setup.push(quote!(let mut #a: Vec<#elem> = vec![Default::default(); #n];));
+                        owned.push(quote!(let #a_len = #n;));
+                        setup.push(out_vec(elem.clone(), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
                     Rule::Quotient(x, d) => {
+                        // Rounded up: a driver may write up to the byte count it is given.
                         let n = len_expr(x);
                         let d = *d as usize;
-                        setup.push(quote!(let mut #a: Vec<#elem> = vec![Default::default(); #n / #d];));
+                        owned.push(quote!(let #a_len = #n.div_ceil(#d);));
+                        setup.push(out_vec(elem.clone(), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
                     Rule::Product(x, k) => {
                         let n = len_expr(x);
                         let k = *k as usize;
-                        setup.push(quote!(let mut #a: Vec<[#elem; #k]> = vec![[Default::default(); #k]; #n];));
+                        owned.push(quote!(let #a_len = #n;));
+                        setup.push(out_vec(quote!([#elem; #k]), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<[#elem; #k]>), quote!(#a)));
                     }
                     Rule::Bytes => {
                         let len_id = format_ident!("{}_len", param_ident(&p.name));
                         args.push(quote!(#len_id: usize));
-                        setup.push(quote!(let mut #a: Vec<#elem> = vec![Default::default(); #len_id];));
+                        setup.push(out_vec(elem.clone(), quote!(#len_id)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        finish.push(quote!(#a.truncate(#len_id);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
                     Rule::String => {
@@ -179,7 +198,8 @@ pub fn method(f: &Function) -> TokenStream {
                             unreachable!("classify gives output strings a parameter length")
                         };
                         let n = len_expr(&x);
-                        setup.push(quote!(let mut #a: Vec<u8> = vec![0; #n];));
+                        owned.push(quote!(let #a_len = #n;));
+                        setup.push(out_vec(quote!(u8), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
                         let length = f
                             .params
@@ -191,6 +211,7 @@ pub fn method(f: &Function) -> TokenStream {
                             })
                             .unwrap_or(quote!(None));
                         let s = format_ident!("s{}", i);
+                        finish.push(quote!(#a.truncate(#a_len);));
                         finish.push(quote!(let #s = codec::string_from(&#a, #length);));
                         results.push((quote!(String), quote!(#s)));
                     }
@@ -210,7 +231,8 @@ pub fn method(f: &Function) -> TokenStream {
                                 Some(Count::Queried(q)) => { #queried }
                                 None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
                             };
-                            let mut #a: Vec<#elem> = vec![Default::default(); n];
+                            let mut #a: Vec<#elem> = codec::out_vec(#gl_name, n)?;
+                            #a.truncate(n);
                         });
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
@@ -255,12 +277,13 @@ pub fn method(f: &Function) -> TokenStream {
     // Names a create function returns are live again (for use-after-delete tracking).
     if f.kind == Kind::Create {
         if let Some(class) = &f.ret_class {
-            finish.push(quote!(ctx.objects_created(#class, &[ret]);));
+            finish.push(quote!(ctx.objects_created(#class, &[ret], true);));
         }
+        let created = f.name.starts_with("glCreate");
         for (i, p) in f.params.iter().enumerate() {
             if let (Some(class), Role::Out(Rule::Param(_))) = (&p.class, &p.role) {
                 let a = format_ident!("a{}", i);
-                finish.push(quote!(ctx.objects_created(#class, &#a);));
+                finish.push(quote!(ctx.objects_created(#class, &#a, #created);));
             }
         }
     }
@@ -294,9 +317,18 @@ pub fn method(f: &Function) -> TokenStream {
             "a round trip to the render thread"
         },
     );
-    let unsafety = if f.unchecked { quote!(unsafe) } else { quote!() };
+    let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
     let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };
+    let index = proc_macro2::Literal::usize_unsuffixed(index);
+    // With a pixel-pack or query buffer bound, the GL would take the output pointer for an
+    // offset into it: the binding is lifted for the call.
+    let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
+    let call = match f.redirect {
+        Some(Redirect::PixelPack) => quote!(ctx.without_buffer(Target::PixelPack, || #gl_call)),
+        Some(Redirect::QueryBuffer) => quote!(ctx.without_buffer(Target::Query, || #gl_call)),
+        _ => gl_call,
+    };
     quote! {
         #docs
         #[track_caller]
@@ -305,10 +337,13 @@ pub fn method(f: &Function) -> TokenStream {
             #(#owned)*
             self.#round_trip(#gl_name, move |ctx: &RenderContext| {
                 let gl = ctx.gl();
+                if !gl.is_available(#index) {
+                    return Err(ctx.unavailable(#gl_name));
+                }
                 #(#setup)*
                 // SAFETY: every pointer argument points into a buffer owned by this closure and
                 // sized by the length rule in the doc comment.
-                #bind_ret unsafe { (gl.#field)(#(#call_args),*) };
+                #bind_ret #call;
                 #(#finish)*
                 Ok(#ret_expr)
             })

@@ -1,9 +1,16 @@
 //! `Gl`: one function pointer per GL function, loaded by name from the context.
 //!
-//! A function the driver lacks gets a stub that reports it (through `crate::missing_function`)
-//! and returns zero, instead of a null pointer that would crash at the first call.
+//! The loader is a table, not code per entry: `FUNCTIONS` holds every GL name with the core
+//! versions and extensions that provide it (from gl.xml), and `Gl::load_with` walks it once.
+//! Each field has a pointer-type alias (`PfnBindTexture`), so an entry is one short line.
+//!
+//! A function the driver lacks (a null address, or one the runtime's availability check
+//! refused) gets a stub with the same signature that reports the call
+//! (`crate::missing_function`) and returns zero, instead of a null pointer that would crash at
+//! the first call. `Gl::is_available` says which entries are real, so generated queries can
+//! return an error instead of calling a stub.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::rust_type;
@@ -21,53 +28,97 @@ pub fn signature(f: &Function) -> (Vec<TokenStream>, TokenStream) {
     (args, ret)
 }
 
+/// `PfnBindTexture`: the pointer-type alias of a function's table entry.
+pub fn pfn_alias(f: &Function) -> proc_macro2::Ident {
+    format_ident!("Pfn{}", f.short_name())
+}
+
 pub fn emit(api: &Api) -> TokenStream {
+    let mut aliases = Vec::new();
     let mut fields = Vec::new();
+    let mut entries = Vec::new();
     let mut loads = Vec::new();
     let mut stubs = Vec::new();
-    for f in &api.functions {
+    for (index, f) in api.functions.iter().enumerate() {
         let field = format_ident!("{}", f.short_name());
         let stub = format_ident!("missing_{}", f.short_name());
+        let pfn = pfn_alias(f);
         let (args, ret) = signature(f);
         let body = if f.ret.is_void() { quote!() } else { quote!(unsafe { std::mem::zeroed() }) };
         let doc = format!(" `{}` ({}).", f.name, f.feature);
-        let name = &f.name;
-        let cname = syn::LitCStr::new(&std::ffi::CString::new(name.as_str()).unwrap(), proc_macro2::Span::call_site());
-        fields.push(quote! { #[doc = #doc] pub #field: unsafe extern "system" fn(#(#args),*) #ret, });
+        let cname =
+            syn::LitCStr::new(&std::ffi::CString::new(f.name.as_str()).unwrap(), proc_macro2::Span::call_site());
+        let providers = &f.providers;
+        let i = Literal::usize_unsuffixed(index);
+        aliases.push(quote! { pub type #pfn = unsafe extern "system" fn(#(#args),*) #ret; });
+        fields.push(quote! { #[doc = #doc] pub #field: #pfn, });
+        entries.push(quote! { (#cname, &[#(#providers),*]), });
         let under: Vec<TokenStream> = args.iter().map(|a| quote!(_: #a)).collect();
-        let stub_doc = format!(" Stands in for `{}` when the driver lacks it: reports the call, returns zero.", f.name);
         stubs.push(quote! {
-            #[doc = #stub_doc]
-            unsafe extern "system" fn #stub(#(#under),*) #ret {
-                crate::missing_function(#name);
-                #body
-            }
+            unsafe extern "system" fn #stub(#(#under),*) #ret { crate::missing_function(#i); #body }
         });
-        loads.push(quote! {
-            #field: {
-                let p = load(#cname);
-                // SAFETY: a non-null address that the context returned for this name is the
-                // function with this signature (glcorearb.h).
-                if p.is_null() { #stub } else { unsafe { std::mem::transmute::<*const std::ffi::c_void, unsafe extern "system" fn(#(#args),*) #ret>(p) } }
-            },
-        });
+        loads.push(quote! { #field: entry!(#i, #pfn, #stub), });
     }
     let count = api.functions.len();
+    let words = count.div_ceil(64);
     quote! {
+        use std::ffi::{c_void, CStr};
         use super::types;
 
+        #(#aliases)*
+
         /// Every GL function of `glcorearb.h`, loaded from the context of the render thread.
+        /// Calling an entry is `unsafe`: the caller upholds the GL's own contract (valid
+        /// pointers of the sizes the GL will touch, a current context on the calling thread).
         pub struct Gl {
             #(#fields)*
+            missing: [u64; #words],
         }
+
+        /// Every function of the table, in table order: its GL name and what provides it to a
+        /// desktop context (core versions `GL_VERSION_x_y` and extensions, from gl.xml).
+        pub static FUNCTIONS: [(&CStr, &[&str]); #count] = [#(#entries)*];
 
         impl Gl {
             /// Number of functions in the table.
             pub const FUNCTIONS: usize = #count;
 
-            /// Loads every function by name, e.g. with glutin's `get_proc_address`.
-            pub fn load_with(mut load: impl FnMut(&std::ffi::CStr) -> *const std::ffi::c_void) -> Box<Gl> {
-                Box::new(Gl { #(#loads)* })
+            /// Loads every function by name, e.g. with glutin's `get_proc_address`. A null
+            /// address gives a stub that reports the call and returns zero.
+            ///
+            /// # Safety
+            /// Every non-null address `load` returns must be the GL function of that name, with
+            /// the signature `glcorearb.h` gives it, callable on every thread that will call
+            /// through the table. (glcmd's render thread loads its own table from its own
+            /// context; a table fed by arbitrary addresses would let safe replay jump anywhere.)
+            pub unsafe fn load_with(mut load: impl FnMut(&CStr) -> *const c_void) -> Box<Gl> {
+                let mut missing = [0u64; #words];
+                let mut ld = |i: usize| {
+                    let p = load(FUNCTIONS[i].0);
+                    if p.is_null() {
+                        missing[i / 64] |= 1 << (i % 64);
+                    }
+                    p
+                };
+                macro_rules! entry {
+                    ($i:literal, $pfn:ty, $stub:ident) => {
+                        match ld($i) {
+                            p if p.is_null() => $stub as $pfn,
+                            // SAFETY: the caller guarantees that a non-null address is this
+                            // function, with this signature.
+                            p => unsafe { std::mem::transmute::<*const c_void, $pfn>(p) },
+                        }
+                    };
+                }
+                let mut gl = Box::new(Gl { #(#loads)* missing: [0; #words] });
+                gl.missing = missing;
+                gl
+            }
+
+            /// Whether entry `index` (an index of [`FUNCTIONS`]) is the driver's function, not a
+            /// stub.
+            pub fn is_available(&self, index: usize) -> bool {
+                index < #count && self.missing[index / 64] & (1 << (index % 64)) == 0
             }
         }
 

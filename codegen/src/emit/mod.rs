@@ -61,7 +61,7 @@ pub fn function_source(api: &Api, name: &str) -> Option<String> {
     let f = api.functions.iter().find(|f| f.name == name)?;
     let tokens = match f.kind {
         crate::model::Kind::Create | crate::model::Kind::Query => {
-            let m = device::method(f);
+            let m = device::method(api, f);
             quote!(impl Device { #m })
         }
         _ => match commands::function_items(api, f) {
@@ -69,8 +69,9 @@ pub fn function_source(api: &Api, name: &str) -> Option<String> {
             None => {
                 let d = doc(f, "hand-written in the runtime (`special.rs`) or reached through `Device::with_gl`");
                 let field = format_ident!("{}", f.short_name());
+                let pfn = loader::pfn_alias(f);
                 let (args, ret) = loader::signature(f);
-                quote!(pub struct Gl { #d pub #field: unsafe extern "system" fn(#(#args),*) #ret, })
+                quote!(pub type #pfn = unsafe extern "system" fn(#(#args),*) #ret; pub struct Gl { #d pub #field: #pfn, })
             }
         },
     };
@@ -145,13 +146,12 @@ fn doc_lines(f: &Function, what: &str, safety: bool) -> TokenStream {
             _ => {}
         }
     }
-    if f.unchecked && safety {
+    if let (Some(reason), true) = (&f.unsafe_reason, safety) {
         lines.push(String::new());
         lines.push(" # Safety".into());
-        lines.push(
-            " The GL derives the length of a caller-sized array from other arguments or GL state; the slice must hold at least that many bytes."
-                .into(),
-        );
+        for l in reason.lines() {
+            lines.push(format!(" {l}"));
+        }
     }
     if let Some(reason) = f.special_reason {
         lines.push(format!(" Special: {reason}."));

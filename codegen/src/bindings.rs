@@ -1,0 +1,163 @@
+//! Which recorded GL functions the render thread's binding shadow (`runtime/shadow.rs`)
+//! watches, and how.
+//!
+//! A pointer argument that the core profile reads as an offset into a bound buffer is only an
+//! offset while a buffer is bound; otherwise the driver takes it for a process address. The
+//! runtime keeps a shadow of the relevant bindings and checks offsets before each call; this
+//! table tells the generator which execute functions update the shadow (binds, attribute
+//! state, deletes) and which check it (draws, indirect dispatches, attribute pointers).
+//!
+//! It is hand-written, like the pname tables, because gl.xml does not say what a function does
+//! to the binding state. Every function of the header that binds a buffer to one of the tracked
+//! targets, changes a vertex array's attributes or element buffer, deletes buffers or vertex
+//! arrays, or draws from vertex arrays is here; `tests/` of the codegen crate check that no
+//! function whose name says it does one of those things is missing.
+
+use crate::model::Function;
+
+/// Which `glVertexAttrib*Pointer` a function is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttribKind {
+    Float,
+    Integer,
+    Long,
+}
+
+/// What a recorded function does to (or needs from) the binding shadow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    /// `glBindBuffer(target, buffer)`.
+    BindBuffer,
+    /// `glBindVertexArray(array)`.
+    BindVertexArray,
+    /// `glVertexArrayElementBuffer(vaobj, buffer)`.
+    VertexArrayElementBuffer,
+    /// `glBindVertexBuffer(bindingindex, buffer, offset, stride)`; `dsa`: the
+    /// `glVertexArrayVertexBuffer(vaobj, ...)` form.
+    VertexBuffer { dsa: bool },
+    /// `glBindVertexBuffers(first, count, buffers, offsets, strides)` and the DSA form.
+    VertexBuffers { dsa: bool },
+    /// `glVertexAttrib{,I,L}Pointer(index, size, type, [normalized,] stride, pointer)`.
+    AttribPointer(AttribKind),
+    /// `glVertexAttribBinding(attribindex, bindingindex)` and the DSA form.
+    AttribBinding { dsa: bool },
+    /// `glEnable/DisableVertexAttribArray(index)` and the DSA forms.
+    EnableAttrib { dsa: bool, enable: bool },
+    /// An EXT_direct_state_access call that changes vertex array `vaobj` in ways the shadow does
+    /// not model: the vertex array is read back before its next draw. `buffer_offset` names the
+    /// buffer and offset arguments when it binds a buffer (buffer 0 with an offset is refused).
+    VertexArrayChanged { buffer_offset: Option<(&'static str, &'static str)> },
+    /// `glDeleteBuffers(n, buffers)`.
+    DeleteBuffers,
+    /// `glDeleteVertexArrays(n, arrays)`.
+    DeleteVertexArrays,
+    /// Changes client state wholesale (`glClientAttribDefaultEXT`): the shadow is read back.
+    Refresh,
+    /// A draw from the current vertex array: `elements` reads the element buffer (through
+    /// `indices`), `indirect` reads `GL_DRAW_INDIRECT_BUFFER`, `count` reads the draw count from
+    /// `GL_PARAMETER_BUFFER`.
+    Draw { elements: bool, indirect: bool, count: bool },
+    /// `glDispatchComputeIndirect(indirect)`: reads `GL_DISPATCH_INDIRECT_BUFFER`.
+    DispatchIndirect,
+}
+
+/// The hook of a recorded function, if it has one.
+pub fn hook(f: &Function) -> Option<Hook> {
+    let n = f.name.as_str();
+    Some(match n {
+        "glBindBuffer" | "glBindBufferARB" => Hook::BindBuffer,
+        "glBindVertexArray" => Hook::BindVertexArray,
+        "glVertexArrayElementBuffer" => Hook::VertexArrayElementBuffer,
+        "glBindVertexBuffer" => Hook::VertexBuffer { dsa: false },
+        "glVertexArrayVertexBuffer" => Hook::VertexBuffer { dsa: true },
+        "glBindVertexBuffers" => Hook::VertexBuffers { dsa: false },
+        "glVertexArrayVertexBuffers" => Hook::VertexBuffers { dsa: true },
+        "glVertexAttribPointer" | "glVertexAttribPointerARB" => Hook::AttribPointer(AttribKind::Float),
+        "glVertexAttribIPointer" | "glVertexAttribIPointerEXT" => Hook::AttribPointer(AttribKind::Integer),
+        "glVertexAttribLPointer" | "glVertexAttribLPointerEXT" => Hook::AttribPointer(AttribKind::Long),
+        "glVertexAttribBinding" => Hook::AttribBinding { dsa: false },
+        "glVertexArrayAttribBinding" => Hook::AttribBinding { dsa: true },
+        "glEnableVertexAttribArray" | "glEnableVertexAttribArrayARB" => Hook::EnableAttrib { dsa: false, enable: true },
+        "glDisableVertexAttribArray" | "glDisableVertexAttribArrayARB" => {
+            Hook::EnableAttrib { dsa: false, enable: false }
+        }
+        "glEnableVertexArrayAttrib" => Hook::EnableAttrib { dsa: true, enable: true },
+        "glDisableVertexArrayAttrib" => Hook::EnableAttrib { dsa: true, enable: false },
+        "glEnableVertexArrayAttribEXT"
+        | "glDisableVertexArrayAttribEXT"
+        | "glVertexArrayVertexAttribBindingEXT"
+        | "glVertexArrayVertexAttribFormatEXT"
+        | "glVertexArrayVertexAttribIFormatEXT"
+        | "glVertexArrayVertexAttribLFormatEXT"
+        | "glVertexArrayVertexBindingDivisorEXT"
+        | "glVertexArrayVertexAttribDivisorEXT" => Hook::VertexArrayChanged { buffer_offset: None },
+        "glVertexArrayBindVertexBufferEXT" => Hook::VertexArrayChanged { buffer_offset: Some(("buffer", "offset")) },
+        "glVertexArrayVertexAttribOffsetEXT"
+        | "glVertexArrayVertexAttribIOffsetEXT"
+        | "glVertexArrayVertexAttribLOffsetEXT" => {
+            Hook::VertexArrayChanged { buffer_offset: Some(("buffer", "offset")) }
+        }
+        "glDeleteBuffers" | "glDeleteBuffersARB" => Hook::DeleteBuffers,
+        "glDeleteVertexArrays" => Hook::DeleteVertexArrays,
+        "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => Hook::Refresh,
+        "glDispatchComputeIndirect" => Hook::DispatchIndirect,
+        _ if is_vertex_draw(n) => Hook::Draw {
+            elements: n.contains("Elements"),
+            indirect: n.contains("Indirect"),
+            count: n.contains("IndirectCount"),
+        },
+        _ => return None,
+    })
+}
+
+/// Draws that read the current vertex array.
+fn is_vertex_draw(n: &str) -> bool {
+    (n.starts_with("glDraw") || n.starts_with("glMultiDraw"))
+        && !n.starts_with("glDrawBuffer")
+        && !n.contains("MeshTasks")
+        && !n.contains("Commands")
+        && !n.contains("Bindless")
+        && !matches!(n, "glDrawVkImageNV" | "glDrawTextureNV")
+}
+
+/// Extensions whose functions hand the GPU raw addresses or bindless handles (or execute
+/// command streams made of them): an invalid one makes the GPU read or write arbitrary memory,
+/// which glcmd cannot check. Their recorded and create functions are `unsafe`; queries (which
+/// only read handles back) stay safe.
+pub const GPU_ADDRESS_EXTENSIONS: &[&str] = &[
+    "GL_ARB_bindless_texture",
+    "GL_NV_bindless_texture",
+    "GL_NV_shader_buffer_load",
+    "GL_NV_vertex_buffer_unified_memory",
+    "GL_NV_command_list",
+    "GL_NV_bindless_multi_draw_indirect",
+    "GL_NV_bindless_multi_draw_indirect_count",
+    "GL_NV_draw_vulkan_image",
+    "GL_EXT_memory_object_fd",
+    "GL_EXT_memory_object_win32",
+    "GL_EXT_semaphore_fd",
+    "GL_EXT_semaphore_win32",
+    "GL_EXT_win32_keyed_mutex",
+];
+
+/// EXT_direct_state_access functions for the compatibility profile's fixed-function client
+/// arrays. glcmd's shadow does not track those arrays, so it cannot keep their pointers from
+/// being client addresses: the functions are `unsafe`.
+pub const FIXED_FUNCTION_ARRAYS: &[&str] = &[
+    "glMultiTexCoordPointerEXT",
+    "glEnableClientStateIndexedEXT",
+    "glDisableClientStateIndexedEXT",
+    "glEnableClientStateiEXT",
+    "glDisableClientStateiEXT",
+    "glEnableVertexArrayEXT",
+    "glDisableVertexArrayEXT",
+    "glVertexArrayColorOffsetEXT",
+    "glVertexArrayEdgeFlagOffsetEXT",
+    "glVertexArrayFogCoordOffsetEXT",
+    "glVertexArrayIndexOffsetEXT",
+    "glVertexArrayMultiTexCoordOffsetEXT",
+    "glVertexArrayNormalOffsetEXT",
+    "glVertexArraySecondaryColorOffsetEXT",
+    "glVertexArrayTexCoordOffsetEXT",
+    "glVertexArrayVertexOffsetEXT",
+];

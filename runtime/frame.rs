@@ -1,0 +1,225 @@
+//! Frames, slots, and the ordering rules of glcmd (the one place they are stated).
+//!
+//! ## The ordering rules
+//!
+//! 1. **Frames replay in the order they were begun** ([`Device::begin_frame`]), whatever order
+//!    their lists arrive in. [`Device::submit`] begins a frame of one slot and submits to it.
+//! 2. **Within a frame, slot `i + 1` replays after slot `i`.** A slot's list starts as soon as
+//!    every lower slot has run, so the result never depends on which worker finished first.
+//! 3. **GL state carries over** from one list to the next in that order: whatever a list leaves
+//!    bound or enabled is what the next one starts with (`CommandList::reset_state` records a
+//!    reset to known state).
+//! 4. **A frame ends** when each of its slots has either replayed or been given up: a slot is
+//!    given up when the `Frame` is dropped without it (a warning report), or when the frame has
+//!    held later work back for longer than [`Options::wait_limit`](crate::Options) (a leaked
+//!    `Frame`, a stuck worker: an `AbandonedFrame` report names the slots; a late submission to
+//!    such a frame fails with [`Error::FrameEnded`]). At its end the frame's deferred deletes
+//!    run, its lists return to the pool, and a window context presents.
+//! 5. **Creates run at once.** Names come from pools the render thread refills ahead of demand,
+//!    or, when a pool is empty, from a create that the render thread runs before anything that
+//!    waits; new names cannot affect lists recorded before them.
+//! 6. **A query runs after every list submitted before it** (its *barrier*: the latest list the
+//!    render thread has received when the query arrives, with every lower slot of every earlier
+//!    frame) and before any list submitted after it. Answers the render thread already knows are
+//!    given without joining the stream: implementation limits (read once at start-up), and
+//!    program interface lookups (`get_uniform_location`, ...), which wait only for the latest
+//!    submitted link of that program.
+//! 7. **Nothing waits for ever.** A wait that only the caller could end fails at once with
+//!    [`Error::WouldDeadlock`], naming the frame and slot: a query whose barrier lies behind a
+//!    slot the calling thread claimed ([`Frame::list`]) and has not submitted, or behind a slot of
+//!    a frame the calling thread began and still holds open; `wait_frames` on such a frame; any
+//!    wait on the render thread itself ([`Error::OnRenderThread`]). A wait that depends on
+//!    another thread is reported by the watchdog and, past `wait_limit`, fails with
+//!    [`Error::Blocked`] (round trips, `wait_frames`) or gives the stalled frame up (rule 4).
+//! 8. **`Device::submit` while an earlier frame is open** replays after that frame (rule 1), as
+//!    it must for the order to be deterministic; since an engine port usually means "before",
+//!    glcmd says so once per open frame with a `Submission` report. To run a list first, give it
+//!    slot 0 of the frame; to say that "after" is intended, begin a frame of one slot.
+//!
+//! ## Claims
+//!
+//! [`Frame::list`] hands out a pooled list *claimed* for a slot by the calling thread. Claiming
+//! is optional (`Frame::submit` takes any list), but it tells the render thread who owes the slot,
+//! so a query from that thread that would wait for its own slot fails at once instead of waiting
+//! until `wait_limit`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::ThreadId;
+
+use crate::device::{Device, Msg};
+use crate::list::CommandList;
+use crate::Error;
+
+/// The most slots one frame may have. Per-frame bookkeeping is proportional to it.
+pub const MAX_SLOTS: usize = 1 << 16;
+
+/// One frame's submission handle. `Send + Sync`: share it by reference with scoped worker
+/// threads. Dropping it closes the frame; slots never submitted stay empty (and are reported).
+///
+/// The thread that begins a frame is taken to hold it: a query from that thread that would wait
+/// for one of its unsubmitted, unclaimed slots fails at once (the frame can only end when it is
+/// dropped).
+pub struct Frame {
+    pub(crate) device: Device,
+    pub(crate) frame: u64,
+    pub(crate) slots: usize,
+    pub(crate) submitted: SlotBits,
+}
+
+/// Which slots were submitted (or claimed): one bit per slot. Inline for up to 256 slots, so a
+/// typical frame allocates nothing.
+pub(crate) enum SlotBits {
+    Inline([AtomicU64; 4]),
+    Heap(Box<[AtomicU64]>),
+}
+
+impl SlotBits {
+    pub(crate) fn new(slots: usize) -> SlotBits {
+        if slots <= 256 {
+            SlotBits::Inline(Default::default())
+        } else {
+            SlotBits::Heap((0..slots.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        }
+    }
+
+    fn words(&self) -> &[AtomicU64] {
+        match self {
+            SlotBits::Inline(w) => w,
+            SlotBits::Heap(w) => w,
+        }
+    }
+
+    /// Sets the bit of `slot`; false if it was set already.
+    fn take(&self, slot: usize) -> bool {
+        let bit = 1u64 << (slot % 64);
+        self.words()[slot / 64].fetch_or(bit, Ordering::AcqRel) & bit == 0
+    }
+}
+
+impl Frame {
+    /// Submits the list of `slot`. A list claimed with [`Frame::list`] must go to its own slot.
+    pub fn submit(&self, slot: usize, list: CommandList) -> Result<(), Error> {
+        if slot >= self.slots {
+            return Err(Error::SlotOutOfRange { slot, slots: self.slots });
+        }
+        let common = &self.device.shared.common;
+        match list.claim {
+            Some((device, frame, claimed))
+                if device == common.id && frame == self.frame && claimed as usize == slot => {}
+            Some((_, frame, claimed)) => {
+                return Err(Error::ClaimMismatch { frame, claimed, target_frame: self.frame, slot });
+            }
+            None => {
+                if !self.submitted.take(slot) {
+                    return Err(Error::SlotTaken { slot });
+                }
+            }
+        }
+        if self.frame < common.ended.load(Ordering::Acquire) {
+            return Err(Error::FrameEnded { frame: self.frame, slot });
+        }
+        common.open.lock().unwrap_or_else(|e| e.into_inner()).submitted(self.frame, slot as u32);
+        self.device.send(Msg::List { frame: self.frame, slot: slot as u32, list })
+    }
+
+    /// A list from the pool, claimed for `slot` by the calling thread: record into it and
+    /// submit it to that slot. While it is unsubmitted, a query from this thread that would
+    /// wait for this slot fails at once with [`Error::WouldDeadlock`] instead of waiting.
+    pub fn list(&self, slot: usize) -> Result<CommandList, Error> {
+        if slot >= self.slots {
+            return Err(Error::SlotOutOfRange { slot, slots: self.slots });
+        }
+        if !self.submitted.take(slot) {
+            return Err(Error::SlotClaimed { slot });
+        }
+        let common = &self.device.shared.common;
+        common.open.lock().unwrap_or_else(|e| e.into_inner()).claim(self.frame, slot as u32);
+        let mut list = self.device.command_list();
+        list.claim = Some((common.id, self.frame, slot as u32));
+        Ok(list)
+    }
+
+    /// The number of slots.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// The frame's number (frames are numbered from 0 in the order they were begun).
+    pub fn number(&self) -> u64 {
+        self.frame
+    }
+
+    /// The device this frame belongs to.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+}
+
+impl Drop for Frame {
+    fn drop(&mut self) {
+        self.device.shared.common.open.lock().unwrap_or_else(|e| e.into_inner()).close(self.frame);
+        let _ = self.device.send(Msg::Close { frame: self.frame });
+    }
+}
+
+/// Frames begun and not yet dropped, with the thread that began each, how many slots were
+/// submitted, and the claims: what the render thread consults to tell a wait that only the
+/// caller could end from one that depends on another thread. Flat vectors, reused, so a
+/// steady-state frame allocates nothing.
+#[derive(Default)]
+pub(crate) struct OpenFrames {
+    frames: Vec<OpenFrame>,
+    /// (frame, slot, thread) of claimed, unsubmitted slots.
+    claims: Vec<(u64, u32, ThreadId)>,
+}
+
+struct OpenFrame {
+    frame: u64,
+    thread: ThreadId,
+}
+
+impl OpenFrames {
+    pub(crate) fn begin(&mut self, frame: u64) {
+        self.frames.push(OpenFrame { frame, thread: std::thread::current().id() });
+    }
+
+    fn claim(&mut self, frame: u64, slot: u32) {
+        self.claims.push((frame, slot, std::thread::current().id()));
+    }
+
+    fn submitted(&mut self, frame: u64, slot: u32) {
+        self.claims.retain(|&(f, s, _)| (f, s) != (frame, slot));
+    }
+
+    fn close(&mut self, frame: u64) {
+        self.frames.retain(|f| f.frame != frame);
+        self.claims.retain(|&(f, _, _)| f != frame);
+    }
+
+    /// Forgets a frame the render thread gave up (rule 4).
+    pub(crate) fn abandon(&mut self, frame: u64) {
+        self.close(frame);
+    }
+
+    /// Who owes an unsubmitted slot, as far as glcmd can tell: `Some(reason)` if only `thread`
+    /// can end a wait for it.
+    pub(crate) fn owed_by(&self, frame: u64, slot: u32, thread: ThreadId) -> Option<&'static str> {
+        if let Some(&(_, _, t)) = self.claims.iter().find(|&&(f, s, _)| (f, s) == (frame, slot)) {
+            return (t == thread).then_some("this thread claimed (Frame::list) and has not submitted");
+        }
+        self.frames
+            .iter()
+            .any(|f| f.frame == frame && f.thread == thread)
+            .then_some("is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)")
+    }
+
+    /// Whether `frame` is begun, not dropped, and held by `thread`.
+    pub(crate) fn held_by(&self, frame: u64, thread: ThreadId) -> bool {
+        self.frames.iter().any(|f| f.frame == frame && f.thread == thread)
+    }
+
+    /// The oldest open frame, if any.
+    pub(crate) fn oldest(&self) -> Option<u64> {
+        self.frames.iter().map(|f| f.frame).min()
+    }
+}

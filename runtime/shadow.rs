@@ -1,0 +1,799 @@
+//! The binding shadow: what the render thread knows about buffer bindings, so that no offset
+//! reaches the GL as a pointer.
+//!
+//! In the core profile many pointer arguments are *offsets* into a buffer bound to some target:
+//! `glDrawElements`' `indices` into the vertex array's element buffer, `glVertexAttribPointer`'s
+//! `pointer` into `GL_ARRAY_BUFFER`, indirect draws into `GL_DRAW_INDIRECT_BUFFER`, pixel
+//! transfers into `GL_PIXEL_PACK_BUFFER`/`GL_PIXEL_UNPACK_BUFFER`. With nothing bound, the very
+//! same value is a *client pointer*, and the driver reads or writes process memory at that
+//! address. Mesa does not refuse it (`glVertexAttribPointer` raises `GL_INVALID_OPERATION` but
+//! keeps the pointer, and the next draw dereferences it), and no driver is obliged to. So the
+//! render thread, which sees every bind in replay order, keeps a shadow of the bindings and
+//! checks each offset-typed argument before the call: an offset with nothing bound is never
+//! passed; the command is skipped and reported.
+//!
+//! ## What is tracked
+//!
+//! * the context bindings of `GL_ARRAY_BUFFER`, `GL_PIXEL_PACK_BUFFER`,
+//!   `GL_PIXEL_UNPACK_BUFFER`, `GL_DRAW_INDIRECT_BUFFER`, `GL_DISPATCH_INDIRECT_BUFFER`,
+//!   `GL_PARAMETER_BUFFER` and `GL_QUERY_BUFFER`;
+//! * the current vertex array object, and for each vertex array object its element buffer, the
+//!   enable bit and binding index of each attribute and the buffer of each binding point. A draw
+//!   is allowed only if every *enabled* attribute reads from a buffer (an enabled attribute
+//!   without one is a client array: the pointer would be read as process memory), and an
+//!   element draw only if the vertex array has an element buffer;
+//! * which buffer and vertex-array names exist (created by glcmd, or seen bound), so that a bind
+//!   the GL will refuse (a name that was never generated) is not mistaken for a bind.
+//!
+//! ## Exactness
+//!
+//! The shadow must never believe a buffer is bound when the GL has none. Each change is applied
+//! only when glcmd can tell that the GL accepts the call: a bind of a known name, an attribute
+//! index below the implementation's limit, the common size/type combinations. When it cannot
+//! tell (a name it never saw, an unusual format, an EXT_direct_state_access call), it asks the
+//! GL instead: a context binding is read back at once (`glGetIntegerv`), and a vertex array
+//! object is marked *stale* and read back from the GL the next time a draw uses it. Offsets that
+//! would be client pointers are refused at the source too: `glVertexAttribPointer` with no
+//! `GL_ARRAY_BUFFER` and a non-zero pointer, and a vertex-buffer binding of buffer 0 with a
+//! non-zero offset, are skipped, so no attribute ever holds a client address.
+//!
+//! `Device::with_gl` and `Device::post` may change anything behind the shadow's back; after them
+//! the context bindings are read back, every vertex array is marked stale, and every name is
+//! treated as unverified (its next bind is read back).
+//!
+//! ## Cost
+//!
+//! Only the commands that bind, enable, delete or use an offset do any of this (their generated
+//! execute functions call into this module); every other command replays as before. A check is
+//! a load of the current vertex array's precomputed flags; a bind is a bitset lookup.
+//! BENCHMARKS.md gives the measured replay cost.
+
+use std::collections::HashMap;
+
+use crate::generated::{enums as gl, types::*, Gl};
+
+/// Attributes and binding points tracked per vertex array (the GL's limits are at most this on
+/// every implementation glcmd knows; indices at or past the context's own limit are refused by
+/// the GL and change nothing).
+pub const MAX_ATTRIBS: usize = 32;
+
+/// A buffer target whose binding the shadow tracks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Array,
+    ElementArray,
+    PixelPack,
+    PixelUnpack,
+    DrawIndirect,
+    DispatchIndirect,
+    Parameter,
+    Query,
+}
+
+impl Target {
+    pub fn from_gl(target: GLenum) -> Option<Target> {
+        Some(match target {
+            gl::ARRAY_BUFFER => Target::Array,
+            gl::ELEMENT_ARRAY_BUFFER => Target::ElementArray,
+            gl::PIXEL_PACK_BUFFER => Target::PixelPack,
+            gl::PIXEL_UNPACK_BUFFER => Target::PixelUnpack,
+            gl::DRAW_INDIRECT_BUFFER => Target::DrawIndirect,
+            gl::DISPATCH_INDIRECT_BUFFER => Target::DispatchIndirect,
+            gl::PARAMETER_BUFFER => Target::Parameter,
+            gl::QUERY_BUFFER => Target::Query,
+            _ => return None,
+        })
+    }
+
+    pub fn gl_name(self) -> &'static str {
+        match self {
+            Target::Array => "GL_ARRAY_BUFFER",
+            Target::ElementArray => "GL_ELEMENT_ARRAY_BUFFER",
+            Target::PixelPack => "GL_PIXEL_PACK_BUFFER",
+            Target::PixelUnpack => "GL_PIXEL_UNPACK_BUFFER",
+            Target::DrawIndirect => "GL_DRAW_INDIRECT_BUFFER",
+            Target::DispatchIndirect => "GL_DISPATCH_INDIRECT_BUFFER",
+            Target::Parameter => "GL_PARAMETER_BUFFER",
+            Target::Query => "GL_QUERY_BUFFER",
+        }
+    }
+
+    pub fn gl_enum(self) -> GLenum {
+        match self {
+            Target::Array => gl::ARRAY_BUFFER,
+            Target::ElementArray => gl::ELEMENT_ARRAY_BUFFER,
+            Target::PixelPack => gl::PIXEL_PACK_BUFFER,
+            Target::PixelUnpack => gl::PIXEL_UNPACK_BUFFER,
+            Target::DrawIndirect => gl::DRAW_INDIRECT_BUFFER,
+            Target::DispatchIndirect => gl::DISPATCH_INDIRECT_BUFFER,
+            Target::Parameter => gl::PARAMETER_BUFFER,
+            Target::Query => gl::QUERY_BUFFER,
+        }
+    }
+
+    /// The `glGetIntegerv` pname of the binding.
+    fn binding_pname(self) -> GLenum {
+        match self {
+            Target::Array => gl::ARRAY_BUFFER_BINDING,
+            Target::ElementArray => gl::ELEMENT_ARRAY_BUFFER_BINDING,
+            Target::PixelPack => gl::PIXEL_PACK_BUFFER_BINDING,
+            Target::PixelUnpack => gl::PIXEL_UNPACK_BUFFER_BINDING,
+            Target::DrawIndirect => gl::DRAW_INDIRECT_BUFFER_BINDING,
+            Target::DispatchIndirect => gl::DISPATCH_INDIRECT_BUFFER_BINDING,
+            Target::Parameter => gl::PARAMETER_BUFFER_BINDING,
+            Target::Query => gl::QUERY_BUFFER_BINDING,
+        }
+    }
+
+    const CONTEXT: [Target; 7] = [
+        Target::Array,
+        Target::PixelPack,
+        Target::PixelUnpack,
+        Target::DrawIndirect,
+        Target::DispatchIndirect,
+        Target::Parameter,
+        Target::Query,
+    ];
+
+    fn slot(self) -> usize {
+        match self {
+            Target::Array => 0,
+            Target::PixelPack => 1,
+            Target::PixelUnpack => 2,
+            Target::DrawIndirect => 3,
+            Target::DispatchIndirect => 4,
+            Target::Parameter => 5,
+            Target::Query => 6,
+            Target::ElementArray => unreachable!("vertex-array state"),
+        }
+    }
+}
+
+/// What glcmd knows about a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    /// Generated (`glGen*`): bindable; becomes an object when first bound.
+    Reserved,
+    /// An object exists (created, or bound once).
+    Object,
+}
+
+/// The known names of one object type: a dense array for the small names drivers hand out, a
+/// map beyond. `verified` is compared with the shadow's generation: a name seen before the last
+/// `with_gl` may have been deleted behind glcmd's back.
+#[derive(Default)]
+struct Names {
+    dense: Vec<(u8, u32)>,
+    sparse: HashMap<u32, (u8, u32)>,
+}
+
+const DENSE_LIMIT: u32 = 1 << 20;
+
+impl Names {
+    fn get(&self, name: u32, generation: u32) -> Option<Known> {
+        let (state, g) = if name < DENSE_LIMIT { *self.dense.get(name as usize)? } else { *self.sparse.get(&name)? };
+        (g == generation).then_some(())?;
+        match state {
+            1 => Some(Known::Reserved),
+            2 => Some(Known::Object),
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, name: u32, known: Option<Known>, generation: u32) {
+        let state = match known {
+            None => 0,
+            Some(Known::Reserved) => 1,
+            Some(Known::Object) => 2,
+        };
+        if name < DENSE_LIMIT {
+            let i = name as usize;
+            if self.dense.len() <= i {
+                if state == 0 {
+                    return;
+                }
+                self.dense.resize((i + 1).next_power_of_two().min(DENSE_LIMIT as usize), (0, 0));
+            }
+            self.dense[i] = (state, generation);
+        } else if state == 0 {
+            self.sparse.remove(&name);
+        } else {
+            self.sparse.insert(name, (state, generation));
+        }
+    }
+}
+
+/// The buffer of a vertex-buffer binding point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BindingBuffer {
+    Buffer(u32),
+    /// Not known until the vertex array is read back from the GL.
+    Unknown,
+}
+
+/// One vertex array object's state.
+#[derive(Clone, Debug)]
+struct Vao {
+    element: u32,
+    enabled: u32,
+    /// Binding index of each attribute.
+    attrib_binding: [u8; MAX_ATTRIBS],
+    bindings: [BindingBuffer; MAX_ATTRIBS],
+    /// Read back from the GL before the next draw that uses it.
+    stale: bool,
+}
+
+impl Vao {
+    /// The state of a new vertex array object: nothing enabled, attribute i on binding i, no
+    /// buffers.
+    fn new() -> Vao {
+        Vao {
+            element: 0,
+            enabled: 0,
+            attrib_binding: std::array::from_fn(|i| i as u8),
+            bindings: [BindingBuffer::Buffer(0); MAX_ATTRIBS],
+            stale: false,
+        }
+    }
+
+    fn stale() -> Vao {
+        Vao { stale: true, ..Vao::new() }
+    }
+
+    /// The first enabled attribute whose binding has no buffer, or whose buffer is unknown.
+    fn client_array(&self) -> Option<(usize, BindingBuffer)> {
+        (0..MAX_ATTRIBS).filter(|i| self.enabled & (1 << i) != 0).find_map(|i| {
+            match self.bindings[self.attrib_binding[i] as usize] {
+                BindingBuffer::Buffer(0) => Some((i, BindingBuffer::Buffer(0))),
+                BindingBuffer::Unknown => Some((i, BindingBuffer::Unknown)),
+                BindingBuffer::Buffer(_) => None,
+            }
+        })
+    }
+}
+
+/// Why a command was not passed to the GL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// An offset argument with no buffer bound to the target it is an offset into.
+    NoBuffer { target: Target, vertex_array: Option<u32> },
+    /// A draw while an enabled attribute of the vertex array reads no buffer.
+    ClientArray { vertex_array: u32, attribute: usize },
+    /// A draw in a core-profile context with no vertex array object bound.
+    NoVertexArray,
+    /// A vertex-buffer binding of buffer 0 at a non-zero offset (a client address).
+    OffsetWithoutBuffer { offset: u64 },
+    /// Buffer data for AMD_pinned_memory's target, which would keep a pointer into the list.
+    PinnedMemory,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoBuffer { target, vertex_array: Some(v) } => write!(
+                f,
+                "no buffer is bound to {} of vertex array object {v}: the offset would be read as a client \
+                 pointer, so glcmd skipped the call; bind an element buffer (glVertexArrayElementBuffer)",
+                target.gl_name()
+            ),
+            Refusal::NoBuffer { target, vertex_array: None } => write!(
+                f,
+                "no buffer is bound to {}: the offset would be used as a client pointer, so glcmd skipped the \
+                 call; bind a buffer to {} first",
+                target.gl_name(),
+                target.gl_name()
+            ),
+            Refusal::ClientArray { vertex_array, attribute } => write!(
+                f,
+                "attribute {attribute} of vertex array object {vertex_array} is enabled but reads no buffer (a \
+                 client array, whose pointer the GL would read as process memory), so glcmd skipped the draw; \
+                 bind a buffer to its binding point or disable the attribute"
+            ),
+            Refusal::NoVertexArray => f.write_str(
+                "no vertex array object is bound (the core profile has no default one), so glcmd skipped the draw",
+            ),
+            Refusal::PinnedMemory => f.write_str(
+                "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
+                 list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
+            ),
+            Refusal::OffsetWithoutBuffer { offset } => write!(
+                f,
+                "buffer 0 with offset {offset:#x}: with no buffer the offset would be a client address, so glcmd \
+                 skipped the call"
+            ),
+        }
+    }
+}
+
+/// The render thread's binding shadow.
+pub struct Shadow {
+    context: [u32; 7],
+    current_vao: u32,
+    vaos: HashMap<u32, Vao>,
+    buffers: Names,
+    arrays: Names,
+    generation: u32,
+    /// `GL_MAX_VERTEX_ATTRIBS` and `GL_MAX_VERTEX_ATTRIB_BINDINGS`, capped at `MAX_ATTRIBS`.
+    max_attribs: u32,
+    max_bindings: u32,
+    /// `GL_MAX_VERTEX_ATTRIB_STRIDE` (2048 when the GL does not say).
+    max_stride: i32,
+    /// A core-profile context: vertex array object 0 cannot be drawn with.
+    core: bool,
+}
+
+impl Shadow {
+    /// The shadow of a new context (nothing bound), with the context's limits.
+    pub(crate) fn new(gl_fns: &Gl) -> Shadow {
+        let get = |pname| {
+            let mut v = 0;
+            // SAFETY: each pname is a single-integer query.
+            unsafe { (gl_fns.GetIntegerv)(pname, &mut v) };
+            v
+        };
+        let max_attribs = (get(gl::MAX_VERTEX_ATTRIBS).max(16) as u32).min(MAX_ATTRIBS as u32);
+        let max_bindings = (get(gl::MAX_VERTEX_ATTRIB_BINDINGS).max(16) as u32).min(MAX_ATTRIBS as u32);
+        let stride = get(gl::MAX_VERTEX_ATTRIB_STRIDE);
+        let core = get(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0;
+        let mut vaos = HashMap::new();
+        vaos.insert(0, Vao::new());
+        let mut shadow = Shadow {
+            context: [0; 7],
+            current_vao: 0,
+            vaos,
+            buffers: Names::default(),
+            arrays: Names::default(),
+            generation: 1,
+            max_attribs,
+            max_bindings,
+            max_stride: if stride > 0 { stride } else { 2048 },
+            core,
+        };
+        // A context handed over by the application (a window) may have state already.
+        shadow.refresh(gl_fns);
+        shadow
+    }
+
+    // ---- names -------------------------------------------------------------------------
+
+    /// Names a create function returned: objects exist.
+    pub fn buffers_created(&mut self, names: &[u32]) {
+        for &n in names {
+            self.buffers.set(n, Some(Known::Object), self.generation);
+        }
+    }
+
+    /// Names a gen function returned: reserved, objects on first bind.
+    pub fn buffers_generated(&mut self, names: &[u32]) {
+        for &n in names {
+            self.buffers.set(n, Some(Known::Reserved), self.generation);
+        }
+    }
+
+    pub fn vertex_arrays_created(&mut self, names: &[u32]) {
+        for &n in names {
+            self.arrays.set(n, Some(Known::Object), self.generation);
+            self.vaos.insert(n, Vao::new());
+        }
+    }
+
+    pub fn vertex_arrays_generated(&mut self, names: &[u32]) {
+        for &n in names {
+            self.arrays.set(n, Some(Known::Reserved), self.generation);
+            self.vaos.insert(n, Vao::new());
+        }
+    }
+
+    fn buffer_known(&self, name: u32) -> Option<Known> {
+        if name == 0 {
+            return Some(Known::Object);
+        }
+        self.buffers.get(name, self.generation)
+    }
+
+    fn vao_mut(&mut self, vao: u32) -> &mut Vao {
+        self.vaos.entry(vao).or_insert_with(Vao::stale)
+    }
+
+    // ---- binds -------------------------------------------------------------------------
+
+    /// After `glBindBuffer(target, buffer)` ran.
+    pub fn bind_buffer(&mut self, gl_fns: &Gl, target: GLenum, buffer: GLuint) {
+        let Some(t) = Target::from_gl(target) else { return };
+        let bound = match self.buffer_known(buffer) {
+            Some(_) => {
+                if buffer != 0 {
+                    self.buffers.set(buffer, Some(Known::Object), self.generation);
+                }
+                buffer
+            }
+            // A name glcmd never saw: ask the GL whether the bind took.
+            None => {
+                let b = read_binding(gl_fns, t);
+                if b == buffer {
+                    self.buffers.set(buffer, Some(Known::Object), self.generation);
+                }
+                b
+            }
+        };
+        match t {
+            Target::ElementArray => {
+                let core_default = self.core && self.current_vao == 0;
+                let vao = self.current_vao;
+                let v = self.vao_mut(vao);
+                if core_default {
+                    v.stale = true;
+                } else {
+                    v.element = bound;
+                }
+            }
+            _ => self.context[t.slot()] = bound,
+        }
+    }
+
+    /// After `glBindVertexArray(array)` ran.
+    pub fn bind_vertex_array(&mut self, gl_fns: &Gl, array: GLuint) {
+        if array == 0 || self.arrays.get(array, self.generation).is_some() {
+            self.current_vao = array;
+            if array != 0 {
+                self.arrays.set(array, Some(Known::Object), self.generation);
+            }
+        } else {
+            let mut v = 0;
+            // SAFETY: a single-integer query.
+            unsafe { (gl_fns.GetIntegerv)(gl::VERTEX_ARRAY_BINDING, &mut v) };
+            self.current_vao = v as u32;
+            if v as u32 == array {
+                self.arrays.set(array, Some(Known::Object), self.generation);
+            }
+        }
+        let current = self.current_vao;
+        self.vao_mut(current);
+    }
+
+    /// `glVertexArrayElementBuffer(vaobj, buffer)`, after it ran.
+    pub fn vertex_array_element_buffer(&mut self, vaobj: GLuint, buffer: GLuint) {
+        let certain = self.arrays.get(vaobj, self.generation) == Some(Known::Object)
+            && (buffer == 0 || self.buffer_known(buffer) == Some(Known::Object));
+        let v = self.vao_mut(vaobj);
+        if certain {
+            v.element = buffer;
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// Before a vertex-buffer binding (`glBindVertexBuffer`, `glVertexArrayVertexBuffer` and the
+    /// multi-bind forms, per entry): buffer 0 at a non-zero offset is a client address.
+    pub fn check_vertex_buffer(&self, buffer: GLuint, offset: i64) -> Result<(), Refusal> {
+        if buffer == 0 && offset != 0 {
+            Err(Refusal::OffsetWithoutBuffer { offset: offset as u64 })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Before a multi-bind of vertex buffers (`count` entries): as `check_vertex_buffer` for
+    /// each. A null `buffers` unbinds every binding in the range (offsets are ignored).
+    ///
+    /// # Safety
+    /// `buffers` and `offsets` are null or point to `count` values.
+    pub unsafe fn check_vertex_buffers(
+        &self,
+        count: GLsizei,
+        buffers: *const GLuint,
+        offsets: *const GLintptr,
+    ) -> Result<(), Refusal> {
+        if buffers.is_null() || offsets.is_null() {
+            return Ok(());
+        }
+        for i in 0..count.max(0) as usize {
+            // SAFETY: the caller's guarantee.
+            let (b, o) = unsafe { (buffers.add(i).read_unaligned(), offsets.add(i).read_unaligned()) };
+            self.check_vertex_buffer(b, o as i64)?;
+        }
+        Ok(())
+    }
+
+    /// After a multi-bind of vertex buffers `first..first + count` of `vao` (None: current).
+    ///
+    /// # Safety
+    /// `buffers` and `strides` are null or point to `count` values.
+    pub unsafe fn vertex_buffers(
+        &mut self,
+        vao: Option<GLuint>,
+        first: GLuint,
+        count: GLsizei,
+        buffers: *const GLuint,
+        strides: *const GLsizei,
+    ) {
+        for i in 0..count.max(0) as u32 {
+            let (b, st) = if buffers.is_null() {
+                (0, 0)
+            } else {
+                // SAFETY: the caller's guarantee.
+                unsafe {
+                    (
+                        buffers.add(i as usize).read_unaligned(),
+                        if strides.is_null() { 0 } else { strides.add(i as usize).read_unaligned() },
+                    )
+                }
+            };
+            match first.checked_add(i) {
+                Some(index) => self.vertex_buffer(vao, index, b, st),
+                None => self.vertex_array_changed(vao.unwrap_or(self.current_vao)),
+            }
+        }
+    }
+
+    /// After binding `buffer` to binding point `index` of `vao` (None: the current one).
+    pub fn vertex_buffer(&mut self, vao: Option<GLuint>, index: GLuint, buffer: GLuint, stride: GLsizei) {
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = index < self.max_bindings
+            && (0..=self.max_stride).contains(&stride)
+            && self.buffer_known(buffer) == Some(Known::Object)
+            && match vao {
+                Some(v) => self.arrays.get(v, self.generation) == Some(Known::Object),
+                None => !(self.core && vao_id == 0),
+            };
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.bindings[index as usize] = BindingBuffer::Buffer(buffer);
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// Before `glVertexAttrib*Pointer`: a non-zero pointer with no `GL_ARRAY_BUFFER` is a client
+    /// address.
+    pub fn check_attrib_pointer(&self, pointer: usize) -> Result<(), Refusal> {
+        if pointer != 0 && self.context[Target::Array.slot()] == 0 {
+            Err(Refusal::NoBuffer { target: Target::Array, vertex_array: None })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// After `glVertexAttrib{,I,L}Pointer(index, size, type, .., stride, pointer)` ran:
+    /// attribute `index` reads binding `index`, which now holds `GL_ARRAY_BUFFER`.
+    pub fn attrib_pointer(&mut self, index: GLuint, size: GLint, type_: GLenum, stride: GLsizei, kind: AttribKind) {
+        let vao_id = self.current_vao;
+        let certain = index < self.max_attribs.min(self.max_bindings)
+            && (0..=self.max_stride).contains(&stride)
+            && !(self.core && vao_id == 0)
+            && common_format(size, type_, kind);
+        let array = self.context[Target::Array.slot()];
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.attrib_binding[index as usize] = index as u8;
+            v.bindings[index as usize] = BindingBuffer::Buffer(array);
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// After `glVertexAttribBinding` / `glVertexArrayAttribBinding`.
+    pub fn attrib_binding(&mut self, vao: Option<GLuint>, attrib: GLuint, binding: GLuint) {
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = attrib < self.max_attribs && binding < self.max_bindings && self.vao_certain(vao);
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.attrib_binding[attrib as usize] = binding as u8;
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// After `glEnableVertexAttribArray` / `glDisableVertexAttribArray` (and the DSA forms).
+    pub fn enable_attrib(&mut self, vao: Option<GLuint>, index: GLuint, enable: bool) {
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = index < self.max_attribs && self.vao_certain(vao);
+        let v = self.vao_mut(vao_id);
+        if certain {
+            if enable {
+                v.enabled |= 1 << index;
+            } else {
+                v.enabled &= !(1 << index);
+            }
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// A call that changes `vao` in ways glcmd does not model (EXT_direct_state_access).
+    pub fn vertex_array_changed(&mut self, vao: GLuint) {
+        self.vao_mut(vao).stale = true;
+    }
+
+    fn vao_certain(&self, vao: Option<GLuint>) -> bool {
+        match vao {
+            Some(v) => self.arrays.get(v, self.generation) == Some(Known::Object),
+            None => !(self.core && self.current_vao == 0),
+        }
+    }
+
+    // ---- deletes -----------------------------------------------------------------------
+
+    /// After `glDeleteBuffers` ran: the names are gone, and detached from the context's targets
+    /// and from the *current* vertex array (other vertex arrays keep their attachments; the GL
+    /// keeps those buffers alive).
+    pub fn buffers_deleted(&mut self, names: &[GLuint]) {
+        for &n in names {
+            if n == 0 {
+                continue;
+            }
+            self.buffers.set(n, None, self.generation);
+            for b in self.context.iter_mut() {
+                if *b == n {
+                    *b = 0;
+                }
+            }
+            let current = self.current_vao;
+            let v = self.vao_mut(current);
+            if v.element == n {
+                v.element = 0;
+            }
+            for b in v.bindings.iter_mut() {
+                if *b == BindingBuffer::Buffer(n) {
+                    *b = BindingBuffer::Buffer(0);
+                }
+            }
+        }
+    }
+
+    /// After `glDeleteVertexArrays` ran.
+    pub fn vertex_arrays_deleted(&mut self, names: &[GLuint]) {
+        for &n in names {
+            if n == 0 {
+                continue;
+            }
+            self.arrays.set(n, None, self.generation);
+            self.vaos.remove(&n);
+            if self.current_vao == n {
+                self.current_vao = 0;
+            }
+        }
+    }
+
+    // ---- checks ------------------------------------------------------------------------
+
+    /// The buffer bound to a context target.
+    pub fn bound(&self, target: Target) -> u32 {
+        match target {
+            Target::ElementArray => self.vaos.get(&self.current_vao).map_or(0, |v| v.element),
+            t => self.context[t.slot()],
+        }
+    }
+
+    /// Requires a buffer bound to `target` (an offset argument into it).
+    pub fn require(&self, target: Target) -> Result<(), Refusal> {
+        if self.bound(target) == 0 {
+            Err(Refusal::NoBuffer { target, vertex_array: None })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Before a draw: the current vertex array reads no client array, and (for element draws)
+    /// has an element buffer. A stale vertex array is read back from the GL first.
+    pub fn check_draw(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
+        let vao_id = self.current_vao;
+        if self.core && vao_id == 0 {
+            return Err(Refusal::NoVertexArray);
+        }
+        let unknown = |v: &Vao| v.stale || matches!(v.client_array(), Some((_, BindingBuffer::Unknown)));
+        if self.vaos.get(&vao_id).is_none_or(unknown) {
+            let fresh = read_current_vao(gl_fns, self.max_attribs);
+            self.vaos.insert(vao_id, fresh);
+        }
+        let v = &self.vaos[&vao_id];
+        if let Some((attribute, _)) = v.client_array() {
+            return Err(Refusal::ClientArray { vertex_array: vao_id, attribute });
+        }
+        if elements && v.element == 0 {
+            return Err(Refusal::NoBuffer { target: Target::ElementArray, vertex_array: Some(vao_id) });
+        }
+        Ok(())
+    }
+
+    // ---- refresh -----------------------------------------------------------------------
+
+    /// After arbitrary GL code ran (`with_gl`, `post`, a call that resets client state): read the
+    /// context bindings back, mark every vertex array stale and every name unverified.
+    pub fn refresh(&mut self, gl_fns: &Gl) {
+        self.generation = self.generation.wrapping_add(1).max(1);
+        for t in Target::CONTEXT {
+            self.context[t.slot()] = read_binding(gl_fns, t);
+        }
+        let mut v = 0;
+        // SAFETY: a single-integer query.
+        unsafe { (gl_fns.GetIntegerv)(gl::VERTEX_ARRAY_BINDING, &mut v) };
+        self.current_vao = v as u32;
+        for vao in self.vaos.values_mut() {
+            vao.stale = true;
+        }
+        self.vaos.entry(self.current_vao).or_insert_with(Vao::stale);
+    }
+}
+
+/// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD` (AMD_pinned_memory, not in glcorearb.h).
+const EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD: GLenum = 0x9160;
+
+/// Refuses `glBufferData`/`glBufferStorage` on AMD_pinned_memory's target: the driver would keep
+/// the data pointer (the list's parameter buffer, reused after replay) as the buffer's storage.
+pub fn check_not_pinned(target: GLenum) -> Result<(), Refusal> {
+    if target == EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD {
+        Err(Refusal::PinnedMemory)
+    } else {
+        Ok(())
+    }
+}
+
+/// Which `glVertexAttrib*Pointer` a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttribKind {
+    Float,
+    Integer,
+    Long,
+}
+
+/// The size/type combinations every implementation accepts; anything else is checked against
+/// the GL (the vertex array is marked stale).
+fn common_format(size: GLint, type_: GLenum, kind: AttribKind) -> bool {
+    if !(1..=4).contains(&size) {
+        return false;
+    }
+    match kind {
+        AttribKind::Float => matches!(
+            type_,
+            gl::FLOAT
+                | gl::HALF_FLOAT
+                | gl::BYTE
+                | gl::UNSIGNED_BYTE
+                | gl::SHORT
+                | gl::UNSIGNED_SHORT
+                | gl::INT
+                | gl::UNSIGNED_INT
+        ),
+        AttribKind::Integer => {
+            matches!(type_, gl::BYTE | gl::UNSIGNED_BYTE | gl::SHORT | gl::UNSIGNED_SHORT | gl::INT | gl::UNSIGNED_INT)
+        }
+        AttribKind::Long => type_ == gl::DOUBLE,
+    }
+}
+
+fn read_binding(gl_fns: &Gl, target: Target) -> u32 {
+    let mut v = 0;
+    // SAFETY: a single-integer query.
+    unsafe { (gl_fns.GetIntegerv)(target.binding_pname(), &mut v) };
+    v as u32
+}
+
+/// The current vertex array, read back from the GL: element buffer, and per attribute its
+/// enable bit, its binding index and the buffer of that binding.
+fn read_current_vao(gl_fns: &Gl, max_attribs: u32) -> Vao {
+    let mut v = Vao::new();
+    for b in v.bindings.iter_mut() {
+        *b = BindingBuffer::Unknown;
+    }
+    let mut e = 0;
+    // SAFETY: single-integer queries on valid attribute indices.
+    unsafe {
+        (gl_fns.GetIntegerv)(gl::ELEMENT_ARRAY_BUFFER_BINDING, &mut e);
+        v.element = e as u32;
+        for i in 0..max_attribs {
+            let (mut enabled, mut binding, mut buffer) = (0, i as i32, 0);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_ARRAY_ENABLED, &mut enabled);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_BINDING, &mut binding);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &mut buffer);
+            if enabled != 0 {
+                v.enabled |= 1 << i;
+            }
+            let binding = (binding.max(0) as usize).min(MAX_ATTRIBS - 1);
+            v.attrib_binding[i as usize] = binding as u8;
+            v.bindings[binding] = BindingBuffer::Buffer(buffer as u32);
+        }
+    }
+    v.stale = false;
+    v
+}

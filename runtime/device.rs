@@ -87,6 +87,8 @@ pub(crate) struct Common {
     warned: AtomicU64,
     pub(crate) reports: Receiver<Report>,
     pub(crate) sink: Sink,
+    /// The context has robust buffer access (set by the render thread at start-up).
+    pub(crate) robust: std::sync::atomic::AtomicBool,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -243,6 +245,7 @@ impl Device {
             stall: Mutex::new(None),
             open: Mutex::new(OpenFrames::default()),
             warned: AtomicU64::new(0),
+            robust: std::sync::atomic::AtomicBool::new(false),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -427,6 +430,12 @@ impl Device {
         drop(stats);
         self.fill_counters(&mut s);
         Ok(s)
+    }
+
+    /// Whether the context has robust buffer access (`Options::robust_access` asked for it and
+    /// the driver offered it): reads past the end of a buffer return zeros.
+    pub fn robust_access(&self) -> bool {
+        self.shared.common.robust.load(Ordering::Relaxed)
     }
 
     /// Counters of the render thread.

@@ -35,6 +35,25 @@ impl fmt::Display for EnumName {
     }
 }
 
+/// The gl.xml object class an `identifier` of `glObjectLabel` names.
+pub fn class_of_identifier(identifier: u32) -> Option<&'static str> {
+    use crate::gl;
+    Some(match identifier {
+        gl::BUFFER => "buffer",
+        gl::SHADER => "shader",
+        gl::PROGRAM => "program",
+        gl::VERTEX_ARRAY => "vertex array",
+        gl::QUERY => "query",
+        gl::PROGRAM_PIPELINE => "program pipeline",
+        gl::TRANSFORM_FEEDBACK => "transform feedback",
+        gl::SAMPLER => "sampler",
+        gl::TEXTURE => "texture",
+        gl::RENDERBUFFER => "renderbuffer",
+        gl::FRAMEBUFFER => "framebuffer",
+        _ => return None,
+    })
+}
+
 /// Array elements shown before the rest is abbreviated.
 const SHOWN: usize = 16;
 

@@ -658,6 +658,14 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             }
         };
         let (gl, info) = context.load_gl_with_info();
+        {
+            // What the context really has, whatever was asked for.
+            let mut flags = 0;
+            // SAFETY: a single-integer query on the current context.
+            unsafe { (gl.GetIntegerv)(crate::gl::CONTEXT_FLAGS, &mut flags) };
+            let robust = flags as u32 & crate::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT != 0;
+            common.robust.store(robust, Ordering::Relaxed);
+        }
         let state = RefCell::new(ReplayState::new(&gl, common.sink.clone()));
         let ctx = RenderContext { gl, context, info, state, common: common.clone(), diag };
         if ctx.diag.options.debug_output {

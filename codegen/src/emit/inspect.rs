@@ -197,10 +197,36 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
 fn objects_fn(f: &Function, packet: &proc_macro2::Ident) -> Option<(proc_macro2::Ident, TokenStream)> {
     let mut parts = Vec::new();
     for p in &f.params {
+        // Object names gl.xml gives no class, because the class depends on another argument.
+        let field = |name: &str| ident(param_named(f, name));
+        match (f.name.as_str(), p.name.as_str()) {
+            ("glCopyImageSubData", n @ ("srcName" | "dstName")) => {
+                let (id, target) = (ident(p), field(if n == "srcName" { "srcTarget" } else { "dstTarget" }));
+                parts.push(quote! {
+                    each(if c.#target as u32 == crate::gl::RENDERBUFFER { "renderbuffer" } else { "texture" }, c.#id);
+                });
+                continue;
+            }
+            ("glBeginConditionalRender", "id") => {
+                let id = ident(p);
+                parts.push(quote!(each("query", c.#id);));
+                continue;
+            }
+            ("glObjectLabel", "name") => {
+                let (id, identifier) = (ident(p), field("identifier"));
+                parts.push(quote! {
+                    if let Some(class) = dump::class_of_identifier(c.#identifier as u32) { each(class, c.#id); }
+                });
+                continue;
+            }
+            _ => {}
+        }
         let Some(class) = p.class.clone() else { continue };
         let id = ident(p);
         match &p.role {
             Role::Value if matches!(p.ty.base.as_str(), "GLuint") => parts.push(quote!(each(#class, c.#id);)),
+            // glcmd's sync handles: the ids the packets carry.
+            Role::Sync => parts.push(quote!(each(#class, c.#id);)),
             Role::In(rule @ (Rule::Param(_) | Rule::Const(_))) if p.ty.pointee().base == "GLuint" => {
                 let count = count_expr(f, rule);
                 let skip_null = if p.nullable { quote!(if { c.#id } == u32::MAX { return; }) } else { quote!() };

@@ -40,14 +40,22 @@ pub fn size_arg(function: &'static str, argument: &'static str, value: i64) -> R
     usize::try_from(value).map_err(|_| crate::Error::InvalidArgument { function, argument, value })
 }
 
+/// The largest buffer a query allocates for its result (1 GiB): a larger size is refused with
+/// `Error::OutOfMemory` before anything is allocated, instead of committing gigabytes of zeros
+/// (or being killed for it). Read more through a pixel-pack buffer, or with `Device::with_gl`.
+pub const MAX_QUERY_BYTES: usize = 1 << 30;
+
 /// The output buffer of a query: `n` elements (at least one, so the pointer handed to the GL is
 /// always real memory even when it is told 0), allocated fallibly so a huge size is an error,
 /// not an abort. The caller truncates it to `n` after the call.
 pub fn out_vec<T: Default + Clone>(function: &'static str, n: usize) -> Result<Vec<T>, crate::Error> {
     let len = n.max(1);
+    let bytes = len as u128 * std::mem::size_of::<T>() as u128;
+    if bytes > MAX_QUERY_BYTES as u128 {
+        return Err(crate::Error::OutOfMemory { function, bytes });
+    }
     let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| crate::Error::OutOfMemory { function, bytes: len as u128 * std::mem::size_of::<T>() as u128 })?;
+    v.try_reserve_exact(len).map_err(|_| crate::Error::OutOfMemory { function, bytes })?;
     v.resize(len, T::default());
     Ok(v)
 }
@@ -114,4 +122,39 @@ pub unsafe fn string_from_ptr(p: *const u8) -> Option<String> {
         // SAFETY: the caller guarantees a NUL-terminated string.
         Some(unsafe { std::ffi::CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned())
     }
+}
+
+/// Registers memory a GL call may touch, for the checking function table (feature `checking`);
+/// without it, nothing. Keep the guard alive across the call.
+#[inline(always)]
+pub fn region<T>(ptr: *const T, bytes: usize) -> Region {
+    #[cfg(feature = "checking")]
+    {
+        Region(crate::checked::Region::new(ptr.cast(), bytes))
+    }
+    #[cfg(not(feature = "checking"))]
+    {
+        let _ = (ptr, bytes);
+        Region(())
+    }
+}
+
+/// The guard of [`region`].
+#[must_use]
+pub struct Region(
+    #[cfg(feature = "checking")] #[allow(dead_code)] crate::checked::Region,
+    #[cfg(not(feature = "checking"))] (),
+);
+
+/// Buffer offsets and sizes of a query: non-negative, and their sum must not overflow (see
+/// `shadow::check_ranges`).
+pub fn check_ranges(function: &'static str, values: &[(&'static str, i64)]) -> Result<(), crate::Error> {
+    let mut sum: i64 = 0;
+    for &(argument, value) in values {
+        sum = match sum.checked_add(value) {
+            Some(s) if value >= 0 => s,
+            _ => return Err(crate::Error::InvalidArgument { function, argument, value }),
+        };
+    }
+    Ok(())
 }

@@ -179,6 +179,11 @@ pub struct Options {
     /// driver does not offer it (`Device::robust_access` tells). Default off (it costs: see
     /// BENCHMARKS.md).
     pub robust_access: bool,
+    /// Replay and queries go through the checking function table (`glcmd::checked`), which
+    /// checks every pointer and offset against the memory the call may touch and records
+    /// violations. For tests; needs the `checking` cargo feature (without it, creating the
+    /// device fails). Default off.
+    pub checked_gl: bool,
 }
 
 impl Default for Options {
@@ -190,6 +195,7 @@ impl Default for Options {
             spin: Duration::from_micros(20),
             report_capacity: 1024,
             robust_access: false,
+            checked_gl: false,
         }
     }
 }
@@ -340,7 +346,7 @@ impl Device {
     /// pnames. Whatever `f` binds is read back into the binding shadow afterwards.
     pub fn with_gl<R: Send + 'static>(&self, f: impl FnOnce(&Gl) -> R + Send + 'static) -> Result<R, Error> {
         self.call("with_gl", move |ctx| {
-            let r = f(ctx.gl());
+            let r = f(ctx.raw_gl());
             ctx.refresh_shadow();
             Ok(r)
         })
@@ -353,7 +359,7 @@ impl Device {
     pub fn post(&self, f: impl FnOnce(&Gl) + Send + 'static) -> Result<(), Error> {
         let job: Job = Box::new(move |ctx| {
             if let Ok(ctx) = ctx {
-                f(ctx.gl());
+                f(ctx.raw_gl());
                 ctx.refresh_shadow();
             }
         });
@@ -374,7 +380,7 @@ impl Device {
     /// glcmd owns the one GL callback and chains this one).
     pub fn set_debug_callback(&self, callback: impl Fn(&DebugMessage) + Send + 'static) -> Result<(), Error> {
         self.call("glDebugMessageCallback", move |ctx| {
-            ctx.diag.install(ctx.gl());
+            ctx.diag.install(ctx.raw_gl());
             ctx.diag.set_app_callback(Some(Box::new(callback)));
             Ok(())
         })

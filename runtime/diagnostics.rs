@@ -200,7 +200,7 @@ const NONE: u32 = u32::MAX;
 pub(crate) struct Breadcrumbs {
     in_flight_op: AtomicU32,
     in_flight_site: AtomicUsize,
-    in_flight_index: AtomicU32,
+    in_flight_index: AtomicUsize,
     /// Increases with every command, so one stall is reported once.
     generation: AtomicU64,
     label: Mutex<String>,
@@ -223,7 +223,7 @@ impl Breadcrumbs {
         Breadcrumbs {
             in_flight_op: AtomicU32::new(NONE),
             in_flight_site: AtomicUsize::new(0),
-            in_flight_index: AtomicU32::new(0),
+            in_flight_index: AtomicUsize::new(0),
             generation: AtomicU64::new(0),
             label: Mutex::new(String::new()),
             ring_op: std::array::from_fn(|_| AtomicU32::new(NONE)),
@@ -242,7 +242,7 @@ impl Breadcrumbs {
     /// so no read-modify-write and no clock read is needed (the watchdog times steps itself).
     fn start(&self, op: usize, index: usize, site: Option<&'static Location<'static>>) {
         self.in_flight_site.store(site_ptr(site), Ordering::Relaxed);
-        self.in_flight_index.store(index as u32, Ordering::Relaxed);
+        self.in_flight_index.store(index, Ordering::Relaxed);
         let g = self.generation.load(Ordering::Relaxed);
         self.generation.store(g + 1, Ordering::Relaxed);
         self.in_flight_op.store(op as u32, Ordering::Release);
@@ -286,7 +286,7 @@ impl Breadcrumbs {
         }
         Some((
             op as usize,
-            self.in_flight_index.load(Ordering::Relaxed) as usize,
+            self.in_flight_index.load(Ordering::Relaxed),
             site_from(self.in_flight_site.load(Ordering::Relaxed)),
             self.generation.load(Ordering::Relaxed),
         ))
@@ -559,6 +559,7 @@ impl Diagnostics {
     pub(crate) unsafe fn replay(
         &self,
         gl_fns: &Gl,
+        raw: &Gl,
         state: &mut crate::replay::ReplayState,
         list: &CommandList,
         list_index: u32,
@@ -567,7 +568,7 @@ impl Diagnostics {
         self.current_list.set(list);
         // SAFETY: forwarded from the caller.
         unsafe {
-            crate::replay::replay_each(gl_fns, state, list, list_index, |index, slot, op, run| {
+            crate::replay::replay_each(gl_fns, raw, state, list, list_index, |index, slot, op, run| {
                 let site = list.site_of_slot(slot);
                 self.current_slot.set(slot);
                 self.current_index.set(index);
@@ -575,14 +576,14 @@ impl Diagnostics {
                     self.check_objects(list, index, slot, op, site);
                 }
                 if DRAWS[op] && (self.options.debug_output || self.options.strict) {
-                    self.check_program(gl_fns);
+                    self.check_program(raw);
                 }
                 self.crumbs.start(op, index, site);
                 run();
                 self.crumbs.complete();
                 if self.options.strict {
                     // No arguments.
-                    let error = (gl_fns.GetError)();
+                    let error = (raw.GetError)();
                     if error != gl::NO_ERROR {
                         self.report_current(ReportKind::GlError, error_name(error).to_string());
                     }

@@ -46,7 +46,7 @@ pub enum Error {
     #[error("{function}: `{argument}` is {value}, which is not a valid size (it must be 0 or more)")]
     InvalidArgument { function: &'static str, argument: &'static str, value: i64 },
 
-    #[error("{function}: cannot allocate {bytes} bytes for the result; ask for less (the GL would fail with GL_INVALID_VALUE or GL_OUT_OF_MEMORY too)")]
+    #[error("{function}: will not allocate {bytes} bytes for the result (a query allocates at most 1 GiB, and this one could not have more): ask for less, or read large data through a pixel-pack buffer or Device::with_gl")]
     OutOfMemory { function: &'static str, bytes: u128 },
 
     #[error("{what} would wait for frame {frame} slot {slot}, which {reason}: it could only arrive after this call returns, so the call fails instead of waiting for ever")]
@@ -57,6 +57,9 @@ pub enum Error {
 
     #[error("{what} was called on the render thread (inside with_gl, post or a callback), where waiting would wait for the render thread itself")]
     OnRenderThread { what: &'static str },
+
+    #[error("{function}: {name} is not the name of an existing {class}; the call was not made")]
+    NoSuchObject { function: &'static str, class: &'static str, name: u32 },
 
     #[error("program {program}: its link is recorded in a list that has not been submitted, so the link has not run; submit that list first")]
     LinkNotSubmitted { program: u32 },

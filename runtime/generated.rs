@@ -49,5 +49,12 @@ pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));
 }
 
+/// The checking function table (`crate::checked`), compiled only with the `checking` feature.
+#[cfg(feature = "checking")]
+#[allow(non_snake_case, clippy::too_many_arguments, unused_mut, unused_variables, unused_unsafe, unused_imports, clippy::identity_op, clippy::erasing_op)]
+pub mod checked {
+    include!(concat!(env!("OUT_DIR"), "/checked.rs"));
+}
+
 pub use commands::{EXECUTE, NAMES, OPCODE_COUNT, SLOTS};
 pub use loader::Gl;

@@ -49,6 +49,8 @@
 //! the state they use; [`CommandList::reset_state`] records a reset of the commonly used state
 //! to GL defaults, a known starting point.
 
+#[cfg(feature = "checking")]
+pub mod checked;
 pub mod codec;
 #[doc(hidden)]
 pub mod context;

@@ -47,7 +47,7 @@ use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::loader::ContextInfo;
 use crate::replay::{self, ReplayState};
-use crate::shadow::Target;
+use crate::shadow::{Class, Target};
 use crate::{special, Error};
 
 /// How the render thread gets its context.
@@ -95,12 +95,35 @@ impl Drop for CurrentGuard {
     fn drop(&mut self) {
         CURRENT.with(|c| c.set(None));
         crate::loader::set_missing_hook(None);
+        #[cfg(feature = "checking")]
+        crate::checked::uninstall();
+    }
+}
+
+/// The checking table over `real`, when asked for (and compiled in).
+fn checking_table(real: &Gl, wanted: bool) -> Result<Option<Box<Gl>>, Error> {
+    if !wanted {
+        return Ok(None);
+    }
+    #[cfg(feature = "checking")]
+    {
+        Ok(Some(crate::checked::install(real)))
+    }
+    #[cfg(not(feature = "checking"))]
+    {
+        let _ = real;
+        Err(Error::DeviceLost {
+            reason: "Options::checked_gl needs glcmd built with the `checking` cargo feature".into(),
+        })
     }
 }
 
 /// What round-trip closures see on the render thread.
 pub struct RenderContext {
+    /// The table calls go through: the driver's, or the checking table (`Options::checked_gl`).
     gl: Box<Gl>,
+    /// The driver's own table when `gl` is the checking one.
+    real: Option<Box<Gl>>,
     context: GlContext,
     pub(crate) info: ContextInfo,
     pub(crate) state: RefCell<ReplayState>,
@@ -110,9 +133,15 @@ pub struct RenderContext {
 }
 
 impl RenderContext {
-    /// The function table.
+    /// The function table that generated queries call through.
     pub fn gl(&self) -> &Gl {
         &self.gl
+    }
+
+    /// The driver's own table: for glcmd's internal calls and for application closures
+    /// (`with_gl`, `post`), which pass memory of their own.
+    pub fn raw_gl(&self) -> &Gl {
+        self.real.as_deref().unwrap_or(&self.gl)
     }
 
     /// The GL sync object behind a glcmd sync handle.
@@ -127,14 +156,20 @@ impl RenderContext {
         if self.diag.options.track_deletes {
             self.diag.objects_created(class, names);
         }
-        if let Ok(mut state) = self.state.try_borrow_mut() {
-            match (class, created) {
-                ("buffer", true) => state.shadow.buffers_created(names),
-                ("buffer", false) => state.shadow.buffers_generated(names),
-                ("vertex array", true) => state.shadow.vertex_arrays_created(names),
-                ("vertex array", false) => state.shadow.vertex_arrays_generated(names),
-                _ => {}
-            }
+        if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
+            state.shadow.names_created(class, names, created);
+        }
+    }
+
+    /// Before a query that names an object: the name exists (see `Shadow::check_name`).
+    pub fn check_name(&self, function: &'static str, class: Class, name: u32, first: bool) -> Result<(), Error> {
+        match self.state.try_borrow_mut() {
+            Ok(mut state) => state
+                .shadow
+                .check_name(self.raw_gl(), class, name, first)
+                .map_err(|_| Error::NoSuchObject { function, class: class.name(), name }),
+            // Inside replay (a callback): the shadow is in use; the GL decides.
+            Err(_) => Ok(()),
         }
     }
 
@@ -159,7 +194,7 @@ impl RenderContext {
     /// output pointer of a query stays a pointer.
     pub fn without_buffer<R>(&self, target: Target, f: impl FnOnce() -> R) -> R {
         match self.state.try_borrow() {
-            Ok(state) => replay::without_buffer(&self.gl, &state.shadow, target, f),
+            Ok(state) => replay::without_buffer(self.raw_gl(), &state.shadow, target, f),
             // Inside replay (a callback): the shadow is in use; read the binding from the GL.
             Err(_) => {
                 let mut bound = 0;
@@ -169,13 +204,14 @@ impl RenderContext {
                     _ => crate::gl::PIXEL_UNPACK_BUFFER_BINDING,
                 };
                 // SAFETY: a single-integer query; binds of 0 and of the buffer read back.
-                unsafe { (self.gl.GetIntegerv)(pname, &mut bound) };
+                let raw = self.raw_gl();
+                unsafe { (raw.GetIntegerv)(pname, &mut bound) };
                 if bound == 0 {
                     return f();
                 }
-                unsafe { (self.gl.BindBuffer)(target.gl_enum(), 0) };
+                unsafe { (raw.BindBuffer)(target.gl_enum(), 0) };
                 let r = f();
-                unsafe { (self.gl.BindBuffer)(target.gl_enum(), bound as u32) };
+                unsafe { (raw.BindBuffer)(target.gl_enum(), bound as u32) };
                 r
             }
         }
@@ -184,7 +220,7 @@ impl RenderContext {
     /// Reads the bindings back after code that may have changed them behind the shadow.
     pub(crate) fn refresh_shadow(&self) {
         if let Ok(mut state) = self.state.try_borrow_mut() {
-            state.shadow.refresh(&self.gl);
+            state.shadow.refresh(self.raw_gl());
         }
     }
 
@@ -561,7 +597,7 @@ impl Scheduler {
             let mut state = ctx.state.borrow_mut();
             // SAFETY: the frame's replayed lists, in the order their indices were given.
             unsafe {
-                replay::run_deferred(&ctx.gl, &mut state, &f.replayed, |list, slot, op| {
+                replay::run_deferred(&ctx.gl, ctx.raw_gl(), &mut state, &f.replayed, |list, slot, op| {
                     ctx.diag.delete_ran(list, slot, op)
                 })
             };
@@ -614,17 +650,17 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
     let index = f.replayed.len() as u32;
     {
         let mut state = ctx.state.borrow_mut();
-        let pushed = special::begin_list(&ctx.gl, &ctx.info, &list);
+        let pushed = special::begin_list(ctx.raw_gl(), &ctx.info, &list);
         // SAFETY: lists reach the render thread only from glcmd's recording methods (packets
         // written by generated code), and `ctx.gl` is this thread's table.
         unsafe {
             if ctx.diag.options.any() {
-                ctx.diag.replay(&ctx.gl, &mut state, &list, index);
+                ctx.diag.replay(&ctx.gl, ctx.raw_gl(), &mut state, &list, index);
             } else {
-                replay::replay(&ctx.gl, &mut state, &list, index);
+                replay::replay(&ctx.gl, ctx.raw_gl(), &mut state, &list, index);
             }
         }
-        special::end_list(&ctx.gl, pushed);
+        special::end_list(ctx.raw_gl(), pushed);
     }
     let (packet_bytes, param_bytes) = list.byte_sizes();
     f.stats.lists += 1;
@@ -667,9 +703,18 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             common.robust.store(robust, Ordering::Relaxed);
         }
         let state = RefCell::new(ReplayState::new(&gl, common.sink.clone()));
-        let ctx = RenderContext { gl, context, info, state, common: common.clone(), diag };
+        let (gl, real) = match checking_table(&gl, options.checked_gl) {
+            Ok(Some(checking)) => (checking, Some(gl)),
+            Ok(None) => (gl, None),
+            Err(e) => {
+                *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+                let _ = ready.send(Err(e));
+                return;
+            }
+        };
+        let ctx = RenderContext { gl, real, context, info, state, common: common.clone(), diag };
         if ctx.diag.options.debug_output {
-            ctx.diag.install(&ctx.gl);
+            ctx.diag.install(ctx.raw_gl());
         }
         CURRENT.with(|c| c.set(Some(&ctx as *const RenderContext)));
         let _guard = CurrentGuard;

@@ -46,6 +46,7 @@ pub struct ReplayState {
     pub(crate) deferred: Vec<(u32, usize)>,
     /// Reused for `const GLchar *const*` arguments.
     scratch: Vec<*const c_char>,
+    scratch_region: Option<crate::codec::Region>,
     /// Set while deferred deletes run, so their execute functions call the GL.
     pub(crate) running_deferred: bool,
     /// Commands executed since the device started.
@@ -70,6 +71,7 @@ impl ReplayState {
             syncs: HashMap::new(),
             deferred: Vec::new(),
             scratch: Vec::new(),
+            scratch_region: None,
             running_deferred: false,
             executed: 0,
             refused: 0,
@@ -89,7 +91,10 @@ impl ReplayState {
 
 /// What an execute function sees: the GL, the current list, and the replay state.
 pub struct Replayer<'a> {
+    /// The table commands go through (the checking table, with `Options::checked_gl`).
     pub gl: &'a Gl,
+    /// The driver's own table, for glcmd's internal calls (binding-shadow read-backs).
+    pub raw: &'a Gl,
     params: *const u8,
     state: &'a mut ReplayState,
     list: &'a CommandList,
@@ -98,8 +103,8 @@ pub struct Replayer<'a> {
 }
 
 impl<'a> Replayer<'a> {
-    fn new(gl: &'a Gl, state: &'a mut ReplayState, list: &'a CommandList, list_index: u32) -> Self {
-        Replayer { gl, params: list.params.as_ptr().cast(), state, list, list_index, base: list.packets.as_ptr() }
+    fn new(gl: &'a Gl, raw: &'a Gl, state: &'a mut ReplayState, list: &'a CommandList, list_index: u32) -> Self {
+        Replayer { gl, raw, params: list.params.as_ptr().cast(), state, list, list_index, base: list.packets.as_ptr() }
     }
 
     /// A pointer into the current list's parameter buffer.
@@ -127,12 +132,17 @@ impl<'a> Replayer<'a> {
     /// # Safety
     /// `table` is the offset of a `push_strs` table of `count` strings in the current list.
     pub unsafe fn strings(&mut self, table: u32, count: i32) -> *const *const c_char {
+        // The old region goes first: its guard removes the region that starts at this address.
+        self.state.scratch_region = None;
         self.state.scratch.clear();
         for i in 0..count.max(0) as usize {
             // SAFETY: the table holds `count` u32 offsets written by push_strs.
             let off = unsafe { self.param::<u32>(table).add(i).read_unaligned() };
             self.state.scratch.push(self.param::<c_char>(off));
         }
+        // The pointer array lives until the next call of `strings`.
+        self.state.scratch_region =
+            Some(crate::codec::region(self.state.scratch.as_ptr(), self.state.scratch.len() * std::mem::size_of::<*const c_char>()));
         self.state.scratch.as_ptr()
     }
 
@@ -172,7 +182,7 @@ impl<'a> Replayer<'a> {
         if !unbind {
             return call(self.gl);
         }
-        without_buffer(self.gl, &self.state.shadow, Target::PixelUnpack, || call(self.gl))
+        without_buffer(self.raw, &self.state.shadow, Target::PixelUnpack, || call(self.gl))
     }
 
     /// The GL sync object of a glcmd sync handle; `None` (refused and reported) if its fence
@@ -270,6 +280,12 @@ pub(crate) fn without_buffer<R>(gl_fns: &Gl, shadow: &Shadow, target: Target, ca
     r
 }
 
+/// The list's parameter buffer: the memory its commands may hand the GL (for the checking
+/// function table; nothing without it).
+fn list_region(list: &CommandList) -> crate::codec::Region {
+    crate::codec::region(list.params.as_ptr(), list.params.len() * 8)
+}
+
 /// The names of a delete packet's array, for the shadow.
 ///
 /// # Safety
@@ -290,8 +306,9 @@ pub unsafe fn names<'a>(ptr: *const GLuint, n: GLsizei) -> &'a [GLuint] {
 /// The list's packets were written by glcmd's generated recording methods (or validated as
 /// such): each starts with a valid opcode, lies inside the packet buffer, and its offsets lie
 /// inside the parameter buffer. `gl` is the table of the context current on this thread.
-pub(crate) unsafe fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList, list_index: u32) {
-    let mut r = Replayer::new(gl, state, list, list_index);
+pub(crate) unsafe fn replay(gl: &Gl, raw: &Gl, state: &mut ReplayState, list: &CommandList, list_index: u32) {
+    let _params = list_region(list);
+    let mut r = Replayer::new(gl, raw, state, list, list_index);
     let base = list.packets.as_ptr();
     let end = list.packets.len();
     let mut at = 0;
@@ -313,12 +330,14 @@ pub(crate) unsafe fn replay(gl: &Gl, state: &mut ReplayState, list: &CommandList
 /// As for [`replay`].
 pub(crate) unsafe fn replay_each(
     gl: &Gl,
+    raw: &Gl,
     state: &mut ReplayState,
     list: &CommandList,
     list_index: u32,
     mut observe: impl FnMut(usize, usize, usize, &mut dyn FnMut()),
 ) {
-    let mut r = Replayer::new(gl, state, list, list_index);
+    let _params = list_region(list);
+    let mut r = Replayer::new(gl, raw, state, list, list_index);
     let base = list.packets.as_ptr();
     let end = list.packets.len();
     let (mut at, mut index) = (0, 0);
@@ -341,6 +360,7 @@ pub(crate) unsafe fn replay_each(
 /// `lists` are the frame's replayed lists, in the order their indices were given to [`replay`].
 pub(crate) unsafe fn run_deferred(
     gl: &Gl,
+    raw: &Gl,
     state: &mut ReplayState,
     lists: &[CommandList],
     mut ran: impl FnMut(&CommandList, usize, usize),
@@ -352,7 +372,8 @@ pub(crate) unsafe fn run_deferred(
     state.running_deferred = true;
     for &(list_index, slot) in &deferred {
         let list = &lists[list_index as usize];
-        let mut r = Replayer::new(gl, state, list, list_index);
+        let _params = list_region(list);
+        let mut r = Replayer::new(gl, raw, state, list, list_index);
         // SAFETY: (list_index, slot) was noted by `defer` for a packet of this list.
         unsafe {
             let packet = list.packets.as_ptr().add(slot);
@@ -396,6 +417,6 @@ impl Standalone {
     /// As for [`Standalone::new`]; `list` was recorded by glcmd's recording methods.
     pub unsafe fn replay(&mut self, gl: &Gl, list: &CommandList) {
         // SAFETY: forwarded from the caller.
-        unsafe { replay(gl, &mut self.state, list, 0) }
+        unsafe { replay(gl, gl, &mut self.state, list, 0) }
     }
 }

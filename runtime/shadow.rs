@@ -149,6 +149,87 @@ impl Target {
     }
 }
 
+/// An object type (gl.xml `class`) whose names glcmd tracks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Buffer,
+    Texture,
+    Framebuffer,
+    Renderbuffer,
+    Sampler,
+    Query,
+    VertexArray,
+    ProgramPipeline,
+    TransformFeedback,
+    Program,
+    Shader,
+}
+
+const CLASSES: usize = 11;
+
+impl Class {
+    /// The class of a gl.xml `class` attribute.
+    pub fn from_xml(class: &str) -> Option<Class> {
+        Some(match class {
+            "buffer" => Class::Buffer,
+            "texture" => Class::Texture,
+            "framebuffer" => Class::Framebuffer,
+            "renderbuffer" => Class::Renderbuffer,
+            "sampler" => Class::Sampler,
+            "query" => Class::Query,
+            "vertex array" => Class::VertexArray,
+            "program pipeline" => Class::ProgramPipeline,
+            "transform feedback" => Class::TransformFeedback,
+            "program" => Class::Program,
+            "shader" => Class::Shader,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Buffer => "buffer",
+            Class::Texture => "texture",
+            Class::Framebuffer => "framebuffer",
+            Class::Renderbuffer => "renderbuffer",
+            Class::Sampler => "sampler",
+            Class::Query => "query",
+            Class::VertexArray => "vertex array",
+            Class::ProgramPipeline => "program pipeline",
+            Class::TransformFeedback => "transform feedback",
+            Class::Program => "program",
+            Class::Shader => "shader",
+        }
+    }
+
+    /// Whether name 0 means an object of this class (the default framebuffer, the default
+    /// transform feedback object).
+    fn zero_is_an_object(self) -> bool {
+        matches!(self, Class::Framebuffer | Class::TransformFeedback)
+    }
+
+    /// `glIs*` of the class: whether a name is an object, asked of the GL.
+    fn is_object(self, gl_fns: &Gl, name: GLuint) -> bool {
+        // SAFETY: glIs* take any name.
+        let r = unsafe {
+            match self {
+                Class::Buffer => (gl_fns.IsBuffer)(name),
+                Class::Texture => (gl_fns.IsTexture)(name),
+                Class::Framebuffer => (gl_fns.IsFramebuffer)(name),
+                Class::Renderbuffer => (gl_fns.IsRenderbuffer)(name),
+                Class::Sampler => (gl_fns.IsSampler)(name),
+                Class::Query => (gl_fns.IsQuery)(name),
+                Class::VertexArray => (gl_fns.IsVertexArray)(name),
+                Class::ProgramPipeline => (gl_fns.IsProgramPipeline)(name),
+                Class::TransformFeedback => (gl_fns.IsTransformFeedback)(name),
+                Class::Program => (gl_fns.IsProgram)(name),
+                Class::Shader => (gl_fns.IsShader)(name),
+            }
+        };
+        r != 0
+    }
+}
+
 /// What glcmd knows about a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Known {
@@ -265,6 +346,10 @@ pub enum Refusal {
     OffsetWithoutBuffer { offset: u64 },
     /// Buffer data for AMD_pinned_memory's target, which would keep a pointer into the list.
     PinnedMemory,
+    /// A name that is no object of its class.
+    NoSuchObject { class: Class, name: u32 },
+    /// A negative buffer offset or size, or offsets and sizes whose sum overflows.
+    Range { value: i64 },
 }
 
 impl std::fmt::Display for Refusal {
@@ -292,6 +377,17 @@ impl std::fmt::Display for Refusal {
             Refusal::NoVertexArray => f.write_str(
                 "no vertex array object is bound (the core profile has no default one), so glcmd skipped the draw",
             ),
+            Refusal::Range { value } => write!(
+                f,
+                "buffer offset or size {value} is negative or makes offset + size overflow (drivers compute the sum \
+                 without checking, and would touch memory past the buffer), so glcmd skipped the call"
+            ),
+            Refusal::NoSuchObject { class, name } => write!(
+                f,
+                "{name} is not the name of an existing {} (drivers do not all check: some dereference the failed \
+                 lookup), so glcmd skipped the call",
+                class.name()
+            ),
             Refusal::PinnedMemory => f.write_str(
                 "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
                  list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
@@ -310,8 +406,8 @@ pub struct Shadow {
     context: [u32; 7],
     current_vao: u32,
     vaos: HashMap<u32, Vao>,
-    buffers: Names,
-    arrays: Names,
+    /// Known names of each class.
+    objects: [Names; CLASSES],
     generation: u32,
     /// `GL_MAX_VERTEX_ATTRIBS` and `GL_MAX_VERTEX_ATTRIB_BINDINGS`, capped at `MAX_ATTRIBS`.
     max_attribs: u32,
@@ -341,8 +437,7 @@ impl Shadow {
             context: [0; 7],
             current_vao: 0,
             vaos,
-            buffers: Names::default(),
-            arrays: Names::default(),
+            objects: Default::default(),
             generation: 1,
             max_attribs,
             max_bindings,
@@ -356,39 +451,84 @@ impl Shadow {
 
     // ---- names -------------------------------------------------------------------------
 
-    /// Names a create function returned: objects exist.
-    pub fn buffers_created(&mut self, names: &[u32]) {
+    /// Names a create function (`created`) or a gen function returned: objects exist, or the
+    /// names are reserved and become objects when first bound.
+    pub fn names_created(&mut self, class: Class, names: &[u32], created: bool) {
+        let known = if created { Known::Object } else { Known::Reserved };
         for &n in names {
-            self.buffers.set(n, Some(Known::Object), self.generation);
+            if n == 0 {
+                continue;
+            }
+            self.objects[class as usize].set(n, Some(known), self.generation);
+            if class == Class::VertexArray {
+                self.vaos.insert(n, Vao::new());
+            }
         }
     }
 
-    /// Names a gen function returned: reserved, objects on first bind.
-    pub fn buffers_generated(&mut self, names: &[u32]) {
-        for &n in names {
-            self.buffers.set(n, Some(Known::Reserved), self.generation);
+    /// Names a delete ran for. They are forgotten; a later use asks the GL (`glIs*`) whether
+    /// the object still exists (a program or shader flagged for deletion lives on while in use).
+    pub fn names_deleted(&mut self, class: Class, names: &[u32]) {
+        match class {
+            Class::Buffer => self.buffers_deleted(names),
+            Class::VertexArray => self.vertex_arrays_deleted(names),
+            _ => {
+                for &n in names {
+                    self.objects[class as usize].set(n, None, self.generation);
+                }
+            }
         }
+    }
+
+    /// Before a call that names an object: a name that is neither known nor, asked of the GL,
+    /// an object is refused (some drivers dereference the failed lookup: Mesa's
+    /// `glInvalidateTexSubImage` crashes on a texture that does not exist). `first`: the object
+    /// the call operates on, where 0 is not an object either (except the default framebuffer
+    /// and transform feedback); elsewhere 0 means "none" and passes.
+    pub fn check_name(&mut self, gl_fns: &Gl, class: Class, name: GLuint, first: bool) -> Result<(), Refusal> {
+        if name == 0 {
+            return if first && !class.zero_is_an_object() {
+                Err(Refusal::NoSuchObject { class, name })
+            } else {
+                Ok(())
+            };
+        }
+        if self.objects[class as usize].get(name, self.generation).is_some() {
+            return Ok(());
+        }
+        if class.is_object(gl_fns, name) {
+            self.objects[class as usize].set(name, Some(Known::Object), self.generation);
+            return Ok(());
+        }
+        Err(Refusal::NoSuchObject { class, name })
+    }
+
+    /// Compatibility forms of `names_created` for the binding shadow's own classes.
+    pub fn buffers_created(&mut self, names: &[u32]) {
+        self.names_created(Class::Buffer, names, true);
     }
 
     pub fn vertex_arrays_created(&mut self, names: &[u32]) {
-        for &n in names {
-            self.arrays.set(n, Some(Known::Object), self.generation);
-            self.vaos.insert(n, Vao::new());
-        }
-    }
-
-    pub fn vertex_arrays_generated(&mut self, names: &[u32]) {
-        for &n in names {
-            self.arrays.set(n, Some(Known::Reserved), self.generation);
-            self.vaos.insert(n, Vao::new());
-        }
+        self.names_created(Class::VertexArray, names, true);
     }
 
     fn buffer_known(&self, name: u32) -> Option<Known> {
         if name == 0 {
             return Some(Known::Object);
         }
-        self.buffers.get(name, self.generation)
+        self.objects[Class::Buffer as usize].get(name, self.generation)
+    }
+
+    fn array_known(&self, name: u32) -> Option<Known> {
+        self.objects[Class::VertexArray as usize].get(name, self.generation)
+    }
+
+    fn set_buffer(&mut self, name: u32, known: Option<Known>) {
+        self.objects[Class::Buffer as usize].set(name, known, self.generation);
+    }
+
+    fn set_array(&mut self, name: u32, known: Option<Known>) {
+        self.objects[Class::VertexArray as usize].set(name, known, self.generation);
     }
 
     fn vao_mut(&mut self, vao: u32) -> &mut Vao {
@@ -403,7 +543,7 @@ impl Shadow {
         let bound = match self.buffer_known(buffer) {
             Some(_) => {
                 if buffer != 0 {
-                    self.buffers.set(buffer, Some(Known::Object), self.generation);
+                    self.set_buffer(buffer, Some(Known::Object));
                 }
                 buffer
             }
@@ -411,7 +551,7 @@ impl Shadow {
             None => {
                 let b = read_binding(gl_fns, t);
                 if b == buffer {
-                    self.buffers.set(buffer, Some(Known::Object), self.generation);
+                    self.set_buffer(buffer, Some(Known::Object));
                 }
                 b
             }
@@ -433,10 +573,10 @@ impl Shadow {
 
     /// After `glBindVertexArray(array)` ran.
     pub fn bind_vertex_array(&mut self, gl_fns: &Gl, array: GLuint) {
-        if array == 0 || self.arrays.get(array, self.generation).is_some() {
+        if array == 0 || self.array_known(array).is_some() {
             self.current_vao = array;
             if array != 0 {
-                self.arrays.set(array, Some(Known::Object), self.generation);
+                self.set_array(array, Some(Known::Object));
             }
         } else {
             let mut v = 0;
@@ -444,7 +584,7 @@ impl Shadow {
             unsafe { (gl_fns.GetIntegerv)(gl::VERTEX_ARRAY_BINDING, &mut v) };
             self.current_vao = v as u32;
             if v as u32 == array {
-                self.arrays.set(array, Some(Known::Object), self.generation);
+                self.set_array(array, Some(Known::Object));
             }
         }
         let current = self.current_vao;
@@ -453,7 +593,7 @@ impl Shadow {
 
     /// `glVertexArrayElementBuffer(vaobj, buffer)`, after it ran.
     pub fn vertex_array_element_buffer(&mut self, vaobj: GLuint, buffer: GLuint) {
-        let certain = self.arrays.get(vaobj, self.generation) == Some(Known::Object)
+        let certain = self.array_known(vaobj) == Some(Known::Object)
             && (buffer == 0 || self.buffer_known(buffer) == Some(Known::Object));
         let v = self.vao_mut(vaobj);
         if certain {
@@ -533,7 +673,7 @@ impl Shadow {
             && (0..=self.max_stride).contains(&stride)
             && self.buffer_known(buffer) == Some(Known::Object)
             && match vao {
-                Some(v) => self.arrays.get(v, self.generation) == Some(Known::Object),
+                Some(v) => self.array_known(v) == Some(Known::Object),
                 None => !(self.core && vao_id == 0),
             };
         let v = self.vao_mut(vao_id);
@@ -607,7 +747,7 @@ impl Shadow {
 
     fn vao_certain(&self, vao: Option<GLuint>) -> bool {
         match vao {
-            Some(v) => self.arrays.get(v, self.generation) == Some(Known::Object),
+            Some(v) => self.array_known(v) == Some(Known::Object),
             None => !(self.core && self.current_vao == 0),
         }
     }
@@ -622,7 +762,7 @@ impl Shadow {
             if n == 0 {
                 continue;
             }
-            self.buffers.set(n, None, self.generation);
+            self.set_buffer(n, None);
             for b in self.context.iter_mut() {
                 if *b == n {
                     *b = 0;
@@ -647,7 +787,7 @@ impl Shadow {
             if n == 0 {
                 continue;
             }
-            self.arrays.set(n, None, self.generation);
+            self.set_array(n, None);
             self.vaos.remove(&n);
             if self.current_vao == n {
                 self.current_vao = 0;
@@ -714,6 +854,20 @@ impl Shadow {
         }
         self.vaos.entry(self.current_vao).or_insert_with(Vao::stale);
     }
+}
+
+/// Buffer offsets and sizes (`GLintptr`, `GLsizeiptr`) must be non-negative, and their sum must
+/// not overflow: Mesa checks `offset + size > buffer size` in 64-bit arithmetic, so an offset
+/// near `i64::MAX` wraps the sum negative, passes the check, and the copy runs at that offset.
+pub fn check_ranges(values: &[i64]) -> Result<(), Refusal> {
+    let mut sum: i64 = 0;
+    for &v in values {
+        if v < 0 {
+            return Err(Refusal::Range { value: v });
+        }
+        sum = sum.checked_add(v).ok_or(Refusal::Range { value: v })?;
+    }
+    Ok(())
 }
 
 /// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD` (AMD_pinned_memory, not in glcorearb.h).

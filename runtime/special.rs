@@ -146,6 +146,7 @@ impl Device {
             let one = |prop: GLenum| {
                 let mut v: GLint = 0;
                 let mut len: GLsizei = 0;
+                let _r = [codec::region(&prop, 4), codec::region(&v, 4), codec::region(&len, 4)];
                 // SAFETY: one property, one value, into locals.
                 unsafe { (g.GetProgramResourceiv)(program, interface, index, 1, &prop, 1, &mut len, &mut v) };
                 if len == 1 {
@@ -156,6 +157,7 @@ impl Device {
             };
             let interface_max = |pname: GLenum| {
                 let mut v: GLint = 0;
+                let _r = codec::region(&v, 4);
                 // SAFETY: one value into a local.
                 unsafe { (g.GetProgramInterfaceiv)(program, interface, pname, &mut v) };
                 v.max(0) as usize
@@ -178,6 +180,11 @@ impl Device {
                 GLsizei::try_from(total).map_err(|_| Error::OutOfMemory { function: F, bytes: total as u128 * 4 })?;
             let mut out: Vec<GLint> = codec::out_vec(F, total)?;
             let mut length: GLsizei = 0;
+            let _r = [
+                codec::region(props.as_ptr(), props.len() * 4),
+                codec::region(out.as_ptr(), out.len() * 4),
+                codec::region(&length, 4),
+            ];
             // SAFETY: `props` holds `prop_count` values; `out` holds at least `count` values,
             // the most the GL writes for these properties (counted above).
             unsafe {
@@ -216,6 +223,14 @@ impl Device {
             let mut severities: Vec<GLenum> = codec::out_vec(F, n)?;
             let mut lengths: Vec<GLsizei> = codec::out_vec(F, n)?;
             let mut log: Vec<u8> = codec::out_vec(F, buf_size)?;
+            let _r = [
+                codec::region(sources.as_ptr(), sources.len() * 4),
+                codec::region(types.as_ptr(), types.len() * 4),
+                codec::region(ids.as_ptr(), ids.len() * 4),
+                codec::region(severities.as_ptr(), severities.len() * 4),
+                codec::region(lengths.as_ptr(), lengths.len() * 4),
+                codec::region(log.as_ptr(), log.len()),
+            ];
             // SAFETY: each array holds `count` entries and the log `buf_size` bytes: room for
             // `count` messages of the longest length the GL allows.
             let got = unsafe {

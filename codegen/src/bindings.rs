@@ -161,3 +161,32 @@ pub const FIXED_FUNCTION_ARRAYS: &[&str] = &[
     "glVertexArrayTexCoordOffsetEXT",
     "glVertexArrayVertexOffsetEXT",
 ];
+
+/// Functions whose object arguments are not checked against the known names: binds and begins
+/// (a bind of a generated name creates the object; the GL checks the rest), the existence
+/// queries themselves, creates and deletes (a delete of an unknown name is ignored).
+pub fn names_unchecked(f: &Function) -> bool {
+    let n = f.name.as_str();
+    ["glBind", "glBegin", "glEnd", "glIs", "glDelete", "glGen", "glCreate", "glQueryCounter"].iter().any(|p| n.starts_with(p))
+        || matches!(n, "glUseProgram" | "glUseProgramObjectARB" | "glActiveProgramEXT")
+}
+
+/// The classes the runtime tracks names of (`shadow::Class`).
+pub const TRACKED_CLASSES: &[(&str, &str)] = &[
+    ("buffer", "Buffer"),
+    ("texture", "Texture"),
+    ("framebuffer", "Framebuffer"),
+    ("renderbuffer", "Renderbuffer"),
+    ("sampler", "Sampler"),
+    ("query", "Query"),
+    ("vertex array", "VertexArray"),
+    ("program pipeline", "ProgramPipeline"),
+    ("transform feedback", "TransformFeedback"),
+    ("program", "Program"),
+    ("shader", "Shader"),
+];
+
+/// The runtime's `Class` variant of a gl.xml class, if it is tracked.
+pub fn class_variant(class: &str) -> Option<&'static str> {
+    TRACKED_CLASSES.iter().find(|(c, _)| *c == class).map(|(_, v)| *v)
+}

@@ -70,6 +70,13 @@ pub fn generate(inputs: &Inputs) -> Result<Vec<(&'static str, String)>, Errors> 
     emit::emit_all(&api).map_err(Errors)
 }
 
+/// The soundness sweep's generated calls (`emit::sweep`), formatted, for the `glcmd-sweep` test
+/// crate.
+pub fn sweep_source(inputs: &Inputs) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    Ok(emit::format(emit::sweep::emit(&api)))
+}
+
 /// Writes the generated files into `dir`.
 pub fn write(inputs: &Inputs, dir: &Path) -> Result<(), Errors> {
     for (name, source) in generate(inputs)? {

@@ -60,6 +60,13 @@ fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
     fields
 }
 
+/// A buffer offset or size argument (`GLintptr`, `GLsizeiptr`) passed as a value.
+pub fn is_range(p: &Param) -> bool {
+    !p.ty.is_pointer()
+        && matches!(p.role, Role::Value | Role::Length { .. })
+        && matches!(p.ty.base.as_str(), "GLintptr" | "GLsizeiptr" | "GLintptrARB" | "GLsizeiptrARB")
+}
+
 /// Whether a slice-derived length of a pointer-sized type is stored in 32 bits.
 fn narrowed_length(p: &Param) -> bool {
     matches!(p.role, Role::Length { .. })
@@ -163,7 +170,7 @@ pub fn emit(api: &Api) -> TokenStream {
         use crate::list::CommandList;
         use crate::packet::Packet;
         use crate::replay::{ExecuteFn, Replayer};
-        use crate::shadow::{AttribKind, Target};
+        use crate::shadow::{AttribKind, Class, Target};
 
         #(#items)*
 
@@ -542,6 +549,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
             #defer
             #(#lets)*
             let gl = r.gl;
+            let raw = r.raw;
             #pre
             // SAFETY: the arguments are those the application recorded, checked against the
             // binding shadow where a pointer could be an offset; array arguments point into the
@@ -575,21 +583,56 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
         pre.push(refuse(quote!(r.shadow().require(Target::PixelPack))));
     }
+    let ranges: Vec<proc_macro2::Ident> = f
+        .params
+        .iter()
+        .filter(|p| is_range(p))
+        .map(|p| arg(&p.name))
+        .collect();
+    if !ranges.is_empty() {
+        pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
+    }
     if matches!(f.name.as_str(), "glBufferData" | "glBufferDataARB" | "glBufferStorage") {
         // AMD_pinned_memory: the driver would keep the list's parameter buffer as the
         // buffer's storage, and the list is reused after replay.
         let t = arg("target");
         pre.push(refuse(quote!(crate::shadow::check_not_pinned(#t))));
     }
+    // Object names: each must exist (the first one, the object operated on, cannot be 0).
+    if !bindings::names_unchecked(f) {
+        for (i, p) in f.params.iter().enumerate() {
+            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
+            if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" {
+                continue;
+            }
+            let (a, class, first) = (arg(&p.name), format_ident!("{}", variant), i == 0);
+            pre.push(refuse(quote!(r.shadow().check_name(raw, Class::#class, #a, #first))));
+        }
+    }
+    // Deletes forget their names when they run.
+    if f.kind == Kind::Delete {
+        for p in &f.params {
+            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
+            let (a, class) = (arg(&p.name), format_ident!("{}", variant));
+            match &p.role {
+                Role::In(Rule::Param(n)) => {
+                    let n = arg(n);
+                    post.push(quote!(r.shadow().names_deleted(Class::#class, unsafe { crate::replay::names(#a, #n) });));
+                }
+                Role::Value => post.push(quote!(r.shadow().names_deleted(Class::#class, &[#a]);)),
+                _ => {}
+            }
+        }
+    }
     match bindings::hook(f) {
         None => {}
         Some(Hook::BindBuffer) => {
             let (t, b) = (arg("target"), arg("buffer"));
-            post.push(quote!(r.shadow().bind_buffer(gl, #t, #b);));
+            post.push(quote!(r.shadow().bind_buffer(raw, #t, #b);));
         }
         Some(Hook::BindVertexArray) => {
             let a = arg("array");
-            post.push(quote!(r.shadow().bind_vertex_array(gl, #a);));
+            post.push(quote!(r.shadow().bind_vertex_array(raw, #a);));
         }
         Some(Hook::VertexArrayElementBuffer) => {
             let (v, b) = (arg("vaobj"), arg("buffer"));
@@ -635,17 +678,11 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             }
             post.push(quote!(r.shadow().vertex_array_changed(#v);));
         }
-        Some(Hook::DeleteBuffers) => {
-            let (n, b) = (arg("n"), arg("buffers"));
-            post.push(quote!(r.shadow().buffers_deleted(unsafe { crate::replay::names(#b, #n) });));
-        }
-        Some(Hook::DeleteVertexArrays) => {
-            let (n, a) = (arg("n"), arg("arrays"));
-            post.push(quote!(r.shadow().vertex_arrays_deleted(unsafe { crate::replay::names(#a, #n) });));
-        }
-        Some(Hook::Refresh) => post.push(quote!(r.shadow().refresh(gl);)),
+        // Handled with every delete above (`names_deleted`).
+        Some(Hook::DeleteBuffers) | Some(Hook::DeleteVertexArrays) => {}
+        Some(Hook::Refresh) => post.push(quote!(r.shadow().refresh(raw);)),
         Some(Hook::Draw { elements, indirect, count }) => {
-            pre.push(refuse(quote!(r.shadow().check_draw(gl, #elements))));
+            pre.push(refuse(quote!(r.shadow().check_draw(raw, #elements))));
             if indirect {
                 pre.push(refuse(quote!(r.shadow().require(Target::DrawIndirect))));
             }

@@ -39,6 +39,8 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     let mut owned = Vec::new();
     let mut setup = Vec::new();
     let mut call_args: Vec<TokenStream> = Vec::new();
+    // Memory the call may touch, for the checking function table (no-ops without it).
+    let mut regions: Vec<TokenStream> = Vec::new();
     let mut results: Vec<(TokenStream, TokenStream)> = Vec::new(); // (type, expression)
     let mut finish = Vec::new();
     let mut pname_out: Option<(usize, TokenStream)> = None;
@@ -78,6 +80,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
             Role::OutLength { .. } => {
                 setup.push(quote!(let mut #a: types::GLsizei = -1;));
                 call_args.push(quote!(&mut #a as *mut types::GLsizei));
+                regions.push(quote!(codec::region(&#a as *const types::GLsizei, 4)));
             }
             Role::In(rule) => {
                 let elem = element_type(p);
@@ -86,6 +89,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         args.push(quote!(#id: &str));
                         owned.push(quote!(let #id = codec::c_string(#gl_name, #arg_name, #id);));
                         call_args.push(quote!(#id.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
                     }
                     Rule::Strings(_) => {
                         args.push(quote!(#id: &[&str]));
@@ -95,19 +99,25 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         setup.push(
                             quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();),
                         );
+                        setup.push(quote! {
+                            let _strings: Vec<codec::Region> = #id.iter().map(|s| codec::region(s.as_ptr(), s.as_bytes_with_nul().len())).collect();
+                        });
                         call_args.push(quote!(#a.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                     }
                     Rule::Const(n) => {
                         let n = *n as usize;
                         args.push(quote!(#id: &[#elem; #n]));
                         owned.push(quote!(let #id = *#id;));
                         call_args.push(quote!(#id.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
                     }
                     Rule::Product(_, k) => {
                         let k = *k as usize;
                         args.push(quote!(#id: &[[#elem; #k]]));
                         owned.push(quote!(let #id = #id.to_vec();));
                         call_args.push(quote!(#id.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
                     }
                     Rule::Pname { group, param } => {
                         args.push(quote!(#id: &[#elem]));
@@ -120,11 +130,13 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                             #id.resize(#id.len().max(16), Default::default());
                         });
                         call_args.push(quote!(#id.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
                     }
                     _ => {
                         args.push(quote!(#id: &[#elem]));
                         owned.push(quote!(let #id = #id.to_vec();));
                         call_args.push(quote!(#id.as_ptr() as #ty));
+                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
                     }
                 }
             }
@@ -150,12 +162,14 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                     Rule::One => {
                         setup.push(quote!(let mut #a: #elem = Default::default();));
                         call_args.push(quote!(&mut #a as *mut #elem as #ty));
+                        regions.push(quote!(codec::region(&#a as *const #elem, std::mem::size_of::<#elem>())));
                         results.push((quote!(#elem), quote!(#a)));
                     }
                     Rule::Const(n) => {
                         let n = *n as usize;
                         setup.push(quote!(let mut #a: [#elem; #n] = [Default::default(); #n];));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         results.push((quote!([#elem; #n]), quote!(#a)));
                     }
                     Rule::Param(x) => {
@@ -163,6 +177,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         owned.push(quote!(let #a_len = #n;));
                         setup.push(out_vec(elem.clone(), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
@@ -173,6 +188,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         owned.push(quote!(let #a_len = #n.div_ceil(#d);));
                         setup.push(out_vec(elem.clone(), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
@@ -182,6 +198,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         owned.push(quote!(let #a_len = #n;));
                         setup.push(out_vec(quote!([#elem; #k]), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         finish.push(quote!(#a.truncate(#a_len);));
                         results.push((quote!(Vec<[#elem; #k]>), quote!(#a)));
                     }
@@ -190,6 +207,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         args.push(quote!(#len_id: usize));
                         setup.push(out_vec(elem.clone(), quote!(#len_id)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         finish.push(quote!(#a.truncate(#len_id);));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
@@ -201,6 +219,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                         owned.push(quote!(let #a_len = #n;));
                         setup.push(out_vec(quote!(u8), quote!(#a_len)));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         let length = f
                             .params
                             .iter()
@@ -232,9 +251,11 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
                                 None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
                             };
                             let mut #a: Vec<#elem> = codec::out_vec(#gl_name, n)?;
-                            #a.truncate(n);
+                            let #a_len = n;
                         });
+                        finish.push(quote!(#a.truncate(#a_len);));
                         call_args.push(quote!(#a.as_mut_ptr() as #ty));
+                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
                         results.push((quote!(Vec<#elem>), quote!(#a)));
                     }
                     Rule::Strings(_) => unreachable!("no output string arrays"),
@@ -256,6 +277,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
         qargs[*index] = quote!(one.as_mut_ptr() as #ty);
         let q_call = quote! {{
             let mut one: [#elem; 16] = [Default::default(); 16];
+            let _one = codec::region(one.as_ptr(), std::mem::size_of_val(&one));
             unsafe { (gl.#field)(#(#qargs),*) };
             (one[0] as i64).max(0) as usize
         }};
@@ -324,23 +346,56 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     // With a pixel-pack or query buffer bound, the GL would take the output pointer for an
     // offset into it: the binding is lifted for the call.
     let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
+    let n_regions = regions.len();
+    // Object names must exist (the first one cannot be 0), as for recorded commands.
+    let name_checks: Vec<TokenStream> = if crate::bindings::names_unchecked(f) {
+        Vec::new()
+    } else {
+        f.params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.role, Role::Value) && p.ty.base == "GLuint")
+            .filter_map(|(i, p)| {
+                let variant = p.class.as_deref().and_then(crate::bindings::class_variant)?;
+                let (id, class, first) = (ident(p), format_ident!("{}", variant), i == 0);
+                Some(quote!(ctx.check_name(#gl_name, crate::shadow::Class::#class, #id, #first)?;))
+            })
+            .collect()
+    };
     let call = match f.redirect {
         Some(Redirect::PixelPack) => quote!(ctx.without_buffer(Target::PixelPack, || #gl_call)),
         Some(Redirect::QueryBuffer) => quote!(ctx.without_buffer(Target::Query, || #gl_call)),
         _ => gl_call,
+    };
+    let ranges: Vec<TokenStream> = f
+        .params
+        .iter()
+        .filter(|p| super::commands::is_range(p))
+        .map(|p| {
+            let (id, name) = (ident(p), param_ident(&p.name));
+            quote!((#name, #id as i64))
+        })
+        .collect();
+    let range_check = if ranges.is_empty() {
+        quote!()
+    } else {
+        quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;)
     };
     quote! {
         #docs
         #[track_caller]
         pub #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
             #(#lengths)*
+            #range_check
             #(#owned)*
             self.#round_trip(#gl_name, move |ctx: &RenderContext| {
                 let gl = ctx.gl();
                 if !gl.is_available(#index) {
                     return Err(ctx.unavailable(#gl_name));
                 }
+                #(#name_checks)*
                 #(#setup)*
+                let _regions: [codec::Region; #n_regions] = [#(#regions),*];
                 // SAFETY: every pointer argument points into a buffer owned by this closure and
                 // sized by the length rule in the doc comment.
                 #bind_ret #call;

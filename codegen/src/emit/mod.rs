@@ -11,13 +11,16 @@
 //! | `inspect.rs` | [`inspect`] | per-opcode dump functions and object-name lists, for diagnostics |
 //! | `device.rs` | [`device`] | `Device` methods for create and query functions |
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
+//! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
 
+pub mod checked;
 pub mod commands;
 pub mod device;
 pub mod enums;
 pub mod inspect;
 pub mod loader;
 pub mod pname;
+pub mod sweep;
 pub mod types;
 
 use proc_macro2::TokenStream;
@@ -38,6 +41,7 @@ pub fn emit_all(api: &Api) -> Result<Vec<(&'static str, String)>, Vec<Error>> {
         ("inspect.rs", Ok(inspect::emit(api))),
         ("device.rs", Ok(device::emit(api))),
         ("pname.rs", pname::emit(api)),
+        ("checked.rs", Ok(checked::emit(api))),
     ];
     let mut out = Vec::new();
     let mut errors = Vec::new();

@@ -1,0 +1,177 @@
+//! # glcmd-sweep: the soundness sweep
+//!
+//! Every safe recording method and every safe generated query of glcmd, called with
+//! adversarial arguments on a real context, through the checking function table
+//! (`glcmd::checked`, cargo feature `checking`): the table checks, call by call, that every
+//! pointer glcmd hands the driver lies inside memory the call may touch for the length the GL
+//! will use, that every offset has a buffer bound, and that sync objects are real.
+//!
+//! The calls are generated from glcmd-codegen's model (`build.rs`, `emit/sweep.rs`), so a
+//! function nobody thought of is swept too; the arguments come from [`fixture::Fixture`]. The
+//! driver is [`run`]; `tests/sweep.rs` runs it in a child process (so a crash or a hang is a
+//! reported failure, not a lost test binary) and prints the summary.
+
+pub mod fixture;
+
+#[allow(clippy::all, unused_variables, unused_mut, unused_braces)]
+pub mod calls {
+    include!(concat!(env!("OUT_DIR"), "/sweep_calls.rs"));
+}
+
+use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use glcmd::{gl, CommandList, Device, Options};
+
+use fixture::Fixture;
+
+/// What a sweep did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Methods swept (recording and query).
+    pub functions: usize,
+    /// Calls made.
+    pub calls: usize,
+    /// Calls refused at the caller's line (a panic naming the function and argument: impossible
+    /// input such as a slice of the wrong length).
+    pub rejected: usize,
+    /// Query calls that returned an error.
+    pub errors: usize,
+    /// Recorded commands glcmd skipped at replay because an argument was unsafe.
+    pub skipped: u64,
+    /// GL calls the checking table saw, and what it found.
+    pub checked_calls: u64,
+    pub violations: Vec<glcmd::checked::Violation>,
+    pub seconds: f64,
+}
+
+/// The binding state the calls are made in: with nothing bound, and with a buffer bound to
+/// every target whose offsets glcmd checks (and a vertex array with an element buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Bare,
+    Bound,
+}
+
+fn progress(line: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{line}");
+}
+
+/// Runs the sweep: `variants` argument variants per method, in both binding states.
+pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
+    let start = Instant::now();
+    let device = Device::with_options(Options { checked_gl: true, ..Default::default() })?;
+    let fx = Fixture::new(&device)?;
+    let mut summary = Summary {
+        functions: calls::RECORD.len() + calls::QUERY.len(),
+        ..Default::default()
+    };
+    // A panic in a recording method is the expected answer to impossible input: silence the
+    // default hook so the sweep's output stays readable (each is counted).
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    // For exploring: GL functions to leave out (comma-separated), and per-call progress.
+    let skip: Vec<String> =
+        std::env::var("GLCMD_SWEEP_SKIP").unwrap_or_default().split(',').map(str::to_string).collect();
+    let verbose = std::env::var_os("GLCMD_SWEEP_VERBOSE").is_some();
+    for state in [State::Bare, State::Bound] {
+        for v in 0..variants {
+            for (i, &(gl_name, _method, record)) in calls::RECORD.iter().enumerate() {
+                if skip.iter().any(|s| s == gl_name) {
+                    continue;
+                }
+                if verbose {
+                    progress(&format!("sweep: {state:?} {v} {gl_name}"));
+                }
+                if i % 200 == 0 {
+                    progress(&format!("sweep: {state:?} variant {v}: recording, at {gl_name}"));
+                }
+                let mut list = device.command_list();
+                fx.prelude(&mut list, state);
+                let before = list.len();
+                let r = std::panic::catch_unwind(AssertUnwindSafe(|| record(&mut list, &fx, v)));
+                summary.calls += 1;
+                if r.is_err() {
+                    summary.rejected += 1;
+                    // The list may hold what the method recorded before it refused: start over.
+                    list = device.command_list();
+                    fx.prelude(&mut list, state);
+                }
+                let _ = before;
+                fx.epilogue(&mut list);
+                device.submit(list)?;
+                if i % 64 == 63 {
+                    // A sync point: replay has caught up, and the device is alive.
+                    device.get_error()?;
+                }
+            }
+            device.get_error()?;
+            for (i, &(gl_name, _method, query)) in calls::QUERY.iter().enumerate() {
+                if skip.iter().any(|s| s == gl_name) {
+                    continue;
+                }
+                if verbose {
+                    progress(&format!("sweep: {state:?} {v} {gl_name}"));
+                }
+                if i % 50 == 0 {
+                    progress(&format!("sweep: {state:?} variant {v}: queries, at {gl_name}"));
+                }
+                let r = std::panic::catch_unwind(AssertUnwindSafe(|| query(&device, &fx, v)));
+                summary.calls += 1;
+                match r {
+                    Err(_) => summary.rejected += 1,
+                    Ok(Err(glcmd::Error::DeviceLost { reason })) => {
+                        std::panic::set_hook(hook);
+                        return Err(glcmd::Error::DeviceLost { reason: format!("after {gl_name}: {reason}") });
+                    }
+                    Ok(Err(_)) => summary.errors += 1,
+                    Ok(Ok(())) => {}
+                }
+            }
+            summary.calls += fx.hand_written(&device, v)?;
+        }
+    }
+    std::panic::set_hook(hook);
+    device.finish()?;
+    let stats = device.stats();
+    summary.skipped = stats.refused;
+    let (checked_calls, violations) = glcmd::checked::summary();
+    summary.checked_calls = checked_calls;
+    summary.violations = violations;
+    summary.seconds = start.elapsed().as_secs_f64();
+    drop(device);
+    Ok(summary)
+}
+
+impl Fixture {
+    /// The binding state the calls of a list start from.
+    fn prelude(&self, list: &mut CommandList, state: State) {
+        list.use_program(0);
+        list.bind_program_pipeline(0);
+        match state {
+            State::Bare => {
+                list.bind_vertex_array(0);
+                for target in Self::TARGETS {
+                    list.bind_buffer(target, 0);
+                }
+            }
+            State::Bound => {
+                list.bind_vertex_array(self.bound_vao);
+                for (i, target) in Self::TARGETS.into_iter().enumerate() {
+                    list.bind_buffer(target, self.target_buffers[i]);
+                }
+            }
+        }
+    }
+
+    /// After each call: no program stays bound, so no later draw in the sweep does real work
+    /// (adversarial counts would otherwise rasterise for minutes).
+    fn epilogue(&self, list: &mut CommandList) {
+        list.use_program(0);
+        list.bind_program_pipeline(0);
+        list.end_transform_feedback();
+        list.bind_framebuffer(gl::FRAMEBUFFER, 0);
+    }
+}

@@ -42,6 +42,51 @@
 //! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it |
 //! | special | hand-written ([`special`]) | documented per function |
 //!
+//! ## What "safe" means here
+//!
+//! No safe function of glcmd can make the driver read or write memory it should not: every
+//! pointer glcmd hands the driver points at memory of at least the size the GL will use (array
+//! lengths come from gl.xml and glcmd's pname tables, sizes are checked and allocated
+//! fallibly), and an offset reaches the GL only while a buffer is bound to its target (the
+//! render thread's binding shadow checks every offset; see [`shadow`]). Arguments drivers are
+//! known to mishandle are checked too: object names that do not exist, buffer ranges whose sum
+//! overflows, functions the context does not provide. A command that fails a check is skipped,
+//! reported on [`Device::reports`] and raises `GL_INVALID_OPERATION`. What glcmd cannot check
+//! is `unsafe`, with the contract in its doc: pixel data whose size the GL derives from state,
+//! GPU addresses and bindless handles, the function table itself ([`Gl`]) and
+//! [`Device::with_gl`]'s closures. glcmd cannot guarantee against driver bugs reached with valid
+//! arguments, GPU hangs caused by shader code, or reads past the end of a bound buffer (a draw
+//! with more vertices than the buffer holds): `Options::robust_access` asks the driver to make
+//! those defined.
+//!
+//! A loader fed by the caller is `unsafe` (it could hand replay any address):
+//!
+//! ```compile_fail
+//! let gl = glcmd::Gl::load_with(|_| 0x1000 as *const std::ffi::c_void);
+//! ```
+//!
+//! Replaying packets is not public (only lists recorded by glcmd's methods are replayed):
+//!
+//! ```compile_fail
+//! fn replay(gl: &glcmd::Gl, state: &mut glcmd::replay::ReplayState, list: &glcmd::CommandList) {
+//!     glcmd::replay::replay(gl, gl, state, list, 0);
+//! }
+//! ```
+//!
+//! Outputs whose size the driver decides (it ignores the size it is told) are `unsafe`:
+//!
+//! ```compile_fail
+//! # fn f(device: &glcmd::Device) {
+//! let data = device.get_perf_query_data_intel(1, 0, 16, 16);
+//! # }
+//! ```
+//!
+//! ```compile_fail
+//! # fn f(device: &glcmd::Device) {
+//! let commands = device.get_path_commands_nv(1, 64);
+//! # }
+//! ```
+//!
 //! ## State carries over
 //!
 //! GL state is global to the context, so whatever a list leaves bound or enabled is what the

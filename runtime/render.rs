@@ -257,10 +257,6 @@ impl FrameSlots {
         self.slots.is_some_and(|n| self.next >= n)
     }
 
-    /// A list has arrived for a slot after `next`, or the frame is done: something waits.
-    fn waiting_beyond_next(&self) -> bool {
-        self.lists.iter().skip(self.next as usize + 1).any(Option::is_some)
-    }
 }
 
 /// A round trip waiting for its barrier.
@@ -492,8 +488,7 @@ impl Scheduler {
 
     /// Whether anything waits behind the slot replay is waiting for.
     fn later_work(&self) -> (bool, bool) {
-        let later_frames = self.frames.iter().skip(1).any(|f| f.lists.iter().any(Option::is_some) || f.closed)
-            || self.frames.front().is_some_and(FrameSlots::waiting_beyond_next);
+        let later_frames = self.frames.iter().skip(1).any(|f| f.lists.iter().any(Option::is_some) || f.closed);
         let calls = self.calls.iter().any(|c| c.barrier.is_some_and(|b| !self.is_replayed(b)));
         (later_frames, calls)
     }
@@ -514,9 +509,10 @@ impl Scheduler {
         let Some(w) = &mut self.waiting else { return };
         let (frame, slot, waited) = (w.frame, w.slot, w.since.elapsed());
         let (later_frames, calls) = {
+            // Only later frames are held back by a missing slot; lists of the same frame
+            // waiting for it are not a reason to give the frame up.
             let (frames, calls) = (
-                self.frames.iter().skip(1).any(|f| f.lists.iter().any(Option::is_some) || f.closed)
-                    || self.frames.front().is_some_and(FrameSlots::waiting_beyond_next),
+                self.frames.iter().skip(1).any(|f| f.lists.iter().any(Option::is_some) || f.closed),
                 self.calls.iter().any(|c| c.barrier.is_some_and(|b| (b.0, b.1) >= (frame, slot))),
             );
             (frames, calls)

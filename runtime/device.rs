@@ -44,6 +44,9 @@ use crate::Error;
 const CHANNEL_CAPACITY: usize = 4096;
 /// Lists the pool keeps for reuse.
 const POOL_LIMIT: usize = 1024;
+/// The most names one create call makes (a larger count is refused with an error: no engine
+/// creates that many objects at once, and the GL would try).
+pub const MAX_CREATE: usize = 1 << 20;
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
@@ -89,6 +92,8 @@ pub(crate) struct Common {
     pub(crate) sink: Sink,
     /// The context has robust buffer access (set by the render thread at start-up).
     pub(crate) robust: std::sync::atomic::AtomicBool,
+    /// Name pools (`pools.rs`).
+    pub(crate) pools: crate::pools::Pools,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -150,6 +155,8 @@ pub(crate) enum Msg {
     List { frame: u64, slot: u32, list: CommandList },
     Close { frame: u64 },
     Call { name: &'static str, kind: CallKind, thread: ThreadId, job: Job },
+    /// A name pool runs low: wakes the render thread to refill it.
+    Refill,
     Shutdown,
 }
 
@@ -252,6 +259,7 @@ impl Device {
             open: Mutex::new(OpenFrames::default()),
             warned: AtomicU64::new(0),
             robust: std::sync::atomic::AtomicBool::new(false),
+            pools: Default::default(),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -531,6 +539,62 @@ impl Device {
             // The render thread exited; its answer may still have been sent just before.
             recv(self.shared.alive) -> _ => rx.try_recv().unwrap_or_else(|_| Err(self.lost())),
         }
+    }
+
+    /// A create from a name pool (`pools.rs`): up to `n` names at once from the pool of
+    /// (`index`, `target`), the rest (and the pool's start) by a round trip. Generated create
+    /// methods of the core object types call this.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn pooled_create(
+        &self,
+        function: &'static str,
+        index: usize,
+        target: u32,
+        n: i32,
+        class: &'static str,
+        created: bool,
+        make: crate::pools::MakeNames,
+    ) -> Result<Vec<u32>, Error> {
+        let n = crate::codec::size_arg(function, "n", n as i64)?;
+        if n > MAX_CREATE {
+            return Err(Error::OutOfMemory { function, bytes: n as u128 * 4 });
+        }
+        let pools = &self.shared.common.pools;
+        let was_low = pools.low.load(Ordering::Acquire);
+        let mut names = pools.take(index, target, n).unwrap_or_default();
+        if !was_low && pools.low.load(Ordering::Acquire) {
+            // Wake the render thread to refill (it also refills between messages anyway).
+            let _ = self.shared.tx.try_send(Msg::Refill);
+        }
+        if names.len() == n {
+            return Ok(names);
+        }
+        let rest = n - names.len();
+        let more = self.create(function, move |ctx| {
+            let gl = ctx.gl();
+            if !gl.is_available(index) {
+                return Err(ctx.unavailable(function));
+            }
+            // Names a refill put in the pool meanwhile come first: they are older than any the
+            // GL makes now, so a sequence of creates gets the names direct GL would give.
+            let mut more = ctx.common.pools.take(index, target, rest).unwrap_or_default();
+            let missing = rest - more.len();
+            if missing > 0 {
+                let mut fresh: Vec<u32> = crate::codec::out_vec(function, missing)?;
+                let _r = crate::codec::region(fresh.as_ptr(), fresh.len() * 4);
+                // SAFETY: `fresh` holds `missing` names.
+                unsafe { make(gl, target, missing as i32, fresh.as_mut_ptr()) };
+                fresh.truncate(missing);
+                ctx.objects_created(class, &fresh, created);
+                more.extend(fresh);
+            }
+            if !more.contains(&0) {
+                ctx.common.pools.start(index, target, class, created, make);
+            }
+            Ok(more)
+        })?;
+        names.extend(more);
+        Ok(names)
     }
 
     pub(crate) fn lost(&self) -> Error {

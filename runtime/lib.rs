@@ -108,6 +108,7 @@ pub mod generated;
 pub mod list;
 pub mod loader;
 pub mod packet;
+pub mod pools;
 mod render;
 pub mod replay;
 pub mod shadow;

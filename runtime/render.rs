@@ -378,6 +378,7 @@ impl Scheduler {
                 }
                 self.calls.push_back(PendingCall { barrier, name, kind, job });
             }
+            Msg::Refill => {}
             Msg::Shutdown => self.shutting_down = true,
         }
     }
@@ -769,6 +770,7 @@ enum Next {
 fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) {
     loop {
         scheduler.run(ctx);
+        ctx.common.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
         if scheduler.shutting_down && scheduler.idle() {
             return;
         }

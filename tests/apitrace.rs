@@ -3,7 +3,11 @@
 //! the same arguments and the same array contents (buffer uploads compared byte for byte).
 //!
 //! Runs `examples/trace_probe.rs` twice under `apitrace trace --api egl` and compares
-//! `apitrace dump` from its first create to its final `glFinish`.
+//! `apitrace dump` from its first create to its final `glFinish`, without the calls glcmd makes
+//! for its own bookkeeping: creates (name pools are filled ahead of demand, so glcmd's creates
+//! come in other batches; the names they return are in the calls that use them, which are
+//! compared) and state reads (`glGet*`, `glIs*`: the binding shadow's and the program interface
+//! cache's read-backs).
 
 mod common;
 
@@ -38,6 +42,7 @@ fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
     let end = lines.iter().position(|l| l.starts_with("glFinish")).expect("probe end");
     lines[start..=end]
         .iter()
+        .filter(|l| !["glCreate", "glGen", "glGet", "glIs"].iter().any(|p| l.starts_with(p)))
         .map(|l| match l.split_once("blob(\"") {
             Some((head, rest)) => {
                 let (file, tail) = rest.split_once("\")").unwrap();
@@ -58,7 +63,7 @@ fn replayed_calls_equal_direct_calls_in_apitrace() {
     std::fs::create_dir_all(&dir).unwrap();
     let direct = trace(&probe, &["--direct"], &dir, "direct");
     let replayed = trace(&probe, &[], &dir, "glcmd");
-    assert!(direct.len() > 25, "{direct:#?}");
+    assert!(direct.len() > 20, "{direct:#?}");
     assert_eq!(replayed, direct, "glcmd sent the driver a different call stream");
     // The arrays made it: draw buffers, border colour, the matrix and the 1 KiB upload.
     let all = direct.join("\n");
@@ -67,7 +72,7 @@ fn replayed_calls_equal_direct_calls_in_apitrace() {
         "params = {0, 0.5, 1, 1}",
         "value = {1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0.25, 0.5, 0.75, 1}",
         "data = blob(1024 bytes",
-        "textures = {1, 2}",
+        "textures = {1, 2}", // glDeleteTextures: the names the creates returned
         "message = \"probe\"",
     ] {
         assert!(all.contains(needle), "missing `{needle}` in:\n{all}");

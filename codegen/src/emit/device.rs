@@ -28,8 +28,72 @@ pub fn emit(api: &Api) -> TokenStream {
     }
 }
 
+/// Whether a create comes from a name pool (`runtime/pools.rs`): the creates of the core object
+/// types, `(n, names)` or `(target, n, names)`. Returns the object class and whether the
+/// function creates objects (`glCreate*`) or generates names (`glGen*`).
+pub fn pooled(f: &Function) -> Option<(&str, bool)> {
+    if f.kind != Kind::Create || f.is_unsafe() {
+        return None;
+    }
+    let out = f.params.last()?;
+    let class = out.class.as_deref()?;
+    if !matches!(
+        class,
+        "buffer"
+            | "texture"
+            | "framebuffer"
+            | "renderbuffer"
+            | "sampler"
+            | "query"
+            | "vertex array"
+            | "program pipeline"
+            | "transform feedback"
+    ) {
+        return None;
+    }
+    let shape = match f.params.as_slice() {
+        [n, _] => n.ty.base == "GLsizei",
+        [t, n, _] => t.ty.base == "GLenum" && n.ty.base == "GLsizei",
+        _ => false,
+    };
+    let vendor = !f.feature.starts_with("GL_VERSION_") && !f.feature.starts_with("GL_ARB_");
+    (shape && !vendor && matches!(out.role, Role::Out(Rule::Param(_)))).then_some((class, f.name.starts_with("glCreate")))
+}
+
+/// The pooled form of a create method: names from the device's pool, the rest by a round trip.
+fn pooled_method(api: &Api, f: &Function, class: &str, created: bool) -> TokenStream {
+    let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
+    let index = proc_macro2::Literal::usize_unsuffixed(index);
+    let gl_name = &f.name;
+    let method = format_ident!("{}", f.method_name());
+    let make = format_ident!("make_{}", f.method_name());
+    let field = format_ident!("{}", f.short_name());
+    let docs = doc(f, "takes the names from the device's name pool, so it makes no round trip once the pool is started");
+    let (args, target, call) = if f.params.len() == 3 {
+        let (t, n) = (ident(&f.params[0]), ident(&f.params[1]));
+        (quote!(#t: types::GLenum, #n: types::GLsizei), quote!(#t), quote!((gl.#field)(target, n, names)))
+    } else {
+        let n = ident(&f.params[0]);
+        (quote!(#n: types::GLsizei), quote!(0), quote!({ let _ = target; (gl.#field)(n, names) }))
+    };
+    let n = ident(&f.params[f.params.len() - 2]);
+    quote! {
+        #docs
+        pub fn #method(&self, #args) -> Result<Vec<types::GLuint>, crate::Error> {
+            /// Makes names with the GL, for the pool and for the first create.
+            unsafe fn #make(gl: &crate::Gl, target: types::GLenum, n: types::GLsizei, names: *mut types::GLuint) {
+                unsafe { #call }
+            }
+            self.pooled_create(#gl_name, #index, #target, #n, #class, #created, #make)
+        }
+    }
+}
+
 /// The `Device` method of a create or query function.
 pub fn method(api: &Api, f: &Function) -> TokenStream {
+    if let Some((class, created)) = pooled(f) {
+        return pooled_method(api, f, class, created);
+    }
     let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
     let gl_name = &f.name;
     let method = format_ident!("{}", f.method_name());

@@ -1,0 +1,126 @@
+//! Name pools (issue 9): creates of the core object types come from pools the render thread
+//! refills ahead of demand. Differential against direct GL: a sequence of creates of one kind
+//! returns the names direct GL returns, the objects are the same kind of object in the same
+//! state, and once a pool is started its creates make no round trip.
+
+mod common;
+
+use common::*;
+use glcmd::types::*;
+use glcmd::{gl, DiagnosticOptions, Options, ReportKind};
+
+/// Names direct GL gives for `counts` successive `glCreateBuffers`/`glCreateTextures`.
+fn direct_names(counts: &[usize], make: impl Fn(&glcmd::Gl, usize) -> Vec<GLuint>) -> Vec<Vec<GLuint>> {
+    let d = Direct::new();
+    counts.iter().map(|&n| make(&d.gl, n)).collect()
+}
+
+#[test]
+fn pooled_buffer_and_texture_names_equal_direct_gl() {
+    let counts = [1, 1, 3, 1, 64, 200, 1];
+    let direct = direct_names(&counts, |g, n| {
+        let mut v = vec![0; n];
+        unsafe { (g.CreateBuffers)(n as GLsizei, v.as_mut_ptr()) };
+        v
+    });
+    let device = device();
+    let pooled: Vec<Vec<GLuint>> = counts.iter().map(|&n| device.create_buffers(n as GLsizei).unwrap()).collect();
+    assert_eq!(pooled, direct);
+
+    let direct = direct_names(&counts, |g, n| {
+        let mut v = vec![0; n];
+        unsafe { (g.CreateTextures)(gl::TEXTURE_2D_ARRAY, n as GLsizei, v.as_mut_ptr()) };
+        v
+    });
+    let device = common::device();
+    let pooled: Vec<Vec<GLuint>> =
+        counts.iter().map(|&n| device.create_textures(gl::TEXTURE_2D_ARRAY, n as GLsizei).unwrap()).collect();
+    assert_eq!(pooled, direct);
+    // The same objects: created with their target, in their default state.
+    for &t in pooled.iter().flatten() {
+        assert_eq!(device.get_texture_parameteriv(t, gl::TEXTURE_TARGET).unwrap(), vec![gl::TEXTURE_2D_ARRAY as GLint]);
+        assert_eq!(device.get_texture_parameteriv(t, gl::TEXTURE_MIN_FILTER).unwrap()[0], gl::NEAREST_MIPMAP_LINEAR as GLint);
+    }
+}
+
+#[test]
+fn generated_names_are_reserved_until_bound_as_in_direct_gl() {
+    let d = Direct::new();
+    let (mut a, mut b) = ([0u32; 2], [0u32; 2]);
+    let direct_is = unsafe {
+        (d.gl.GenBuffers)(2, a.as_mut_ptr());
+        (d.gl.BindBuffer)(gl::ARRAY_BUFFER, a[0]);
+        (d.gl.GenVertexArrays)(2, b.as_mut_ptr());
+        [(d.gl.IsBuffer)(a[0]), (d.gl.IsBuffer)(a[1]), (d.gl.IsVertexArray)(b[0])]
+    };
+    let device = device();
+    let names = device.gen_buffers(2).unwrap();
+    let arrays = device.gen_vertex_arrays(2).unwrap();
+    assert_eq!(names, a.to_vec());
+    assert_eq!(arrays, b.to_vec());
+    let mut list = device.command_list();
+    list.bind_buffer(gl::ARRAY_BUFFER, names[0]);
+    device.submit(list).unwrap();
+    let is = [device.is_buffer(names[0]).unwrap(), device.is_buffer(names[1]).unwrap(), device.is_vertex_array(arrays[0]).unwrap()];
+    assert_eq!(is, direct_is);
+}
+
+#[test]
+fn once_a_pool_is_started_creates_make_no_round_trip() {
+    let device = device();
+    device.create_buffers(1).unwrap();
+    device.create_textures(gl::TEXTURE_2D, 1).unwrap();
+    device.create_queries(gl::TIME_ELAPSED, 1).unwrap();
+    device.finish().unwrap(); // the first refills have run
+    let before = device.stats().round_trips;
+    let mut all = Vec::new();
+    for _ in 0..50 {
+        all.extend(device.create_buffers(1).unwrap());
+        all.extend(device.create_textures(gl::TEXTURE_2D, 1).unwrap());
+        all.extend(device.create_queries(gl::TIME_ELAPSED, 1).unwrap());
+    }
+    let after = device.stats().round_trips;
+    assert_eq!(after, before, "pooled creates made {} round trips", after - before);
+    assert!(all.iter().all(|&n| n != 0));
+    // Many more than a pool holds: the pool refills, with a round trip only if it ran dry.
+    let many: Vec<GLuint> = (0..1000).flat_map(|_| device.create_buffers(1).unwrap()).collect();
+    let mut sorted = many.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 1000, "every name is handed out once");
+}
+
+#[test]
+fn pooled_names_and_use_after_delete_tracking() {
+    // Mesa reuses deleted names only when asked to (as NVIDIA does by default).
+    if !rerun_in_child("pooled_names_and_use_after_delete_tracking", &[("force_gl_names_reuse", "true")]) {
+        return;
+    }
+    let device = glcmd::Device::with_options(Options {
+        diagnostics: DiagnosticOptions { track_deletes: true, ..Default::default() },
+        ..Default::default()
+    })
+    .unwrap();
+    // Delete buffers for a few frames while creating more: a name the GL hands out again is
+    // live when the pool gives it out, so its use is no use after delete.
+    for round in 0..5 {
+        let names = device.create_buffers(40).unwrap();
+        let mut list = device.command_list();
+        for &b in &names {
+            list.named_buffer_storage(b, 16, None, 0);
+        }
+        list.delete_buffers(&names);
+        device.submit(list).unwrap();
+        device.wait_frames(device.stats().frames.max(1)).unwrap();
+        let fresh = device.create_buffers(40).unwrap();
+        let mut list = device.command_list();
+        for &b in &fresh {
+            list.named_buffer_storage(b, 16, None, 0);
+        }
+        device.submit(list).unwrap();
+        device.get_error().unwrap();
+        let false_alarms: Vec<_> =
+            device.reports().try_iter().filter(|r| r.kind == ReportKind::UseAfterDelete).collect();
+        assert!(false_alarms.is_empty(), "round {round}: {false_alarms:#?}");
+    }
+}

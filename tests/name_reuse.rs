@@ -176,11 +176,16 @@ fn run(deleter: Deleter) {
         wrong.len(),
         &wrong[..wrong.len().min(5)]
     );
-    // Every texture was deleted in the end (deferred deletes did run).
+    // Every texture was deleted in the end (deferred deletes did run). A name the GL made
+    // again for the device's name pool after its delete is alive without being handed out; a
+    // pool holds at most POOL_SIZE of them.
     let distinct: HashSet<u32> = used.iter().copied().collect();
-    for &t in &distinct {
-        assert_eq!(device.is_texture(t).unwrap(), gl::FALSE as u8, "{deleter:?}: texture {t} was never deleted");
-    }
+    let alive = distinct.iter().filter(|&&t| device.is_texture(t).unwrap() != 0).count();
+    assert!(
+        alive <= glcmd::pools::POOL_SIZE,
+        "{deleter:?}: {alive} of {} textures are still alive: deferred deletes did not run",
+        distinct.len()
+    );
     eprintln!("{deleter:?}: {} textures created, {} distinct names, {:?}", used.len(), distinct.len(), start.elapsed());
     assert!(distinct.len() < used.len(), "GL never reused a name; the test did not exercise reuse");
 }
@@ -243,10 +248,11 @@ fn a_name_deleted_earlier_in_the_frame_is_not_handed_out_again() {
         assert_eq!(device.is_texture(b).unwrap(), gl::TRUE as u8);
         assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 
-        // After the frame the name is free again, and GL does hand it out: so the check above
-        // was not passing merely because GL never reuses names.
-        let c = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
-        assert_eq!(c, a, "GL did not reuse the freed name; the test did not exercise reuse");
+        // After the frame the name is free again, and GL does hand it out (to the name pool's
+        // next refill): so the check above was not passing merely because GL never reuses
+        // names.
+        let reused = (0..4 * glcmd::pools::POOL_SIZE).any(|_| device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0] == a);
+        assert!(reused, "GL did not reuse the freed name; the test did not exercise reuse");
     });
 }
 

@@ -94,6 +94,8 @@ pub(crate) struct Common {
     pub(crate) robust: std::sync::atomic::AtomicBool,
     /// Name pools (`pools.rs`).
     pub(crate) pools: crate::pools::Pools,
+    /// The program interface cache (`programs.rs`).
+    pub(crate) programs: Arc<crate::programs::Programs>,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -260,6 +262,7 @@ impl Device {
             warned: AtomicU64::new(0),
             robust: std::sync::atomic::AtomicBool::new(false),
             pools: Default::default(),
+            programs: Default::default(),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -301,7 +304,59 @@ impl Device {
         if self.shared.track_sites != list.sites.is_some() {
             list.track_sites(self.shared.track_sites);
         }
+        if list.programs.is_none() {
+            list.programs = Some(self.shared.common.programs.clone());
+        }
         list
+    }
+
+    /// Counts the links a list records as submitted (before the list is sent, so a lookup made
+    /// after the submit waits for them).
+    pub(crate) fn links_submitted(&self, list: &mut CommandList) {
+        if list.links.is_empty() {
+            return;
+        }
+        let ours = &self.shared.common.programs;
+        let own = list.programs.as_ref().is_some_and(|p| Arc::ptr_eq(p, ours));
+        ours.submitted(&list.links, own);
+        if !own {
+            if let Some(p) = &list.programs {
+                p.unrecorded(&list.links);
+            }
+        }
+        list.links.clear();
+    }
+
+    /// A program interface lookup from the cache (`programs.rs`): `None` when the GL must be
+    /// asked.
+    pub(crate) fn program_lookup(
+        &self,
+        function: &'static str,
+        program: u32,
+        key: (crate::programs::Lookup, u32, &str),
+    ) -> Result<Option<i64>, Error> {
+        let alive = &self.shared.alive;
+        let lost = || alive_gone(alive).then(|| self.lost());
+        self.shared.common.programs.lookup(function, program, key, self.shared.common.options.wait_limit, &lost)
+    }
+
+    /// Keeps the GL's answer to a lookup the cache did not hold.
+    pub(crate) fn program_remember(&self, program: u32, key: (crate::programs::Lookup, u32, &str), value: i64) {
+        self.shared.common.programs.remember(program, key, value);
+    }
+
+    /// The cached link status of a program (`None`: not cached).
+    pub(crate) fn program_link_status(&self, function: &'static str, program: u32) -> Result<Option<i32>, Error> {
+        let alive = &self.shared.alive;
+        let lost = || alive_gone(alive).then(|| self.lost());
+        self.shared.common.programs.link_status(function, program, self.shared.common.options.wait_limit, &lost)
+    }
+
+    /// The cached info log of a program (`None`: not cached).
+    pub(crate) fn program_info_log(&self, function: &'static str, program: u32) -> Result<Option<String>, Error> {
+        let alive = &self.shared.alive;
+        let lost = || alive_gone(alive).then(|| self.lost());
+        self.shared.common.programs.info_log(function, program, self.shared.common.options.wait_limit, &lost)
     }
 
     /// Begins a frame of `slots` lists (at most [`MAX_SLOTS`]). Submit one list per slot (an

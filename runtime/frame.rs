@@ -98,7 +98,7 @@ impl SlotBits {
 
 impl Frame {
     /// Submits the list of `slot`. A list claimed with [`Frame::list`] must go to its own slot.
-    pub fn submit(&self, slot: usize, list: CommandList) -> Result<(), Error> {
+    pub fn submit(&self, slot: usize, mut list: CommandList) -> Result<(), Error> {
         if slot >= self.slots {
             return Err(Error::SlotOutOfRange { slot, slots: self.slots });
         }
@@ -119,6 +119,7 @@ impl Frame {
             return Err(Error::FrameEnded { frame: self.frame, slot });
         }
         common.open.lock().unwrap_or_else(|e| e.into_inner()).submitted(self.frame, slot as u32);
+        self.device.links_submitted(&mut list);
         self.device.send(Msg::List { frame: self.frame, slot: slot as u32, list })
     }
 

@@ -109,6 +109,7 @@ pub mod list;
 pub mod loader;
 pub mod packet;
 pub mod pools;
+pub mod programs;
 mod render;
 pub mod replay;
 pub mod shadow;

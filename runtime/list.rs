@@ -34,6 +34,8 @@ pub struct CommandList {
     pub(crate) links: Vec<u32>,
     /// The frame slot this list was claimed for (`Frame::list`): (device id, frame, slot).
     pub(crate) claim: Option<(u64, u64, u32)>,
+    /// The program interface cache of the device this list came from, told of recorded links.
+    pub(crate) programs: Option<std::sync::Arc<crate::programs::Programs>>,
 }
 
 impl Default for CommandList {
@@ -53,6 +55,7 @@ impl CommandList {
             sites: None,
             links: Vec::new(),
             claim: None,
+            programs: None,
         }
     }
 
@@ -117,8 +120,27 @@ impl CommandList {
         if let Some(s) = &mut self.sites {
             s.clear();
         }
-        self.links.clear();
+        self.forget_links();
         self.claim = None;
+    }
+
+    /// A recorded link of `program` (generated `link_program` and `program_binary` call this):
+    /// lookups of the program's interface fail at once until the list is submitted.
+    pub(crate) fn note_link(&mut self, program: u32) {
+        self.links.push(program);
+        if let Some(p) = &self.programs {
+            p.recorded(program);
+        }
+    }
+
+    /// Links recorded and never submitted are no longer pending.
+    fn forget_links(&mut self) {
+        if !self.links.is_empty() {
+            if let Some(p) = &self.programs {
+                p.unrecorded(&self.links);
+            }
+            self.links.clear();
+        }
     }
 
     /// Appends one packet.
@@ -258,6 +280,12 @@ impl CommandList {
 
 fn vec_zero(n: usize) -> Vec<u8> {
     vec![0; n]
+}
+
+impl Drop for CommandList {
+    fn drop(&mut self) {
+        self.forget_links();
+    }
 }
 
 impl std::fmt::Debug for CommandList {

@@ -173,6 +173,15 @@ impl RenderContext {
         }
     }
 
+    /// A program was linked outside a list (`create_shader_programv`): the interface cache
+    /// reads it.
+    pub fn program_linked(&self, program: u32) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            let state = &mut *state;
+            state.programs.linked(self.raw_gl(), program, false, &mut state.raised);
+        }
+    }
+
     /// The error of a query of a function the context lacks.
     pub fn unavailable(&self, function: &'static str) -> Error {
         let (major, minor) = self.info.version;
@@ -699,7 +708,7 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             let robust = flags as u32 & crate::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT != 0;
             common.robust.store(robust, Ordering::Relaxed);
         }
-        let state = RefCell::new(ReplayState::new(&gl, common.sink.clone()));
+        let state = RefCell::new(ReplayState::new(&gl, common.sink.clone(), common.programs.clone()));
         let (gl, real) = match checking_table(&gl, options.checked_gl) {
             Ok(Some(checking)) => (checking, Some(gl)),
             Ok(None) => (gl, None),

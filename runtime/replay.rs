@@ -59,6 +59,8 @@ pub struct ReplayState {
     /// before the GL's own.
     pub(crate) raised: Vec<GLenum>,
     pub(crate) sink: Sink,
+    /// The program interface cache, told of links and program deletes as they run.
+    pub(crate) programs: std::sync::Arc<crate::programs::Programs>,
 }
 
 // SAFETY: the raw pointers are GL sync handles and scratch pointers into lists; they are only
@@ -66,7 +68,7 @@ pub struct ReplayState {
 unsafe impl Send for ReplayState {}
 
 impl ReplayState {
-    pub(crate) fn new(gl_fns: &Gl, sink: Sink) -> ReplayState {
+    pub(crate) fn new(gl_fns: &Gl, sink: Sink, programs: std::sync::Arc<crate::programs::Programs>) -> ReplayState {
         ReplayState {
             syncs: HashMap::new(),
             deferred: Vec::new(),
@@ -78,6 +80,7 @@ impl ReplayState {
             shadow: Shadow::new(gl_fns),
             raised: Vec::new(),
             sink,
+            programs,
         }
     }
 
@@ -219,6 +222,17 @@ impl<'a> Replayer<'a> {
     /// Forgets a sync handle (after its delete ran).
     pub fn forget_sync(&mut self, id: u32) {
         self.state.syncs.remove(&id);
+    }
+
+    /// A link of `program` (or its binary) replayed: the interface cache reads it.
+    pub fn program_linked(&mut self, program: GLuint) {
+        let state = &mut *self.state;
+        state.programs.linked(self.raw, program, true, &mut state.raised);
+    }
+
+    /// A delete of `program` ran.
+    pub fn program_deleted(&mut self, program: GLuint) {
+        self.state.programs.deleted(program);
     }
 
     /// A check failed: the command at `p` is not passed to the GL. It is reported (with the
@@ -403,7 +417,7 @@ impl Standalone {
     /// or `gl` is the table of the context current on this thread.
     pub unsafe fn new(gl: &Gl) -> Standalone {
         let (tx, _) = crossbeam_channel::bounded(1);
-        Standalone { state: ReplayState::new(gl, Sink::new(tx)) }
+        Standalone { state: ReplayState::new(gl, Sink::new(tx), Default::default()) }
     }
 
     /// The binding shadow, to set up the bindings a benchmark's draws assume.

@@ -190,3 +190,24 @@ pub const TRACKED_CLASSES: &[(&str, &str)] = &[
 pub fn class_variant(class: &str) -> Option<&'static str> {
     TRACKED_CLASSES.iter().find(|(c, _)| *c == class).map(|(_, v)| *v)
 }
+
+/// Recorded functions that (re)link a program: the program interface cache (`runtime/
+/// programs.rs`) is told when they are recorded, submitted and replayed.
+pub fn links_program(f: &Function) -> bool {
+    matches!(f.name.as_str(), "glLinkProgram" | "glLinkProgramARB" | "glProgramBinary")
+}
+
+/// Program interface lookups answered from the cache: (GL function, `Lookup` variant, the
+/// parameter that is part of the key besides the name, if any).
+pub const PROGRAM_LOOKUPS: &[(&str, &str, Option<&str>)] = &[
+    ("glGetUniformLocation", "UniformLocation", None),
+    ("glGetAttribLocation", "AttribLocation", None),
+    ("glGetUniformBlockIndex", "UniformBlockIndex", None),
+    ("glGetFragDataLocation", "FragDataLocation", None),
+    ("glGetFragDataIndex", "FragDataIndex", None),
+    ("glGetProgramResourceIndex", "ResourceIndex", Some("programInterface")),
+    ("glGetProgramResourceLocation", "ResourceLocation", Some("programInterface")),
+    ("glGetProgramResourceLocationIndex", "ResourceLocationIndex", Some("programInterface")),
+    ("glGetSubroutineIndex", "SubroutineIndex", Some("shadertype")),
+    ("glGetSubroutineUniformLocation", "SubroutineUniformLocation", Some("shadertype")),
+];

@@ -426,6 +426,10 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     }
     let docs = doc(f, "records one packet");
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
+    if bindings::links_program(f) {
+        let program = ident(param_named(f, "program"));
+        lengths.insert(0, quote!(self.note_link(#program);));
+    }
     if f.name == "glFenceSync" {
         return quote! {
             #docs
@@ -623,6 +627,14 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
                 _ => {}
             }
         }
+    }
+    if bindings::links_program(f) {
+        let program = arg("program");
+        post.push(quote!(r.program_linked(#program);));
+    }
+    if f.name == "glDeleteProgram" {
+        let program = arg("program");
+        post.push(quote!(r.program_deleted(#program);));
     }
     match bindings::hook(f) {
         None => {}

@@ -94,6 +94,118 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if let Some((class, created)) = pooled(f) {
         return pooled_method(api, f, class, created);
     }
+    if let Some(&(_, lookup, aux)) = crate::bindings::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) {
+        return cached_lookup(api, f, lookup, aux);
+    }
+    if matches!(f.name.as_str(), "glGetProgramiv" | "glGetProgramInfoLog") {
+        return cached_program_query(api, f);
+    }
+    round_trip_method(api, f, None)
+}
+
+/// A program interface lookup answered from the cache (`runtime/programs.rs`), with the round
+/// trip (under the name `<method>_round_trip`) for names the cache does not hold.
+fn cached_lookup(api: &Api, f: &Function, lookup: &str, aux: Option<&str>) -> TokenStream {
+    let gl_name = &f.name;
+    let method = format_ident!("{}", f.method_name());
+    let uncached = format_ident!("{}_round_trip", f.method_name());
+    let inner = round_trip_method(api, f, Some(&uncached));
+    let params: Vec<_> = f.params.iter().map(ident).collect();
+    let types: Vec<TokenStream> = f
+        .params
+        .iter()
+        .map(|p| if matches!(p.role, Role::In(Rule::String)) { quote!(&str) } else { rust_type(&p.ty) })
+        .collect();
+    let program = ident(param_named(f, "program"));
+    let name = ident(f.params.iter().find(|p| matches!(p.role, Role::In(Rule::String))).expect("a name argument"));
+    let aux = match aux {
+        Some(a) => {
+            let a = ident(param_named(f, a));
+            quote!(#a as u32)
+        }
+        None => quote!(0u32),
+    };
+    let lookup = format_ident!("{}", lookup);
+    let ret = rust_type(&f.ret);
+    let docs = doc(
+        f,
+        "answered from the program interface cache when the program's latest link has replayed (no round trip); \
+         fails at once if that link is recorded in a list not yet submitted",
+    );
+    quote! {
+        #inner
+
+        #docs
+        #[track_caller]
+        pub fn #method(&self, #(#params: #types),*) -> Result<#ret, crate::Error> {
+            let key = (crate::programs::Lookup::#lookup, #aux, #name);
+            if let Some(v) = self.program_lookup(#gl_name, #program, key)? {
+                return Ok(v as #ret);
+            }
+            let v = self.#uncached(#(#params),*)?;
+            self.program_remember(#program, key, v as i64);
+            Ok(v)
+        }
+    }
+}
+
+/// `get_programiv(LINK_STATUS)` and `get_program_info_log` from the cache, other pnames (and
+/// programs the cache does not know) by a round trip.
+fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
+    let gl_name = &f.name;
+    let method = format_ident!("{}", f.method_name());
+    let uncached = format_ident!("{}_round_trip", f.method_name());
+    let inner = round_trip_method(api, f, Some(&uncached));
+    let docs = doc(
+        f,
+        if f.name == "glGetProgramiv" {
+            "`GL_LINK_STATUS` is answered from the program interface cache once the latest link has replayed; \
+             other pnames are a round trip"
+        } else {
+            "answered from the program interface cache once the latest link has replayed"
+        },
+    );
+    if f.name == "glGetProgramiv" {
+        quote! {
+            #inner
+
+            #docs
+            #[track_caller]
+            pub fn #method(&self, program: types::GLuint, pname: types::GLenum) -> Result<Vec<types::GLint>, crate::Error> {
+                if pname == crate::gl::LINK_STATUS {
+                    if let Some(status) = self.program_link_status(#gl_name, program)? {
+                        return Ok(vec![status]);
+                    }
+                }
+                self.#uncached(program, pname)
+            }
+        }
+    } else {
+        quote! {
+            #inner
+
+            #docs
+            #[track_caller]
+            pub fn #method(&self, program: types::GLuint, buf_size: types::GLsizei) -> Result<String, crate::Error> {
+                if buf_size < 0 {
+                    return Err(crate::Error::InvalidArgument { function: #gl_name, argument: "buf_size", value: buf_size as i64 });
+                }
+                if let Some(log) = self.program_info_log(#gl_name, program)? {
+                    // As the GL: at most buf_size - 1 bytes (and the NUL).
+                    let mut end = log.len().min((buf_size as usize).saturating_sub(1));
+                    while !log.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    return Ok(log[..end].to_string());
+                }
+                self.#uncached(program, buf_size)
+            }
+        }
+    }
+}
+
+/// A create or query method as a round trip (`rename`: under another name, crate-private).
+fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident>) -> TokenStream {
     let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
     let gl_name = &f.name;
     let method = format_ident!("{}", f.method_name());
@@ -360,6 +472,9 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
         setup = replaced;
     }
 
+    if f.name == "glCreateShaderProgramv" {
+        finish.push(quote!(ctx.program_linked(ret);));
+    }
     // Names a create function returns are live again (for use-after-delete tracking).
     if f.kind == Kind::Create {
         if let Some(class) = &f.ret_class {
@@ -403,6 +518,10 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
             "a round trip to the render thread"
         },
     );
+    let (method, vis) = match rename {
+        Some(r) => (r.clone(), quote!(pub(crate))),
+        None => (method, quote!(pub)),
+    };
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
     let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };
@@ -448,7 +567,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     quote! {
         #docs
         #[track_caller]
-        pub #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
+        #vis #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
             #(#lengths)*
             #range_check
             #(#owned)*

@@ -1,0 +1,365 @@
+//! The program interface cache: uniform locations, attribute locations, block and subroutine
+//! indices, and link status, answered without joining the command stream.
+//!
+//! A worker that records draws often looks a uniform location up lazily, while it records. As a
+//! query that is a round trip that waits for every list submitted before it (11–16 µs at best,
+//! and a wait for other workers' slots at worst). But a program's interface can only change
+//! when the program is linked, and glcmd sees every link: a recorded `link_program` (or
+//! `program_binary`) is noted in its list when recorded and counted when the list is submitted;
+//! when it replays, the render thread reads the program's link status, info log and active
+//! resources (uniforms with every array element, attributes, fragment outputs, uniform and
+//! storage blocks, subroutines and subroutine uniforms per stage) and caches the answers of the
+//! lookup functions for them. Chromium's command-buffer client keeps the same cache for the same
+//! reason.
+//!
+//! A lookup (`get_uniform_location`, `get_attrib_location`, `get_uniform_block_index`,
+//! `get_program_resource_index`, `get_program_resource_location(_index)`,
+//! `get_frag_data_location`/`index`, `get_subroutine_index`,
+//! `get_subroutine_uniform_location`, and `get_programiv(LINK_STATUS)` and the info log):
+//!
+//! * fails at once with `Error::LinkNotSubmitted` if a link of the program is recorded in a
+//!   list that has not been submitted;
+//! * waits only for the latest submitted link of that program to replay (bounded like any
+//!   wait: `Options::wait_limit`, device loss);
+//! * answers from the cache. A name the cache does not hold (an inactive uniform, a spelling
+//!   the prefill did not try) is asked of the GL once by a round trip, and the answer is kept
+//!   until the next link.
+//!
+//! A program linked some other way (`with_gl`) has no entry: its lookups are round trips, as
+//! before. Answers equal what the GL returns (they are the GL's answers, asked at link time).
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::generated::{enums as gl, types::*, Gl};
+use crate::Error;
+
+/// A lookup function whose answers are cached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Lookup {
+    UniformLocation,
+    AttribLocation,
+    UniformBlockIndex,
+    FragDataLocation,
+    FragDataIndex,
+    /// `glGetProgramResourceIndex(program, interface, name)`: the key's `aux` is the interface.
+    ResourceIndex,
+    ResourceLocation,
+    ResourceLocationIndex,
+    /// `glGetSubroutineIndex(program, shadertype, name)`: `aux` is the shader type.
+    SubroutineIndex,
+    SubroutineUniformLocation,
+}
+
+#[derive(Default)]
+struct Entry {
+    /// Links recorded in lists of this device that are not submitted yet.
+    recorded: u32,
+    submitted: u64,
+    replayed: u64,
+    link_status: Option<GLint>,
+    info_log: Option<String>,
+    lookups: HashMap<(Lookup, u32, String), i64>,
+}
+
+/// The device's program interface cache.
+#[derive(Default)]
+pub(crate) struct Programs {
+    entries: Mutex<HashMap<GLuint, Entry>>,
+    replayed: Condvar,
+}
+
+impl Programs {
+    /// A list of this device recorded a link of `program`.
+    pub(crate) fn recorded(&self, program: GLuint) {
+        self.lock().entry(program).or_default().recorded += 1;
+    }
+
+    /// A list with recorded links was dropped unsubmitted.
+    pub(crate) fn unrecorded(&self, programs: &[GLuint]) {
+        let mut entries = self.lock();
+        for p in programs {
+            if let Some(e) = entries.get_mut(p) {
+                e.recorded = e.recorded.saturating_sub(1);
+            }
+        }
+    }
+
+    /// A list with links was submitted (`own`: recorded from this device's pool).
+    pub(crate) fn submitted(&self, programs: &[GLuint], own: bool) {
+        let mut entries = self.lock();
+        for &p in programs {
+            let e = entries.entry(p).or_default();
+            if own {
+                e.recorded = e.recorded.saturating_sub(1);
+            }
+            e.submitted += 1;
+        }
+    }
+
+    /// A program was deleted (its delete ran): forget it.
+    pub(crate) fn deleted(&self, program: GLuint) {
+        let mut entries = self.lock();
+        if let Some(e) = entries.get_mut(&program) {
+            if e.submitted == e.replayed && e.recorded == 0 {
+                entries.remove(&program);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GLuint, Entry>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A link of `program` replayed (or `create_shader_programv` ran): read its interface from
+    /// the GL and cache it. Render thread.
+    pub(crate) fn linked(&self, gl_fns: &Gl, program: GLuint, counted: bool, raised: &mut Vec<GLenum>) {
+        // The application's pending GL errors are kept (returned by `Device::get_error` before
+        // the GL's); errors of glcmd's own reads are not the application's.
+        loop {
+            // SAFETY: no arguments.
+            let e = unsafe { (gl_fns.GetError)() };
+            if e == gl::NO_ERROR {
+                break;
+            }
+            if !raised.contains(&e) {
+                raised.push(e);
+            }
+        }
+        let mut fresh = Entry::default();
+        read_interface(gl_fns, program, &mut fresh);
+        // SAFETY: no arguments.
+        while unsafe { (gl_fns.GetError)() } != gl::NO_ERROR {}
+        let mut entries = self.lock();
+        let e = entries.entry(program).or_default();
+        e.link_status = fresh.link_status;
+        e.info_log = fresh.info_log;
+        e.lookups = fresh.lookups;
+        if counted {
+            e.replayed += 1;
+        } else {
+            // Linked outside a list (a create): nothing to wait for.
+            e.replayed = e.submitted;
+        }
+        drop(entries);
+        self.replayed.notify_all();
+    }
+
+    /// Waits until the latest submitted link of `program` has replayed; `Ok(false)` when the
+    /// cache has nothing for it (a program glcmd never saw linked).
+    fn ready(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<bool, Error> {
+        let start = Instant::now();
+        let mut entries = self.lock();
+        loop {
+            let Some(e) = entries.get(&program) else { return Ok(false) };
+            if e.recorded > 0 {
+                return Err(Error::LinkNotSubmitted { program });
+            }
+            if e.replayed >= e.submitted {
+                return Ok(e.link_status.is_some());
+            }
+            if let Some(err) = lost() {
+                return Err(err);
+            }
+            if start.elapsed() >= limit {
+                return Err(Error::Blocked {
+                    what: format!("{function} (waiting for the link of program {program})"),
+                    frame: 0,
+                    slot: 0,
+                    waited_ms: start.elapsed().as_millis(),
+                });
+            }
+            entries = self.replayed.wait_timeout(entries, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+        }
+    }
+
+    /// A cached lookup: the answer, or `None` when the GL must be asked (then `remember`).
+    pub(crate) fn lookup(
+        &self,
+        function: &'static str,
+        program: GLuint,
+        key: (Lookup, u32, &str),
+        limit: Duration,
+        lost: &dyn Fn() -> Option<Error>,
+    ) -> Result<Option<i64>, Error> {
+        if !self.ready(function, program, limit, lost)? {
+            return Ok(None);
+        }
+        let entries = self.lock();
+        Ok(entries.get(&program).and_then(|e| e.lookups.get(&(key.0, key.1, key.2.to_string())).copied()))
+    }
+
+    /// Keeps an answer the GL gave for a name the cache did not hold, until the next link.
+    pub(crate) fn remember(&self, program: GLuint, key: (Lookup, u32, &str), value: i64) {
+        let mut entries = self.lock();
+        if let Some(e) = entries.get_mut(&program) {
+            if e.link_status.is_some() && e.replayed >= e.submitted {
+                e.lookups.insert((key.0, key.1, key.2.to_string()), value);
+            }
+        }
+    }
+
+    /// The cached link status, after waiting for the latest link.
+    pub(crate) fn link_status(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<GLint>, Error> {
+        if !self.ready(function, program, limit, lost)? {
+            return Ok(None);
+        }
+        Ok(self.lock().get(&program).and_then(|e| e.link_status))
+    }
+
+    /// The cached info log, after waiting for the latest link.
+    pub(crate) fn info_log(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<String>, Error> {
+        if !self.ready(function, program, limit, lost)? {
+            return Ok(None);
+        }
+        Ok(self.lock().get(&program).and_then(|e| e.info_log.clone()))
+    }
+}
+
+/// Array elements of a uniform or input array whose locations are read at link time (the rest
+/// are asked on first use).
+const PREFILLED_ELEMENTS: i32 = 256;
+
+fn integer(gl_fns: &Gl, program: GLuint, pname: GLenum) -> GLint {
+    let mut v = 0;
+    // SAFETY: one value into a local.
+    unsafe { (gl_fns.GetProgramiv)(program, pname, &mut v) };
+    v
+}
+
+/// Reads what the lookups will ask: the GL's own answers, for every active resource.
+fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
+    // SAFETY (every GL call below): valid enums, outputs into locals or buffers of the sizes
+    // passed, names NUL-terminated CStrings.
+    let status = integer(gl_fns, program, gl::LINK_STATUS);
+    e.link_status = Some(status);
+    let log_len = integer(gl_fns, program, gl::INFO_LOG_LENGTH).max(0) as usize;
+    let mut log = vec![0u8; log_len.max(1)];
+    let mut written: GLsizei = 0;
+    unsafe { (gl_fns.GetProgramInfoLog)(program, log.len() as GLsizei, &mut written, log.as_mut_ptr().cast()) };
+    e.info_log = Some(String::from_utf8_lossy(&log[..(written.max(0) as usize).min(log.len())]).into_owned());
+    if status == 0 {
+        return;
+    }
+    let names = |interface: GLenum| -> Vec<(String, GLint)> {
+        let (mut count, mut max_len) = (0, 0);
+        unsafe {
+            (gl_fns.GetProgramInterfaceiv)(program, interface, gl::ACTIVE_RESOURCES, &mut count);
+            (gl_fns.GetProgramInterfaceiv)(program, interface, gl::MAX_NAME_LENGTH, &mut max_len);
+        }
+        let mut out = Vec::new();
+        let mut buf = vec![0u8; (max_len.max(1) as usize) + 1];
+        for i in 0..count.max(0) as u32 {
+            let mut len: GLsizei = 0;
+            unsafe {
+                (gl_fns.GetProgramResourceName)(program, interface, i, buf.len() as GLsizei, &mut len, buf.as_mut_ptr().cast())
+            };
+            let name = String::from_utf8_lossy(&buf[..(len.max(0) as usize).min(buf.len())]).into_owned();
+            let mut size: GLint = 1;
+            if matches!(interface, gl::UNIFORM | gl::PROGRAM_INPUT | gl::PROGRAM_OUTPUT) {
+                let prop = gl::ARRAY_SIZE;
+                let mut got = 0;
+                unsafe { (gl_fns.GetProgramResourceiv)(program, interface, i, 1, &prop, 1, &mut got, &mut size) };
+            }
+            out.push((name, size));
+        }
+        out
+    };
+    // Every spelling a lookup may use for a resource: `a`, `a[0]`, `a[1]`, ...
+    let spellings = |name: &str, size: GLint| -> Vec<String> {
+        let mut v = vec![name.to_string()];
+        if let Some(base) = name.strip_suffix("[0]") {
+            v.push(base.to_string());
+            for k in 1..size.clamp(1, PREFILLED_ELEMENTS) {
+                v.push(format!("{base}[{k}]"));
+            }
+        }
+        v
+    };
+    let mut ask = |lookup: Lookup, aux: u32, name: &str| {
+        let Ok(c) = CString::new(name) else { return };
+        let value = unsafe {
+            match lookup {
+                Lookup::UniformLocation => (gl_fns.GetUniformLocation)(program, c.as_ptr()) as i64,
+                Lookup::AttribLocation => (gl_fns.GetAttribLocation)(program, c.as_ptr()) as i64,
+                Lookup::UniformBlockIndex => (gl_fns.GetUniformBlockIndex)(program, c.as_ptr()) as i64,
+                Lookup::FragDataLocation => (gl_fns.GetFragDataLocation)(program, c.as_ptr()) as i64,
+                Lookup::FragDataIndex => (gl_fns.GetFragDataIndex)(program, c.as_ptr()) as i64,
+                Lookup::ResourceIndex => (gl_fns.GetProgramResourceIndex)(program, aux, c.as_ptr()) as i64,
+                Lookup::ResourceLocation => (gl_fns.GetProgramResourceLocation)(program, aux, c.as_ptr()) as i64,
+                Lookup::ResourceLocationIndex => (gl_fns.GetProgramResourceLocationIndex)(program, aux, c.as_ptr()) as i64,
+                Lookup::SubroutineIndex => (gl_fns.GetSubroutineIndex)(program, aux, c.as_ptr()) as i64,
+                Lookup::SubroutineUniformLocation => (gl_fns.GetSubroutineUniformLocation)(program, aux, c.as_ptr()) as i64,
+            }
+        };
+        e.lookups.insert((lookup, aux, name.to_string()), value);
+    };
+    for (name, size) in names(gl::UNIFORM) {
+        for s in spellings(&name, size) {
+            ask(Lookup::UniformLocation, 0, &s);
+            ask(Lookup::ResourceIndex, gl::UNIFORM, &s);
+            ask(Lookup::ResourceLocation, gl::UNIFORM, &s);
+        }
+    }
+    for (name, size) in names(gl::PROGRAM_INPUT) {
+        for s in spellings(&name, size) {
+            ask(Lookup::AttribLocation, 0, &s);
+            ask(Lookup::ResourceIndex, gl::PROGRAM_INPUT, &s);
+            ask(Lookup::ResourceLocation, gl::PROGRAM_INPUT, &s);
+        }
+    }
+    for (name, size) in names(gl::PROGRAM_OUTPUT) {
+        for s in spellings(&name, size) {
+            ask(Lookup::FragDataLocation, 0, &s);
+            ask(Lookup::FragDataIndex, 0, &s);
+            ask(Lookup::ResourceIndex, gl::PROGRAM_OUTPUT, &s);
+            ask(Lookup::ResourceLocation, gl::PROGRAM_OUTPUT, &s);
+            ask(Lookup::ResourceLocationIndex, gl::PROGRAM_OUTPUT, &s);
+        }
+    }
+    for (name, _) in names(gl::UNIFORM_BLOCK) {
+        let base = name.strip_suffix("[0]").map(str::to_string);
+        for s in std::iter::once(name).chain(base) {
+            ask(Lookup::UniformBlockIndex, 0, &s);
+            ask(Lookup::ResourceIndex, gl::UNIFORM_BLOCK, &s);
+        }
+    }
+    for (name, _) in names(gl::SHADER_STORAGE_BLOCK) {
+        ask(Lookup::ResourceIndex, gl::SHADER_STORAGE_BLOCK, &name);
+    }
+    // Subroutine interfaces exist only for the program's stages: the attached shaders say which
+    // (a program made from a binary has none attached; its subroutines are asked on first use).
+    let attached = integer(gl_fns, program, gl::ATTACHED_SHADERS).max(0) as usize;
+    let mut shaders = vec![0 as GLuint; attached.max(1)];
+    let mut got: GLsizei = 0;
+    unsafe { (gl_fns.GetAttachedShaders)(program, attached as GLsizei, &mut got, shaders.as_mut_ptr()) };
+    let stages: Vec<GLenum> = shaders[..(got.max(0) as usize).min(attached)]
+        .iter()
+        .map(|&sh| {
+            let mut t = 0;
+            unsafe { (gl_fns.GetShaderiv)(sh, gl::SHADER_TYPE, &mut t) };
+            t as GLenum
+        })
+        .collect();
+    for stage in stages {
+        let (interface, uniform_interface) = match stage {
+            gl::VERTEX_SHADER => (gl::VERTEX_SUBROUTINE, gl::VERTEX_SUBROUTINE_UNIFORM),
+            gl::TESS_CONTROL_SHADER => (gl::TESS_CONTROL_SUBROUTINE, gl::TESS_CONTROL_SUBROUTINE_UNIFORM),
+            gl::TESS_EVALUATION_SHADER => (gl::TESS_EVALUATION_SUBROUTINE, gl::TESS_EVALUATION_SUBROUTINE_UNIFORM),
+            gl::GEOMETRY_SHADER => (gl::GEOMETRY_SUBROUTINE, gl::GEOMETRY_SUBROUTINE_UNIFORM),
+            gl::FRAGMENT_SHADER => (gl::FRAGMENT_SUBROUTINE, gl::FRAGMENT_SUBROUTINE_UNIFORM),
+            _ => (gl::COMPUTE_SUBROUTINE, gl::COMPUTE_SUBROUTINE_UNIFORM),
+        };
+        for (name, _) in names(interface) {
+            ask(Lookup::SubroutineIndex, stage, &name);
+        }
+        for (name, size) in names(uniform_interface) {
+            for s in spellings(&name, size) {
+                ask(Lookup::SubroutineUniformLocation, stage, &s);
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! The program interface cache (issue 9): lookups answered without joining the command stream,
+//! equal to what direct GL answers for the same program (differential), failing at once when
+//! the link is recorded but not submitted, refreshed by every relink.
+
+mod common;
+
+use std::ffi::CString;
+
+use common::*;
+use glcmd::types::*;
+use glcmd::{gl, Error};
+
+const VS: &str = "#version 450 core
+layout(location = 3) in vec4 position;
+in vec2 uv;
+in float weights[3];
+struct Light { vec4 color; float power; };
+uniform Light lights[4];
+uniform mat4 mvp;
+uniform float unused_uniform;
+uniform float ks[5];
+layout(std140) uniform Camera { mat4 view; vec4 eye; } camera;
+layout(std430, binding = 1) buffer Data { vec4 items[]; } data;
+subroutine vec4 Shade(vec4 c);
+subroutine(Shade) vec4 plain(vec4 c) { return c; }
+subroutine(Shade) vec4 doubled(vec4 c) { return c * 2.0; }
+subroutine uniform Shade shade;
+out vec2 v_uv;
+void main() {
+    v_uv = uv + vec2(weights[0] + weights[2]);
+    vec4 l = lights[2].color * lights[3].power + camera.eye + data.items[1];
+    gl_Position = shade(mvp * position + l * ks[4]);
+}
+";
+const FS: &str = "#version 450 core
+in vec2 v_uv;
+layout(location = 0) out vec4 color;
+layout(location = 1) out vec4 extra;
+uniform sampler2D tex;
+void main() { color = texture(tex, v_uv); extra = vec4(1.0); }
+";
+
+/// Names to look up: active ones in every spelling, inactive ones, wrong ones.
+const UNIFORMS: &[&str] = &[
+    "mvp", "lights[0].color", "lights[2].color", "lights[3].power", "lights[1].power", "ks", "ks[0]", "ks[4]", "ks[5]",
+    "tex", "unused_uniform", "nope", "mvp[0]", "lights", "ks[ 1]", "",
+];
+const ATTRIBS: &[&str] = &["position", "uv", "weights", "weights[0]", "weights[2]", "weights[3]", "nope", "gl_VertexID"];
+const BLOCKS: &[&str] = &["Camera", "camera", "Data", "nope"];
+const OUTPUTS: &[&str] = &["color", "extra", "nope"];
+
+/// Every lookup, asked of a context through `get(lookup, interface_or_stage, name)`.
+fn answers(mut get: impl FnMut(&str, GLenum, &str) -> i64) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    let mut ask = |what: &str, aux: GLenum, name: &str| out.push((format!("{what}({aux:#x}, {name:?})"), get(what, aux, name)));
+    for u in UNIFORMS {
+        ask("uniform", 0, u);
+        ask("index", gl::UNIFORM, u);
+        ask("location", gl::UNIFORM, u);
+    }
+    for a in ATTRIBS {
+        ask("attrib", 0, a);
+        ask("index", gl::PROGRAM_INPUT, a);
+    }
+    for b in BLOCKS {
+        ask("block", 0, b);
+        ask("index", gl::UNIFORM_BLOCK, b);
+        ask("index", gl::SHADER_STORAGE_BLOCK, b);
+    }
+    for o in OUTPUTS {
+        ask("frag", 0, o);
+        ask("location", gl::PROGRAM_OUTPUT, o);
+    }
+    for s in ["plain", "doubled", "nope"] {
+        ask("subroutine", gl::VERTEX_SHADER, s);
+    }
+    for s in ["shade", "nope"] {
+        ask("subroutine uniform", gl::VERTEX_SHADER, s);
+    }
+    out
+}
+
+fn direct_answers() -> (Vec<(String, i64)>, GLint) {
+    let d = Direct::new();
+    let program = d.program(&[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    let g = &d.gl;
+    let mut status = 0;
+    unsafe { (g.GetProgramiv)(program, gl::LINK_STATUS, &mut status) };
+    let answers = answers(|what, aux, name| {
+        let c = CString::new(name).unwrap();
+        let p = c.as_ptr();
+        unsafe {
+            match what {
+                "uniform" => (g.GetUniformLocation)(program, p) as i64,
+                "index" => (g.GetProgramResourceIndex)(program, aux, p) as i64,
+                "location" => (g.GetProgramResourceLocation)(program, aux, p) as i64,
+                "attrib" => (g.GetAttribLocation)(program, p) as i64,
+                "block" => (g.GetUniformBlockIndex)(program, p) as i64,
+                "frag" => (g.GetFragDataLocation)(program, p) as i64,
+                "subroutine" => (g.GetSubroutineIndex)(program, aux, p) as i64,
+                _ => (g.GetSubroutineUniformLocation)(program, aux, p) as i64,
+            }
+        }
+    });
+    (answers, status)
+}
+
+fn device_answers(device: &glcmd::Device, program: GLuint) -> Vec<(String, i64)> {
+    answers(|what, aux, name| match what {
+        "uniform" => device.get_uniform_location(program, name).unwrap() as i64,
+        "index" => device.get_program_resource_index(program, aux, name).unwrap() as i64,
+        "location" => device.get_program_resource_location(program, aux, name).unwrap() as i64,
+        "attrib" => device.get_attrib_location(program, name).unwrap() as i64,
+        "block" => device.get_uniform_block_index(program, name).unwrap() as i64,
+        "frag" => device.get_frag_data_location(program, name).unwrap() as i64,
+        "subroutine" => device.get_subroutine_index(program, aux, name).unwrap() as i64,
+        _ => device.get_subroutine_uniform_location(program, aux, name).unwrap() as i64,
+    })
+}
+
+#[test]
+fn cached_lookups_equal_direct_gl_and_make_no_round_trip() {
+    let (direct, direct_status) = direct_answers();
+    let device = device();
+    let program = device_program(&device, &[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    device.finish().unwrap();
+    let before = device.stats().round_trips;
+    let cached = device_answers(&device, program);
+    let after = device.stats().round_trips;
+    assert_eq!(cached, direct);
+    assert!(direct.iter().any(|(_, v)| *v > 0), "the program has active resources");
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![direct_status]);
+    // The active names are prefilled; an unknown spelling is asked once and then kept.
+    let asked = after - before;
+    let again_before = device.stats().round_trips;
+    assert_eq!(device_answers(&device, program), direct);
+    assert_eq!(device.stats().round_trips, again_before, "a second pass is all cached");
+    assert!(asked < cached.len() as u64 / 2, "{asked} of {} lookups were round trips", cached.len());
+}
+
+#[test]
+fn a_lookup_of_a_link_that_is_not_submitted_fails_at_once() {
+    let device = device();
+    let program = device.create_program().unwrap();
+    let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let mut list = device.command_list();
+    list.shader_source(vs, &[VS]);
+    list.compile_shader(vs);
+    list.attach_shader(program, vs);
+    list.link_program(program);
+    let r = device.get_uniform_location(program, "mvp");
+    assert!(matches!(r, Err(Error::LinkNotSubmitted { program: p }) if p == program), "{r:?}");
+    let r = device.get_programiv(program, gl::LINK_STATUS);
+    assert!(matches!(r, Err(Error::LinkNotSubmitted { .. })), "{r:?}");
+    device.submit(list).unwrap();
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
+    assert!(device.get_uniform_location(program, "mvp").unwrap() >= 0);
+    // A list dropped unsubmitted no longer blocks lookups.
+    let mut list = device.command_list();
+    list.link_program(program);
+    drop(list);
+    assert!(device.get_uniform_location(program, "mvp").unwrap() >= 0);
+}
+
+#[test]
+fn a_lookup_waits_only_for_the_link_not_for_other_lists() {
+    let device = device();
+    let program = device_program(&device, &[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    let expected = device.get_uniform_location(program, "mvp").unwrap();
+    // Slot 0 is this thread's and unsubmitted; slot 1 is submitted. A query would wait for
+    // slot 0 (and fail at once, since only this thread can submit it); the lookup does not.
+    let frame = device.begin_frame(2).unwrap();
+    let mine = frame.list(0).unwrap();
+    frame.submit(1, device.command_list()).unwrap();
+    assert!(matches!(device.get_error(), Err(Error::WouldDeadlock { .. })));
+    assert_eq!(device.get_uniform_location(program, "mvp").unwrap(), expected);
+    frame.submit(0, mine).unwrap();
+}
+
+#[test]
+fn a_relink_refreshes_the_cache() {
+    let device = device();
+    let program = device.create_program().unwrap();
+    let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let fs = device.create_shader(gl::FRAGMENT_SHADER).unwrap();
+    let mut list = device.command_list();
+    list.shader_source(vs, &[VS]);
+    list.shader_source(fs, &[FS]);
+    list.compile_shader(vs);
+    list.compile_shader(fs);
+    list.attach_shader(program, vs);
+    list.attach_shader(program, fs);
+    list.bind_attrib_location(program, 7, "uv");
+    list.link_program(program);
+    device.submit(list).unwrap();
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 7);
+    let mut list = device.command_list();
+    list.bind_attrib_location(program, 9, "uv");
+    list.link_program(program);
+    device.submit(list).unwrap();
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 9);
+    // The info log and link status come from the cache too, as the GL gives them.
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
+    let _ = device.get_program_info_log(program, 1024).unwrap();
+    assert_eq!(device.get_program_info_log(program, 0).unwrap(), "");
+}

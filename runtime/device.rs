@@ -96,6 +96,9 @@ pub(crate) struct Common {
     pub(crate) pools: crate::pools::Pools,
     /// The program interface cache (`programs.rs`).
     pub(crate) programs: Arc<crate::programs::Programs>,
+    /// The limits cache (`limits.rs`), read by the render thread before the device is handed
+    /// out.
+    pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -263,6 +266,7 @@ impl Device {
             robust: std::sync::atomic::AtomicBool::new(false),
             pools: Default::default(),
             programs: Default::default(),
+            limits: std::sync::OnceLock::new(),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -499,6 +503,12 @@ impl Device {
         drop(stats);
         self.fill_counters(&mut s);
         Ok(s)
+    }
+
+    /// The context's implementation-dependent constants, read once at start-up (`limits.rs`):
+    /// the `glGet*` methods answer them from here without a round trip.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        self.shared.common.limits.get().expect("the render thread reads the limits before the device is handed out")
     }
 
     /// Whether the context has robust buffer access (`Options::robust_access` asked for it and

@@ -105,6 +105,7 @@ pub mod dump;
 mod error;
 pub mod frame;
 pub mod generated;
+pub mod limits;
 pub mod list;
 pub mod loader;
 pub mod packet;

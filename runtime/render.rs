@@ -708,6 +708,7 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             let robust = flags as u32 & crate::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT != 0;
             common.robust.store(robust, Ordering::Relaxed);
         }
+        let _ = common.limits.set(crate::limits::Limits::read(&gl));
         let state = RefCell::new(ReplayState::new(&gl, common.sink.clone(), common.programs.clone()));
         let (gl, real) = match checking_table(&gl, options.checked_gl) {
             Ok(Some(checking)) => (checking, Some(gl)),

@@ -24,6 +24,7 @@ pub mod ctype;
 pub mod emit;
 pub mod error;
 pub mod header;
+pub mod limits;
 pub mod model;
 pub mod naming;
 pub mod pname_tables;

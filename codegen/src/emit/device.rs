@@ -100,7 +100,60 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if matches!(f.name.as_str(), "glGetProgramiv" | "glGetProgramInfoLog") {
         return cached_program_query(api, f);
     }
+    if let Some(&(_, accessor)) = LIMIT_GETTERS.iter().find(|(n, _)| *n == f.name) {
+        return limit_getter(api, f, accessor);
+    }
     round_trip_method(api, f, None)
+}
+
+/// Getters whose implementation-dependent pnames are answered from the limits cache
+/// (`runtime/limits.rs`): (GL function, `Limits` accessor).
+const LIMIT_GETTERS: &[(&str, &str)] = &[
+    ("glGetIntegerv", "integerv"),
+    ("glGetInteger64v", "integer64v"),
+    ("glGetFloatv", "floatv"),
+    ("glGetDoublev", "doublev"),
+    ("glGetBooleanv", "booleanv"),
+    ("glGetIntegeri_v", "integeri_v"),
+    ("glGetInteger64i_v", "integer64i_v"),
+    ("glGetString", "string"),
+    ("glGetStringi", "stringi"),
+];
+
+/// A getter that answers the context's constants from the limits cache and asks the GL for the
+/// rest.
+fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
+    let method = format_ident!("{}", f.method_name());
+    let uncached = format_ident!("{}_round_trip", f.method_name());
+    let inner = round_trip_method(api, f, Some(&uncached));
+    let inputs: Vec<&crate::model::Param> = f.params.iter().filter(|p| matches!(p.role, Role::Value)).collect();
+    let ids: Vec<_> = inputs.iter().map(|p| ident(p)).collect();
+    let tys: Vec<TokenStream> = inputs.iter().map(|p| rust_type(&p.ty)).collect();
+    let accessor = format_ident!("{}", accessor);
+    let ret = if f.ret.is_void() {
+        let out = f.params.iter().find(|p| matches!(p.role, Role::Out(_))).expect("an output");
+        let elem = element_type(out);
+        quote!(Vec<#elem>)
+    } else {
+        quote!(Option<String>)
+    };
+    let docs = doc(
+        f,
+        "the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits \
+         cache without a round trip; other pnames are a round trip",
+    );
+    quote! {
+        #inner
+
+        #docs
+        #[track_caller]
+        pub fn #method(&self, #(#ids: #tys),*) -> Result<#ret, crate::Error> {
+            if let Some(v) = self.limits().#accessor(#(#ids),*) {
+                return Ok(v);
+            }
+            self.#uncached(#(#ids),*)
+        }
+    }
 }
 
 /// A program interface lookup answered from the cache (`runtime/programs.rs`), with the round

@@ -52,6 +52,36 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
             }
         });
     }
+    // The implementation-dependent constants (`limits.rs`), read once at start-up.
+    let mut limits = Vec::new();
+    let mut limit_doc = vec![
+        " The implementation-dependent constants the render thread reads once at start-up and the".to_string(),
+        " `glGet*` methods answer from memory: (pname, values).".to_string(),
+        String::new(),
+    ];
+    for name in crate::limits::pnames() {
+        let Some(v) = value_of(name, "GetPName", &mut errors) else { continue };
+        let n = match pname_tables::table("GetPName").and_then(|t| t.count(name)) {
+            Some(Count::Fixed(n)) => n,
+            // Counted by another pname: read with room for the most any implementation has.
+            _ => 256,
+        };
+        limit_doc.push(format!(" * `{name}`"));
+        limits.push(quote!((#v, #n),));
+    }
+    let mut indexed = Vec::new();
+    for (name, count) in crate::limits::INDEXED {
+        let Some(v) = value_of(name, "GetPName", &mut errors) else { continue };
+        limit_doc.push(format!(" * `{name}` (indexed, {count} values)"));
+        indexed.push(quote!((#v, #count),));
+    }
+    let limit_doc = limit_doc.into_iter().map(|l| quote!(#[doc = #l]));
+    fns.push(quote! {
+        #(#limit_doc)*
+        pub static LIMITS: &[(u32, u32)] = &[#(#limits)*];
+        /// Indexed implementation-dependent constants: (pname, indices).
+        pub static INDEXED_LIMITS: &[(u32, u32)] = &[#(#indexed)*];
+    });
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -39,12 +39,16 @@ mod alloc;
 mod child;
 #[path = "bench/frame.rs"]
 mod frame;
+#[path = "bench/glbound.rs"]
+mod glbound;
 #[path = "bench/harness.rs"]
 mod harness;
 #[path = "bench/micro.rs"]
 mod micro;
 #[path = "bench/scene.rs"]
 mod scene;
+#[path = "bench/worker.rs"]
+mod worker;
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -59,7 +63,7 @@ use micro::{Cmd, CMDS};
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
 
-const WORKERS: [usize; 5] = [1, 2, 4, 8, 15];
+pub const WORKERS: [usize; 5] = [1, 2, 4, 8, 15];
 
 struct Opts {
     quick: bool,
@@ -335,6 +339,11 @@ fn main() {
         child::child_main(&args[2..]);
         return;
     }
+    if args.get(1).map(String::as_str) == Some(child::FLAG_GLCMD) {
+        alloc::init();
+        child::child_glcmd_main(&args[2..]);
+        return;
+    }
     alloc::init();
     let o = opts(&args);
     let t0 = Instant::now();
@@ -357,7 +366,22 @@ fn main() {
                     ns(d.mix_direct.0)
                 );
             }
-            other => eprintln!("--only: unknown section {other} (record, dispatch)"),
+            "glbound" => {
+                // The GL-bound frame alone (every variant a child process): for quick looks.
+                let (driver, threading) = match std::env::var("BENCH_DRIVER").as_deref() {
+                    Ok("nvidia") => (Driver::Nvidia, driver_threading(Driver::Nvidia)),
+                    Ok("mesa") => (Driver::Mesa, driver_threading(Driver::Mesa)),
+                    _ => (Driver::Other, None),
+                };
+                let _ = driver;
+                let reps = args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
+                let cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+                let gb = glbound::run(&cfg, reps, threading, &|m| progress(m, t0));
+                let mut out = String::new();
+                gb.table(&mut out);
+                println!("{out}");
+            }
+            other => eprintln!("--only: unknown section {other} (record, dispatch, glbound)"),
         }
         return;
     }
@@ -398,6 +422,14 @@ fn main() {
     progress("steady-state allocations", t0);
     let (allocs_simple, alloc_bytes, alloc_frames) =
         micro::allocs_simple(&device, ds, if o.quick { 50 } else { 200 }, if o.quick { 300 } else { 3000 });
+
+    // What a worker asks for: pooled creates, cached lookups, limits, the streaming frame.
+    progress("worker queries: pooled creates, cached lookups, the streaming frame", t0);
+    let wf = worker::run(&device, o.reps.min(51), if o.quick { 20 } else { 100 });
+
+    // The GL-bound frame: no CPU work, throughput, interleaved, several runs.
+    let gb_cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    let gl_bound = glbound::run(&gb_cfg, 3, driver_threading(driver), &|m| progress(m, t0));
 
     // 4. Frames.
     let (iters, ns_per_iter) = frame::calibrate(o.work_us);
@@ -496,8 +528,19 @@ fn main() {
     let _ = writeln!(out, "| query: `device.get_error()` | {:.1} | {:.1} |", rt_query.0, rt_query.1);
     let _ = writeln!(
         out,
-        "| create: `device.create_textures(GL_TEXTURE_2D, 1)` | {:.1} | {:.1} |",
+        "| create that is still a round trip: `device.create_shader(GL_VERTEX_SHADER)` | {:.1} | {:.1} |",
         rt_create.0, rt_create.1
+    );
+    let _ = writeln!(out, "\n### What a worker asks for (on a worker thread; ns)\n");
+    let _ = writeln!(out, "| call | answered by | median | min |");
+    let _ = writeln!(out, "| --- | --- | ---: | ---: |");
+    let _ = writeln!(out, "| `create_buffers(1)` | the name pool | **{}** | {} |", ns(wf.create_pooled.0), ns(wf.create_pooled.1));
+    let _ = writeln!(out, "| `get_uniform_location(program, \"mvp\")` | the program interface cache | **{}** | {} |", ns(wf.cached_query.0), ns(wf.cached_query.1));
+    let _ = writeln!(out, "| `get_integerv(GL_MAX_TEXTURE_SIZE)` | the limits cache | **{}** | {} |", ns(wf.limit.0), ns(wf.limit.1));
+    let _ = writeln!(
+        out,
+        "\nStreaming frame ({} workers, each frame: 3 uniform lookups, a limit, a created, filled, drawn and deleted buffer; {} frames): **{:.2}** round trips per frame.",
+        wf.streaming_workers, wf.streaming_frames, wf.streaming_round_trips
     );
     let _ = writeln!(out, "\n### Heap allocations per steady-state frame (counting global allocator)\n");
     let _ = writeln!(out, "| workload | allocations / frame | bytes / frame |");
@@ -517,6 +560,8 @@ fn main() {
             r.allocs.unwrap_or(f64::NAN)
         );
     }
+    let _ = writeln!(out, "\n### Frame benchmark: GL work dominates (throughput)\n");
+    gl_bound.table(&mut out);
     let _ = writeln!(out, "\n### Frame benchmark: CPU work dominates\n");
     main.table(&mut out, cores);
     if let Some(l) = &light {
@@ -550,6 +595,13 @@ fn main() {
     kv("packets_le_mesa", (bytes.iter().all(|(p, a, m)| p + a <= *m)).to_string());
     kv("query_round_trip_us", f(rt_query.0));
     kv("create_round_trip_us", f(rt_create.0));
+    kv("create_ns_pooled", f(wf.create_pooled.0));
+    kv("cached_query_ns", f(wf.cached_query.0));
+    kv("limit_query_ns", f(wf.limit.0));
+    kv("round_trips_per_frame_streaming", f(wf.streaming_round_trips));
+    kv("gl_bound_vs_direct_worst", f(gl_bound.worst()));
+    kv("gl_bound_best_vs_direct", f(gl_bound.best()));
+    kv("parks_per_frame", f(gl_bound.parks_per_frame()));
     kv("frame_ms_direct", f(main.direct.median_ns / 1e6));
     kv("frame_ms_glcmd_best", f(bt / 1e6));
     kv("frame_best_workers", bw.to_string());

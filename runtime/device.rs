@@ -121,6 +121,8 @@ pub struct Stats {
     /// Times the render thread parked (blocked with nothing to do), and for how long in all.
     pub parks: u64,
     pub parked: Duration,
+    /// Time spent replaying lists and deferred deletes, over all ended frames.
+    pub replay: Duration,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }

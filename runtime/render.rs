@@ -623,6 +623,7 @@ impl Scheduler {
             stats.frames += 1;
             stats.lists += f.stats.lists as u64;
             stats.commands += f.stats.commands;
+            stats.replay += f.stats.replay;
             stats.refused = refused;
             stats.deleted_names = ctx.diag.deleted_names();
             stats.last_frame = f.stats;

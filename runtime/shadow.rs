@@ -416,6 +416,9 @@ pub struct Shadow {
     max_stride: i32,
     /// A core-profile context: vertex array object 0 cannot be drawn with.
     core: bool,
+    /// The current vertex array's draw check, while nothing changed it: (reads no client
+    /// array, has an element buffer). Draws take this fast path.
+    draw_cache: Option<(bool, bool)>,
 }
 
 impl Shadow {
@@ -443,6 +446,7 @@ impl Shadow {
             max_bindings,
             max_stride: if stride > 0 { stride } else { 2048 },
             core,
+            draw_cache: None,
         };
         // A context handed over by the application (a window) may have state already.
         shadow.refresh(gl_fns);
@@ -454,6 +458,7 @@ impl Shadow {
     /// Names a create function (`created`) or a gen function returned: objects exist, or the
     /// names are reserved and become objects when first bound.
     pub fn names_created(&mut self, class: Class, names: &[u32], created: bool) {
+        self.draw_cache = None;
         let known = if created { Known::Object } else { Known::Reserved };
         for &n in names {
             if n == 0 {
@@ -469,6 +474,7 @@ impl Shadow {
     /// Names a delete ran for. They are forgotten; a later use asks the GL (`glIs*`) whether
     /// the object still exists (a program or shader flagged for deletion lives on while in use).
     pub fn names_deleted(&mut self, class: Class, names: &[u32]) {
+        self.draw_cache = None;
         match class {
             Class::Buffer => self.buffers_deleted(names),
             Class::VertexArray => self.vertex_arrays_deleted(names),
@@ -539,6 +545,7 @@ impl Shadow {
 
     /// After `glBindBuffer(target, buffer)` ran.
     pub fn bind_buffer(&mut self, gl_fns: &Gl, target: GLenum, buffer: GLuint) {
+        self.draw_cache = None;
         let Some(t) = Target::from_gl(target) else { return };
         let bound = match self.buffer_known(buffer) {
             Some(_) => {
@@ -573,6 +580,7 @@ impl Shadow {
 
     /// After `glBindVertexArray(array)` ran.
     pub fn bind_vertex_array(&mut self, gl_fns: &Gl, array: GLuint) {
+        self.draw_cache = None;
         if array == 0 || self.array_known(array).is_some() {
             self.current_vao = array;
             if array != 0 {
@@ -593,6 +601,7 @@ impl Shadow {
 
     /// `glVertexArrayElementBuffer(vaobj, buffer)`, after it ran.
     pub fn vertex_array_element_buffer(&mut self, vaobj: GLuint, buffer: GLuint) {
+        self.draw_cache = None;
         let certain = self.array_known(vaobj) == Some(Known::Object)
             && (buffer == 0 || self.buffer_known(buffer) == Some(Known::Object));
         let v = self.vao_mut(vaobj);
@@ -647,6 +656,7 @@ impl Shadow {
         buffers: *const GLuint,
         strides: *const GLsizei,
     ) {
+        self.draw_cache = None;
         for i in 0..count.max(0) as u32 {
             let (b, st) = if buffers.is_null() {
                 (0, 0)
@@ -668,6 +678,7 @@ impl Shadow {
 
     /// After binding `buffer` to binding point `index` of `vao` (None: the current one).
     pub fn vertex_buffer(&mut self, vao: Option<GLuint>, index: GLuint, buffer: GLuint, stride: GLsizei) {
+        self.draw_cache = None;
         let vao_id = vao.unwrap_or(self.current_vao);
         let certain = index < self.max_bindings
             && (0..=self.max_stride).contains(&stride)
@@ -697,6 +708,7 @@ impl Shadow {
     /// After `glVertexAttrib{,I,L}Pointer(index, size, type, .., stride, pointer)` ran:
     /// attribute `index` reads binding `index`, which now holds `GL_ARRAY_BUFFER`.
     pub fn attrib_pointer(&mut self, index: GLuint, size: GLint, type_: GLenum, stride: GLsizei, kind: AttribKind) {
+        self.draw_cache = None;
         let vao_id = self.current_vao;
         let certain = index < self.max_attribs.min(self.max_bindings)
             && (0..=self.max_stride).contains(&stride)
@@ -714,6 +726,7 @@ impl Shadow {
 
     /// After `glVertexAttribBinding` / `glVertexArrayAttribBinding`.
     pub fn attrib_binding(&mut self, vao: Option<GLuint>, attrib: GLuint, binding: GLuint) {
+        self.draw_cache = None;
         let vao_id = vao.unwrap_or(self.current_vao);
         let certain = attrib < self.max_attribs && binding < self.max_bindings && self.vao_certain(vao);
         let v = self.vao_mut(vao_id);
@@ -726,6 +739,7 @@ impl Shadow {
 
     /// After `glEnableVertexAttribArray` / `glDisableVertexAttribArray` (and the DSA forms).
     pub fn enable_attrib(&mut self, vao: Option<GLuint>, index: GLuint, enable: bool) {
+        self.draw_cache = None;
         let vao_id = vao.unwrap_or(self.current_vao);
         let certain = index < self.max_attribs && self.vao_certain(vao);
         let v = self.vao_mut(vao_id);
@@ -742,6 +756,7 @@ impl Shadow {
 
     /// A call that changes `vao` in ways glcmd does not model (EXT_direct_state_access).
     pub fn vertex_array_changed(&mut self, vao: GLuint) {
+        self.draw_cache = None;
         self.vao_mut(vao).stale = true;
     }
 
@@ -758,6 +773,7 @@ impl Shadow {
     /// and from the *current* vertex array (other vertex arrays keep their attachments; the GL
     /// keeps those buffers alive).
     pub fn buffers_deleted(&mut self, names: &[GLuint]) {
+        self.draw_cache = None;
         for &n in names {
             if n == 0 {
                 continue;
@@ -783,6 +799,7 @@ impl Shadow {
 
     /// After `glDeleteVertexArrays` ran.
     pub fn vertex_arrays_deleted(&mut self, names: &[GLuint]) {
+        self.draw_cache = None;
         for &n in names {
             if n == 0 {
                 continue;
@@ -816,7 +833,18 @@ impl Shadow {
 
     /// Before a draw: the current vertex array reads no client array, and (for element draws)
     /// has an element buffer. A stale vertex array is read back from the GL first.
+    #[inline]
     pub fn check_draw(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
+        if let Some((arrays_ok, has_elements)) = self.draw_cache {
+            if arrays_ok && (has_elements || !elements) {
+                return Ok(());
+            }
+        }
+        self.check_draw_slow(gl_fns, elements)
+    }
+
+    #[cold]
+    fn check_draw_slow(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
         let vao_id = self.current_vao;
         if self.core && vao_id == 0 {
             return Err(Refusal::NoVertexArray);
@@ -827,6 +855,7 @@ impl Shadow {
             self.vaos.insert(vao_id, fresh);
         }
         let v = &self.vaos[&vao_id];
+        self.draw_cache = Some((v.client_array().is_none(), v.element != 0));
         if let Some((attribute, _)) = v.client_array() {
             return Err(Refusal::ClientArray { vertex_array: vao_id, attribute });
         }
@@ -841,6 +870,7 @@ impl Shadow {
     /// After arbitrary GL code ran (`with_gl`, `post`, a call that resets client state): read the
     /// context bindings back, mark every vertex array stale and every name unverified.
     pub fn refresh(&mut self, gl_fns: &Gl) {
+        self.draw_cache = None;
         self.generation = self.generation.wrapping_add(1).max(1);
         for t in Target::CONTEXT {
             self.context[t.slot()] = read_binding(gl_fns, t);

@@ -28,6 +28,10 @@ pub struct ChildResult {
     /// Threads the driver started (names), for evidence that its threading is on.
     pub threads: String,
     pub renderer: String,
+    /// glcmd children: render-thread parks, time parked and time replaying, per frame.
+    pub parks: f64,
+    pub parked_ns: f64,
+    pub replay_ns: f64,
 }
 
 /// The child's main: `FLAG objects iters warmup frames chunk reps`.
@@ -66,10 +70,79 @@ pub fn run(env: Option<(&str, &str)>, cfg: &FrameCfg, reps: usize) -> Result<Chi
         cmd.env(var, value);
     }
     let out = cmd.output().map_err(|e| e.to_string())?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().find(|l| l.starts_with("@@child ")).ok_or_else(|| {
-        format!("child failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""))
-    })?;
+    parse(&String::from_utf8_lossy(&out.stdout), &out.status.to_string(), &String::from_utf8_lossy(&out.stderr))
+}
+
+/// The flag of variant (f): glcmd in a child process whose environment turns the driver's
+/// threading on, so the render thread only marshals and the driver's thread does the work.
+pub const FLAG_GLCMD: &str = "--child-glcmd";
+
+/// The (f) child's main: `FLAG_GLCMD objects iters warmup frames chunk workers`.
+pub fn child_glcmd_main(args: &[String]) {
+    let n: Vec<u64> = args.iter().map(|a| a.parse().expect("numeric child argument")).collect();
+    let cfg = FrameCfg {
+        objects: n[0] as u32,
+        iters: n[1] as u32,
+        warmup: n[2] as usize,
+        frames: n[3] as usize,
+        chunk: n[4] as u32,
+    };
+    let workers = n[5] as usize;
+    let robust = std::env::var_os(ROBUST).is_some();
+    let device = glcmd::Device::with_options(glcmd::Options { robust_access: robust, ..Default::default() })
+        .expect("a headless glcmd device");
+    if robust && !device.robust_access() {
+        println!("@@child unsupported: the driver grants no robust access");
+        return;
+    }
+    let s = device.with_gl(|g| unsafe { scene::setup(g) }).expect("scene set-up");
+    let renderer = device.get_string(glcmd::gl::RENDERER).ok().flatten().unwrap_or_default();
+    let r = frame::glcmd(&device, s, &cfg, workers);
+    let threads = thread_names().join(",");
+    println!(
+        "@@child frame_ns={} mean_ns={} checksum={} bind_ns=0 umat_ns=0 parks={} parked_ns={} replay_ns={} threads={} renderer={}",
+        r.median_ns,
+        r.mean_ns,
+        r.checksum,
+        r.parks_per_frame.unwrap_or(f64::NAN),
+        r.parked_ns_per_frame.unwrap_or(f64::NAN),
+        r.replay_ns_per_frame.unwrap_or(f64::NAN),
+        threads,
+        renderer
+    );
+}
+
+/// Environment variable that makes an (f)/(b) child ask for a robust-access device.
+pub const ROBUST: &str = "GLCMD_BENCH_ROBUST";
+
+/// Runs an (f) child with `workers` and `var=value` in its environment.
+pub fn run_glcmd(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize) -> Result<ChildResult, String> {
+    run_glcmd_with(env, cfg, workers, false)
+}
+
+/// [`run_glcmd`], on a robust-access device if `robust`.
+pub fn run_glcmd_with(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize, robust: bool) -> Result<ChildResult, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(exe);
+    cmd.arg(FLAG_GLCMD).args(
+        [cfg.objects as u64, cfg.iters as u64, cfg.warmup as u64, cfg.frames as u64, cfg.chunk as u64, workers as u64]
+            .map(|x| x.to_string()),
+    );
+    if let Some((var, value)) = env {
+        cmd.env(var, value);
+    }
+    if robust {
+        cmd.env(ROBUST, "1");
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    parse(&String::from_utf8_lossy(&out.stdout), &out.status.to_string(), &String::from_utf8_lossy(&out.stderr))
+}
+
+fn parse(stdout: &str, status: &str, stderr: &str) -> Result<ChildResult, String> {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("@@child "))
+        .ok_or_else(|| format!("child failed ({status}): {}", stderr.lines().last().unwrap_or("")))?;
     let (head, renderer) = line.split_once(" renderer=").unwrap_or((line, "?"));
     let kv: HashMap<&str, &str> = head.split(' ').skip(1).filter_map(|p| p.split_once('=')).collect();
     let f = |k: &str| kv.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
@@ -81,5 +154,8 @@ pub fn run(env: Option<(&str, &str)>, cfg: &FrameCfg, reps: usize) -> Result<Chi
         umat_ns: f("umat_ns"),
         threads: kv.get("threads").unwrap_or(&"").to_string(),
         renderer: renderer.to_string(),
+        parks: f("parks"),
+        parked_ns: f("parked_ns"),
+        replay_ns: f("replay_ns"),
     })
 }

@@ -76,6 +76,10 @@ pub struct FrameResult {
     /// Heap allocations during the warm-up frames (counted runs only).
     pub warmup_allocs: Option<u64>,
     pub checksum: u64,
+    /// glcmd only, per measured frame: render-thread parks, time parked and time replaying.
+    pub parks_per_frame: Option<f64>,
+    pub parked_ns_per_frame: Option<f64>,
+    pub replay_ns_per_frame: Option<f64>,
 }
 
 /// `stamps[0]` is the start, `stamps[k]` the end of frame k-1: the median duration of the
@@ -122,7 +126,16 @@ pub unsafe fn direct(g: &Gl, s: &Scene, cfg: &FrameCfg) -> FrameResult {
     unsafe { (g.Finish)() };
     let mean_ns = mean(&stamps, cfg.warmup, Instant::now());
     let median_ns = intervals(&stamps, cfg.warmup);
-    FrameResult { median_ns, mean_ns, allocs: None, warmup_allocs: None, checksum: unsafe { scene::checksum(g, s) } }
+    FrameResult {
+        median_ns,
+        mean_ns,
+        allocs: None,
+        warmup_allocs: None,
+        checksum: unsafe { scene::checksum(g, s) },
+        parks_per_frame: None,
+        parked_ns_per_frame: None,
+        replay_ns_per_frame: None,
+    }
 }
 
 struct Pool<T> {
@@ -226,6 +239,7 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
     let pool = Pool::<Frame>::new(workers);
     let mut stamps = Vec::with_capacity(cfg.warmup + cfg.frames + 1);
     let mut counted = (0, 0, 0);
+    let (mut stats_before, mut stats_after) = (None, None);
     alloc::counting(true);
     counted.0 = alloc::snapshot().0;
     prewarm(device, &s, cfg);
@@ -254,6 +268,7 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
                 wait_frames(device, base + i);
                 counted.1 = alloc::snapshot().0;
                 alloc::steady(true);
+                stats_before = Some(device.stats());
             }
             if i >= 2 {
                 wait_frames(device, base + i - 1);
@@ -266,18 +281,26 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
         counted.2 = alloc::snapshot().0;
         alloc::steady(false);
         alloc::counting(false);
+        stats_after = Some(device.stats());
         pool.stop();
     });
     device.finish().unwrap();
     let mean_ns = mean(&stamps, cfg.warmup, Instant::now());
     let median_ns = intervals(&stamps, cfg.warmup);
     let checksum = device.with_gl(move |g| unsafe { scene::checksum(g, &s) }).unwrap();
+    let per_frame = |f: &dyn Fn(&glcmd::Stats) -> f64| match (&stats_before, &stats_after) {
+        (Some(b), Some(a)) => Some((f(a) - f(b)) / cfg.frames as f64),
+        _ => None,
+    };
     FrameResult {
         median_ns,
         mean_ns,
         allocs: Some((counted.2 - counted.1) as f64 / cfg.frames as f64),
         warmup_allocs: Some(counted.1 - counted.0),
         checksum,
+        parks_per_frame: per_frame(&|s| s.parks as f64),
+        parked_ns_per_frame: per_frame(&|s| s.parked.as_nanos() as f64),
+        replay_ns_per_frame: per_frame(&|s| s.replay.as_nanos() as f64),
     }
 }
 
@@ -385,6 +408,9 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
         allocs: None,
         warmup_allocs: None,
         checksum,
+        parks_per_frame: None,
+        parked_ns_per_frame: None,
+        replay_ns_per_frame: None,
     }
 }
 

@@ -1,0 +1,221 @@
+//! The GL-bound frame (issue 10): no CPU work per object, so the render thread's replay *is*
+//! the frame. Compared by throughput (frames over a run ended by `glFinish`, ms per frame), not
+//! by medians of unfinished frames: a driver that queues work (NVIDIA's threaded optimisations)
+//! pays it in the final finish.
+//!
+//! Every variant runs **alone in a process of its own** (a child of this binary): a second GL
+//! context in the same process (the direct context beside glcmd's) slows both down on the GPU
+//! machine, which made in-process GL-bound comparisons swing by 2×. The variants are
+//! interleaved, direct, glcmd with 1, 2, 4, 8, 15 workers, robust access, (e), (f), and the
+//! sequence runs `reps` times, so a drift of the machine's speed spreads over every variant; each
+//! ratio is per run and given as median (min–max) over the runs.
+//!
+//! Variants: (a′) direct GL; (b) glcmd; (b, robust) glcmd on a robust-access context; (e) direct
+//! GL with the driver's threading (`__GL_THREADED_OPTIMIZATIONS=1` or `mesa_glthread=true`);
+//! (f) glcmd with the driver's threading, so replay only marshals and the driver's thread does
+//! the work.
+
+use std::fmt::Write as _;
+
+use crate::child::{self, ChildResult};
+use crate::frame::FrameCfg;
+use crate::harness::{median, ms};
+use crate::WORKERS;
+
+/// Worker counts of variant (f).
+const F_WORKERS: [usize; 2] = [1, 4];
+
+type Run = Result<ChildResult, String>;
+
+pub struct GlBound {
+    pub cfg: FrameCfg,
+    pub reps: usize,
+    /// Per run.
+    pub direct: Vec<Run>,
+    pub glcmd: Vec<Vec<(usize, Run)>>,
+    pub robust: Vec<Run>,
+    pub driver_threaded: Vec<Run>,
+    pub glcmd_threaded: Vec<Vec<(usize, Run)>>,
+    pub threading: Option<(&'static str, &'static str, &'static str)>,
+}
+
+/// Runs every variant `reps` times, interleaved, each in a child process.
+pub fn run(
+    cfg: &FrameCfg,
+    reps: usize,
+    threading: Option<(&'static str, &'static str, &'static str)>,
+    progress: &dyn Fn(&str),
+) -> GlBound {
+    let mut r = GlBound {
+        cfg: *cfg,
+        reps,
+        direct: Vec::new(),
+        glcmd: Vec::new(),
+        robust: Vec::new(),
+        driver_threaded: Vec::new(),
+        glcmd_threaded: Vec::new(),
+        threading,
+    };
+    for rep in 0..reps {
+        progress(&format!("GL-bound frame, run {} of {reps} (every variant a process of its own)", rep + 1));
+        r.direct.push(child::run(None, cfg, 3));
+        r.glcmd.push(WORKERS.iter().map(|&w| (w, child::run_glcmd(None, cfg, w))).collect());
+        r.robust.push(child::run_glcmd_with(None, cfg, 1, true));
+        if let Some((var, val, _)) = threading {
+            r.driver_threaded.push(child::run(Some((var, val)), cfg, 3));
+            r.glcmd_threaded
+                .push(F_WORKERS.iter().map(|&w| (w, child::run_glcmd(Some((var, val)), cfg, w))).collect());
+        }
+    }
+    r
+}
+
+fn spread(v: &[f64]) -> Option<(f64, f64, f64)> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    let m = median(&mut s);
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((m, lo, hi))
+}
+
+fn med(v: Vec<f64>) -> f64 {
+    let mut v = v;
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    median(&mut v)
+}
+
+impl GlBound {
+    /// Per-run throughput ratio of a variant to direct GL of the same run.
+    fn ratio(&self, pick: impl Fn(usize) -> Option<f64>) -> Option<(f64, f64, f64)> {
+        let per_run: Vec<f64> = (0..self.direct.len())
+            .filter_map(|i| Some(pick(i)? / self.direct[i].as_ref().ok()?.mean_ns))
+            .collect();
+        spread(&per_run)
+    }
+
+    fn glcmd_run(&self, i: usize, workers: usize) -> Option<&ChildResult> {
+        self.glcmd.get(i)?.iter().find(|(w, _)| *w == workers)?.1.as_ref().ok()
+    }
+
+    fn f_run(&self, i: usize, workers: usize) -> Option<&ChildResult> {
+        self.glcmd_threaded.get(i)?.iter().find(|(w, _)| *w == workers)?.1.as_ref().ok()
+    }
+
+    pub fn glcmd_ratio(&self, workers: usize) -> Option<(f64, f64, f64)> {
+        self.ratio(|i| Some(self.glcmd_run(i, workers)?.mean_ns))
+    }
+
+    /// The worst glcmd/direct throughput ratio over the worker counts (median over runs).
+    pub fn worst(&self) -> f64 {
+        WORKERS.iter().filter_map(|&w| self.glcmd_ratio(w)).map(|r| r.0).fold(f64::NAN, f64::max)
+    }
+
+    /// The best glcmd variant (with or without the driver's threading) / direct.
+    pub fn best(&self) -> f64 {
+        let b = WORKERS.iter().filter_map(|&w| self.glcmd_ratio(w)).map(|r| r.0).fold(f64::NAN, f64::min);
+        F_WORKERS
+            .iter()
+            .filter_map(|&w| self.ratio(|i| Some(self.f_run(i, w)?.mean_ns)))
+            .map(|r| r.0)
+            .fold(b, f64::min)
+    }
+
+    /// Render-thread parks per frame, the most over the worker counts (median over runs).
+    pub fn parks_per_frame(&self) -> f64 {
+        WORKERS
+            .iter()
+            .map(|&w| med((0..self.glcmd.len()).filter_map(|i| Some(self.glcmd_run(i, w)?.parks)).collect()))
+            .filter(|x| x.is_finite())
+            .fold(f64::NAN, f64::max)
+    }
+
+    pub fn table(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "{} objects, 3 GL calls each, no CPU work; every variant alone in a process of its own; {} runs, variants \
+             interleaved within each run; throughput = frames over a run ended by `glFinish` (ms per frame); ratios to \
+             direct GL are per run, given as median (min–max).\n",
+            self.cfg.objects, self.reps
+        );
+        let _ = writeln!(
+            out,
+            "| variant | workers | throughput (ms/frame) | median frame (ms) | / direct, throughput | parks / frame | parked / frame (ms) | replay / frame (ms) |"
+        );
+        let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        let fmt_ratio = |r: Option<(f64, f64, f64)>| match r {
+            Some((m, lo, hi)) => format!("**{m:.2}** ({lo:.2}–{hi:.2})"),
+            None => "–".into(),
+        };
+        let row = |out: &mut String, label: &str, workers: &str, runs: Vec<&ChildResult>, ratio: Option<(f64, f64, f64)>, glcmd: bool| {
+            if runs.is_empty() {
+                let _ = writeln!(out, "| {label} | {workers} | failed | | | | | |");
+                return;
+            }
+            let extra = |f: &dyn Fn(&ChildResult) -> f64| {
+                if glcmd {
+                    let v = med(runs.iter().map(|c| f(c)).filter(|x| x.is_finite()).collect());
+                    if v.is_finite() {
+                        return v;
+                    }
+                }
+                f64::NAN
+            };
+            let parks = extra(&|c| c.parks);
+            let _ = writeln!(
+                out,
+                "| {label} | {workers} | {} | {} | {} | {} | {} | {} |",
+                ms(med(runs.iter().map(|c| c.mean_ns).collect())),
+                ms(med(runs.iter().map(|c| c.frame_ns).collect())),
+                fmt_ratio(ratio),
+                if parks.is_finite() { format!("{parks:.2}") } else { "–".into() },
+                if glcmd { ms(extra(&|c| c.parked_ns)) } else { "–".into() },
+                if glcmd { ms(extra(&|c| c.replay_ns)) } else { "–".into() },
+            );
+        };
+        fn ok(v: &[Run]) -> Vec<&ChildResult> {
+            v.iter().filter_map(|r| r.as_ref().ok()).collect()
+        }
+        row(out, "(a′) direct GL", "1", ok(&self.direct), Some((1.0, 1.0, 1.0)), false);
+        for &w in WORKERS.iter() {
+            let runs: Vec<&ChildResult> = (0..self.glcmd.len()).filter_map(|i| self.glcmd_run(i, w)).collect();
+            row(out, "(b) glcmd", &w.to_string(), runs, self.glcmd_ratio(w), true);
+        }
+        let robust = ok(&self.robust);
+        if robust.is_empty() {
+            let why = self.robust.iter().find_map(|r| r.as_ref().err()).cloned().unwrap_or_default();
+            let _ = writeln!(out, "| (b) glcmd, robust access | 1 | not measured: {why} | | | | | |");
+        } else {
+            let ratio = self.ratio(|i| Some(self.robust.get(i)?.as_ref().ok()?.mean_ns));
+            row(out, "(b) glcmd, robust access", "1", robust, ratio, true);
+        }
+        if let Some((_, _, label)) = self.threading {
+            let e = ok(&self.driver_threaded);
+            let ratio = self.ratio(|i| Some(self.driver_threaded.get(i)?.as_ref().ok()?.mean_ns));
+            row(out, label, "1 + driver thread", e, ratio, false);
+            for &w in F_WORKERS.iter() {
+                let runs: Vec<&ChildResult> = (0..self.glcmd_threaded.len()).filter_map(|i| self.f_run(i, w)).collect();
+                let ratio = self.ratio(|i| Some(self.f_run(i, w)?.mean_ns));
+                row(out, "(f) glcmd + driver threading", &w.to_string(), runs, ratio, true);
+            }
+            if let Some(c) = self.f_run(0, 1) {
+                let _ = writeln!(out, "\nThreads in an (f) process: {}.", if c.threads.is_empty() { "?" } else { &c.threads });
+            }
+            if let Some(Ok(c)) = self.driver_threaded.first() {
+                let _ = writeln!(out, "Threads in an (e) process: {}.", if c.threads.is_empty() { "?" } else { &c.threads });
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\nWorst glcmd / direct (throughput, median over runs): **{:.2}**; best glcmd variant / direct: **{:.2}**; \
+             render-thread parks per frame (most over worker counts): {:.2}.",
+            self.worst(),
+            self.best(),
+            self.parks_per_frame()
+        );
+    }
+}

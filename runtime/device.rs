@@ -330,7 +330,7 @@ impl Device {
                 p.unrecorded(&list.links);
             }
         }
-        list.links.clear();
+        list.links_submitted = true;
     }
 
     /// A program interface lookup from the cache (`programs.rs`): `None` when the GL must be
@@ -681,6 +681,15 @@ pub(crate) fn lost_reason(common: &Common) -> String {
         .unwrap_or_else(|e| e.into_inner())
         .clone()
         .unwrap_or_else(|| "the render thread has exited".into())
+}
+
+/// Puts a list dropped without replay back in the pool: its submitted links will never
+/// replay, so lookups waiting for them stop waiting.
+pub(crate) fn recycle_unreplayed(common: &Common, list: CommandList) {
+    if list.links_submitted {
+        common.programs.skipped(&list.links);
+    }
+    recycle(common, list);
 }
 
 /// Puts a replayed (or dropped) list back in the pool, emptied.

@@ -32,6 +32,9 @@ pub struct CommandList {
     pub(crate) sites: Option<Vec<(usize, &'static Location<'static>)>>,
     /// Programs whose link (or binary) this list records, for the program interface cache.
     pub(crate) links: Vec<u32>,
+    /// The links were counted as submitted: from then on the render thread accounts for them
+    /// (when the link replays, or when the list is dropped unreplayed).
+    pub(crate) links_submitted: bool,
     /// The frame slot this list was claimed for (`Frame::list`): (device id, frame, slot).
     pub(crate) claim: Option<(u64, u64, u32)>,
     /// The program interface cache of the device this list came from, told of recorded links.
@@ -54,6 +57,7 @@ impl CommandList {
             label: String::new(),
             sites: None,
             links: Vec::new(),
+            links_submitted: false,
             claim: None,
             programs: None,
         }
@@ -135,12 +139,13 @@ impl CommandList {
 
     /// Links recorded and never submitted are no longer pending.
     fn forget_links(&mut self) {
-        if !self.links.is_empty() {
+        if !self.links.is_empty() && !self.links_submitted {
             if let Some(p) = &self.programs {
                 p.unrecorded(&self.links);
             }
-            self.links.clear();
         }
+        self.links.clear();
+        self.links_submitted = false;
     }
 
     /// Appends one packet.

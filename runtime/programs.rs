@@ -100,6 +100,19 @@ impl Programs {
         }
     }
 
+    /// Submitted links that will not replay (skipped, or their list was dropped): lookups
+    /// stop waiting for them.
+    pub(crate) fn skipped(&self, programs: &[GLuint]) {
+        let mut entries = self.lock();
+        for p in programs {
+            if let Some(e) = entries.get_mut(p) {
+                e.replayed += 1;
+            }
+        }
+        drop(entries);
+        self.replayed.notify_all();
+    }
+
     /// A program was deleted (its delete ran): forget it.
     pub(crate) fn deleted(&self, program: GLuint) {
         let mut entries = self.lock();

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use crate::context::GlContext;
-use crate::device::{recycle, CallKind, Common, FrameStats, Job, Msg};
+use crate::device::{recycle, recycle_unreplayed, CallKind, Common, FrameStats, Job, Msg};
 use crate::diagnostics::{self, Diagnostics, Report, ReportKind};
 use crate::generated::types::GLsync;
 use crate::generated::Gl;
@@ -352,7 +352,7 @@ impl Scheduler {
                              the list was dropped"
                         ),
                     ));
-                    recycle(common, list);
+                    recycle_unreplayed(common, list);
                     return;
                 }
                 let f = self.frame_mut(frame);
@@ -365,7 +365,7 @@ impl Scheduler {
                         ReportKind::Submission,
                         format!("frame {frame}: slot {slot} was submitted twice; the second list was dropped"),
                     ));
-                    recycle(common, list);
+                    recycle_unreplayed(common, list);
                 } else {
                     f.lists[slot] = Some(list);
                 }

@@ -230,6 +230,11 @@ impl<'a> Replayer<'a> {
         state.programs.linked(self.raw, program, true, &mut state.raised);
     }
 
+    /// A link of `program` was skipped (an argument failed a check): lookups stop waiting.
+    pub fn program_link_skipped(&mut self, program: GLuint) {
+        self.state.programs.skipped(&[program]);
+    }
+
     /// A delete of `program` ran.
     pub fn program_deleted(&mut self, program: GLuint) {
         self.state.programs.deleted(program);

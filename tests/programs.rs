@@ -204,3 +204,22 @@ fn a_relink_refreshes_the_cache() {
     let _ = device.get_program_info_log(program, 1024).unwrap();
     assert_eq!(device.get_program_info_log(program, 0).unwrap(), "");
 }
+
+#[test]
+fn a_link_that_is_skipped_or_dropped_does_not_keep_lookups_waiting() {
+    let device = glcmd::Device::with_options(glcmd::Options {
+        wait_limit: std::time::Duration::from_secs(60),
+        ..Default::default()
+    })
+    .unwrap();
+    // A link of a name that is no program: glcmd skips it at replay. Lookups of that name must
+    // not wait for a link that will never run.
+    let mut list = device.command_list();
+    list.link_program(4242);
+    device.submit(list).unwrap();
+    let start = std::time::Instant::now();
+    // The GL's own answer for a name that is no program (the lookup is a round trip).
+    let r = device.get_uniform_location(4242, "mvp");
+    assert!(matches!(r, Ok(-1) | Err(Error::NoSuchObject { .. })), "{r:?}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "the lookup waited for a skipped link");
+}

@@ -25,7 +25,7 @@ fn every_safe_method_with_adversarial_arguments() {
         return;
     }
     let limit = Duration::from_secs(
-        std::env::var("GLCMD_SWEEP_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(1800),
+        std::env::var("GLCMD_SWEEP_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(600),
     );
     let start = Instant::now();
     let mut child = Command::new(std::env::current_exe().unwrap())

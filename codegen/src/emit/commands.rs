@@ -566,10 +566,18 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
 
 /// The binding-shadow checks before the call (each may skip it) and updates after it.
 fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    // A skipped link still counts as replayed, so lookups waiting for it stop waiting.
+    let link_skipped = if bindings::links_program(f) {
+        let program = arg("program");
+        quote!(r.program_link_skipped(#program);)
+    } else {
+        quote!()
+    };
     let refuse = |check: TokenStream| {
         quote! {
             if let Err(why) = #check {
                 r.refuse(p, why);
+                #link_skipped
                 return;
             }
         }

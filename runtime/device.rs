@@ -99,6 +99,8 @@ pub(crate) struct Common {
     /// The limits cache (`limits.rs`), read by the render thread before the device is handed
     /// out.
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
+    /// Capture (`capture/`), when `Options::capture` is on.
+    pub(crate) capture: Option<crate::capture::recorder::Recorder>,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -198,6 +200,10 @@ pub struct Options {
     /// violations. For tests; needs the `checking` cargo feature (without it, creating the
     /// device fails). Default off.
     pub checked_gl: bool,
+    /// Capture and post-mortem capture (`glcmd::capture`): keeps the set-up log from the start
+    /// so `Device::capture` can write frames that replay from a clean context. Default off
+    /// (`None`): capture costs nothing.
+    pub capture: Option<crate::capture::CaptureOptions>,
 }
 
 impl Default for Options {
@@ -210,6 +216,7 @@ impl Default for Options {
             report_capacity: 1024,
             robust_access: false,
             checked_gl: false,
+            capture: None,
         }
     }
 }
@@ -250,6 +257,7 @@ impl Device {
         let (report_tx, report_rx) = crossbeam_channel::bounded(options.report_capacity.max(1));
         let track_sites = options.track_sites || options.diagnostics.any();
         let sink = Sink::new(report_tx);
+        let capture = options.capture.clone().map(crate::capture::recorder::Recorder::start).transpose()?;
         let common = Arc::new(Common {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             options,
@@ -269,6 +277,7 @@ impl Device {
             pools: Default::default(),
             programs: Default::default(),
             limits: std::sync::OnceLock::new(),
+            capture,
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -417,6 +426,7 @@ impl Device {
         self.call("with_gl", move |ctx| {
             let r = f(ctx.raw_gl());
             ctx.refresh_shadow();
+            ctx.capture_note("with_gl");
             Ok(r)
         })
     }
@@ -430,6 +440,7 @@ impl Device {
             if let Ok(ctx) = ctx {
                 f(ctx.raw_gl());
                 ctx.refresh_shadow();
+                ctx.capture_note("post");
             }
         });
         self.send(Msg::Call { name: "post", kind: CallKind::Post, thread: std::thread::current().id(), job })

@@ -315,7 +315,14 @@ impl Breadcrumbs {
 }
 
 /// The watchdog: a thread that reports a replay step running longer than `limit`.
-pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Sink) -> std::thread::JoinHandle<()> {
+/// `post_mortem` is told of each stall and returns text for the report (the path of a
+/// post-mortem capture, when one is kept).
+pub(crate) fn start_watchdog(
+    crumbs: Arc<Breadcrumbs>,
+    limit: Duration,
+    sink: Sink,
+    post_mortem: Box<dyn Fn(&str) -> String + Send>,
+) -> std::thread::JoinHandle<()> {
     std::thread::Builder::new()
         .name("glcmd-watchdog".into())
         .spawn(move || {
@@ -344,17 +351,16 @@ pub(crate) fn start_watchdog(crumbs: Arc<Breadcrumbs>, limit: Duration, sink: Si
                 }
                 reported = generation;
                 let label = crumbs.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let message =
+                    format!("replay step running for {} ms (limit {} ms)", running.as_millis(), limit.as_millis());
+                let post_mortem = post_mortem(&format!("{}: {message}", NAMES[op]));
                 sink.send(Report {
                     kind: ReportKind::Stall,
                     call: NAMES[op].to_string(),
                     list: (!label.is_empty()).then_some(label),
                     index: Some(index),
                     site,
-                    message: format!(
-                        "replay step running for {} ms (limit {} ms)",
-                        running.as_millis(),
-                        limit.as_millis()
-                    ),
+                    message: format!("{message}{post_mortem}"),
                     deleted_by: None,
                     breadcrumbs: crumbs.completed(),
                 });

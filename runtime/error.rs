@@ -63,4 +63,7 @@ pub enum Error {
 
     #[error("program {program}: its link is recorded in a list that has not been submitted, so the link has not run; submit that list first")]
     LinkNotSubmitted { program: u32 },
+
+    #[error("capture: {0}")]
+    Capture(#[from] crate::capture::CaptureError),
 }

@@ -49,6 +49,13 @@ pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));
 }
 
+/// Capture tables: fingerprint, per-opcode array and name fields, replay of creates and
+/// queries (`crate::capture`).
+#[allow(clippy::needless_borrow, clippy::unnecessary_cast, clippy::identity_op, clippy::erasing_op, unused_imports)]
+pub mod capture {
+    include!(concat!(env!("OUT_DIR"), "/capture.rs"));
+}
+
 /// The checking function table (`crate::checked`), compiled only with the `checking` feature.
 #[cfg(feature = "checking")]
 #[allow(non_snake_case, clippy::too_many_arguments, unused_mut, unused_variables, unused_unsafe, unused_imports, clippy::identity_op, clippy::erasing_op)]

@@ -96,6 +96,7 @@
 
 #[cfg(feature = "checking")]
 pub mod checked;
+pub mod capture;
 pub mod codec;
 #[doc(hidden)]
 pub mod context;

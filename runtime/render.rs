@@ -532,6 +532,16 @@ impl Scheduler {
             if !w.reported && waited >= limit && (later_frames || calls) {
                 w.reported = true;
                 let blocked: Vec<&str> = self.calls.iter().map(|c| c.name).collect();
+                let stalled = format!(
+                    "replay has waited {} ms for frame {frame} slot {slot}, which has not been submitted{}",
+                    waited.as_millis(),
+                    if blocked.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; blocked round trips: {}", blocked.join(", "))
+                    }
+                );
+                let post_mortem = ctx.common.capture.as_ref().map(|r| r.post_mortem_note(&stalled)).unwrap_or_default();
                 ctx.common.sink.send(Report {
                     kind: ReportKind::Stall,
                     call: if blocked.is_empty() {
@@ -542,15 +552,7 @@ impl Scheduler {
                     list: None,
                     index: None,
                     site: None,
-                    message: format!(
-                        "replay has waited {} ms for frame {frame} slot {slot}, which has not been submitted{}",
-                        waited.as_millis(),
-                        if blocked.is_empty() {
-                            String::new()
-                        } else {
-                            format!("; blocked round trips: {}", blocked.join(", "))
-                        }
-                    ),
+                    message: format!("{stalled}{post_mortem}"),
                     deleted_by: None,
                     breadcrumbs: Vec::new(),
                 });
@@ -608,6 +610,9 @@ impl Scheduler {
                 })
             };
         }
+        if let Some(r) = &common.capture {
+            r.send(crate::capture::recorder::Event::FrameEnd { frame: f.id });
+        }
         if let Err(e) = ctx.context.present() {
             log::error!("presenting frame {} failed: {e}", f.id);
         }
@@ -655,11 +660,29 @@ impl Scheduler {
 fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
     let start = Instant::now();
     let index = f.replayed.len() as u32;
+    if let Some(r) = &ctx.common.capture {
+        // Sent before the list replays: a list that hangs or crashes the driver is in the
+        // post-mortem capture.
+        let slots = f.slots.unwrap_or(1);
+        if let Some(setup) = r.wants(f.id, slots) {
+            r.send(crate::capture::recorder::Event::List {
+                frame: f.id,
+                slot: f.next,
+                slots,
+                label: list.label.clone(),
+                packets: list.packets.clone(),
+                params: list.params.clone(),
+                sites: list.sites.clone(),
+                setup,
+            });
+        }
+    }
     {
         let mut state = ctx.state.borrow_mut();
         let pushed = special::begin_list(ctx.raw_gl(), &ctx.info, &list);
         // SAFETY: lists reach the render thread only from glcmd's recording methods (packets
-        // written by generated code), and `ctx.gl` is this thread's table.
+        // written by generated code) or from a capture that `capture::validate::check_list`
+        // passed, and `ctx.gl` is this thread's table.
         unsafe {
             if ctx.diag.options.any() {
                 ctx.diag.replay(&ctx.gl, ctx.raw_gl(), &mut state, &list, index);
@@ -684,8 +707,13 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
     let options = common.options.clone();
     let diag = Diagnostics::new(options.diagnostics.clone(), common.sink.clone());
     let crumbs = diag.crumbs.clone();
-    let watchdog =
-        diag.options.watchdog.map(|limit| diagnostics::start_watchdog(crumbs.clone(), limit, common.sink.clone()));
+    let watchdog = diag.options.watchdog.map(|limit| {
+        // A stall the watchdog reports writes the post-mortem capture, if one is kept.
+        let for_stall = common.clone();
+        let post_mortem =
+            move |why: &str| for_stall.capture.as_ref().map(|r| r.post_mortem_note(why)).unwrap_or_default();
+        diagnostics::start_watchdog(crumbs.clone(), limit, common.sink.clone(), Box::new(post_mortem))
+    });
     LOCAL.with(|l| *l.borrow_mut() = Some(VecDeque::new()));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let context = match source {
@@ -753,8 +781,9 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             .unwrap_or_else(|| "unknown panic".into());
         let crumbs = crumbs.summary();
         let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
-        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(format!("the render thread panicked: {message}{crumbs}"));
+        let reason = format!("the render thread panicked: {message}{crumbs}");
+        let post_mortem = common.capture.as_ref().map(|r| r.post_mortem_note(&reason)).unwrap_or_default();
+        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{reason}{post_mortem}"));
     }
     // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
     // the reason set above.
@@ -764,6 +793,11 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
     drop(crumbs);
     if let Some(w) = watchdog {
         let _ = w.join();
+    }
+    // The capture writer finishes what it has (a post-mortem capture included) before callers
+    // can see the device gone.
+    if let Some(r) = &common.capture {
+        r.finish();
     }
 }
 

@@ -118,13 +118,14 @@ impl Device {
     /// does for a command it refuses; like the GL's own flags, each such error is returned once.
     pub fn get_error(&self) -> Result<GLenum, Error> {
         self.call("glGetError", |ctx| {
-            if let Ok(mut state) = ctx.state.try_borrow_mut() {
-                if !state.raised.is_empty() {
-                    return Ok(state.raised.remove(0));
-                }
-            }
+            let raised = match ctx.state.try_borrow_mut() {
+                Ok(mut state) if !state.raised.is_empty() => Some(state.raised.remove(0)),
+                _ => None,
+            };
             // SAFETY: no arguments.
-            Ok(unsafe { (ctx.gl().GetError)() })
+            let error = raised.unwrap_or_else(|| unsafe { (ctx.gl().GetError)() });
+            ctx.capture_call(crate::generated::capture::GET_ERROR, |_| {}, &error);
+            Ok(error)
         })
     }
 

@@ -20,13 +20,14 @@ pub fn is_recorded(f: &Function) -> bool {
 }
 
 /// One packet field: name and type.
-struct Field {
-    name: proc_macro2::Ident,
-    ty: TokenStream,
-    bytes: usize,
+pub(crate) struct Field {
+    pub(crate) name: proc_macro2::Ident,
+    pub(crate) ty: TokenStream,
+    pub(crate) bytes: usize,
 }
 
-fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
+/// The packet's fields in order (the capture tables compute field offsets from them).
+pub(crate) fn packet_fields(api: &Api, f: &Function) -> Vec<Field> {
     let mut fields = vec![Field { name: format_ident!("op"), ty: quote!(u16), bytes: 2 }];
     for p in &f.params {
         let name = ident(p);

@@ -77,6 +77,7 @@ fn pooled_method(api: &Api, f: &Function, class: &str, created: bool) -> TokenSt
         (quote!(#n: types::GLsizei), quote!(0), quote!({ let _ = target; (gl.#field)(n, names) }))
     };
     let n = ident(&f.params[f.params.len() - 2]);
+    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("answer"));
     quote! {
         #docs
         pub fn #method(&self, #args) -> Result<Vec<types::GLuint>, crate::Error> {
@@ -84,7 +85,9 @@ fn pooled_method(api: &Api, f: &Function, class: &str, created: bool) -> TokenSt
             unsafe fn #make(gl: &crate::Gl, target: types::GLenum, n: types::GLsizei, names: *mut types::GLuint) {
                 unsafe { #call }
             }
-            self.pooled_create(#gl_name, #index, #target, #n, #class, #created, #make)
+            let answer = self.pooled_create(#gl_name, #index, #target, #n, #class, #created, #make)?;
+            #capture
+            Ok(answer)
         }
     }
 }
@@ -130,6 +133,7 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
     let ids: Vec<_> = inputs.iter().map(|p| ident(p)).collect();
     let tys: Vec<TokenStream> = inputs.iter().map(|p| rust_type(&p.ty)).collect();
     let accessor = format_ident!("{}", accessor);
+    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
     let ret = if f.ret.is_void() {
         let out = f.params.iter().find(|p| matches!(p.role, Role::Out(_))).expect("an output");
         let elem = element_type(out);
@@ -149,6 +153,7 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
         #[track_caller]
         pub fn #method(&self, #(#ids: #tys),*) -> Result<#ret, crate::Error> {
             if let Some(v) = self.limits().#accessor(#(#ids),*) {
+                #capture
                 return Ok(v);
             }
             self.#uncached(#(#ids),*)
@@ -180,6 +185,7 @@ fn cached_lookup(api: &Api, f: &Function, lookup: &str, aux: Option<&str>) -> To
     };
     let lookup = format_ident!("{}", lookup);
     let ret = rust_type(&f.ret);
+    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
     let docs = doc(
         f,
         "answered from the program interface cache when the program's latest link has replayed (no round trip); \
@@ -193,7 +199,9 @@ fn cached_lookup(api: &Api, f: &Function, lookup: &str, aux: Option<&str>) -> To
         pub fn #method(&self, #(#params: #types),*) -> Result<#ret, crate::Error> {
             let key = (crate::programs::Lookup::#lookup, #aux, #name);
             if let Some(v) = self.program_lookup(#gl_name, #program, key)? {
-                return Ok(v as #ret);
+                let v = v as #ret;
+                #capture
+                return Ok(v);
             }
             let v = self.#uncached(#(#params),*)?;
             self.program_remember(#program, key, v as i64);
@@ -209,6 +217,7 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
     let method = format_ident!("{}", f.method_name());
     let uncached = format_ident!("{}_round_trip", f.method_name());
     let inner = round_trip_method(api, f, Some(&uncached));
+    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("answer"));
     let docs = doc(
         f,
         if f.name == "glGetProgramiv" {
@@ -227,7 +236,9 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
             pub fn #method(&self, program: types::GLuint, pname: types::GLenum) -> Result<Vec<types::GLint>, crate::Error> {
                 if pname == crate::gl::LINK_STATUS {
                     if let Some(status) = self.program_link_status(#gl_name, program)? {
-                        return Ok(vec![status]);
+                        let answer = vec![status];
+                        #capture
+                        return Ok(answer);
                     }
                 }
                 self.#uncached(program, pname)
@@ -249,7 +260,9 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
                     while !log.is_char_boundary(end) {
                         end -= 1;
                     }
-                    return Ok(log[..end].to_string());
+                    let answer = log[..end].to_string();
+                    #capture
+                    return Ok(answer);
                 }
                 self.#uncached(program, buf_size)
             }
@@ -578,6 +591,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
     let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };
+    let capture = super::capture::hook(api, f, super::capture::HookAt::RenderThread, &format_ident!("answer"));
     let index = proc_macro2::Literal::usize_unsuffixed(index);
     // With a pixel-pack or query buffer bound, the GL would take the output pointer for an
     // offset into it: the binding is lifted for the call.
@@ -636,7 +650,9 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                 // sized by the length rule in the doc comment.
                 #bind_ret #call;
                 #(#finish)*
-                Ok(#ret_expr)
+                let answer = #ret_expr;
+                #capture
+                Ok(answer)
             })
         }
     }

@@ -12,7 +12,9 @@
 //! | `device.rs` | [`device`] | `Device` methods for create and query functions |
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
 //! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
+//! | `capture.rs` | [`capture`] | capture tables: fingerprint, per-opcode array and name fields, replay of creates and queries |
 
+pub mod capture;
 pub mod checked;
 pub mod commands;
 pub mod device;
@@ -42,6 +44,7 @@ pub fn emit_all(api: &Api) -> Result<Vec<(&'static str, String)>, Vec<Error>> {
         ("device.rs", Ok(device::emit(api))),
         ("pname.rs", pname::emit(api)),
         ("checked.rs", Ok(checked::emit(api))),
+        ("capture.rs", Ok(capture::emit(api))),
     ];
     let mut out = Vec::new();
     let mut errors = Vec::new();

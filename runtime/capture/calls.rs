@@ -1,0 +1,151 @@
+//! Recorded creates and queries: decoding them, checking and translating the object names they
+//! take and return, and replaying them through the typed `Device` methods.
+//!
+//! The generated `generated::capture::call` has one arm per replayable create or query; each
+//! decodes the arguments (`Decoder`), maps the names among them (`Names::map`), and hands a
+//! closure calling the typed method to [`query`] or [`create`] here. Loading runs the same arms
+//! without a device, which checks that every record decodes and that every name it takes was
+//! returned by an earlier create of the capture.
+
+use std::fmt::Debug;
+
+use super::wire::{self, Get, Put, Reader, WireError};
+use crate::device::Device;
+use crate::shadow::Class;
+use crate::Error;
+
+/// Why a recorded create or query is not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CallProblem {
+    #[error("function index {0} is no create or query this build can replay")]
+    UnknownFunction(u16),
+    #[error("argument `{param}` does not decode: {} at byte {}", error.what, error.at)]
+    Argument { param: &'static str, error: WireError },
+    #[error("the recorded answer does not decode: {} at byte {}", error.what, error.at)]
+    Answer { error: WireError },
+    #[error("argument `{param}` names {class:?} {name}, which no earlier create of the capture returned")]
+    UnknownName { param: &'static str, class: Class, name: u32 },
+}
+
+/// Checks (loading) or translates (replay) object names.
+pub trait Names {
+    /// A name a call or packet takes. 0 always passes unchanged.
+    fn map(&mut self, class: Class, name: u32, param: &'static str) -> Result<u32, CallProblem>;
+    /// Names a create returned in the capture, and at replay the names the replay's create
+    /// returned (the same number, in the same order).
+    fn created(&mut self, class: Class, captured: &[u32], replayed: Option<&[u32]>);
+}
+
+/// The arguments of one record.
+pub struct Decoder<'a> {
+    r: Reader<'a>,
+}
+
+impl<'a> Decoder<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Decoder { r: Reader::new(bytes) }
+    }
+
+    pub fn get<T: Get>(&mut self, param: &'static str) -> Result<T, CallProblem> {
+        self.r.get().map_err(|error| CallProblem::Argument { param, error })
+    }
+
+    pub fn finish(&self) -> Result<(), CallProblem> {
+        self.r.finish().map_err(|error| CallProblem::Argument { param: "(end)", error })
+    }
+}
+
+/// One replayed create or query: the answer the capture holds, and the replay's.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub function: &'static str,
+    pub captured: String,
+    /// The replay's answer, or the error it got; `None` when only loading.
+    pub replayed: Option<Result<String, String>>,
+    /// The answers differ (for a create: it failed; the names themselves are remapped, not
+    /// compared).
+    pub differs: bool,
+}
+
+/// The names in a create's answer.
+pub trait CreatedNames {
+    fn names(&self) -> Vec<u32>;
+}
+
+impl CreatedNames for u32 {
+    fn names(&self) -> Vec<u32> {
+        vec![*self]
+    }
+}
+
+impl CreatedNames for Vec<u32> {
+    fn names(&self) -> Vec<u32> {
+        self.clone()
+    }
+}
+
+fn captured<T: Get>(answer: &[u8]) -> Result<T, CallProblem> {
+    wire::decode(answer).map_err(|error| CallProblem::Answer { error })
+}
+
+/// A query: decodes the captured answer and, given a device, asks it again and compares.
+pub(crate) fn query<T, F>(
+    function: &'static str,
+    call: F,
+    answer: &[u8],
+    device: Option<&Device>,
+) -> Result<Outcome, CallProblem>
+where
+    T: Get + Put + Debug,
+    F: Fn(&Device) -> Result<T, Error>,
+{
+    let was: T = captured(answer)?;
+    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
+    if let Some(device) = device {
+        match call(device) {
+            Ok(now) => {
+                out.differs = wire::encode(&now) != answer;
+                out.replayed = Some(Ok(format!("{now:?}")));
+            }
+            Err(e) => {
+                out.differs = true;
+                out.replayed = Some(Err(e.to_string()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A create: its names become known (loading) or mapped to the replay's (replay).
+pub(crate) fn create<T, F>(
+    function: &'static str,
+    class: Class,
+    call: F,
+    answer: &[u8],
+    names: &mut dyn Names,
+    device: Option<&Device>,
+) -> Result<Outcome, CallProblem>
+where
+    T: Get + Put + Debug + CreatedNames,
+    F: Fn(&Device) -> Result<T, Error>,
+{
+    let was: T = captured(answer)?;
+    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
+    match device {
+        None => names.created(class, &was.names(), None),
+        Some(device) => match call(device) {
+            Ok(now) => {
+                let (a, b) = (was.names(), now.names());
+                out.differs = a.len() != b.len();
+                names.created(class, &a, (!out.differs).then_some(&b[..]));
+                out.replayed = Some(Ok(format!("{now:?}")));
+            }
+            Err(e) => {
+                names.created(class, &was.names(), None);
+                out.differs = true;
+                out.replayed = Some(Err(e.to_string()));
+            }
+        },
+    }
+    Ok(out)
+}

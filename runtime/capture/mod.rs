@@ -1,0 +1,175 @@
+//! # Capture and replay
+//!
+//! A command list holds no pointers: packets and a parameter buffer. So frames can be written
+//! to a file and replayed elsewhere (what apitrace does by interposing on every GL call costs
+//! glcmd a copy of the lists it already has). A capture serves the engine developer who
+//! attaches one to a bug report, the driver developer who replays it without the engine
+//! (`glcmd-replay`), and the CI that compares today's frame with yesterday's; kept as a ring of
+//! the last frames, it is the post-mortem record when the device is lost or stalls (DRED's
+//! idea, seed 001).
+//!
+//! ## What is captured, and from where
+//!
+//! A replay starts from a clean context, so a capture also holds what made the objects its
+//! frames use. glcmd keeps a **set-up log** from the moment the device starts (with
+//! `Options::capture` on): every create with the names it returned, every program interface
+//! lookup, and the lists of one-slot frames (`Device::submit`, `begin_frame(1)`), where
+//! engines do their loading: uploads, shader builds, framebuffer set-up. A capture asked for
+//! mid-run (`Device::capture`, or a post-mortem one) is the set-up log up to its first frame,
+//! then everything of its frames: lists, creates, queries with their answers, frame ends.
+//!
+//! Why a side log rather than capturing from device creation: the post-mortem ring and a
+//! capture asked for after an hour of play start mid-run; keeping every frame since creation
+//! grows without bound (the scene example records 0.5 MB per frame), while set-up is bounded
+//! by the engine's content. Why not snapshot object contents as RenderDoc does: that needs a
+//! read-back of every GL state, and glcmd knows packets, not GL state. The cost of the choice:
+//! per-frame lists of multi-slot frames that *define* objects used later (a streaming upload
+//! inside the frame fan-out) are not in the log; `SetupLog::Everything` keeps every list
+//! instead (exact, as apitrace, at the cost of memory), and `setup_limit` bounds either (a
+//! capture whose set-up log overflowed says so in its header). Lists that rely on state an
+//! earlier, unlogged list left behind replay from the state the set-up leaves; lists that set
+//! the state they use (as the README recommends) replay exactly. `Device::with_gl` and `post`
+//! closures run arbitrary code and are not captured; a capture notes where they ran.
+//!
+//! ## The file
+//!
+//! All integers are in the byte order of the capturing machine, which the header records;
+//! packets are stored exactly as they lie in memory (`#[repr(C, packed)]` structs), so a
+//! capture is replayed on a machine of the same byte order.
+//!
+//! ```text
+//! header (48 bytes)
+//!   magic        8  "GLCMDCAP"
+//!   byte order   4  0x01020304 as the writer's u32 (a reader of the other order sees 0x04030201)
+//!   version      4  1
+//!   fingerprint  8  generated::capture::FINGERPRINT: hash of the opcode table, every packet
+//!                   layout, every argument's role, and the encoding of every replayable create
+//!                   and query. A capture from a build with another table is refused.
+//!   flags        4  1 post-mortem, 2 set-up log incomplete, 4 truncated
+//!   reserved     4
+//!   first frame  8  the capturing device's number of the first captured frame
+//!   frames       8  frames asked for
+//! records, in replay order, each: tag u8, payload length u32, payload
+//!   1 CALL       function u16 (index in the function table), arguments (u32 length + bytes),
+//!                answer (u32 length + bytes): a create with the names it returned, or a query
+//!                with the answer it got (encoding: `wire.rs`)
+//!   2 LIST       frame u64, slot u32, slots of its frame u32, label (u32 + UTF-8),
+//!                packets (u32 byte length + slots), parameters (u32 byte length + slots),
+//!                sites u32, then per site: packet slot u32, "file:line:column" (u32 + UTF-8)
+//!                (sites only when the capturing device tracked them: diagnostics on)
+//!   3 FRAME END  frame u64
+//!   4 SET-UP END the set-up log ends; the captured frames follow
+//!   5 NOTE       text (u32 + UTF-8): a post-mortem reason, a with_gl that was not captured
+//!   6 END        number of records before it; a file without it was cut short
+//! ```
+//!
+//! ## Untrusted input
+//!
+//! Replaying a file from elsewhere is replaying untrusted input, so loading
+//! ([`Capture::from_bytes`]) checks everything before anything reaches the GL (`validate.rs`):
+//! every record lies inside the file, every opcode is known and its packet inside its list,
+//! every array offset and length inside the parameter buffer (lengths computed as the GL
+//! computes them), counts consistent with lengths, markers only where the recording method can
+//! write them, every object name one the capture created, every create and query decodable.
+//! Opcodes whose recording method is `unsafe` (pixel data sized by GL state, GPU addresses)
+//! are refused: their safety was the application's promise, which a file cannot make. A
+//! malformed file gives a [`LoadError`] naming the frame, list, command and byte offset; the
+//! loader never panics, never loops on input, and allocates at most a small multiple of the
+//! file's size. Replay ([`replay`]) then goes through the ordinary path: lists are submitted
+//! to frames of a [`Device`](crate::Device), whose render thread applies the binding shadow,
+//! name and range checks it applies to any list; names are translated (`player.rs`) and the
+//! translated list checked again. The loader is fuzzed (`replay/tests/fuzz.rs`).
+//!
+//! ## Cost
+//!
+//! Off (`Options::capture: None`), nothing. On, the render thread copies each list it keeps
+//! (the set-up policy, a capture's frames, or every list with post-mortem on) and sends the
+//! copy to a writer thread, which encodes, keeps the set-up log and the ring, and writes files;
+//! creates and queries send their encoded arguments and answer. BENCHMARKS.md has the figures.
+
+pub mod calls;
+pub mod format;
+pub mod load;
+pub mod player;
+pub mod recorder;
+pub mod tables;
+pub mod validate;
+pub mod wire;
+
+use std::path::PathBuf;
+
+pub use format::Header;
+pub use load::{Capture, ListRecord, LoadError, PacketInfo, Record};
+pub use player::{read_final_framebuffer, replay, Image, ReplayError, ReplayEvent, ReplayOptions, ReplaySummary};
+pub use recorder::{CaptureHandle, CaptureOptions, CaptureSummary, PostMortem, SetupLog};
+
+use crate::device::Device;
+use crate::render::RenderContext;
+
+/// Why a capture could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureError {
+    #[error("capture is off: create the device with Options::capture set")]
+    Off,
+    #[error("a capture is already being written; wait for it first")]
+    Busy,
+    #[error("a capture of 0 frames was asked for")]
+    NoFrames,
+    #[error("{}: {message}", path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("waited {waited_ms} ms for frames {first}..{} to end; the capture is still being written", first + frames)]
+    Timeout { waited_ms: u128, first: u64, frames: u64 },
+    #[error("the device is gone and its capture thread with it")]
+    DeviceGone,
+}
+
+impl Device {
+    /// Writes the next `frames` frames (from the next frame begun after this call) to `path`,
+    /// with the set-up log before them, so the file replays from a clean context
+    /// (`glcmd-replay`). Needs `Options::capture`; one capture at a time. Returns at once; the
+    /// handle waits for the file.
+    pub fn capture(&self, path: impl Into<PathBuf>, frames: u64) -> Result<CaptureHandle, crate::Error> {
+        let common = &self.shared.common;
+        let recorder = common.capture.as_ref().ok_or(CaptureError::Off)?;
+        let first = common.next_frame.load(std::sync::atomic::Ordering::Relaxed);
+        Ok(recorder.begin(path.into(), first, frames)?)
+    }
+
+    /// Records a create or query answered without a round trip (capture hook of the generated
+    /// methods; nothing when capture is off).
+    #[doc(hidden)]
+    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
+        if let Some(r) = &self.shared.common.capture {
+            record_call(r, function, args, answer);
+        }
+    }
+}
+
+impl RenderContext {
+    /// Notes, in a capture, code that ran unrecorded (`with_gl`, `post`).
+    pub(crate) fn capture_note(&self, what: &str) {
+        if let Some(r) = &self.common.capture {
+            r.send(recorder::Event::Note(format!("{what} ran here; its GL calls are not in the capture")));
+        }
+    }
+
+    /// Records a create or query answered on the render thread (capture hook of the generated
+    /// round trips; nothing when capture is off).
+    #[doc(hidden)]
+    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
+        if let Some(r) = &self.common.capture {
+            record_call(r, function, args, answer);
+        }
+    }
+}
+
+fn record_call<T: wire::Put + ?Sized>(
+    r: &recorder::Recorder,
+    function: u16,
+    args: impl FnOnce(&mut wire::Writer),
+    answer: &T,
+) {
+    let mut w = wire::Writer::default();
+    args(&mut w);
+    r.call(function, w.bytes, wire::encode(answer));
+}

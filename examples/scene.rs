@@ -18,6 +18,7 @@
 //! ```sh
 //! cargo run --release --example scene
 //! cargo run --release --example scene -- --workers 2 --frames 30 --objects 20000 --out /tmp/s.png
+//! cargo run --release --example scene -- --capture /tmp/s.glcap    # then: glcmd-replay /tmp/s.glcap
 //! ```
 //!
 //! ## One frame
@@ -88,11 +89,13 @@ struct Options {
     frames: usize,
     objects: usize,
     out: String,
+    /// Capture the frames to this file (`glcmd::capture`).
+    capture: Option<String>,
 }
 
 impl Options {
     fn parse() -> Result<Options, String> {
-        let mut options = Options { workers: 4, frames: 10, objects: 4096, out: "scene.png".into() };
+        let mut options = Options { workers: 4, frames: 10, objects: 4096, out: "scene.png".into(), capture: None };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -104,9 +107,10 @@ impl Options {
                 "--frames" => options.frames = number("--frames", value("--frames")?)?,
                 "--objects" => options.objects = number("--objects", value("--objects")?)?,
                 "--out" => options.out = value("--out")?,
+                "--capture" => options.capture = Some(value("--capture")?),
                 "-h" | "--help" => {
                     println!("usage: scene [--workers N (4)] [--frames N (10)] [--objects N (4096)]");
-                    println!("             [--out PATH (scene.png)]");
+                    println!("             [--out PATH (scene.png)] [--capture PATH (the frames, for glcmd-replay)]");
                     std::process::exit(0);
                 }
                 other => return Err(format!("unknown argument {other:?}; try --help")),
@@ -134,7 +138,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let started = Instant::now();
 
     // The render thread, with a headless GL 4.5 core context (EGL device platform).
-    let device = Device::headless()?;
+    let device = Device::with_options(glcmd::Options {
+        capture: options.capture.is_some().then(glcmd::capture::CaptureOptions::default),
+        ..glcmd::Options::default()
+    })?;
     let renderer = device.get_string(gl::RENDERER)?.unwrap_or_default();
     let scene = create_scene(&device, options.objects)?;
     let setup_round_trips = device.stats().round_trips;
@@ -157,6 +164,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         "trips",
         "frame ms"
     );
+
+    // The frames below are captured, after the set-up the capture's set-up log holds.
+    let capture = match &options.capture {
+        Some(path) => Some(device.capture(path, options.frames as u64)?),
+        None => None,
+    };
 
     // Labels are made once: `set_label` copies into the list's own (reused) string.
     let labels: Vec<String> = (0..options.workers).map(|w| format!("worker {w}")).collect();
@@ -207,6 +220,18 @@ fn main() -> Result<(), Box<dyn Error>> {
         };
         row.print(frame_index);
         rows.push(row);
+    }
+
+    if let Some(capture) = capture {
+        let c = capture.wait(std::time::Duration::from_secs(120))?;
+        println!(
+            "captured {} frames to {}: {} bytes ({:.1} KiB per frame; list bytes {:.1} KiB per frame)",
+            c.frames,
+            c.path.display(),
+            c.bytes,
+            c.bytes as f64 / 1024.0 / c.frames.max(1) as f64,
+            c.list_bytes as f64 / 1024.0 / c.frames.max(1) as f64
+        );
     }
 
     // Read the last frame back. A query waits for every list submitted before it.
@@ -435,6 +460,16 @@ fn print_summary(rows: &[Row]) {
         replay * 1e6 / commands.max(1.0),
         avg(&|r| r.round_trips as f64),
         avg(&|r| r.frame_ms),
+    );
+    // One line to compare runs side by side (with and without --capture, llvmpipe and GPU).
+    let mut ms: Vec<f64> = rows.iter().map(|r| r.frame_ms).collect();
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "frame_ms mean {:.2} median {:.2} min {:.2} max {:.2}",
+        avg(&|r| r.frame_ms),
+        ms[ms.len() / 2],
+        ms[0],
+        ms[ms.len() - 1]
     );
 }
 

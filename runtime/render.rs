@@ -665,16 +665,19 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
         // post-mortem capture.
         let slots = f.slots.unwrap_or(1);
         if let Some(setup) = r.wants(f.id, slots) {
-            r.send(crate::capture::recorder::Event::List {
+            let copying = Instant::now();
+            let event = crate::capture::recorder::Event::List {
                 frame: f.id,
                 slot: f.next,
                 slots,
                 label: list.label.clone(),
-                packets: list.packets.clone(),
-                params: list.params.clone(),
+                packets: r.copy(&list.packets),
+                params: r.copy(&list.params),
                 sites: list.sites.clone(),
                 setup,
-            });
+            };
+            r.send(event);
+            r.copied(copying.elapsed());
         }
     }
     {

@@ -350,6 +350,9 @@ pub enum Refusal {
     NoSuchObject { class: Class, name: u32 },
     /// A negative buffer offset or size, or offsets and sizes whose sum overflows.
     Range { value: i64 },
+    /// A texture level the texture does not have (the driver would dereference the object its
+    /// own check rejected).
+    Level { texture: u32, level: i32, max: i32 },
 }
 
 impl std::fmt::Display for Refusal {
@@ -391,6 +394,11 @@ impl std::fmt::Display for Refusal {
             Refusal::PinnedMemory => f.write_str(
                 "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
                  list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
+            ),
+            Refusal::Level { texture, level, max } => write!(
+                f,
+                "level {level} of texture {texture}, whose levels are 0..={max} (0 only, for rectangle, buffer and \
+                 multisample textures): Mesa dereferences the texture its own check rejected, so glcmd skipped the call"
             ),
             Refusal::OffsetWithoutBuffer { offset } => write!(
                 f,
@@ -898,6 +906,36 @@ pub fn check_ranges(values: &[i64]) -> Result<(), Refusal> {
         sum = sum.checked_add(v).ok_or(Refusal::Range { value: v })?;
     }
     Ok(())
+}
+
+/// Before `glInvalidateTexSubImage`: `level` is one the texture can have. Mesa 22 reports a
+/// failed check of its own (a level past `GL_TEXTURE_MAX_LEVEL`, a non-zero level of a
+/// rectangle, buffer or multisample texture) and then reads `t->Image[0][level]` from the null
+/// object it rejected; and a level that passes its check but not the spec's (at most the base 2
+/// logarithm of `GL_MAX_TEXTURE_SIZE`) indexes past its array of levels. So the level must be
+/// within all three.
+pub fn check_texture_level(gl_fns: &Gl, texture: GLuint, level: GLint) -> Result<(), Refusal> {
+    let (mut max, mut target, mut size) = (-1, 0, 0);
+    // SAFETY: glIsTexture takes any name; the single-integer queries run only on a texture that
+    // exists and has a target (so they raise no error of their own).
+    unsafe {
+        if (gl_fns.IsTexture)(texture) != 0 {
+            (gl_fns.GetTextureParameteriv)(texture, gl::TEXTURE_MAX_LEVEL, &mut max);
+            (gl_fns.GetTextureParameteriv)(texture, gl::TEXTURE_TARGET, &mut target);
+            (gl_fns.GetIntegerv)(gl::MAX_TEXTURE_SIZE, &mut size);
+        }
+    }
+    let single = matches!(
+        target as GLenum,
+        gl::TEXTURE_RECTANGLE | gl::TEXTURE_BUFFER | gl::TEXTURE_2D_MULTISAMPLE | gl::TEXTURE_2D_MULTISAMPLE_ARRAY
+    );
+    let spec = if size > 0 { (size as u32).ilog2() as GLint } else { 0 };
+    let max = if single { max.min(0) } else { max.min(spec) };
+    if (0..=max).contains(&level) {
+        Ok(())
+    } else {
+        Err(Refusal::Level { texture, level, max })
+    }
 }
 
 /// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD` (AMD_pinned_memory, not in glcorearb.h).

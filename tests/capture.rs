@@ -548,3 +548,43 @@ fn with_gl_is_noted_in_a_capture() {
     let c = capture::Capture::open(&path).unwrap();
     assert!(c.records.iter().any(|r| matches!(r, Record::Note(n) if n.contains("with_gl"))), "{:?}", c.records);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Regressions found by the fuzzer (replay/src/fuzz.rs)
+// ---------------------------------------------------------------------------------------------
+
+/// Fuzz seed 7, iteration 15406: a mutated `level` of `glInvalidateTexSubImage` on a texture
+/// that exists. Mesa's check rejects the level, then reads `t->Image[0][level]` through the null
+/// object it rejected (and a level below `GL_TEXTURE_MAX_LEVEL` but past the spec's bound indexes
+/// past its array of levels): a crash in the driver, from the safe recording method as much as
+/// from a capture. The render thread now checks the level first.
+#[test]
+fn fuzz_regression_invalidate_tex_sub_image_with_a_level_the_texture_cannot_have() {
+    with_timeout("invalidate levels", Duration::from_secs(60), || {
+        let path = temp("invalidate.glcap");
+        let device = capturing(CaptureOptions::default());
+        let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
+        let mut setup = device.command_list();
+        setup.texture_storage_2d(texture, 3, gl::RGBA8, 8, 8);
+        device.submit(setup).unwrap();
+        let handle = device.capture(&path, 1).unwrap();
+        let mut list = device.command_list();
+        for level in [2_031_616, -1, 1000, 15, 0, 2] {
+            list.invalidate_tex_sub_image(texture, level, 0, 0, 0, 1, 1, 1);
+        }
+        device.submit(list).unwrap();
+        handle.wait(Duration::from_secs(30)).unwrap();
+        // Four skipped (and reported); levels 0 and 2 reach the GL.
+        let skipped: Vec<_> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Skipped).collect();
+        assert_eq!(skipped.len(), 4, "{skipped:#?}");
+        assert!(skipped[0].message.contains("level 2031616"), "{}", skipped[0].message);
+        assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+        assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+        // The capture of the same list replays as safely.
+        let c = capture::Capture::open(&path).unwrap();
+        let replayer = Device::headless().unwrap();
+        let summary = capture::replay(&c, &replayer, &ReplayOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(summary.skipped, 4);
+        assert_eq!(replayer.get_error().unwrap(), gl::INVALID_OPERATION);
+    });
+}

@@ -59,6 +59,10 @@ pub enum Hook {
     Draw { elements: bool, indirect: bool, count: bool },
     /// `glDispatchComputeIndirect(indirect)`: reads `GL_DISPATCH_INDIRECT_BUFFER`.
     DispatchIndirect,
+    /// `glInvalidateTexSubImage(texture, level, ...)`: Mesa dereferences the texture object its
+    /// own error check rejected (a level past `GL_TEXTURE_MAX_LEVEL`, a non-zero level of a
+    /// rectangle, buffer or multisample texture), so the level is checked first.
+    TextureLevel,
 }
 
 /// The hook of a recorded function, if it has one.
@@ -101,6 +105,7 @@ pub fn hook(f: &Function) -> Option<Hook> {
         "glDeleteVertexArrays" => Hook::DeleteVertexArrays,
         "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => Hook::Refresh,
         "glDispatchComputeIndirect" => Hook::DispatchIndirect,
+        "glInvalidateTexSubImage" => Hook::TextureLevel,
         _ if is_vertex_draw(n) => Hook::Draw {
             elements: n.contains("Elements"),
             indirect: n.contains("Indirect"),

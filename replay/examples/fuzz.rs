@@ -2,13 +2,14 @@
 //!
 //! ```sh
 //! cargo run --release -p glcmd-replay --example fuzz -- --iterations 1000000 --seed 7 [--minutes 30]
-//!     [--replay 2000] [CAPTURE...]
+//!     [--replay 2000] [--trace FILE] [CAPTURE...]
 //! ```
 //!
 //! Seeds are the given captures, or one made on the spot (`fuzz::seed_capture`). Prints the
 //! figures (inputs tried, loaded, replayed, refusals by kind, crashes, time) and writes each
 //! crashing input next to the first seed as `crash-<seed>-<iteration>.glcap`; exits non-zero if
-//! there was one.
+//! there was one. `--trace FILE` writes every input to FILE before trying it (and the step to
+//! FILE.step), to keep an input that kills the process.
 
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ static ALLOC: CountingAlloc = CountingAlloc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut iterations, mut seed, mut minutes, mut replay) = (100_000u64, 1u64, None, 1000u64);
+    let mut trace = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -28,6 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--seed" => seed = num()?,
             "--minutes" => minutes = Some(num()?),
             "--replay" => replay = num()?,
+            "--trace" => trace = Some(std::path::PathBuf::from(args.next().ok_or("--trace needs a path")?)),
             _ => files.push(a),
         }
     }
@@ -49,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             time_limit: minutes.map(|m| Duration::from_secs(m * 60)),
             replay: Some((&device, replay)),
             alloc_factor: Some(16),
+            trace,
         },
     );
     println!(

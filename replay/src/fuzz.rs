@@ -330,6 +330,10 @@ pub struct Config<'a> {
     /// Whether a [`CountingAlloc`] is installed, and the bound: largest allocation at most
     /// `factor * input + 64 KiB`.
     pub alloc_factor: Option<usize>,
+    /// Writes each input to this file before trying it (and `<file>.step` says whether it is
+    /// loading or replaying), so an input that kills the process (a fault in the driver) is
+    /// on disk.
+    pub trace: Option<std::path::PathBuf>,
 }
 
 fn kind(e: &LoadError) -> String {
@@ -364,6 +368,15 @@ pub fn run(seeds: &[Seed], config: &Config<'_>) -> Outcome {
         let seed = &seeds[rng.below(seeds.len())];
         let input = mutate(seed, &mut rng);
         out.tried += 1;
+        let step = |what: &str| {
+            if let Some(t) = &config.trace {
+                let _ = std::fs::write(t.with_extension("step"), format!("iteration {iteration}: {what}"));
+            }
+        };
+        if let Some(t) = &config.trace {
+            let _ = std::fs::write(t, &input);
+        }
+        step("loading");
         let counting = config.alloc_factor.is_some();
         if counting {
             CountingAlloc::reset();
@@ -393,6 +406,7 @@ pub fn run(seeds: &[Seed], config: &Config<'_>) -> Outcome {
         if let Some((device, limit)) = config.replay {
             if out.replayed < limit {
                 out.replayed += 1;
+                step("replaying");
                 let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     let replayed = capture::replay(&c, device, &ReplayOptions::default(), &mut |_| {});
                     // Whatever the replay did, the device must still answer.

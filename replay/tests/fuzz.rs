@@ -28,6 +28,7 @@ fn a_short_fuzz_round_finds_no_crash() {
         time_limit: None,
         replay: Some((&device, 200)),
         alloc_factor: Some(16),
+        trace: None,
     };
     let out = fuzz::run(&[seed], &config);
     eprintln!(

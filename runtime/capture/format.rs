@@ -94,13 +94,10 @@ impl Record {
         self
     }
 
-    /// A `u32` byte length and the words' bytes.
+    /// A `u32` byte length and the words' bytes (in memory order: the machine's byte order).
     pub fn words(&mut self, w: &[u64]) -> &mut Self {
         self.u32((w.len() * 8) as u32);
-        self.bytes.reserve(w.len() * 8);
-        for x in w {
-            self.bytes.extend_from_slice(&x.to_ne_bytes());
-        }
+        self.bytes.extend_from_slice(super::validate::bytes(w));
         self
     }
 

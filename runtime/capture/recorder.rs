@@ -108,6 +108,10 @@ pub struct CaptureSummary {
     /// Bytes of list packets and parameters in the captured frames (not the set-up).
     pub list_bytes: u64,
     pub setup_incomplete: bool,
+    /// Time the render thread spent copying the captured frames' lists (its whole cost).
+    pub copy_time: Duration,
+    /// Time the writer thread spent encoding and writing the captured frames.
+    pub writer_time: Duration,
 }
 
 /// A capture in progress (`Device::capture`).
@@ -148,7 +152,15 @@ pub(crate) struct Recorder {
     busy: Arc<AtomicBool>,
     dumps: AtomicU32,
     thread: Mutex<Option<JoinHandle<()>>>,
+    /// Nanoseconds the render thread spent copying lists, since the device started.
+    copy_nanos: Arc<AtomicU64>,
+    /// Buffers the writer has encoded, back for the next copies: a large fresh allocation costs
+    /// the render thread page faults, a reused one does not.
+    spare: Arc<Mutex<Vec<Vec<u64>>>>,
 }
+
+/// Buffers kept for reuse at most.
+const SPARE_BUFFERS: usize = 64;
 
 /// Post-mortem captures written per device at most.
 const MAX_DUMPS: u32 = 8;
@@ -157,7 +169,9 @@ impl Recorder {
     pub(crate) fn start(options: CaptureOptions) -> Result<Recorder, CaptureError> {
         let (tx, rx) = crossbeam_channel::unbounded();
         let busy = Arc::new(AtomicBool::new(false));
-        let writer = Writer::new(&options, busy.clone());
+        let copy_nanos = Arc::new(AtomicU64::new(0));
+        let spare = Arc::new(Mutex::new(Vec::new()));
+        let writer = Writer::new(&options, busy.clone(), copy_nanos.clone(), spare.clone());
         let thread =
             std::thread::Builder::new().name("glcmd-capture".into()).spawn(move || writer.run(rx)).map_err(|e| {
                 CaptureError::Io { path: PathBuf::new(), message: format!("cannot start the writer thread: {e}") }
@@ -170,6 +184,8 @@ impl Recorder {
             busy,
             dumps: AtomicU32::new(0),
             thread: Mutex::new(Some(thread)),
+            copy_nanos,
+            spare,
         })
     }
 
@@ -182,6 +198,24 @@ impl Recorder {
         };
         let window = frame >= self.from.load(Ordering::Relaxed) && frame < self.until.load(Ordering::Relaxed);
         (setup || window || self.options.post_mortem.is_some()).then_some(setup)
+    }
+
+    /// A copy of `words` in a reused buffer (render thread).
+    pub(crate) fn copy(&self, words: &[u64]) -> Vec<u64> {
+        let reused = {
+            let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+            // The most recently returned buffer that is large enough.
+            spare.iter().rposition(|b| b.capacity() >= words.len()).map(|i| spare.swap_remove(i))
+        };
+        let mut v = reused.unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(words);
+        v
+    }
+
+    /// The render thread spent `d` copying a list.
+    pub(crate) fn copied(&self, d: Duration) {
+        self.copy_nanos.fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 
     pub(crate) fn send(&self, event: Event) {
@@ -284,6 +318,9 @@ struct Window {
     bytes: u64,
     list_bytes: u64,
     frames: u64,
+    /// The render thread's copy time when the window opened, and the writer's time since.
+    copy_start: u64,
+    writer_time: Duration,
     error: Option<String>,
     done: Sender<Result<CaptureSummary, CaptureError>>,
 }
@@ -303,10 +340,17 @@ struct Writer {
     current: Bucket,
     window: Option<Window>,
     busy: Arc<AtomicBool>,
+    copy_nanos: Arc<AtomicU64>,
+    spare: Arc<Mutex<Vec<Vec<u64>>>>,
 }
 
 impl Writer {
-    fn new(options: &CaptureOptions, busy: Arc<AtomicBool>) -> Writer {
+    fn new(
+        options: &CaptureOptions,
+        busy: Arc<AtomicBool>,
+        copy_nanos: Arc<AtomicU64>,
+        spare: Arc<Mutex<Vec<Vec<u64>>>>,
+    ) -> Writer {
         Writer {
             seq: 0,
             setup_kind: options.setup,
@@ -320,14 +364,20 @@ impl Writer {
             current: Bucket { entries: Vec::new() },
             window: None,
             busy,
+            copy_nanos,
+            spare,
         }
     }
 
     fn run(mut self, rx: Receiver<Event>) {
         while let Ok(event) = rx.recv() {
+            let start = std::time::Instant::now();
             match event {
                 Event::Shutdown => break,
                 e => self.handle(e),
+            }
+            if let Some(w) = self.window.as_mut().filter(|w| w.opened) {
+                w.writer_time += start.elapsed();
             }
         }
         // The device is gone: a capture in progress ends here.
@@ -354,6 +404,12 @@ impl Writer {
                     w.list_bytes += list_bytes;
                 }
                 self.record(bytes, setup, Some(frame));
+                let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+                for b in [packets, params] {
+                    if spare.len() < SPARE_BUFFERS && b.capacity() > 0 {
+                        spare.push(b);
+                    }
+                }
             }
             Event::FrameEnd { frame } => {
                 self.open_window(frame);
@@ -390,6 +446,8 @@ impl Writer {
                     bytes: 0,
                     list_bytes: 0,
                     frames: 0,
+                    copy_start: 0,
+                    writer_time: Duration::ZERO,
                     error: None,
                     done,
                 });
@@ -428,6 +486,8 @@ impl Writer {
         let incomplete = self.setup_full;
         let Some(w) = self.window.as_mut() else { return };
         if !w.opened && frame >= w.first {
+            // The list that opens the window was copied already.
+            w.copy_start = self.copy_nanos.load(Ordering::Relaxed);
             open(w, &self.setup, incomplete);
         }
     }
@@ -455,6 +515,8 @@ impl Writer {
                 bytes: w.bytes,
                 list_bytes: w.list_bytes,
                 setup_incomplete: self.setup_full,
+                copy_time: Duration::from_nanos(self.copy_nanos.load(Ordering::Relaxed).saturating_sub(w.copy_start)),
+                writer_time: w.writer_time,
             })
             .map_err(|message| CaptureError::Io { path: w.path.clone(), message });
         let _ = w.done.send(answer);

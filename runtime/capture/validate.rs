@@ -58,7 +58,7 @@ pub struct At {
 }
 
 /// The bytes of a run of 8-byte slots.
-fn bytes(words: &[u64]) -> &[u8] {
+pub(crate) fn bytes(words: &[u64]) -> &[u8] {
     // SAFETY: u8 has alignment 1 and no invalid values; the length is the words' size in bytes.
     unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), words.len() * 8) }
 }

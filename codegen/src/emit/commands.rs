@@ -702,6 +702,10 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
         // Handled with every delete above (`names_deleted`).
         Some(Hook::DeleteBuffers) | Some(Hook::DeleteVertexArrays) => {}
         Some(Hook::Refresh) => post.push(quote!(r.shadow().refresh(raw);)),
+        Some(Hook::TextureLevel) => {
+            let (t, l) = (arg("texture"), arg("level"));
+            pre.push(refuse(quote!(crate::shadow::check_texture_level(raw, #t, #l))));
+        }
         Some(Hook::Draw { elements, indirect, count }) => {
             pre.push(refuse(quote!(r.shadow().check_draw(raw, #elements))));
             if indirect {

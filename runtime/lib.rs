@@ -27,7 +27,8 @@
 //!   and query functions; the function-pointer loader [`Gl`]; typedefs and enumerants.
 //! * **Hand-written** (this crate's other modules): the list buffers ([`list`]), the replay loop
 //!   ([`replay`]), the render thread, frames and round trips ([`device`]), the GL context
-//!   ([`context`]), and the few special functions ([`special`]).
+//!   ([`context`]), the few special functions ([`special`]), and capture files: writing them,
+//!   checking them as untrusted input, and replaying them ([`capture`]).
 //!
 //! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
 //! `special` is the one documented exception.

@@ -353,6 +353,8 @@ pub enum Refusal {
     /// A texture level the texture does not have (the driver would dereference the object its
     /// own check rejected).
     Level { texture: u32, level: i32, max: i32 },
+    /// Consecutive bindings `first..first + count` past the end of the 32-bit range.
+    Wraps { first: u32, count: i64 },
 }
 
 impl std::fmt::Display for Refusal {
@@ -394,6 +396,11 @@ impl std::fmt::Display for Refusal {
             Refusal::PinnedMemory => f.write_str(
                 "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
                  list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
+            ),
+            Refusal::Wraps { first, count } => write!(
+                f,
+                "bindings {first}..{first}+{count} run past 2^32 (Mesa checks first + count in 32-bit unsigned \
+                 arithmetic, so the wrapped sum passes and it writes past its arrays), so glcmd skipped the call"
             ),
             Refusal::Level { texture, level, max } => write!(
                 f,
@@ -935,6 +942,17 @@ pub fn check_texture_level(gl_fns: &Gl, texture: GLuint, level: GLint) -> Result
         Ok(())
     } else {
         Err(Refusal::Level { texture, level, max })
+    }
+}
+
+/// Before a call on bindings `first..first + count` (multi-binds, viewport and scissor arrays):
+/// the range must not run past 2^32. Mesa checks `first + count > limit` in unsigned 32-bit
+/// arithmetic, so a sum that wraps passes its check and it indexes past its arrays.
+pub fn check_first_count(first: u32, count: i64) -> Result<(), Refusal> {
+    if count > 0 && first as i64 + count > u32::MAX as i64 {
+        Err(Refusal::Wraps { first, count })
+    } else {
+        Ok(())
     }
 }
 

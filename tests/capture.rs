@@ -588,3 +588,38 @@ fn fuzz_regression_invalidate_tex_sub_image_with_a_level_the_texture_cannot_have
         assert_eq!(replayer.get_error().unwrap(), gl::INVALID_OPERATION);
     });
 }
+
+/// Fuzz seed 7, iteration 16317: `glBindSamplers(4294967295, 1, ..)`. Mesa checks
+/// `first + count > limit` in unsigned 32-bit arithmetic; the wrapped sum passes and it reads
+/// and writes past its array of units. The same holds for every multi-bind and the viewport,
+/// scissor and depth-range arrays: the render thread refuses a range that runs past 2^32.
+#[test]
+fn fuzz_regression_bindings_past_two_to_the_32_are_refused() {
+    with_timeout("first + count", Duration::from_secs(60), || {
+        let path = temp("wrap.glcap");
+        let device = capturing(CaptureOptions::default());
+        let sampler = device.create_samplers(1).unwrap()[0];
+        let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
+        let buffer = device.create_buffers(1).unwrap()[0];
+        let handle = device.capture(&path, 1).unwrap();
+        let mut list = device.command_list();
+        list.bind_samplers(u32::MAX, 1, Some(&[sampler]));
+        list.bind_textures(u32::MAX - 1, 2, Some(&[texture, texture]));
+        list.bind_buffers_base(gl::UNIFORM_BUFFER, u32::MAX, 1, Some(&[buffer]));
+        list.viewport_arrayv(u32::MAX, &[[0.0, 0.0, 1.0, 1.0]]);
+        list.scissor_arrayv(u32::MAX, &[[0, 0, 1, 1]]);
+        // In range: reaches the GL.
+        list.bind_samplers(0, 1, Some(&[sampler]));
+        device.submit(list).unwrap();
+        handle.wait(Duration::from_secs(30)).unwrap();
+        let skipped: Vec<_> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Skipped).collect();
+        assert_eq!(skipped.len(), 5, "{skipped:#?}");
+        assert!(skipped.iter().all(|r| r.message.contains("2^32")), "{skipped:#?}");
+        assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+        assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+        let c = capture::Capture::open(&path).unwrap();
+        let replayer = Device::headless().unwrap();
+        let summary = capture::replay(&c, &replayer, &ReplayOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(summary.skipped, 5);
+    });
+}

@@ -125,6 +125,18 @@ fn is_vertex_draw(n: &str) -> bool {
         && !matches!(n, "glDrawVkImageNV" | "glDrawTextureNV")
 }
 
+/// Whether a recorded function takes a `GLuint first` and a `count` of consecutive bindings
+/// (multi-binds, viewport and scissor arrays). Mesa checks `first + count` against its limit
+/// in unsigned 32-bit arithmetic, so a sum that wraps passes and it indexes past its arrays:
+/// the runtime refuses such a pair (`shadow::check_first_count`).
+pub fn first_count(f: &Function) -> bool {
+    let first = f.params.iter().any(|p| p.name == "first" && p.ty.base == "GLuint" && !p.ty.is_pointer());
+    let count = f.params.iter().any(|p| {
+        p.name == "count" && matches!(p.ty.base.as_str(), "GLsizei" | "GLuint") && !p.ty.is_pointer()
+    });
+    first && count
+}
+
 /// Extensions whose functions hand the GPU raw addresses or bindless handles (or execute
 /// command streams made of them): an invalid one makes the GPU read or write arbitrary memory,
 /// which glcmd cannot check. Their recorded and create functions are `unsafe`; queries (which

@@ -80,12 +80,25 @@
 //! name and range checks it applies to any list; names are translated (`player.rs`) and the
 //! translated list checked again. The loader is fuzzed (`replay/tests/fuzz.rs`).
 //!
+//! ## What a replay does not reproduce
+//!
+//! * Uniform locations are not remapped (apitrace remaps them): the recorded lookups are
+//!   replayed and compared, so a driver that assigns other locations shows up as `DIFF` lines,
+//!   but uniform calls keep the captured locations.
+//! * Answers are compared as values: a query whose answer is an object name (a binding) differs
+//!   when the replay's names do.
+//! * Sync handles are glcmd's ids, replayed as they are (they only mean something between the
+//!   fence and the waits of the same capture).
+//! * A replay follows the capture's order and frame structure, not its timing.
+//!
 //! ## Cost
 //!
 //! Off (`Options::capture: None`), nothing. On, the render thread copies each list it keeps
-//! (the set-up policy, a capture's frames, or every list with post-mortem on) and sends the
-//! copy to a writer thread, which encodes, keeps the set-up log and the ring, and writes files;
-//! creates and queries send their encoded arguments and answer. BENCHMARKS.md has the figures.
+//! (the set-up policy, a capture's frames, or every list with post-mortem on) into buffers the
+//! writer thread hands back (a fresh large allocation would cost page faults) and sends the
+//! copy to the writer, which encodes, keeps the set-up log and the ring, and writes files;
+//! creates and queries send their encoded arguments and answer. The summary of a capture says
+//! how long each side spent; BENCHMARKS.md has the figures.
 
 pub mod calls;
 pub mod format;

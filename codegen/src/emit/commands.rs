@@ -605,6 +605,11 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     if !ranges.is_empty() {
         pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
     }
+    if bindings::first_count(f) {
+        // Mesa compares `first + count` with its limit in unsigned 32-bit arithmetic.
+        let (first, count) = (arg("first"), arg("count"));
+        pre.push(refuse(quote!(crate::shadow::check_first_count(#first as u32, #count as i64))));
+    }
     if matches!(f.name.as_str(), "glBufferData" | "glBufferDataARB" | "glBufferStorage") {
         // AMD_pinned_memory: the driver would keep the list's parameter buffer as the
         // buffer's storage, and the list is reused after replay.

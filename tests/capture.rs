@@ -623,3 +623,43 @@ fn fuzz_regression_bindings_past_two_to_the_32_are_refused() {
         assert_eq!(summary.skipped, 5);
     });
 }
+
+/// Fuzz seed 7, iterations 7013 and 11673: a recorded `glGetUniformLocation` whose name gained
+/// a NUL. The typed method refuses such a name by panicking (a caller's mistake in the process);
+/// from a file it is a load error of the record, never a panic of the replay.
+#[test]
+fn fuzz_regression_a_recorded_query_string_with_a_nul_is_refused_at_load() {
+    with_timeout("query string with a NUL", Duration::from_secs(60), || {
+        let path = temp("nul.glcap");
+        let device = capturing(CaptureOptions::default());
+        let s = Scene::on_device(&device, W, H);
+        let handle = device.capture(&path, 1).unwrap();
+        assert_eq!(device.get_uniform_location(s.program, "color").unwrap(), LOC_COLOR);
+        device.submit(device.command_list()).unwrap();
+        handle.wait(Duration::from_secs(30)).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let c = capture::Capture::from_bytes(&bytes).unwrap();
+        let at = c
+            .records
+            .iter()
+            .find_map(|r| match r {
+                Record::Call { offset, function, .. }
+                    if glcmd::generated::capture::call_info(*function).map(|(n, _)| n)
+                        == Some("glGetUniformLocation") =>
+                {
+                    Some(*offset)
+                }
+                _ => None,
+            })
+            .expect("the lookup is recorded");
+        // tag 1, length 4, function 2, argument length 4, program 4, name length 4, then "color".
+        let name = at + 19;
+        assert_eq!(&bytes[name..name + 5], b"color");
+        match load_err(&patch(&bytes, name + 2, &[0])) {
+            LoadError::Call { offset, function, problem: capture::calls::CallProblem::Argument { param: "name", .. } } => {
+                assert_eq!((offset, function.as_str()), (at, "glGetUniformLocation"))
+            }
+            other => panic!("{other}"),
+        }
+    });
+}

@@ -50,6 +50,26 @@ impl<'a> Decoder<'a> {
         self.r.get().map_err(|error| CallProblem::Argument { param, error })
     }
 
+    /// A string argument: the typed methods take `&str` and refuse a NUL inside.
+    pub fn string(&mut self, param: &'static str) -> Result<String, CallProblem> {
+        let at = self.r.at();
+        let s: String = self.get(param)?;
+        if s.contains('\0') {
+            return Err(CallProblem::Argument { param, error: WireError { at, what: "a string with a NUL inside".into() } });
+        }
+        Ok(s)
+    }
+
+    /// A string-array argument, each string as for [`Decoder::string`].
+    pub fn strings(&mut self, param: &'static str) -> Result<Vec<String>, CallProblem> {
+        let at = self.r.at();
+        let v: Vec<String> = self.get(param)?;
+        if v.iter().any(|s| s.contains('\0')) {
+            return Err(CallProblem::Argument { param, error: WireError { at, what: "a string with a NUL inside".into() } });
+        }
+        Ok(v)
+    }
+
     pub fn finish(&self) -> Result<(), CallProblem> {
         self.r.finish().map_err(|error| CallProblem::Argument { param: "(end)", error })
     }
@@ -84,6 +104,22 @@ impl CreatedNames for Vec<u32> {
     }
 }
 
+/// Runs a typed method. Its checks of impossible input (a slice shorter than its pname needs)
+/// panic on the calling thread before anything is sent; from a file they are an error of the
+/// record, not a crash of the replay.
+fn run<T, F: Fn(&Device) -> Result<T, Error>>(call: F, device: &Device) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(device))) {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(p) => Err(format!(
+            "the method refused the recorded arguments: {}",
+            p.downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into())
+        )),
+    }
+}
+
 fn captured<T: Get>(answer: &[u8]) -> Result<T, CallProblem> {
     wire::decode(answer).map_err(|error| CallProblem::Answer { error })
 }
@@ -102,14 +138,14 @@ where
     let was: T = captured(answer)?;
     let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
     if let Some(device) = device {
-        match call(device) {
+        match run(call, device) {
             Ok(now) => {
                 out.differs = wire::encode(&now) != answer;
                 out.replayed = Some(Ok(format!("{now:?}")));
             }
             Err(e) => {
                 out.differs = true;
-                out.replayed = Some(Err(e.to_string()));
+                out.replayed = Some(Err(e));
             }
         }
     }
@@ -133,7 +169,7 @@ where
     let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
     match device {
         None => names.created(class, &was.names(), None),
-        Some(device) => match call(device) {
+        Some(device) => match run(call, device) {
             Ok(now) => {
                 let (a, b) = (was.names(), now.names());
                 out.differs = a.len() != b.len();
@@ -143,7 +179,7 @@ where
             Err(e) => {
                 names.created(class, &was.names(), None);
                 out.differs = true;
-                out.replayed = Some(Err(e.to_string()));
+                out.replayed = Some(Err(e));
             }
         },
     }

@@ -443,7 +443,13 @@ fn call_arm(index: usize, f: &Function) -> TokenStream {
         let a = format_ident!("a{}", i);
         let owned = &arg.owned;
         let pname = arg.param.name.as_str();
-        decode.push(quote!(let mut #a: #owned = d.get(#pname)?;));
+        // Strings: the typed method takes them as `&str` and refuses a NUL inside.
+        let getter = match &arg.param.role {
+            Role::In(Rule::String) => quote!(d.string(#pname)?),
+            Role::In(Rule::Strings(_)) => quote!(d.strings(#pname)?),
+            _ => quote!(d.get(#pname)?),
+        };
+        decode.push(quote!(let mut #a: #owned = #getter;));
         if let Some(variant) = arg.param.class.as_deref().and_then(bindings::class_variant) {
             let class = format_ident!("{}", variant);
             match &arg.param.role {

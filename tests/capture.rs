@@ -51,6 +51,8 @@ fn set_up(device: &Device) -> Objects {
     list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
     list.object_label(gl::TEXTURE, texture, "a texture");
     list.bind_textures(0, 1, Some(&[texture]));
+    // A string read up to its NUL (it only matters at the next link, which never comes).
+    list.bind_attrib_location(scene.program, 0, "unused");
     device.submit(list).unwrap();
     Objects { scene, texture }
 }
@@ -338,6 +340,11 @@ fn inconsistent_counts_are_refused() {
     let Len::String { length: Some(length) } = label.len else { panic!("{:?}", label.len) };
     let e = load_err(&patch(bytes, at + length.at as usize, &1_000_000i32.to_ne_bytes()));
     assert!(matches!(packet_problem(e, at, list), PacketProblem::OutOfRange { param: "label", .. }));
+    // Fuzz seed 8, iteration 24743: a negative string length (glDeleteNamedStringARB's, after an
+    // opcode swap). Mesa takes only -1 for "up to a NUL" and allocates `length + 1` bytes for
+    // any other negative: recorded lengths are never negative, so the loader refuses one.
+    let e = load_err(&patch(bytes, at + length.at as usize, &(-5i32).to_ne_bytes()));
+    assert!(matches!(packet_problem(e, at, list), PacketProblem::NegativeCount { param: "label", count: -5, .. }));
     // A string table whose lengths say more than the strings hold (glShaderSource).
     let (at, info, list) = packet("glShaderSource");
     let strings = info.arrays.iter().find(|a| a.param == "string").unwrap();
@@ -346,6 +353,9 @@ fn inconsistent_counts_are_refused() {
         u32::from_ne_bytes(bytes[at + lengths as usize..at + lengths as usize + 4].try_into().unwrap());
     let e = load_err(&patch(bytes, list.params_offset() + lengths_offset as usize, &(1i32 << 24).to_ne_bytes()));
     assert!(matches!(packet_problem(e, at, list), PacketProblem::OutOfRange { param: "string", .. }));
+    // A negative length in that table (recording never writes one).
+    let e = load_err(&patch(bytes, list.params_offset() + lengths_offset as usize, &(-1i32).to_ne_bytes()));
+    assert!(matches!(packet_problem(e, at, list), PacketProblem::NegativeCount { param: "string", count: -1, .. }));
     // Its count beyond its table.
     let e = load_err(&patch(bytes, at + count.at as usize, &1_000_000i32.to_ne_bytes()));
     assert!(matches!(packet_problem(e, at, list), PacketProblem::OutOfRange { param: "string", .. }));
@@ -380,15 +390,12 @@ fn an_unknown_name_is_refused() {
 #[test]
 fn an_unterminated_string_is_refused() {
     let (bytes, _) = good();
-    // glShaderSource's strings carry lengths; set one negative, so the GL would read to a NUL,
-    // then make the string run to the end of the buffer without one.
-    let (at, info, list) = packet("glShaderSource");
-    let strings = info.arrays.iter().find(|a| a.param == "string").unwrap();
-    let Len::Strings { lengths: Some(lengths), .. } = strings.len else { panic!() };
-    let table = u32::from_ne_bytes(bytes[at + strings.at as usize..][..4].try_into().unwrap()) as usize;
-    let lengths_offset = u32::from_ne_bytes(bytes[at + lengths as usize..][..4].try_into().unwrap()) as usize;
-    let string = u32::from_ne_bytes(bytes[list.params_offset() + table..][..4].try_into().unwrap()) as usize;
-    let mut b = patch(bytes, list.params_offset() + lengths_offset, &(-1i32).to_ne_bytes());
+    // glBindAttribLocation's name is read up to its NUL: make it run to the end of the buffer
+    // without one.
+    let (at, info, list) = packet("glBindAttribLocation");
+    let name = info.arrays.iter().find(|a| a.param == "name").unwrap();
+    let string = u32::from_ne_bytes(bytes[at + name.at as usize..][..4].try_into().unwrap()) as usize;
+    let mut b = bytes.clone();
     let params_end = list.params_offset() + list.params().len();
     for byte in &mut b[list.params_offset() + string..params_end] {
         if *byte == 0 {
@@ -396,7 +403,7 @@ fn an_unterminated_string_is_refused() {
         }
     }
     let e = load_err(&b);
-    assert!(matches!(packet_problem(e, at, list), PacketProblem::Unterminated { param: "string", .. }));
+    assert!(matches!(packet_problem(e, at, list), PacketProblem::Unterminated { param: "name", .. }));
 }
 
 #[test]

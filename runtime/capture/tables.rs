@@ -54,10 +54,11 @@ pub enum Len {
     /// As many elements as the pname takes (16 for a pname the tables do not know, as the
     /// recording method pads).
     Pname { pname: Int, count: fn(u32) -> Option<Count>, elem: u32 },
-    /// A string: `length` bytes when that argument is 0 or more, else up to a NUL.
+    /// A string: `length` bytes (the recording method's length, never negative), or, with no
+    /// length argument, up to a NUL.
     String { length: Option<Int> },
-    /// `count` strings: a table of `count` offsets, and the table of `count` lengths at the
-    /// packet field `lengths` (a string of negative length reads up to a NUL).
+    /// `count` strings: a table of `count` offsets, and the table of `count` lengths (never
+    /// negative) at the packet field `lengths`; with no lengths, each string ends at a NUL.
     Strings { count: Int, lengths: Option<u16> },
 }
 

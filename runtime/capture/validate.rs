@@ -189,9 +189,12 @@ fn check_array(function: &'static str, field: &ArrayField, packet: &[u8], params
             };
             n.saturating_mul(elem as u64)
         }
+        // A length the recording method derived from the string is never negative; the GL
+        // would read a negative one as "up to a NUL", and Mesa's glDeleteNamedStringARB
+        // allocates `length + 1` bytes for any negative but -1.
         Len::String { length } => match length.map(|l| l.read(packet)) {
-            Some(n) if n >= 0 => n as u64,
-            _ => until_nul(function, param, start, params)?,
+            Some(n) => count(function, param, n)?,
+            None => until_nul(function, param, start, params)?,
         },
         Len::Strings { count: c, lengths } => {
             let n = count(function, param, c.read(packet))?;
@@ -211,10 +214,10 @@ fn check_array(function: &'static str, field: &ArrayField, packet: &[u8], params
             };
             for i in 0..n {
                 let s = word(start + i * 4) as u64;
-                let len = lengths_at.map(|l| word(l + i * 4) as i32 as i64);
-                match len {
-                    Some(len) if len >= 0 => check_range(function, param, s, len as u64, params)?,
-                    _ => {
+                // Lengths are the strings' lengths as recorded: never negative.
+                match lengths_at.map(|l| word(l + i * 4) as i32 as i64) {
+                    Some(len) => check_range(function, param, s, count(function, param, len)?, params)?,
+                    None => {
                         until_nul(function, param, s, params)?;
                     }
                 }

@@ -301,7 +301,7 @@ fn record_objects(list: &mut CommandList, scene: &Scene, objects: Range<usize>, 
 
     for i in objects {
         let (model, [r, g, b, a]) = object(i, scene.objects, time);
-        list.uniform_matrix4fv(scene.u_model, gl::FALSE as GLboolean, &[model]); // &[[f32; 16]]: count = 1
+        list.uniform_matrix4fv(scene.u_model, false, &[model]); // &[[f32; 16]]: count = 1
         list.uniform4f(scene.u_color, r, g, b, a);
         list.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);
     }

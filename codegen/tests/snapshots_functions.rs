@@ -66,6 +66,13 @@ snapshot_tests! {
     get_program_info_log => "glGetProgramInfoLog",
     fence_sync => "glFenceSync",
     debug_message_callback => "glDebugMessageCallback",
+    // Forms the Rust API adds: a typed slice and the size taken from it, `bool` arguments and
+    // results, scalar queries.
+    named_buffer_storage => "glNamedBufferStorage",
+    named_buffer_sub_data => "glNamedBufferSubData",
+    vertex_attrib_pointer => "glVertexAttribPointer",
+    get_shaderiv => "glGetShaderiv",
+    is_enabled => "glIsEnabled",
 }
 
 #[test]

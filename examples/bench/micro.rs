@@ -73,7 +73,7 @@ fn record_one(list: &mut CommandList, c: Cmd, i: u32, mats: &[[f32; 16]]) {
     match c {
         Cmd::BindTexture => list.bind_texture(gl::TEXTURE_2D, i),
         Cmd::UniformMatrix4fv => {
-            list.uniform_matrix4fv(black_box(3), gl::FALSE as GLboolean, std::slice::from_ref(&mats[(i & 15) as usize]))
+            list.uniform_matrix4fv(black_box(3), false, std::slice::from_ref(&mats[(i & 15) as usize]))
         }
         Cmd::DrawElementsInstanced => {
             list.draw_elements_instanced(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0, i as GLsizei)

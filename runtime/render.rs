@@ -609,7 +609,10 @@ impl Scheduler {
             };
         }
         if let Err(e) = ctx.context.present() {
-            log::error!("presenting frame {} failed: {e}", f.id);
+            ctx.common.sink.send(Report::lifecycle(
+                ReportKind::Present,
+                format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),
+            ));
         }
         f.stats.replay += start.elapsed();
         // The lists go back to the pool before the frame is published as ended, so a thread

@@ -71,7 +71,7 @@ impl Log {
     /// Empties the log.
     fn reset(&self, device: &Device) {
         let mut list = device.command_list();
-        list.named_buffer_sub_data(self.log, 0, &vec![0xFF; LOG_LEN * 4]);
+        list.named_buffer_sub_data(self.log, 0, &vec![0xFFu8; LOG_LEN * 4]);
         device.submit(list).unwrap();
     }
 

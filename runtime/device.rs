@@ -123,6 +123,8 @@ pub struct Stats {
     pub parked: Duration,
     /// Time spent replaying lists and deferred deletes, over all ended frames.
     pub replay: Duration,
+    /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
+    pub pooled_names: usize,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }
@@ -529,6 +531,7 @@ impl Device {
     fn fill_counters(&self, s: &mut Stats) {
         s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
         s.reports_dropped = self.shared.common.sink.dropped();
+        s.pooled_names = self.shared.common.pools.held();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).
@@ -612,6 +615,19 @@ impl Device {
     /// (`index`, `target`), the rest (and the pool's start) by a round trip. Generated create
     /// methods of the core object types call this.
     #[allow(clippy::too_many_arguments)]
+    /// One name from the pool of (`index`, `target`) without a round trip or an allocation, if
+    /// the pool has one (the generated singular creates fall back to the plural form).
+    #[inline]
+    pub(crate) fn pooled_take_one(&self, index: usize, target: u32) -> Option<u32> {
+        let pools = &self.shared.common.pools;
+        let was_low = pools.low.load(Ordering::Acquire);
+        let name = pools.take_one(index, target);
+        if !was_low && pools.low.load(Ordering::Acquire) {
+            let _ = self.shared.tx.try_send(Msg::Refill);
+        }
+        name
+    }
+
     pub(crate) fn pooled_create(
         &self,
         function: &'static str,

@@ -1,7 +1,7 @@
 //! What a worker asks the GL for while it records (issue 9): a name for a new buffer, a uniform
 //! location looked up lazily, a limit. Measured on a worker thread of a live device:
 //!
-//! * `create_ns_pooled`: one `create_buffers(1)` from the name pool;
+//! * `create_ns_pooled`: one `create_buffer()` from the name pool;
 //! * `cached_query_ns`: one `get_uniform_location` answered by the program interface cache;
 //! * `limit_ns`: one `get_integerv(GL_MAX_TEXTURE_SIZE)` answered by the limits cache;
 //! * the streaming frame: every worker, every frame, looks its uniform locations up, creates a
@@ -57,7 +57,7 @@ pub fn run(device: &Device, reps: usize, frames: usize) -> WorkerFigures {
         let mut made = Vec::new();
         let create = summary(per_op(5, reps, || {
             for _ in 0..64 {
-                made.extend(black_box(d.create_buffers(1).unwrap()));
+                made.push(black_box(d.create_buffer().unwrap()));
             }
             64
         }));

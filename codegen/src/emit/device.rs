@@ -132,10 +132,27 @@ fn singular_create(api: &Api, f: &Function) -> TokenStream {
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     let call = quote!(self.#method(#pass 1));
     let call = if f.is_unsafe() { quote!(unsafe { #call }) } else { call };
+    // A pooled create takes its name straight from the pool when it has one.
+    let fast = if pooled(f).is_some() {
+        let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        let target = match &target {
+            Some(t) => quote!(#t),
+            None => quote!(0),
+        };
+        quote! {
+            if let Some(name) = self.pooled_take_one(#index, #target) {
+                return Ok(name);
+            }
+        }
+    } else {
+        quote!()
+    };
     quote! {
         #[doc = #doc]
         #[track_caller]
         pub #unsafety fn #one(&self, #arg) -> Result<types::GLuint, crate::Error> {
+            #fast
             Ok(#call?[0])
         }
     }

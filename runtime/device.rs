@@ -474,10 +474,22 @@ impl Device {
         let common = &self.shared.common;
         let me = std::thread::current().id();
         let limit = common.options.wait_limit;
+        let started = Instant::now();
         let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
         while stats.frames < frames {
             if alive_gone(&self.shared.alive) {
                 return Err(self.lost());
+            }
+            // A frame nobody has begun: only a `begin_frame` can end this wait; past the limit
+            // it is an error, as any wait on another thread is.
+            let begun = common.next_frame.load(Ordering::Acquire);
+            if frames > begun && started.elapsed() >= limit {
+                return Err(Error::Blocked {
+                    what: format!("wait_frames({frames}): frame {} has not been begun", frames - 1),
+                    frame: frames - 1,
+                    slot: 0,
+                    waited_ms: started.elapsed().as_millis(),
+                });
             }
             // The frame the render thread is stuck on, if it is waiting for a slot.
             if let Some((frame, slot, since)) = *common.stall.lock().unwrap_or_else(|e| e.into_inner()) {

@@ -447,7 +447,10 @@ impl Scheduler {
             }
             let next = f.next as usize;
             if let Some(list) = f.lists.get_mut(next).and_then(Option::take) {
-                self.waiting = None;
+                if self.waiting.take().is_some() {
+                    // The slot came: `wait_frames` must not see the old stall any more.
+                    *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
                 replay_list(ctx, f, list);
                 continue;
             }
@@ -575,6 +578,7 @@ impl Scheduler {
                 ),
             ));
             self.waiting = None;
+            *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
             return;
         }
         // Rule 7: round trips blocked on the slot fail.

@@ -26,6 +26,7 @@
 //! Lists come from a pool and return to it with their capacity; frame bookkeeping is reused;
 //! the channel is bounded (preallocated). A steady-state frame makes no heap allocation.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{JoinHandle, ThreadId};
@@ -147,6 +148,9 @@ pub struct FrameStats {
 /// A round trip's work, run on the render thread: given the context, or the error that ends it
 /// without running (the render thread found the wait could not end).
 pub(crate) type Job = Box<dyn FnOnce(Result<&RenderContext, Error>) + Send>;
+
+/// A round trip's work with its answer type erased (see `Device::round_trip`).
+type ErasedJob = Box<dyn FnOnce(&RenderContext) -> Result<Box<dyn Any + Send>, Error> + Send>;
 
 /// How a round trip is ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -580,12 +584,22 @@ impl Device {
         self.round_trip(function, CallKind::Create, f)
     }
 
+    /// A round trip: the typed face of [`Device::round_trip_erased`]. Only boxing the closure and
+    /// its answer is generic, so each of the hundreds of generated queries adds a few lines of
+    /// machine code, not its own copy of the channel and the wait.
+    #[inline]
     fn round_trip<R: Send + 'static>(
         &self,
         function: &'static str,
         kind: CallKind,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
+        let job: ErasedJob = Box::new(move |ctx| f(ctx).map(|r| Box::new(r) as Box<dyn Any + Send>));
+        let answer = self.round_trip_erased(function, kind, job)?;
+        Ok(*answer.downcast::<R>().expect("a round trip's job answers its own type"))
+    }
+
+    fn round_trip_erased(&self, function: &'static str, kind: CallKind, f: ErasedJob) -> Result<Box<dyn Any + Send>, Error> {
         self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.

@@ -315,12 +315,14 @@ pub unsafe fn unpack<'a>(
         return Ok(Bytes::None);
     }
     let len = image_bytes(&image, &cur.pixels.unpack).map_err(|e| size_error(f, argument, &image, e))?;
-    sync(cur);
     // SAFETY: the caller's contract, with `len` the GL's own count.
-    match unsafe { crate::conv::slice(f, argument, p, len)? } {
-        Cow::Borrowed(b) => Ok(Bytes::Slice(b)),
+    let bytes = match unsafe { crate::conv::slice(f, argument, p, len)? } {
+        Cow::Borrowed(b) => b,
         Cow::Owned(_) => unreachable!("bytes are always aligned"),
-    }
+    };
+    // Only once the call is sure to be recorded.
+    sync(cur);
+    Ok(Bytes::Slice(bytes))
 }
 
 /// Compressed data sized by its `imageSize` argument: an offset when this list bound an unpack
@@ -335,15 +337,17 @@ pub unsafe fn compressed<'a>(
     p: *const u8,
     len: usize,
 ) -> Result<Bytes<'a>, CallError> {
-    sync(cur);
     if cur.pixels.unpack_buffer {
+        sync(cur);
         return Ok(Bytes::BufferOffset(p as usize));
     }
     // SAFETY: the caller's contract.
-    match unsafe { crate::conv::slice(f, argument, p, len)? } {
-        Cow::Borrowed(b) => Ok(Bytes::Slice(b)),
+    let bytes = match unsafe { crate::conv::slice(f, argument, p, len)? } {
+        Cow::Borrowed(b) => b,
         Cow::Owned(_) => unreachable!("bytes are always aligned"),
-    }
+    };
+    sync(cur);
+    Ok(Bytes::Slice(bytes))
 }
 
 /// Zeros for a clear with NULL data (the GL clears to zero then).

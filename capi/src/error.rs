@@ -176,10 +176,10 @@ pub fn take_pending_gl() -> u32 {
 /// The last failure of this thread, cleared; the text stays valid until the next failure.
 pub fn take_last() -> (GlcmdStatus, *const c_char) {
     LAST.try_with(|l| match l.try_borrow_mut() {
-        Ok(mut l) => {
-            let status = std::mem::replace(&mut l.0, GLCMD_OK);
-            (status, l.1.as_ptr())
-        }
+        Ok(mut l) => match std::mem::replace(&mut l.0, GLCMD_OK) {
+            GLCMD_OK => (GLCMD_OK, c"".as_ptr()),
+            status => (status, l.1.as_ptr()),
+        },
         Err(_) => (GLCMD_OK, c"".as_ptr()),
     })
     .unwrap_or((GLCMD_OK, c"".as_ptr()))

@@ -139,3 +139,23 @@ pub fn device_entry(function: &str) -> Result<Arc<DeviceEntry>, CallError> {
 pub fn inspect_list<R>(f: impl FnOnce(&CommandList) -> R) -> Option<R> {
     THREAD.try_with(|t| t.try_borrow().ok().and_then(|t| t.recording.as_ref().map(|r| f(&r.list)))).ok().flatten()
 }
+
+/// Makes a list that belongs to no device current on this thread (for benchmarks: recording
+/// needs no device; such a list can only be discarded). False if a list is current already.
+#[doc(hidden)]
+pub fn begin_detached() -> bool {
+    with_thread("begin_detached", |t| {
+        if t.recording.is_some() {
+            return Ok(false);
+        }
+        t.recording = Some(Recording::new(CommandList::new()));
+        Ok(true)
+    })
+    .unwrap_or(false)
+}
+
+/// Runs `f` on the current list, mutably (benchmarks empty it between batches).
+#[doc(hidden)]
+pub fn with_list_mut<R>(f: impl FnOnce(&mut CommandList) -> R) -> Option<R> {
+    with_thread("with_list_mut", |t| Ok(t.recording.as_mut().map(|r| f(&mut r.list)))).ok().flatten()
+}

@@ -20,16 +20,29 @@ use std::sync::Mutex;
 
 use crate::api::*;
 
-/// A failure: its code and its message (which names the function).
+/// A failure: its code and its message (which names the function). Boxed, so a `Result` of the
+/// success path is a pointer wide: entry points move it through `catch_unwind`, and a wide one
+/// costs store-forwarding stalls on every call.
 #[derive(Debug)]
-pub struct CallError {
+pub struct CallError(Box<Failure>);
+
+#[derive(Debug)]
+pub struct Failure {
     pub status: GlcmdStatus,
     pub message: String,
 }
 
+impl std::ops::Deref for CallError {
+    type Target = Failure;
+    fn deref(&self) -> &Failure {
+        &self.0
+    }
+}
+
 impl CallError {
+    #[cold]
     pub fn new(status: GlcmdStatus, message: String) -> CallError {
-        CallError { status, message }
+        CallError(Box::new(Failure { status, message }))
     }
 
     pub fn null(function: &str, argument: &str) -> CallError {

@@ -434,10 +434,11 @@ pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void
     }
     // SAFETY: a NUL-terminated string, as for every GetProcAddress.
     let name = unsafe { CStr::from_ptr(name) };
-    match name.to_str().ok().and_then(crate::lookup::index) {
+    std::panic::catch_unwind(|| match name.to_str().ok().and_then(crate::lookup::index) {
         Some(i) => crate::lookup::address(i) as *mut c_void,
         None => std::ptr::null_mut(),
-    }
+    })
+    .unwrap_or(std::ptr::null_mut())
 }
 
 /// Fills `table` with every entry point (the same as glcmdGetProcAddress gives).

@@ -8,7 +8,9 @@
 //! values, not pointers: a stale, forged or NULL handle is `GLCMD_ERROR_INVALID_HANDLE`, never a
 //! crash (`handles.rs`).
 
-#![allow(non_snake_case)]
+// The C names of the ABI; the safety contract of each `unsafe extern "C" fn` is its C
+// documentation (the pointers it takes), which is also the header's.
+#![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use std::ffi::{c_char, c_void, CStr};
 

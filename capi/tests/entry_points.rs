@@ -111,7 +111,7 @@ fn entry_points_record_what_the_rust_methods_record() {
         (GL.BindTextures)(0, 2, null());
         (GL.DrawElementsInstanced)(gl::TRIANGLES, 36, gl::UNSIGNED_SHORT, 128 as *const c_void, 10);
         let counts = [3, 6];
-        let offsets = [0usize as *const c_void, 64 as *const c_void];
+        let offsets = [null::<c_void>(), 64 as *const c_void];
         (GL.MultiDrawElements)(gl::TRIANGLES, counts.as_ptr(), gl::UNSIGNED_SHORT, offsets.as_ptr(), 2);
         (GL.BufferData)(gl::ARRAY_BUFFER, 64, null(), gl::STATIC_DRAW);
         (GL.VertexAttribPointer)(0, 3, gl::FLOAT, gl::FALSE as GLboolean, 12, 16 as *const c_void);

@@ -494,3 +494,53 @@ fn errors_are_codes_messages_callbacks_and_gl_errors() {
     }
     check(glcmdSetErrorCallback(None, null()));
 }
+
+#[test]
+fn uploads_from_a_pixel_unpack_buffer_and_clears_with_a_texel() {
+    let d = device();
+    let (w, h) = (4usize, 2usize);
+    let rgba: Vec<u8> = (0..w * h * 4).map(|i| (i * 11 + 5) as u8).collect();
+    let (mut tex, mut pbo) = ([0u32; 3], 0u32);
+    unsafe {
+        check(glcmdListBegin(d));
+        (GL.CreateTextures)(gl::TEXTURE_2D, 3, tex.as_mut_ptr());
+        (GL.CreateBuffers)(1, &mut pbo);
+        for t in tex {
+            (GL.TextureStorage2D)(t, 1, gl::RGBA8, w as GLsizei, h as GLsizei);
+        }
+        // 16 bytes of padding, then the image: an offset of 16 into the bound buffer.
+        let mut data = vec![0xAAu8; 16];
+        data.extend_from_slice(&rgba);
+        (GL.NamedBufferStorage)(pbo, data.len() as GLsizeiptr, data.as_ptr().cast(), 0);
+        (GL.BindBuffer)(gl::PIXEL_UNPACK_BUFFER, pbo);
+        (GL.TextureSubImage2D)(tex[0], 0, 0, 0, w as GLsizei, h as GLsizei, gl::RGBA, gl::UNSIGNED_BYTE, 16 as *const c_void);
+        (GL.BindBuffer)(gl::PIXEL_UNPACK_BUFFER, 0);
+        // A clear value is one texel of format/type; NULL clears to zero.
+        (GL.ClearTexImage)(tex[1], 0, gl::RGBA, gl::UNSIGNED_BYTE, [1u8, 2, 3, 4].as_ptr().cast());
+        (GL.ClearTexImage)(tex[2], 0, gl::RGBA, gl::FLOAT, null());
+        check(glcmdSubmit(d));
+        let read = |t: GLuint| {
+            let mut out = vec![0x55u8; w * h * 4];
+            (GL.GetTextureImage)(t, 0, gl::RGBA, gl::UNSIGNED_BYTE, out.len() as GLsizei, out.as_mut_ptr().cast());
+            out
+        };
+        assert_eq!(read(tex[0]), rgba);
+        assert_eq!(read(tex[1]), [1u8, 2, 3, 4].repeat(w * h));
+        assert_eq!(read(tex[2]), vec![0u8; w * h * 4]);
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+    }
+    check(glcmdDeviceDestroy(d));
+}
+
+#[test]
+fn a_thread_that_exits_with_a_current_list_drops_it() {
+    let d = device() as usize;
+    std::thread::spawn(move || unsafe {
+        check(glcmdListBegin(d as *mut GlcmdDevice));
+        (GL.Clear)(gl::COLOR_BUFFER_BIT);
+        // Exits without submitting: the list is dropped with the thread's state.
+    })
+    .join()
+    .unwrap();
+    check(glcmdDeviceDestroy(d as *mut GlcmdDevice));
+}

@@ -241,7 +241,8 @@ GLCMD_API GlcmdStatus glcmdDeviceDestroy(GlcmdDevice *device);
 /*
  * Makes `device` the calling thread's current device, for creates and queries made without a
  * list (glcmdListBegin also makes its device current). NULL makes none current. Fails with
- * GLCMD_ERROR_LIST_ACTIVE while a list of another device is current.
+ * GLCMD_ERROR_LIST_ACTIVE while a list is current that belongs to another device (for NULL: to
+ * any device).
  */
 GLCMD_API GlcmdStatus glcmdDeviceMakeCurrent(GlcmdDevice *device);
 

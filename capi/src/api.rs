@@ -227,7 +227,8 @@ pub extern "C" fn glcmdDeviceDestroy(device: *mut GlcmdDevice) -> GlcmdStatus {
 
 /// Makes `device` the calling thread's current device, for creates and queries made without a
 /// list (glcmdListBegin also makes its device current). NULL makes none current. Fails with
-/// GLCMD_ERROR_LIST_ACTIVE while a list of another device is current.
+/// GLCMD_ERROR_LIST_ACTIVE while a list is current that belongs to another device (for NULL: to
+/// any device).
 #[no_mangle]
 pub extern "C" fn glcmdDeviceMakeCurrent(device: *mut GlcmdDevice) -> GlcmdStatus {
     const F: &str = "glcmdDeviceMakeCurrent";

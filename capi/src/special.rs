@@ -1,6 +1,7 @@
-//! The C entry points of the special functions, written by hand (like `runtime/special.rs`, the
-//! one module here that names GL functions). Each behaves as the Rust special documents, with the
-//! C signature of `glcorearb.h`:
+//! The C entry points of the special functions, written by hand (like `runtime/special.rs`).
+//! With `pixels.rs` and `sizes.rs` (the pixel-store state, the size queries), this is where the
+//! crate names GL functions; every other entry point is generated. Each behaves as the Rust
+//! special documents, with the C signature of `glcorearb.h`:
 //!
 //! | GL function | C entry point |
 //! | --- | --- |

@@ -85,6 +85,20 @@ pub fn sweep_source(inputs: &Inputs) -> Result<String, Errors> {
     Ok(emit::format(emit::sweep::emit(&api)))
 }
 
+/// The C entry points of crate glcmd-capi (`emit::capi`), formatted.
+pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    emit::capi::emit(&api).map(emit::format).map_err(Errors)
+}
+
+/// `glcmd.h` (`emit::c_header`), from the model and `api_source`, the text of
+/// `capi/src/api.rs`.
+#[cfg(feature = "pretty")]
+pub fn c_header(inputs: &Inputs, api_source: &str) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    emit::c_header::emit(&api, api_source).map_err(Errors)
+}
+
 /// Writes every generated file into `dir`.
 pub fn write(inputs: &Inputs, dir: &Path) -> Result<(), Errors> {
     write_selected(inputs, dir, &Selection::ALL)

@@ -12,7 +12,15 @@
 //! | `device.rs` | [`device`] | `Device` methods for create and query functions |
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
 //! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
+//!
+//! Crate glcmd-capi's sources come from two more emitters, outside [`emit_all`]: [`capi`] (the C
+//! entry points, Rust) and [`c_header`] (`glcmd.h`, C).
 
+// Reads `capi/src/api.rs` with syn: built with the `pretty` feature (the CLI and the header
+// test), not in build scripts.
+#[cfg(feature = "pretty")]
+pub mod c_header;
+pub mod capi;
 pub mod checked;
 pub mod commands;
 pub mod device;

@@ -80,12 +80,14 @@ pub fn generate_selected(inputs: &Inputs, selection: &Selection) -> Result<Vec<(
 
 /// The soundness sweep's generated calls (`emit::sweep`), formatted, for the `glcmd-sweep` test
 /// crate.
+#[cfg(feature = "sweep")]
 pub fn sweep_source(inputs: &Inputs) -> Result<String, Errors> {
     let api = load(inputs)?;
     Ok(emit::format(emit::sweep::emit(&api)))
 }
 
 /// The C entry points of crate glcmd-capi (`emit::capi`), formatted.
+#[cfg(feature = "capi")]
 pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
     let api = load(inputs)?;
     emit::capi::emit(&api).map(emit::format).map_err(Errors)
@@ -93,7 +95,7 @@ pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
 
 /// `glcmd.h` (`emit::c_header`), from the model and `api_source`, the text of
 /// `capi/src/api.rs`.
-#[cfg(feature = "pretty")]
+#[cfg(all(feature = "pretty", feature = "capi"))]
 pub fn c_header(inputs: &Inputs, api_source: &str) -> Result<String, Errors> {
     let api = load(inputs)?;
     emit::c_header::emit(&api, api_source).map_err(Errors)

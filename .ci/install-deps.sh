@@ -12,6 +12,8 @@ packages=(
     # Recording and replaying GL traces.
     apitrace apitrace-tracers
     valgrind
+    # The C ABI's tests compile C and C++ (capi/tests): cc and c++.
+    gcc g++ libc6-dev libgl-dev
     # X11 libraries glutin/winit load at run time.
     libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
 )

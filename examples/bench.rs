@@ -3,9 +3,11 @@
 //!
 //! What it measures (see BENCHMARKS.md for results and how to read them):
 //!
-//! 1. ns to record one command into a warm list, for four commands, beside the cost of the
-//!    alternatives on the calling thread: a direct GL call, a direct GL call with the driver's
-//!    own threading on, and a `Box<dyn FnOnce(&Gl) + Send>` sent over a channel;
+//! 1. ns to record one command into a warm list, for four commands, through the Rust method and
+//!    through the C ABI's entry point (crate glcmd-capi, called by function pointer as a C
+//!    program calls it), beside the cost of the alternatives on the calling thread: a direct GL
+//!    call, a direct GL call with the driver's own threading on, and a
+//!    `Box<dyn FnOnce(&Gl) + Send>` sent over a channel;
 //! 2. bytes per packet beside Mesa glthread's layout for the same call;
 //! 3. replay dispatch: ns per command over calling the same no-op functions directly through the
 //!    same table;
@@ -355,6 +357,7 @@ fn main() {
             "record" => {
                 for c in CMDS {
                     println!("record {:?}: {} ns", c, ns(micro::record_ns(c, o.reps, false).0));
+                    println!("record {:?} through the C ABI: {} ns", c, ns(micro::capi_record_ns(c, o.reps).0));
                 }
             }
             "dispatch" => {
@@ -407,6 +410,8 @@ fn main() {
     progress("recording", t0);
     let rec: Vec<(f64, f64)> = CMDS.iter().map(|&c| micro::record_ns(c, o.reps, false)).collect();
     let rec_sites: Vec<(f64, f64)> = CMDS.iter().map(|&c| micro::record_ns(c, o.reps, true)).collect();
+    progress("recording through the C ABI's entry points", t0);
+    let rec_c: Vec<(f64, f64)> = CMDS.iter().map(|&c| micro::capi_record_ns(c, o.reps)).collect();
     progress("direct GL calls", t0);
     let direct = unsafe { micro::direct_gl(&g, &s, o.reps.min(31)) };
     progress("Box<dyn FnOnce> over a channel", t0);
@@ -470,9 +475,9 @@ fn main() {
     let _ = writeln!(out, "### Cost per call on the calling thread (ns)\n");
     let _ = writeln!(
         out,
-        "| command | glcmd: record into a warm list | glcmd, diagnostics on (call sites kept) | direct GL call (the driver does the work) | direct GL, alone in its process | {threading_label} | `Box<dyn FnOnce>` + channel send |"
+        "| command | glcmd: record into a warm list | glcmd, diagnostics on (call sites kept) | glcmd through the C ABI (entry point by function pointer) | direct GL call (the driver does the work) | direct GL, alone in its process | {threading_label} | `Box<dyn FnOnce>` + channel send |"
     );
-    let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (i, c) in CMDS.iter().enumerate() {
         let pick = |m: Option<(f64, f64)>| match (c, m) {
             (Cmd::BindTexture, Some((b, _))) => ns(b),
@@ -481,11 +486,13 @@ fn main() {
         };
         let _ = writeln!(
             out,
-            "| {} | **{}** (min {}) | {} | {} | {} | {} | {} |",
+            "| {} | **{}** (min {}) | {} | {} (min {}) | {} | {} | {} | {} |",
             c.label(),
             ns(rec[i].0),
             ns(rec[i].1),
             ns(rec_sites[i].0),
+            ns(rec_c[i].0),
+            ns(rec_c[i].1),
             ns(direct[i].0),
             pick(alone_micro),
             pick(child_micro),
@@ -585,6 +592,10 @@ fn main() {
     kv("record_ns_uniform_matrix4fv", f(rec[1].0));
     kv("record_ns_draw_elements_instanced", f(rec[2].0));
     kv("record_ns_named_buffer_sub_data_1k", f(rec[3].0));
+    kv("capi_record_ns_bind_texture", f(rec_c[0].0));
+    kv("capi_record_ns_uniform_matrix4fv", f(rec_c[1].0));
+    kv("capi_record_ns_draw_elements_instanced", f(rec_c[2].0));
+    kv("capi_record_ns_named_buffer_sub_data_1k", f(rec_c[3].0));
     kv("replay_overhead_ns", f(bind_over));
     kv("replay_overhead_ns_mixed", f(mix_over));
     kv("allocs_per_frame", f(allocs_per_frame));

@@ -67,8 +67,8 @@ fn main() {
     let bind_off = record_ns(false, rounds, n, |l, i| l.bind_texture(gl::TEXTURE_2D, i as u32));
     let bind_on = record_ns(true, rounds, n, |l, i| l.bind_texture(gl::TEXTURE_2D, i as u32));
     let m = [1.0f32; 16];
-    let mat_off = record_ns(false, rounds, n, |l, i| l.uniform_matrix4fv(i as i32, 0, &[m]));
-    let mat_on = record_ns(true, rounds, n, |l, i| l.uniform_matrix4fv(i as i32, 0, &[m]));
+    let mat_off = record_ns(false, rounds, n, |l, i| l.uniform_matrix4fv(i as i32, false, &[m]));
+    let mat_on = record_ns(true, rounds, n, |l, i| l.uniform_matrix4fv(i as i32, false, &[m]));
 
     println!("## Diagnostics: recording cost (ns per command, warm list, median of {rounds} rounds of {n})\n");
     println!("| command | sites off | sites on | added |");

@@ -16,6 +16,7 @@
 use glcmd::{gl, Device, DiagnosticOptions, Options, ReportKind};
 
 fn main() -> Result<(), glcmd::Error> {
+    env_logger::init(); // glcmd's warnings go to `log` (and to Device::reports); RUST_LOG=warn shows them
     let options = Options { track_sites: true, diagnostics: DiagnosticOptions::all(), ..Default::default() };
     let device = Device::with_options(options)?;
     let vao = device.create_vertex_arrays(1)?[0];

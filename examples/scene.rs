@@ -52,7 +52,7 @@ use std::f32::consts::{PI, TAU};
 use std::ops::Range;
 use std::time::Instant;
 
-use glcmd::types::{GLboolean, GLint, GLuint};
+use glcmd::types::{GLint, GLuint};
 use glcmd::{gl, CommandList, Device, Stats};
 
 /// Width and height of the offscreen framebuffer, in pixels.
@@ -134,6 +134,7 @@ struct Scene {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
+    env_logger::init(); // glcmd's warnings go to `log` (and to Device::reports); RUST_LOG=warn shows them
     let options = Options::parse()?;
     let started = Instant::now();
 
@@ -272,9 +273,9 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// Creates the framebuffer, the program and the vertex array. Creation is immediate (a round trip
 /// per call, returning real names); configuring the objects is recorded into one setup list.
 fn create_scene(device: &Device, objects: usize) -> Result<Scene, Box<dyn Error>> {
-    let texture = device.create_textures(gl::TEXTURE_2D, 1)?[0];
-    let framebuffer = device.create_framebuffers(1)?[0];
-    let vertex_array = device.create_vertex_arrays(1)?[0];
+    let texture = device.create_texture(gl::TEXTURE_2D)?;
+    let framebuffer = device.create_framebuffer()?;
+    let vertex_array = device.create_vertex_array()?;
     let vs = device.create_shader(gl::VERTEX_SHADER)?;
     let fs = device.create_shader(gl::FRAGMENT_SHADER)?;
     let program = device.create_program()?;
@@ -295,11 +296,11 @@ fn create_scene(device: &Device, objects: usize) -> Result<Scene, Box<dyn Error>
 
     // Queries run after the setup list: the compile and link results are there.
     for (shader, what) in [(vs, "vertex"), (fs, "fragment")] {
-        if device.get_shaderiv(shader, gl::COMPILE_STATUS)?[0] == 0 {
+        if device.get_shaderi(shader, gl::COMPILE_STATUS)? == 0 {
             return Err(format!("{what} shader: {}", device.get_shader_info_log(shader, 4096)?).into());
         }
     }
-    if device.get_programiv(program, gl::LINK_STATUS)?[0] == 0 {
+    if device.get_programi(program, gl::LINK_STATUS)? == 0 {
         return Err(format!("link: {}", device.get_program_info_log(program, 4096)?).into());
     }
     let status = device.check_named_framebuffer_status(framebuffer, gl::FRAMEBUFFER)?;
@@ -330,7 +331,7 @@ fn record_objects(list: &mut CommandList, scene: &Scene, objects: Range<usize>, 
 
     for i in objects {
         let (model, [r, g, b, a]) = object(i, scene.objects, time);
-        list.uniform_matrix4fv(scene.u_model, gl::FALSE as GLboolean, &[model]); // &[[f32; 16]]: count = 1
+        list.uniform_matrix4fv(scene.u_model, false, &[model]); // &[[f32; 16]]: count = 1
         list.uniform4f(scene.u_color, r, g, b, a);
         list.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);
     }

@@ -114,7 +114,7 @@ fn through_glcmd() -> Result<(), glcmd::Error> {
             }
             list.link_program(program);
             list.use_program(program);
-            list.uniform_matrix4fv(0, gl::FALSE as GLboolean, &[MATRIX]);
+            list.uniform_matrix4fv(0, false, &[MATRIX]);
             list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
             list.clear_bufferfv(gl::COLOR, 1, &[0.25, 0.5, 0.75, 1.0]);
             list.delete_textures(&tex);

@@ -76,6 +76,7 @@ void main() { o_color = u_color; }
 "#;
 
 fn main() -> Result<(), Box<dyn Error>> {
+    env_logger::init(); // glcmd's warnings go to `log` (and to Device::reports); RUST_LOG=warn shows them
     let (frames, preference) = parse_args()?;
     let event_loop = EventLoop::new()?;
     let mut app = App { frames, preference, state: None, frames_done: 0, result: None };

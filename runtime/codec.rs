@@ -93,6 +93,18 @@ pub fn check_pname_len(function: &str, argument: &str, len: usize, needed: Optio
     }
 }
 
+/// Checks the pname of a scalar query form (`get_integer`): one that yields several values is
+/// the caller's mistake, known before any GL call.
+#[track_caller]
+pub fn check_scalar_pname(function: &str, pname: u32, count: Option<crate::generated::pname::Count>) {
+    if let Some(crate::generated::pname::Count::Fixed(n)) = count {
+        if n != 1 {
+            let scalar = crate::dump::EnumName(pname);
+            panic!("{function}: pname {scalar} yields {n} values, so the scalar form cannot return it; call the `v` form");
+        }
+    }
+}
+
 /// A string as a NUL-terminated C string for a query or create call.
 #[track_caller]
 pub fn c_string(function: &str, argument: &str, s: &str) -> std::ffi::CString {

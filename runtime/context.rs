@@ -483,6 +483,8 @@ fn headless_on(
 /// The EGL implementation's `EGL_VENDOR` string, e.g. "Mesa Project" or "NVIDIA".
 fn egl_vendor(display: &EglDisplay) -> String {
     const EGL_VENDOR: i32 = 0x3053;
+    // Irrefutable when glutin is built without GLX and WGL.
+    #[allow(irrefutable_let_patterns)]
     let RawDisplay::Egl(raw) = display.raw_display() else {
         return "?".to_owned();
     };
@@ -500,6 +502,9 @@ fn egl_vendor(display: &EglDisplay) -> String {
 fn context_api_name(context: &NotCurrentContext) -> &'static str {
     match context {
         NotCurrentContext::Egl(_) => "EGL",
+        // The arm is there when glcmd's `glx` feature is; with glutin's GLX turned on by another
+        // crate alone, a GLX context reads as "another API".
+        #[cfg(feature = "glx")]
         NotCurrentContext::Glx(_) => "GLX",
         _ => "another API",
     }
@@ -509,6 +514,7 @@ fn context_api_name(context: &NotCurrentContext) -> &'static str {
 fn surface_api_name(surface: &Surface<WindowSurface>) -> &'static str {
     match surface {
         Surface::Egl(_) => "EGL",
+        #[cfg(feature = "glx")]
         Surface::Glx(_) => "GLX",
         _ => "another API",
     }

@@ -26,6 +26,7 @@
 //! Lists come from a pool and return to it with their capacity; frame bookkeeping is reused;
 //! the channel is bounded (preallocated). A steady-state frame makes no heap allocation.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{JoinHandle, ThreadId};
@@ -125,6 +126,8 @@ pub struct Stats {
     pub parked: Duration,
     /// Time spent replaying lists and deferred deletes, over all ended frames.
     pub replay: Duration,
+    /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
+    pub pooled_names: usize,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }
@@ -147,6 +150,9 @@ pub struct FrameStats {
 /// A round trip's work, run on the render thread: given the context, or the error that ends it
 /// without running (the render thread found the wait could not end).
 pub(crate) type Job = Box<dyn FnOnce(Result<&RenderContext, Error>) + Send>;
+
+/// A round trip's work with its answer type erased (see `Device::round_trip`).
+type ErasedJob = Box<dyn FnOnce(&RenderContext) -> Result<Box<dyn Any + Send>, Error> + Send>;
 
 /// How a round trip is ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -483,10 +489,22 @@ impl Device {
         let common = &self.shared.common;
         let me = std::thread::current().id();
         let limit = common.options.wait_limit;
+        let started = Instant::now();
         let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
         while stats.frames < frames {
             if alive_gone(&self.shared.alive) {
                 return Err(self.lost());
+            }
+            // A frame nobody has begun: only a `begin_frame` can end this wait; past the limit
+            // it is an error, as any wait on another thread is.
+            let begun = common.next_frame.load(Ordering::Acquire);
+            if frames > begun && started.elapsed() >= limit {
+                return Err(Error::Blocked {
+                    what: format!("wait_frames({frames}): frame {} has not been begun", frames - 1),
+                    frame: frames - 1,
+                    slot: 0,
+                    waited_ms: started.elapsed().as_millis(),
+                });
             }
             // The frame the render thread is stuck on, if it is waiting for a slot.
             if let Some((frame, slot, since)) = *common.stall.lock().unwrap_or_else(|e| e.into_inner()) {
@@ -540,6 +558,7 @@ impl Device {
     fn fill_counters(&self, s: &mut Stats) {
         s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
         s.reports_dropped = self.shared.common.sink.dropped();
+        s.pooled_names = self.shared.common.pools.held();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).
@@ -576,12 +595,22 @@ impl Device {
         self.round_trip(function, CallKind::Create, f)
     }
 
+    /// A round trip: the typed face of [`Device::round_trip_erased`]. Only boxing the closure and
+    /// its answer is generic, so each of the hundreds of generated queries adds a few lines of
+    /// machine code, not its own copy of the channel and the wait.
+    #[inline]
     fn round_trip<R: Send + 'static>(
         &self,
         function: &'static str,
         kind: CallKind,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
+        let job: ErasedJob = Box::new(move |ctx| f(ctx).map(|r| Box::new(r) as Box<dyn Any + Send>));
+        let answer = self.round_trip_erased(function, kind, job)?;
+        Ok(*answer.downcast::<R>().expect("a round trip's job answers its own type"))
+    }
+
+    fn round_trip_erased(&self, function: &'static str, kind: CallKind, f: ErasedJob) -> Result<Box<dyn Any + Send>, Error> {
         self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.
@@ -623,6 +652,19 @@ impl Device {
     /// (`index`, `target`), the rest (and the pool's start) by a round trip. Generated create
     /// methods of the core object types call this.
     #[allow(clippy::too_many_arguments)]
+    /// One name from the pool of (`index`, `target`) without a round trip or an allocation, if
+    /// the pool has one (the generated singular creates fall back to the plural form).
+    #[inline]
+    pub(crate) fn pooled_take_one(&self, index: usize, target: u32) -> Option<u32> {
+        let pools = &self.shared.common.pools;
+        let was_low = pools.low.load(Ordering::Acquire);
+        let name = pools.take_one(index, target);
+        if !was_low && pools.low.load(Ordering::Acquire) {
+            let _ = self.shared.tx.try_send(Msg::Refill);
+        }
+        name
+    }
+
     pub(crate) fn pooled_create(
         &self,
         function: &'static str,

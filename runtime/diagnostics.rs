@@ -65,6 +65,8 @@ pub enum ReportKind {
     /// A frame held later work back longer than `Options::wait_limit` and was given up: its
     /// missing slots were skipped.
     AbandonedFrame,
+    /// Presenting a frame (`swap_buffers` of a window context) failed.
+    Present,
 }
 
 /// One diagnostic, attributed to the command that caused it.
@@ -122,6 +124,7 @@ impl fmt::Display for Report {
             ReportKind::Unavailable => "unavailable function",
             ReportKind::Submission => "submission",
             ReportKind::AbandonedFrame => "abandoned frame",
+            ReportKind::Present => "present",
         };
         if self.call.is_empty() {
             return write!(f, "{kind}: {}", self.message);
@@ -388,7 +391,8 @@ impl Sink {
             | ReportKind::GlError
             | ReportKind::UseAfterDelete
             | ReportKind::Skipped
-            | ReportKind::Unavailable => log::error!("{report}"),
+            | ReportKind::Unavailable
+            | ReportKind::Present => log::error!("{report}"),
             ReportKind::Stall | ReportKind::Validation | ReportKind::Submission | ReportKind::AbandonedFrame => {
                 log::warn!("{report}")
             }

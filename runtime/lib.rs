@@ -144,15 +144,22 @@ pub enum Bytes<'a> {
     None,
 }
 
-impl<'a> From<&'a [u8]> for Bytes<'a> {
-    fn from(s: &'a [u8]) -> Self {
-        Bytes::Slice(s)
+/// Any slice of plain data (`bytemuck::NoUninit`, implied by `Pod`): its bytes.
+impl<'a, T: bytemuck::NoUninit> From<&'a [T]> for Bytes<'a> {
+    fn from(s: &'a [T]) -> Self {
+        Bytes::Slice(bytemuck::cast_slice(s))
     }
 }
 
-impl<'a> From<&'a Vec<u8>> for Bytes<'a> {
-    fn from(s: &'a Vec<u8>) -> Self {
-        Bytes::Slice(s)
+impl<'a, T: bytemuck::NoUninit, const N: usize> From<&'a [T; N]> for Bytes<'a> {
+    fn from(s: &'a [T; N]) -> Self {
+        Bytes::Slice(bytemuck::cast_slice(s))
+    }
+}
+
+impl<'a, T: bytemuck::NoUninit> From<&'a Vec<T>> for Bytes<'a> {
+    fn from(s: &'a Vec<T>) -> Self {
+        Bytes::Slice(bytemuck::cast_slice(s))
     }
 }
 

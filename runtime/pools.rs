@@ -7,7 +7,10 @@
 //! objects, or generated names for the `gen_*` forms), before the caller asked; taking them is
 //! a few atomic operations on a lock-free queue. The first create of a kind (and of a target)
 //! is a round trip that also starts its pool; a pool running below half full asks the render
-//! thread for a refill, which it makes with one GL call between two messages.
+//! thread for a refill, which it makes with one GL call between two messages. A pool starts at
+//! `POOL_START` names and doubles (up to `POOL_SIZE`) each time a taker finds it empty, so it
+//! settles at what the application creates between two refills; a create that finds it empty
+//! is a round trip, as without pools.
 //!
 //! Pools keep the guarantees creates have:
 //!
@@ -29,15 +32,20 @@
 //! `create_shader` and `create_program` stay round trips: they are made once per shader at load
 //! time, not per frame, and a pool per shader type would hold objects for nothing.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::generated::{types::*, Gl};
 
-/// Names a pool holds when full; it asks for a refill below half of it.
-pub const POOL_SIZE: usize = 128;
+/// The most names one pool holds ahead of demand.
+pub const POOL_SIZE: usize = 2048;
+/// What a pool holds when it starts. A taker that finds it empty (it outran the refills) doubles
+/// it, up to [`POOL_SIZE`]: a pool grows to what the application creates between two refills.
+pub const POOL_START: usize = 64;
+/// Pools a device can have: one per create function and target.
+const MAX_POOLS: usize = 64;
 
 /// Makes `n` names with the GL (`glCreateTextures(target, n, names)`, `glGenBuffers(n, names)`).
 ///
@@ -52,24 +60,51 @@ pub(crate) struct Pool {
     pub(crate) class: &'static str,
     pub(crate) created: bool,
     pub(crate) make: MakeNames,
+    /// How many names the refills keep it at.
+    want: AtomicUsize,
     tx: Sender<GLuint>,
     rx: Receiver<GLuint>,
 }
 
-/// The device's pools.
-#[derive(Default)]
+/// The device's pools: append-only slots, so takers find a pool without a lock (only the render
+/// thread adds one, and a slot is published by `len` after it is set).
 pub(crate) struct Pools {
-    pools: RwLock<Vec<Pool>>,
+    slots: Box<[OnceLock<Pool>]>,
+    len: AtomicUsize,
     /// A pool went below half full since the last refill.
     pub(crate) low: AtomicBool,
 }
 
+impl Default for Pools {
+    fn default() -> Pools {
+        Pools { slots: (0..MAX_POOLS).map(|_| OnceLock::new()).collect(), len: AtomicUsize::new(0), low: AtomicBool::new(false) }
+    }
+}
+
 impl Pools {
+    fn pools(&self) -> impl Iterator<Item = &Pool> {
+        self.slots[..self.len.load(Ordering::Acquire)].iter().filter_map(OnceLock::get)
+    }
+
+    fn find(&self, function: usize, target: GLenum) -> Option<&Pool> {
+        self.pools().find(|p| p.function == function && p.target == target)
+    }
+
+    /// Notes how full `pool` is after a take: below half asks for a refill; empty doubles it.
+    fn taken(&self, pool: &Pool, short: bool) {
+        let want = pool.want.load(Ordering::Relaxed);
+        if short && want < POOL_SIZE {
+            pool.want.store((want * 2).min(POOL_SIZE), Ordering::Relaxed);
+        }
+        if pool.rx.len() < want / 2 {
+            self.low.store(true, Ordering::Release);
+        }
+    }
+
     /// Takes up to `n` names from the pool of (`function`, `target`), if it exists. `None`: no
     /// pool yet.
     pub(crate) fn take(&self, function: usize, target: GLenum, n: usize) -> Option<Vec<GLuint>> {
-        let pools = self.pools.read().unwrap_or_else(|e| e.into_inner());
-        let pool = pools.iter().find(|p| p.function == function && p.target == target)?;
+        let pool = self.find(function, target)?;
         let mut names = Vec::with_capacity(n);
         while names.len() < n {
             match pool.rx.try_recv() {
@@ -77,20 +112,38 @@ impl Pools {
                 Err(_) => break,
             }
         }
-        if pool.rx.len() < POOL_SIZE / 2 {
-            self.low.store(true, Ordering::Release);
-        }
+        self.taken(pool, names.len() < n);
         Some(names)
     }
 
-    /// Starts the pool of (`function`, `target`) if it does not exist. Render thread.
+    /// Takes one name, without allocating. `None`: no pool yet, or it is empty.
+    pub(crate) fn take_one(&self, function: usize, target: GLenum) -> Option<GLuint> {
+        let pool = self.find(function, target)?;
+        let name = pool.rx.try_recv().ok();
+        self.taken(pool, name.is_none());
+        name
+    }
+
+    /// Names held by every pool now.
+    pub(crate) fn held(&self) -> usize {
+        self.pools().map(|p| p.rx.len()).sum()
+    }
+
+    /// Starts the pool of (`function`, `target`) if it does not exist. Render thread (the only
+    /// writer of the slots).
     pub(crate) fn start(&self, function: usize, target: GLenum, class: &'static str, created: bool, make: MakeNames) {
-        let mut pools = self.pools.write().unwrap_or_else(|e| e.into_inner());
-        if pools.iter().any(|p| p.function == function && p.target == target) {
+        if self.find(function, target).is_some() {
             return;
         }
+        let len = self.len.load(Ordering::Acquire);
+        let Some(slot) = self.slots.get(len) else {
+            return; // Every slot is taken: this create stays a round trip.
+        };
         let (tx, rx) = crossbeam_channel::bounded(POOL_SIZE);
-        pools.push(Pool { function, target, class, created, make, tx, rx });
+        let pool = Pool { function, target, class, created, make, want: AtomicUsize::new(POOL_START), tx, rx };
+        if slot.set(pool).is_ok() {
+            self.len.store(len + 1, Ordering::Release);
+        }
         self.low.store(true, Ordering::Release);
     }
 
@@ -100,13 +153,12 @@ impl Pools {
         if !self.low.swap(false, Ordering::AcqRel) {
             return;
         }
-        let pools = self.pools.read().unwrap_or_else(|e| e.into_inner());
-        for pool in pools.iter() {
-            let have = pool.rx.len();
-            if have >= POOL_SIZE / 2 {
+        for pool in self.pools() {
+            let (have, want) = (pool.rx.len(), pool.want.load(Ordering::Relaxed));
+            if have >= want / 2 {
                 continue;
             }
-            let n = POOL_SIZE - have;
+            let n = want - have;
             let mut names = vec![0 as GLuint; n];
             let _r = crate::codec::region(names.as_ptr(), n * 4);
             // SAFETY: `names` holds `n` names; `gl` is this thread's table.

@@ -62,7 +62,8 @@ struct Entry {
     replayed: u64,
     link_status: Option<GLint>,
     info_log: Option<String>,
-    lookups: HashMap<(Lookup, u32, String), i64>,
+    /// By kind and auxiliary argument, then by name: looked up with a `&str`, no allocation.
+    lookups: HashMap<(Lookup, u32), HashMap<String, i64>>,
 }
 
 /// The device's program interface cache.
@@ -161,19 +162,26 @@ impl Programs {
         self.replayed.notify_all();
     }
 
-    /// Waits until the latest submitted link of `program` has replayed; `Ok(false)` when the
-    /// cache has nothing for it (a program glcmd never saw linked).
-    fn ready(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<bool, Error> {
-        let start = Instant::now();
+    /// Waits until the latest submitted link of `program` has replayed and returns the entries,
+    /// still locked; `None` when the cache has nothing for it (a program glcmd never saw linked).
+    fn ready(
+        &self,
+        function: &'static str,
+        program: GLuint,
+        limit: Duration,
+        lost: &dyn Fn() -> Option<Error>,
+    ) -> Result<Option<std::sync::MutexGuard<'_, HashMap<GLuint, Entry>>>, Error> {
+        let mut start = None;
         let mut entries = self.lock();
         loop {
-            let Some(e) = entries.get(&program) else { return Ok(false) };
+            let Some(e) = entries.get(&program) else { return Ok(None) };
             if e.recorded > 0 {
                 return Err(Error::LinkNotSubmitted { program });
             }
             if e.replayed >= e.submitted {
-                return Ok(e.link_status.is_some());
+                return Ok(e.link_status.is_some().then_some(entries));
             }
+            let start = *start.get_or_insert_with(Instant::now);
             if let Some(err) = lost() {
                 return Err(err);
             }
@@ -198,11 +206,8 @@ impl Programs {
         limit: Duration,
         lost: &dyn Fn() -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
-        if !self.ready(function, program, limit, lost)? {
-            return Ok(None);
-        }
-        let entries = self.lock();
-        Ok(entries.get(&program).and_then(|e| e.lookups.get(&(key.0, key.1, key.2.to_string())).copied()))
+        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+        Ok(entries.get(&program).and_then(|e| e.lookups.get(&(key.0, key.1))?.get(key.2).copied()))
     }
 
     /// Keeps an answer the GL gave for a name the cache did not hold, until the next link.
@@ -210,25 +215,21 @@ impl Programs {
         let mut entries = self.lock();
         if let Some(e) = entries.get_mut(&program) {
             if e.link_status.is_some() && e.replayed >= e.submitted {
-                e.lookups.insert((key.0, key.1, key.2.to_string()), value);
+                e.lookups.entry((key.0, key.1)).or_default().insert(key.2.to_string(), value);
             }
         }
     }
 
     /// The cached link status, after waiting for the latest link.
     pub(crate) fn link_status(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<GLint>, Error> {
-        if !self.ready(function, program, limit, lost)? {
-            return Ok(None);
-        }
-        Ok(self.lock().get(&program).and_then(|e| e.link_status))
+        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+        Ok(entries.get(&program).and_then(|e| e.link_status))
     }
 
     /// The cached info log, after waiting for the latest link.
     pub(crate) fn info_log(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<String>, Error> {
-        if !self.ready(function, program, limit, lost)? {
-            return Ok(None);
-        }
-        Ok(self.lock().get(&program).and_then(|e| e.info_log.clone()))
+        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+        Ok(entries.get(&program).and_then(|e| e.info_log.clone()))
     }
 }
 
@@ -308,7 +309,7 @@ fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
                 Lookup::SubroutineUniformLocation => (gl_fns.GetSubroutineUniformLocation)(program, aux, c.as_ptr()) as i64,
             }
         };
-        e.lookups.insert((lookup, aux, name.to_string()), value);
+        e.lookups.entry((lookup, aux)).or_default().insert(name.to_string(), value);
     };
     for (name, size) in names(gl::UNIFORM) {
         for s in spellings(&name, size) {

@@ -447,7 +447,10 @@ impl Scheduler {
             }
             let next = f.next as usize;
             if let Some(list) = f.lists.get_mut(next).and_then(Option::take) {
-                self.waiting = None;
+                if self.waiting.take().is_some() {
+                    // The slot came: `wait_frames` must not see the old stall any more.
+                    *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
                 replay_list(ctx, f, list);
                 continue;
             }
@@ -577,6 +580,7 @@ impl Scheduler {
                 ),
             ));
             self.waiting = None;
+            *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
             return;
         }
         // Rule 7: round trips blocked on the slot fail.
@@ -614,7 +618,10 @@ impl Scheduler {
             r.send(crate::capture::recorder::Event::FrameEnd { frame: f.id });
         }
         if let Err(e) = ctx.context.present() {
-            log::error!("presenting frame {} failed: {e}", f.id);
+            ctx.common.sink.send(Report::lifecycle(
+                ReportKind::Present,
+                format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),
+            ));
         }
         f.stats.replay += start.elapsed();
         // The lists go back to the pool before the frame is published as ended, so a thread

@@ -15,7 +15,7 @@
 //!
 //! Deletes are the exception the design asks for: their execute functions do not call the GL at
 //! once but note the packet in `ReplayState::deferred`. When every list of the frame has run,
-//! [`run_deferred`] executes them in recording order, so a name is never deleted while a list of
+//! `run_deferred` executes them in recording order, so a name is never deleted while a list of
 //! the same frame may still use it (seed 000).
 
 use std::collections::HashMap;

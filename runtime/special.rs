@@ -290,8 +290,8 @@ impl CommandList {
         self.blend_func(gl::ONE, gl::ZERO);
         self.blend_equation(gl::FUNC_ADD);
         self.depth_func(gl::LESS);
-        self.depth_mask(gl::TRUE as GLboolean);
-        self.color_mask(1, 1, 1, 1);
+        self.depth_mask(true);
+        self.color_mask(true, true, true, true);
         self.stencil_mask(!0);
         self.clear_color(0.0, 0.0, 0.0, 0.0);
         self.clear_depth(1.0);

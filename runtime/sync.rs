@@ -22,4 +22,11 @@ impl Sync {
     pub fn id(self) -> u32 {
         self.0
     }
+
+    /// The handle with id `id`, as a foreign caller (the C ABI, which hands `GLsync` values out
+    /// as ids) gives it back. Safe: the render thread resolves ids, and one that names no sync
+    /// object makes the call fail (a query) or be skipped and reported (a recorded command).
+    pub fn from_id(id: u32) -> Sync {
+        Sync(id)
+    }
 }

@@ -283,6 +283,22 @@ fn a_capture_of_another_build_is_refused() {
         }
         other => panic!("{other}"),
     }
+    // A build with other extension families (header bytes 28..32, checked when the fingerprint
+    // differs): the refusal names the cargo
+    // features to build the replayer with.
+    let other = capture::format::families() ^ capture::format::FAMILY_VENDOR;
+    let c = patch(&b, 28, &other.to_ne_bytes());
+    match load_err(&c) {
+        LoadError::Families { file, this_build } => {
+            assert_eq!(file, capture::format::family_features(other));
+            assert_eq!(this_build, capture::format::family_features(capture::format::families()));
+            let text = load_err(&c).to_string();
+            assert!(text.contains("--no-default-features --features"), "{text}");
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(capture::format::family_features(0), "none");
+    assert_eq!(capture::format::family_features(3), "ext, vendor");
     assert!(matches!(load_err(&patch(bytes, 12, &7u32.to_ne_bytes())), LoadError::Version { found: 7, .. }));
     let swapped = capture::format::BYTE_ORDER_MARK.swap_bytes().to_ne_bytes();
     assert!(matches!(load_err(&patch(bytes, 8, &swapped)), LoadError::ByteOrder { .. }));

@@ -14,7 +14,7 @@ fn dump_of_a_list_with_arrays_strings_and_enums() {
     list.shader_source(7, &["#version 450 core\n", "void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n"]);
     list.object_label(gl::PROGRAM, 9, "tonemap \"program\"");
     let identity: [f32; 16] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.];
-    list.uniform_matrix4fv(2, gl::FALSE as u8, &[identity]);
+    list.uniform_matrix4fv(2, false, &[identity]);
     list.uniform4f(3, 1.0, 0.25, 0.0, 1.0);
     let kib: Vec<u8> = (0..1024).map(|i| i as u8).collect();
     list.named_buffer_sub_data(4, 256, &kib);

@@ -257,7 +257,7 @@ fn check_after_loss(device: &Device) {
     for i in 0..1000 {
         list.viewport(0, 0, i, i);
         list.named_framebuffer_draw_buffers(0, &[gl::BACK_LEFT]);
-        list.named_buffer_sub_data(1, 0, &[1, 2, 3, 4]);
+        list.named_buffer_sub_data(1, 0, &[1u8, 2, 3, 4]);
     }
     assert_eq!(list.len(), 3000);
     assert!(is_lost(&device.submit(list)), "submit after the loss");

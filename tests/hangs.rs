@@ -140,6 +140,33 @@ fn a_refused_frame_takes_no_frame_number() {
     });
 }
 
+/// `wait_frames` for a frame nobody has begun (a frame count read after the render thread had
+/// already ended the frame, say) ends after the wait limit with an error naming the frame, and
+/// a stall that has cleared is not reported in its place.
+#[test]
+fn waiting_for_a_frame_nobody_begins_ends_with_an_error() {
+    with_timeout("wait_frames", LIMIT, || {
+        let device = device_with_limit(Duration::from_millis(300));
+        // A frame whose last slot comes late, so the render thread waits for it a while.
+        let frame = device.begin_frame(2).unwrap();
+        frame.submit(0, device.command_list()).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        frame.submit(1, device.command_list()).unwrap();
+        drop(frame);
+        let ended = device.wait_frames(1).unwrap().frames;
+        assert_eq!(ended, 1);
+        let start = std::time::Instant::now();
+        let r = device.wait_frames(ended + 1);
+        match r {
+            Err(Error::Blocked { what, frame: 1, .. }) => {
+                assert!(what.contains("frame 1 has not been begun"), "{what}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(start.elapsed() >= Duration::from_millis(300));
+    });
+}
+
 #[test]
 fn waits_on_the_render_thread_fail_at_once() {
     with_timeout("render thread", LIMIT, || {

@@ -57,7 +57,7 @@ impl Log {
         list.named_buffer_sub_data(self.log, 0, &id.to_le_bytes());
         list.bind_framebuffer(gl::FRAMEBUFFER, self.fbo);
         list.disable(gl::SCISSOR_TEST);
-        list.color_mask(1, 1, 1, 1);
+        list.color_mask(true, true, true, true);
         let c = color_of(id);
         list.clear_color(c[0] as f32 / 255.0, c[1] as f32 / 255.0, c[2] as f32 / 255.0, 1.0);
         list.clear(gl::COLOR_BUFFER_BIT);
@@ -71,7 +71,7 @@ impl Log {
     /// Empties the log.
     fn reset(&self, device: &Device) {
         let mut list = device.command_list();
-        list.named_buffer_sub_data(self.log, 0, &vec![0xFF; LOG_LEN * 4]);
+        list.named_buffer_sub_data(self.log, 0, &vec![0xFFu8; LOG_LEN * 4]);
         device.submit(list).unwrap();
     }
 
@@ -290,5 +290,5 @@ fn wait_frames_returns_when_the_frame_has_ended() {
     let stats = device.wait_frames(1).unwrap();
     assert_eq!((stats.frames, stats.lists, stats.commands), (1, 2, 3));
     assert_eq!(stats.round_trips, round_trips, "wait_frames made a round trip");
-    assert_eq!(device.is_texture(texture).unwrap(), 0, "the frame's delete has run");
+    assert_eq!(device.is_texture(texture).unwrap(), false, "the frame's delete has run");
 }

@@ -51,7 +51,7 @@ fn generated_names_are_reserved_until_bound_as_in_direct_gl() {
         (d.gl.GenBuffers)(2, a.as_mut_ptr());
         (d.gl.BindBuffer)(gl::ARRAY_BUFFER, a[0]);
         (d.gl.GenVertexArrays)(2, b.as_mut_ptr());
-        [(d.gl.IsBuffer)(a[0]), (d.gl.IsBuffer)(a[1]), (d.gl.IsVertexArray)(b[0])]
+        [(d.gl.IsBuffer)(a[0]) != 0, (d.gl.IsBuffer)(a[1]) != 0, (d.gl.IsVertexArray)(b[0]) != 0]
     };
     let device = device();
     let names = device.gen_buffers(2).unwrap();

@@ -178,7 +178,7 @@ fn item1_attribute_pointer_without_an_array_buffer_is_skipped_and_so_is_the_draw
     list.bind_vertex_array(vao);
     list.enable_vertex_attrib_array(0);
     // No GL_ARRAY_BUFFER: 0x1000 would become the attribute's client pointer.
-    list.vertex_attrib_pointer(0, 4, gl::FLOAT, gl::FALSE as GLboolean, 0, 0x1000);
+    list.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0x1000);
     // The attribute is enabled and reads no buffer: a client array.
     list.draw_arrays(gl::TRIANGLES, 0, 3);
     device.submit(list).unwrap();
@@ -201,7 +201,7 @@ fn item1_deleting_a_buffer_attached_to_the_current_vertex_array_makes_its_draws_
     list.use_program(program);
     list.bind_vertex_array(vao);
     list.bind_buffer(gl::ARRAY_BUFFER, buffer);
-    list.vertex_attrib_pointer(0, 4, gl::FLOAT, gl::FALSE as GLboolean, 0, 0x100);
+    list.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0x100);
     list.enable_vertex_attrib_array(0);
     list.draw_arrays(gl::TRIANGLES, 0, 3);
     // Deleting the buffer detaches it from the bound vertex array: its offset 0x100 would then
@@ -434,6 +434,13 @@ fn item8_a_function_the_context_lacks_is_an_error_the_caller_sees() {
         other => panic!("{other:?}"),
     }
     // A recorded call of a function the context lacks is reported, not silently dropped.
+    // (An NV function: built when the `vendor` feature is on, as in `cargo test --workspace`.)
+    #[cfg(feature = "vendor")]
+    recorded_unavailable_is_reported(&device);
+}
+
+#[cfg(feature = "vendor")]
+fn recorded_unavailable_is_reported(device: &Device) {
     let mut list = device.command_list();
     list.path_parameteri_nv(1, gl::PATH_STROKE_WIDTH_NV, 2);
     device.submit(list).unwrap();

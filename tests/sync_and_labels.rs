@@ -12,12 +12,12 @@ fn a_recorded_fence_is_answered_by_later_waits_and_queries() {
     list.clear_color(0.0, 0.0, 0.0, 1.0);
     let fence = list.fence_sync(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
     // Before its list replays, the handle names no GL object yet.
-    assert!(matches!(device.is_sync(fence), Err(Error::UnknownSync { .. }) | Ok(1)));
+    assert!(matches!(device.is_sync(fence), Err(Error::UnknownSync { .. }) | Ok(true)));
     device.submit(list).unwrap();
 
     let status = device.client_wait_sync(fence, gl::SYNC_FLUSH_COMMANDS_BIT, 5_000_000_000).unwrap();
     assert!(status == gl::ALREADY_SIGNALED || status == gl::CONDITION_SATISFIED, "0x{status:X}");
-    assert_eq!(device.is_sync(fence).unwrap(), 1);
+    assert_eq!(device.is_sync(fence).unwrap(), true);
     let (len, values) = device.get_synciv(fence, gl::SYNC_STATUS, 1).unwrap();
     assert_eq!((len, values), (1, vec![gl::SIGNALED as i32]));
     let (_, kind) = device.get_synciv(fence, gl::OBJECT_TYPE, 1).unwrap();

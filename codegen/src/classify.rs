@@ -15,7 +15,7 @@
 //! gl.xml has no `len` for a few pointers whose length the extension specs do give; those are
 //! in [`LEN_OVERRIDES`], the one place where the generator knows better than the registry.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::ctype::CType;
 use crate::error::{Error, Position};
@@ -297,11 +297,18 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         return Err(errors);
     }
     functions.sort_by(|a, b| a.name.cmp(&b.name));
+    let values: HashMap<&str, u64> = header.enums.iter().map(|d| (d.name.as_str(), d.value)).collect();
+    let narrow_groups = groups
+        .iter()
+        .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
+        .map(|(g, _)| g.clone())
+        .collect();
     Ok(Api {
         functions,
         enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).collect(),
         typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
         groups,
+        narrow_groups,
     })
 }
 

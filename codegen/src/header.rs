@@ -71,14 +71,14 @@ struct Patterns {
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
-        ifndef: Regex::new(r"^#ifndef\s+(GL_\w+)\s*$").unwrap(),
-        define_feature: Regex::new(r"^#define\s+(GL_\w+)\s+1\s*$").unwrap(),
-        define_value: Regex::new(r"^#define\s+(GL_\w+)\s+(0x[0-9A-Fa-f]+|\d+)(u|ull|U|ULL)?\s*$").unwrap(),
-        glapi: Regex::new(r"^GLAPI\s+(.+?)\s*APIENTRY\s+(gl\w+)\s*\((.*)\)\s*;\s*$").unwrap(),
-        glapi_name: Regex::new(r"APIENTRY\s+(gl\w+)").unwrap(),
-        param: Regex::new(r"^(.*?)\b(\w+)\s*$").unwrap(),
-        typedef_plain: Regex::new(r"^typedef\s+([^()]+?)\s*\b(GL\w+)\s*;\s*$").unwrap(),
-        typedef_fn: Regex::new(r"^typedef\s+.*\(\s*APIENTRY\s*\*\s*(GL\w+)\s*\)").unwrap(),
+        ifndef: Regex::new(r"^#ifndef[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
+        define_feature: Regex::new(r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+1[ \t\r]*$").unwrap(),
+        define_value: Regex::new(r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+(0x[0-9A-Fa-f]+|[0-9]+)(u|ull|U|ULL)?[ \t\r]*$").unwrap(),
+        glapi: Regex::new(r"^GLAPI[ \t\r]+(.+?)[ \t\r]*APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)[ \t\r]*\((.*)\)[ \t\r]*;[ \t\r]*$").unwrap(),
+        glapi_name: Regex::new(r"APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)").unwrap(),
+        param: Regex::new(r"^(.*?)(?-u:\b)([A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
+        typedef_plain: Regex::new(r"^typedef[ \t\r]+([^()]+?)[ \t\r]*(?-u:\b)(GL[A-Za-z0-9_]+)[ \t\r]*;[ \t\r]*$").unwrap(),
+        typedef_fn: Regex::new(r"^typedef[ \t\r]+.*\([ \t\r]*APIENTRY[ \t\r]*\*[ \t\r]*(GL[A-Za-z0-9_]+)[ \t\r]*\)").unwrap(),
     })
 }
 
@@ -105,11 +105,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Header, Vec<Error>> {
     for (index, line) in text.lines().enumerate() {
         let n = index + 1;
         let line = line.trim_end();
-        if let Some(c) = p.ifndef.captures(line) {
+        // The `starts_with` guards keep most lines away from the regexes, which run without
+        // regex's optimised engines (see codegen/Cargo.toml) in a dependent's debug build.
+        let define = line.starts_with("#define");
+        if let Some(c) = line.starts_with("#ifndef").then(|| p.ifndef.captures(line)).flatten() {
             pending_ifndef = Some(c[1].to_string());
             continue;
         }
-        if let Some(c) = p.define_feature.captures(line) {
+        if let Some(c) = define.then(|| p.define_feature.captures(line)).flatten() {
             if pending_ifndef.as_deref() == Some(&c[1]) {
                 feature = Some((c[1].to_string(), n));
                 pending_ifndef = None;
@@ -132,7 +135,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Header, Vec<Error>> {
             prototypes_open = None;
             continue;
         }
-        if let Some(c) = p.define_value.captures(line) {
+        if let Some(c) = define.then(|| p.define_value.captures(line)).flatten() {
             match parse_number(&c[2]) {
                 Some(value) => header.enums.push(Define { name: c[1].to_string(), value, line: n }),
                 None => errors.push(Error::Header {

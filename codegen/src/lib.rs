@@ -33,6 +33,7 @@ pub mod registry;
 use std::path::{Path, PathBuf};
 
 pub use error::{Error, Errors};
+pub use model::{Family, Selection};
 use model::{Api, Role};
 
 /// Where the inputs are.
@@ -67,20 +68,47 @@ pub fn load(inputs: &Inputs) -> Result<Api, Errors> {
 
 /// Every generated file, formatted: (file name, source).
 pub fn generate(inputs: &Inputs) -> Result<Vec<(&'static str, String)>, Errors> {
-    let api = load(inputs)?;
-    emit::emit_all(&api).map_err(Errors)
+    generate_selected(inputs, &Selection::ALL)
+}
+
+/// The generated files of the selected extension families and optional files.
+pub fn generate_selected(inputs: &Inputs, selection: &Selection) -> Result<Vec<(&'static str, String)>, Errors> {
+    let mut api = load(inputs)?;
+    api.select(selection);
+    emit::emit_files(&api, selection.checking).map_err(Errors)
 }
 
 /// The soundness sweep's generated calls (`emit::sweep`), formatted, for the `glcmd-sweep` test
 /// crate.
+#[cfg(feature = "sweep")]
 pub fn sweep_source(inputs: &Inputs) -> Result<String, Errors> {
     let api = load(inputs)?;
     Ok(emit::format(emit::sweep::emit(&api)))
 }
 
-/// Writes the generated files into `dir`.
+/// The C entry points of crate glcmd-capi (`emit::capi`), formatted.
+#[cfg(feature = "capi")]
+pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    emit::capi::emit(&api).map(emit::format).map_err(Errors)
+}
+
+/// `glcmd.h` (`emit::c_header`), from the model and `api_source`, the text of
+/// `capi/src/api.rs`.
+#[cfg(all(feature = "pretty", feature = "capi"))]
+pub fn c_header(inputs: &Inputs, api_source: &str) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    emit::c_header::emit(&api, api_source).map_err(Errors)
+}
+
+/// Writes every generated file into `dir`.
 pub fn write(inputs: &Inputs, dir: &Path) -> Result<(), Errors> {
-    for (name, source) in generate(inputs)? {
+    write_selected(inputs, dir, &Selection::ALL)
+}
+
+/// Writes the generated files of a selection into `dir` (glcmd's build script).
+pub fn write_selected(inputs: &Inputs, dir: &Path, selection: &Selection) -> Result<(), Errors> {
+    for (name, source) in generate_selected(inputs, selection)? {
         let path = dir.join(name);
         // Unchanged files are not rewritten, so cargo does not rebuild for nothing.
         if std::fs::read_to_string(&path).ok().as_deref() == Some(source.as_str()) {
@@ -91,10 +119,63 @@ pub fn write(inputs: &Inputs, dir: &Path) -> Result<(), Errors> {
     Ok(())
 }
 
-/// The `list` table: one tab-separated row per function: name, feature, kind, arrays.
-/// `arrays` lists `param:rule` for every array argument (`-` when there is none).
+/// The Rust methods of a GL function, every form (`CommandList::named_buffer_storage`,
+/// `CommandList::named_buffer_storage_from_slice`; `Device::create_buffers`,
+/// `Device::create_buffer`), or for a special function the hand-written method or the route
+/// through `Device::with_gl`.
+pub fn methods(api: &Api, f: &model::Function) -> Vec<String> {
+    use model::Kind;
+    let m = f.method_name();
+    match f.kind {
+        Kind::Record | Kind::Delete => {
+            let mut v = vec![format!("CommandList::{m}")];
+            if emit::commands::from_slice_params(f).is_some() {
+                v.push(format!("CommandList::{m}_from_slice"));
+            }
+            if emit::commands::pack_buffer_variants(api).iter().any(|g| g.name == f.name) {
+                v.push(format!("CommandList::{m}_to_buffer"));
+            }
+            v
+        }
+        Kind::Create | Kind::Query => {
+            let mut v = vec![format!("Device::{m}")];
+            v.extend(emit::device::singular_form(api, f).map(|s| format!("Device::{s}")));
+            v.extend(emit::device::scalar_form(api, f).map(|s| format!("Device::{s}")));
+            if emit::commands::pack_buffer_variants(api).iter().any(|g| g.name == f.name) {
+                v.push(format!("CommandList::{m}_to_buffer"));
+            }
+            v
+        }
+        Kind::Special => {
+            let reason = f.special_reason.unwrap_or("");
+            let mut v: Vec<String> = ["Device::", "CommandList::"]
+                .iter()
+                .flat_map(|owner| {
+                    reason.match_indices(owner).map(move |(i, _)| {
+                        let rest = &reason[i + owner.len()..];
+                        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                        format!("{owner}{}", &rest[..end])
+                    })
+                })
+                .filter(|s| !s.ends_with("with_gl"))
+                .collect();
+            if emit::commands::is_recorded(f) && !v.iter().any(|s| s == &format!("CommandList::{m}")) {
+                v.insert(0, format!("CommandList::{m}"));
+            }
+            if v.is_empty() {
+                v.push(format!("Gl::{} (Device::with_gl)", f.short_name()));
+            }
+            v
+        }
+    }
+}
+
+/// The `list` table: one tab-separated row per function: name, the Rust methods ([`methods`],
+/// comma-separated), feature, kind, `unsafe` (`yes` when the Rust method is `unsafe`: its doc
+/// gives the contract), arrays. `arrays` lists `param:rule` for every array argument (`-` when
+/// there is none).
 pub fn list_table(api: &Api) -> String {
-    let mut out = String::from("name\tfeature\tkind\tarrays\n");
+    let mut out = String::from("name\tmethods\tfeature\tkind\tunsafe\tarrays\n");
     for f in &api.functions {
         let arrays: Vec<String> = f
             .params
@@ -107,7 +188,9 @@ pub fn list_table(api: &Api) -> String {
             })
             .collect();
         let arrays = if arrays.is_empty() { "-".to_string() } else { arrays.join(",") };
-        out.push_str(&format!("{}\t{}\t{}\t{}\n", f.name, f.feature, f.kind, arrays));
+        let unsafety = if f.is_unsafe() { "yes" } else { "no" };
+        let methods = methods(api, f).join(", ");
+        out.push_str(&format!("{}\t{methods}\t{}\t{}\t{unsafety}\t{arrays}\n", f.name, f.feature, f.kind));
     }
     out
 }

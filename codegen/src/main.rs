@@ -4,6 +4,7 @@
 //! glcmd-codegen list  [--header H] [--registry X]      one row per function (TSV)
 //! glcmd-codegen stats [--header H] [--registry X]      counts per kind and length rule
 //! glcmd-codegen emit DIR [--header H] [--registry X]   writes the generated Rust into DIR
+//! glcmd-codegen header [FILE]                          writes glcmd.h (default capi/include/glcmd.h)
 //! ```
 //! The inputs default to `vendor/` of the glcmd checkout.
 
@@ -57,8 +58,21 @@ fn main() -> ExitCode {
             }
             write(&inputs, &PathBuf::from(dir))
         }
+        #[cfg(all(feature = "pretty", feature = "capi"))]
+        "header" => {
+            let path = positional.first().map(PathBuf::from).unwrap_or_else(|| root.join("capi/include/glcmd.h"));
+            let api_rs = root.join("capi/src/api.rs");
+            match std::fs::read_to_string(&api_rs) {
+                Ok(source) => glcmd_codegen::c_header(&inputs, &source).and_then(|h| {
+                    std::fs::write(&path, h).map_err(|source| {
+                        glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path: path.clone(), source }])
+                    })
+                }),
+                Err(source) => Err(glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path: api_rs, source }])),
+            }
+        }
         other => {
-            eprintln!("unknown command `{other}`; expected list, stats or emit");
+            eprintln!("unknown command `{other}`; expected list, stats, emit or header");
             return ExitCode::from(2);
         }
     };

@@ -4,7 +4,7 @@
 //! Like gl-rs's registry, this is data without behaviour. `classify` builds it from the header
 //! and gl.xml; each emitter walks it and returns tokens.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::ctype::CType;
@@ -19,6 +19,9 @@ pub struct Api {
     pub typedefs: Vec<(String, String)>,
     /// gl.xml enum group -> enumerant names that the header defines.
     pub groups: BTreeMap<String, Vec<String>>,
+    /// The groups whose every member is below 0xFFFF: a parameter of such a group is packed
+    /// as 16 bits.
+    pub narrow_groups: BTreeSet<String>,
 }
 
 /// What the generated API does with a function. Every function has exactly one.
@@ -114,6 +117,64 @@ impl Function {
     /// `BindTexture` for `glBindTexture`.
     pub fn short_name(&self) -> &str {
         &self.name[2..]
+    }
+
+    /// Which cargo feature of glcmd generates this function: from the header block that
+    /// declares it.
+    pub fn family(&self) -> Family {
+        let f = self.feature.as_str();
+        if f.starts_with("GL_VERSION_") || f.starts_with("GL_ARB_") || f.starts_with("GL_KHR_") {
+            Family::Core
+        } else if f.starts_with("GL_EXT_") {
+            Family::Ext
+        } else {
+            Family::Vendor
+        }
+    }
+}
+
+/// The extension families glcmd's cargo features select. Core versions, ARB and KHR are
+/// always generated; EXT and vendor extensions (NV, AMD, INTEL, MESA, OVR) only on request,
+/// since they are 41 % of the header's functions and most of them duplicate core functions
+/// (EXT_direct_state_access alone is 200).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Family {
+    /// `GL_VERSION_*`, `GL_ARB_*`, `GL_KHR_*`.
+    Core,
+    /// `GL_EXT_*`: cargo feature `ext`.
+    Ext,
+    /// Every other extension block: cargo feature `vendor`.
+    Vendor,
+}
+
+/// What to generate: the extension families and the optional files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// `GL_EXT_*` functions (glcmd feature `ext`).
+    pub ext: bool,
+    /// NV, AMD, INTEL, MESA and OVR functions (glcmd feature `vendor`).
+    pub vendor: bool,
+    /// The checking function table `checked.rs` (glcmd feature `checking`).
+    pub checking: bool,
+}
+
+impl Selection {
+    /// Everything: the snapshots, the CLI and the soundness sweep.
+    pub const ALL: Selection = Selection { ext: true, vendor: true, checking: true };
+
+    pub fn includes(&self, family: Family) -> bool {
+        match family {
+            Family::Core => true,
+            Family::Ext => self.ext,
+            Family::Vendor => self.vendor,
+        }
+    }
+}
+
+impl Api {
+    /// Keeps the functions of the selected families.
+    pub fn select(&mut self, selection: &Selection) {
+        self.functions.retain(|f| selection.includes(f.family()));
     }
 }
 

@@ -26,16 +26,68 @@ fn table() -> &'static str {
 
 /// Rows after the header line, keyed by function name: (feature, kind, arrays).
 fn rows() -> BTreeMap<&'static str, (&'static str, &'static str, &'static str)> {
+    full_rows().into_iter().map(|(name, cols)| (name, (cols[1], cols[2], cols[4]))).collect()
+}
+
+/// Every column after the name: methods, feature, kind, unsafe, arrays.
+fn full_rows() -> BTreeMap<&'static str, [&'static str; 5]> {
     let mut lines = table().lines();
-    assert_eq!(lines.next(), Some("name\tfeature\tkind\tarrays"));
+    assert_eq!(lines.next(), Some("name\tmethods\tfeature\tkind\tunsafe\tarrays"));
     let mut map = BTreeMap::new();
     for line in lines {
         let cols: Vec<&str> = line.split('\t').collect();
-        assert_eq!(cols.len(), 4, "row must have 4 columns: {line:?}");
-        let prev = map.insert(cols[0], (cols[1], cols[2], cols[3]));
+        assert_eq!(cols.len(), 6, "row must have 6 columns: {line:?}");
+        let prev = map.insert(cols[0], [cols[1], cols[2], cols[3], cols[4], cols[5]]);
         assert!(prev.is_none(), "function listed twice: {}", cols[0]);
     }
     map
+}
+
+#[test]
+fn methods_and_unsafe_columns() {
+    let rows = full_rows();
+    // Every Rust method is named once (a name two GL functions shared would not compile, but
+    // the table must say the same).
+    let mut seen = BTreeMap::new();
+    for (name, cols) in &rows {
+        for m in cols[0].split(", ").filter(|m| !m.starts_with("Gl::")) {
+            if let Some(other) = seen.insert(m.to_string(), *name) {
+                assert!(
+                    // A hand-written method documented by two GL functions (the ARB twin).
+                    other.trim_end_matches("ARB") == name.trim_end_matches("ARB"),
+                    "{m} is the method of {other} and of {name}"
+                );
+            }
+        }
+    }
+    for f in &api().functions {
+        let cols = rows[f.name.as_str()];
+        assert_eq!(cols[3], if f.is_unsafe() { "yes" } else { "no" }, "{}", f.name);
+    }
+    let methods = |name: &str| rows[name][0];
+    assert_eq!(methods("glBindTexture"), "CommandList::bind_texture");
+    assert_eq!(methods("glCreateBuffers"), "Device::create_buffers, Device::create_buffer");
+    assert_eq!(methods("glCreateTextures"), "Device::create_textures, Device::create_texture");
+    assert_eq!(methods("glGenQueries"), "Device::gen_queries, Device::gen_query");
+    assert_eq!(methods("glGetShaderiv"), "Device::get_shaderiv, Device::get_shaderi");
+    assert_eq!(methods("glGetIntegeri_v"), "Device::get_integeri_v, Device::get_integeri");
+    assert_eq!(methods("glGetTransformFeedbackiv"), "Device::get_transform_feedbackiv, Device::get_transform_feedbacki");
+    assert_eq!(methods("glGetTransformFeedbacki_v"), "Device::get_transform_feedbacki_v");
+    assert_eq!(
+        methods("glNamedBufferStorage"),
+        "CommandList::named_buffer_storage, CommandList::named_buffer_storage_from_slice"
+    );
+    assert_eq!(methods("glTextureSubImage2DEXT"), "CommandList::texture_sub_image_2d_ext");
+    assert_eq!(methods("glMapBufferRange"), "Gl::MapBufferRange (Device::with_gl)");
+    assert_eq!(methods("glGetError"), "Device::get_error");
+    assert_eq!(rows["glTexImage2D"][3], "yes");
+    assert_eq!(rows["glBindTexture"][3], "no");
+    // Extension tags are words of their own: no `2dext`, `3dext`, `cmaaintel`.
+    for (name, cols) in &rows {
+        for tag in ["dext", "darb", "dnv", "aintel"] {
+            assert!(!cols[0].contains(&format!("{tag},")) && !cols[0].ends_with(tag), "{name}: {}", cols[0]);
+        }
+    }
 }
 
 /// The header's prototypes, found independently of the generator: the name after `APIENTRY`

@@ -66,6 +66,41 @@ snapshot_tests! {
     get_program_info_log => "glGetProgramInfoLog",
     fence_sync => "glFenceSync",
     debug_message_callback => "glDebugMessageCallback",
+    // Forms the Rust API adds: a typed slice and the size taken from it, `bool` arguments and
+    // results, scalar queries.
+    named_buffer_storage => "glNamedBufferStorage",
+    named_buffer_sub_data => "glNamedBufferSubData",
+    vertex_attrib_pointer => "glVertexAttribPointer",
+    get_shaderiv => "glGetShaderiv",
+    is_enabled => "glIsEnabled",
+}
+
+/// Each generated method's doc names what it needs and links its documentation: the gl4
+/// reference page for a core function, the extension's specification otherwise.
+#[test]
+fn docs_name_the_requirement_and_link_the_reference() {
+    let refpage = |page: &str| format!("https://registry.khronos.org/OpenGL-Refpages/gl4/html/{page}.xhtml");
+    for (function, needs, link) in [
+        ("glBindTexture", "Needs OpenGL 1.1.", refpage("glBindTexture")),
+        ("glNamedBufferStorage", "Needs OpenGL 4.5 or `GL_ARB_direct_state_access`.", refpage("glBufferStorage")),
+        ("glUniformMatrix4fv", "Needs OpenGL 2.0.", refpage("glUniform")),
+        ("glGetIntegerv", "Needs OpenGL 1.0.", refpage("glGet")),
+        ("glCreateTextures", "Needs OpenGL 4.5 or `GL_ARB_direct_state_access`.", refpage("glCreateTextures")),
+        (
+            "glTextureSubImage2DEXT",
+            "Needs `GL_EXT_direct_state_access`.",
+            "https://registry.khronos.org/OpenGL/extensions/EXT/EXT_direct_state_access.txt".into(),
+        ),
+        (
+            "glGetTextureHandleARB",
+            "Needs `GL_ARB_bindless_texture`.",
+            "https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt".into(),
+        ),
+    ] {
+        let src = source(function);
+        assert!(src.contains(needs), "{function}: no `{needs}` in\n{src}");
+        assert!(src.contains(&link), "{function}: no link {link} in\n{src}");
+    }
 }
 
 #[test]

@@ -73,7 +73,7 @@ fn record_one(list: &mut CommandList, c: Cmd, i: u32, mats: &[[f32; 16]]) {
     match c {
         Cmd::BindTexture => list.bind_texture(gl::TEXTURE_2D, i),
         Cmd::UniformMatrix4fv => {
-            list.uniform_matrix4fv(black_box(3), gl::FALSE as GLboolean, std::slice::from_ref(&mats[(i & 15) as usize]))
+            list.uniform_matrix4fv(black_box(3), false, std::slice::from_ref(&mats[(i & 15) as usize]))
         }
         Cmd::DrawElementsInstanced => {
             list.draw_elements_instanced(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0, i as GLsizei)
@@ -114,6 +114,82 @@ pub fn record_ns(c: Cmd, reps: usize, sites: bool) -> (f64, f64) {
         black_box(&list);
         n as usize
     }))
+}
+
+/// The entry points of the four commands in glcmd's C ABI (crate glcmd-capi), as a C program
+/// gets them from `glcmdGetProcAddress`.
+struct CEntries {
+    bind_texture: glcmd::generated::loader::PfnBindTexture,
+    uniform_matrix4fv: glcmd::generated::loader::PfnUniformMatrix4fv,
+    draw_elements_instanced: glcmd::generated::loader::PfnDrawElementsInstanced,
+    named_buffer_sub_data: glcmd::generated::loader::PfnNamedBufferSubData,
+}
+
+impl CEntries {
+    fn load() -> CEntries {
+        let get = |name: &std::ffi::CStr| {
+            // SAFETY: a NUL-terminated name.
+            let p = unsafe { glcmd_capi::glcmdGetProcAddress(name.as_ptr()) };
+            assert!(!p.is_null(), "{name:?} has no entry point");
+            p
+        };
+        // SAFETY: glcmdGetProcAddress returns each function's entry point, with the C signature
+        // of glcorearb.h, which is what the loader's pointer type spells.
+        unsafe {
+            CEntries {
+                bind_texture: std::mem::transmute(get(c"glBindTexture")),
+                uniform_matrix4fv: std::mem::transmute(get(c"glUniformMatrix4fv")),
+                draw_elements_instanced: std::mem::transmute(get(c"glDrawElementsInstanced")),
+                named_buffer_sub_data: std::mem::transmute(get(c"glNamedBufferSubData")),
+            }
+        }
+    }
+}
+
+/// ns per call of each command through the C ABI: the entry point, called through its function
+/// pointer as a C program calls it (the pointer hidden from the optimiser), records into the
+/// calling thread's current list, warm as in [`record_ns`]. (median, min).
+pub fn capi_record_ns(c: Cmd, reps: usize) -> (f64, f64) {
+    let e = black_box(CEntries::load());
+    let mats = matrices();
+    let n = c.batch();
+    assert!(glcmd_capi::current::begin_detached(), "a list is current on the bench thread already");
+    let batch = |e: &CEntries| {
+        // SAFETY: each entry point with the arguments its C signature takes; the matrix and the
+        // data are as long as the counts say.
+        unsafe {
+            match c {
+                Cmd::BindTexture => {
+                    for i in 0..n {
+                        (e.bind_texture)(gl::TEXTURE_2D, black_box(i));
+                    }
+                }
+                Cmd::UniformMatrix4fv => {
+                    for i in 0..n {
+                        (e.uniform_matrix4fv)(black_box(3), 1, gl::FALSE as GLboolean, mats[(i & 15) as usize].as_ptr());
+                    }
+                }
+                Cmd::DrawElementsInstanced => {
+                    for i in 0..n {
+                        (e.draw_elements_instanced)(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, std::ptr::null(), black_box(i) as GLsizei);
+                    }
+                }
+                Cmd::NamedBufferSubData1K => {
+                    for i in 0..n {
+                        (e.named_buffer_sub_data)(black_box(1), ((i & 63) * 1024) as GLintptr, 1024, DATA_1K.as_ptr().cast());
+                    }
+                }
+            }
+        }
+    };
+    batch(&e); // grow the buffers once: the list is warm
+    let r = summary(per_op(3, reps, || {
+        glcmd_capi::current::with_list_mut(|l| l.clear_commands());
+        batch(black_box(&e));
+        n as usize
+    }));
+    glcmd_capi::current::discard();
+    r
 }
 
 /// (packet bytes, parameter bytes) of one command.

@@ -152,7 +152,7 @@ pub unsafe fn object_direct(g: &Gl, s: &Scene, mvp: &[f32; 16], c: [f32; 4]) {
 /// One object's GL calls, recorded.
 #[inline(always)]
 pub fn object_record(list: &mut glcmd::CommandList, s: &Scene, mvp: &[f32; 16], c: [f32; 4]) {
-    list.uniform_matrix4fv(s.loc_mvp, gl::FALSE as GLboolean, std::slice::from_ref(mvp));
+    list.uniform_matrix4fv(s.loc_mvp, false, std::slice::from_ref(mvp));
     list.uniform4f(s.loc_color, c[0], c[1], c[2], c[3]);
     list.draw_elements_instanced(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0, 1);
 }

@@ -1,7 +1,7 @@
 //! What a worker asks the GL for while it records (issue 9): a name for a new buffer, a uniform
 //! location looked up lazily, a limit. Measured on a worker thread of a live device:
 //!
-//! * `create_ns_pooled`: one `create_buffers(1)` from the name pool;
+//! * `create_ns_pooled`: one `create_buffer()` from the name pool;
 //! * `cached_query_ns`: one `get_uniform_location` answered by the program interface cache;
 //! * `limit_ns`: one `get_integerv(GL_MAX_TEXTURE_SIZE)` answered by the limits cache;
 //! * the streaming frame: every worker, every frame, looks its uniform locations up, creates a
@@ -57,7 +57,7 @@ pub fn run(device: &Device, reps: usize, frames: usize) -> WorkerFigures {
         let mut made = Vec::new();
         let create = summary(per_op(5, reps, || {
             for _ in 0..64 {
-                made.extend(black_box(d.create_buffers(1).unwrap()));
+                made.push(black_box(d.create_buffer().unwrap()));
             }
             64
         }));
@@ -111,9 +111,9 @@ pub fn run(device: &Device, reps: usize, frames: usize) -> WorkerFigures {
                     list.use_program(program);
                     list.bind_vertex_array(vao);
                     list.vertex_array_vertex_buffer(vao, 0, buffer, 0, 8);
-                    list.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, gl::FALSE as GLboolean, 0);
+                    list.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, false, 0);
                     list.enable_vertex_array_attrib(vao, 0);
-                    list.uniform_matrix4fv(mvp, gl::FALSE as GLboolean, &[[0.5, 0., 0., 0., 0., 0.5, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.]]);
+                    list.uniform_matrix4fv(mvp, false, &[[0.5, 0., 0., 0., 0., 0.5, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.]]);
                     list.uniform4f(color, slot as f32 / 4.0, 0.5, 0.25, 1.0);
                     list.uniform4f(tint, 0.0, 0.0, 0.0, black_box(max as f32) * 0.0);
                     list.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);

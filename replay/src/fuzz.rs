@@ -493,7 +493,7 @@ pub fn seed_capture(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     setup.named_buffer_storage(buffers[1], indices.len() as isize, Some(&indices), 0);
     setup.vertex_array_vertex_buffer(vao, 0, buffers[0], 0, 8);
     setup.vertex_array_element_buffer(vao, buffers[1]);
-    setup.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, gl::FALSE as u8, 0);
+    setup.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, false, 0);
     setup.vertex_array_attrib_binding(vao, 0, 0);
     setup.enable_vertex_array_attrib(vao, 0);
     device.submit(setup)?;

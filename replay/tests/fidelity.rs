@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Builds glcmd's `examples/scene.rs` with this test's profile and target directory.
+/// Builds glcmd's `examples/scene.rs` with this test's profile and target directory, and with
+/// the extension families this glcmd-replay was built with (a capture replays only on a build
+/// with the same function table).
 fn scene() -> PathBuf {
     // A test runs as <target>/<profile dir>/deps/<test>-<hash>.
     let exe = std::env::current_exe().unwrap();
@@ -16,8 +18,11 @@ fn scene() -> PathBuf {
         Some(name) => name.to_string(),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let families = glcmd::capture::format::family_features(glcmd::capture::format::families());
+    let features = if families == "none" { String::new() } else { families.replace(", ", ",") };
     let output = Command::new(env!("CARGO"))
-        .args(["build", "-p", "glcmd", "--example", "scene", "--profile", &profile, "--target-dir"])
+        .args(["build", "-p", "glcmd", "--example", "scene", "--profile", &profile, "--features", &features])
+        .arg("--target-dir")
         .arg(&target_dir)
         .current_dir(root)
         .stdin(Stdio::null())

@@ -22,6 +22,28 @@ pub const FLAG_SETUP_INCOMPLETE: u32 = 2;
 /// ends inside a frame).
 pub const FLAG_TRUNCATED: u32 = 4;
 
+/// Header field `families`: bit 0, the `ext` cargo feature (`GL_EXT_*` functions); bit 1,
+/// `vendor` (NV, AMD, INTEL, MESA, OVR). Opcodes are indices into the selected functions, so a
+/// capture replays only on a build with the same families; the field lets the refusal say
+/// which features to build with.
+pub const FAMILY_EXT: u32 = 1;
+pub const FAMILY_VENDOR: u32 = 2;
+
+/// The families of this build.
+pub fn families() -> u32 {
+    (if cfg!(feature = "ext") { FAMILY_EXT } else { 0 }) | (if cfg!(feature = "vendor") { FAMILY_VENDOR } else { 0 })
+}
+
+/// Families as cargo features: "ext, vendor", or "none" (core, ARB and KHR only).
+pub fn family_features(families: u32) -> String {
+    let names: Vec<&str> = [(FAMILY_EXT, "ext"), (FAMILY_VENDOR, "vendor")]
+        .iter()
+        .filter(|(bit, _)| families & bit != 0)
+        .map(|(_, name)| *name)
+        .collect();
+    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+}
+
 /// Record tags.
 pub const TAG_CALL: u8 = 1;
 pub const TAG_LIST: u8 = 2;
@@ -37,6 +59,9 @@ pub struct Header {
     /// `generated::capture::FINGERPRINT` of the build that wrote the capture.
     pub fingerprint: u64,
     pub flags: u32,
+    /// The extension families of the build that wrote it ([`families`]): the function table,
+    /// and so every opcode, depends on them.
+    pub families: u32,
     /// Number of the first captured frame (as the capturing device numbered its frames).
     pub first_frame: u64,
     /// Frames asked for (a post-mortem capture: the ring's size).
@@ -51,7 +76,7 @@ impl Header {
         b.extend_from_slice(&self.version.to_ne_bytes());
         b.extend_from_slice(&self.fingerprint.to_ne_bytes());
         b.extend_from_slice(&self.flags.to_ne_bytes());
-        b.extend_from_slice(&0u32.to_ne_bytes());
+        b.extend_from_slice(&self.families.to_ne_bytes());
         b.extend_from_slice(&self.first_frame.to_ne_bytes());
         b.extend_from_slice(&self.frames.to_ne_bytes());
         debug_assert_eq!(b.len(), HEADER_BYTES);

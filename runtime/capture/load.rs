@@ -28,6 +28,12 @@ pub enum LoadError {
          {this_build:#018x}); replay it with the glcmd version that wrote it"
     )]
     Fingerprint { file: u64, this_build: u64 },
+    #[error(
+        "the capture was written by a glcmd build with the extension families {file} (cargo features) and this \
+         build has {this_build}: opcodes differ between the two. Build the replayer with the same features \
+         (glcmd-replay: `--no-default-features --features \"{file}\"`, or none for \"none\")"
+    )]
+    Families { file: String, this_build: String },
     #[error("truncated at byte {offset}: {what}")]
     Truncated { offset: usize, what: String },
     #[error("malformed record at byte {offset}: {what}")]
@@ -380,12 +386,18 @@ fn read_header(bytes: &[u8]) -> Result<Header, LoadError> {
         return Err(LoadError::Version { found: version, supported: format::VERSION });
     }
     let fingerprint = c.u64("fingerprint")?;
+    let flags = c.u32("flags")?;
+    let families = c.u32("families")?;
     if fingerprint != crate::generated::capture::FINGERPRINT {
+        if families != format::families() {
+            return Err(LoadError::Families {
+                file: format::family_features(families),
+                this_build: format::family_features(format::families()),
+            });
+        }
         return Err(LoadError::Fingerprint { file: fingerprint, this_build: crate::generated::capture::FINGERPRINT });
     }
-    let flags = c.u32("flags")?;
-    let _reserved = c.u32("reserved")?;
     let first_frame = c.u64("first frame")?;
     let frames = c.u64("frames")?;
-    Ok(Header { version, fingerprint, flags, first_frame, frames })
+    Ok(Header { version, fingerprint, flags, families, first_frame, frames })
 }

@@ -534,6 +534,7 @@ impl Writer {
         let header = Header {
             version: format::VERSION,
             fingerprint: crate::generated::capture::FINGERPRINT,
+            families: format::families(),
             flags: format::FLAG_POST_MORTEM
                 | if self.setup_full { format::FLAG_SETUP_INCOMPLETE } else { 0 }
                 | if self.current.entries.is_empty() { 0 } else { format::FLAG_TRUNCATED },
@@ -570,6 +571,7 @@ fn open(w: &mut Window, setup: &[Entry], incomplete: bool) {
     let header = Header {
         version: format::VERSION,
         fingerprint: crate::generated::capture::FINGERPRINT,
+        families: format::families(),
         flags: if incomplete { format::FLAG_SETUP_INCOMPLETE } else { 0 },
         first_frame: w.first,
         frames: w.last - w.first + 1,

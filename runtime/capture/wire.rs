@@ -124,6 +124,25 @@ macro_rules! scalar {
 }
 scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 
+// GLboolean arguments and answers are `bool` in the API; one byte on the wire, and only 0 or 1
+// decodes (a file from elsewhere gets no other value into a `bool`).
+impl Put for bool {
+    fn put(&self, w: &mut Writer) {
+        (*self as u8).put(w)
+    }
+}
+impl Get for bool {
+    const MIN: usize = 1;
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        let at = r.at();
+        match u8::get(r)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(WireError { at, what: format!("a boolean of {v}, not 0 or 1") }),
+        }
+    }
+}
+
 // Pointer-sized values travel as 64 bits, whatever the machine.
 impl Put for usize {
     fn put(&self, w: &mut Writer) {

@@ -99,7 +99,7 @@ impl Fixture {
         // A vertex array with an element buffer and one attribute that reads a buffer.
         list.vertex_array_element_buffer(vaos[1], buffers[8]);
         list.vertex_array_vertex_buffer(vaos[1], 0, buffers[9], 0, 16);
-        list.vertex_array_attrib_format(vaos[1], 0, 4, gl::FLOAT, 0, 0);
+        list.vertex_array_attrib_format(vaos[1], 0, 4, gl::FLOAT, false, 0);
         list.enable_vertex_array_attrib(vaos[1], 0);
         list.shader_source(vs, &[VS]);
         list.shader_source(fs, &[FS]);
@@ -147,8 +147,9 @@ impl Fixture {
         self.pick(v, i + 101, &[0, 0x1234, 0xFFFF, 0xFFFF_FFFF, gl::TEXTURE_2D, gl::RGBA])
     }
 
-    pub fn boolean(&self, v: usize, i: usize) -> GLboolean {
-        self.pick(v, i, &[0, 1, 1, 2, 255])
+    /// The API takes `bool`, so no value other than GL_TRUE and GL_FALSE can reach the GL.
+    pub fn boolean(&self, v: usize, i: usize) -> bool {
+        self.pick(v, i, &[false, true])
     }
 
     pub fn bits(&self, v: usize, i: usize) -> GLbitfield {

@@ -393,7 +393,7 @@ impl Cmd {
             Cmd::Viewport([x, y, w, h]) => l.viewport(x, y, w, h),
             Cmd::ClearColor([r, g, b_, a]) => l.clear_color(r, g, b_, a),
             Cmd::Clear => l.clear(gl::COLOR_BUFFER_BIT),
-            Cmd::ColorMask([r, g, b_, a]) => l.color_mask(b(r), b(g), b(b_), b(a)),
+            Cmd::ColorMask([r, g, b_, a]) => l.color_mask(r, g, b_, a),
             Cmd::Rect([x0, y0, x1, y1]) => l.uniform4f(LOC_RECT, x0, y0, x1, y1),
             Cmd::Color([r, g, b_, a]) => l.uniform4f(LOC_COLOR, r, g, b_, a),
             Cmd::Draw => l.draw_arrays(gl::TRIANGLE_STRIP, 0, 4),

@@ -26,7 +26,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::commands::{packet_fields, recorded_entries};
-use super::{element_type, ident, param_named, rust_type};
+use super::{element_type, ident, param_named, value_type};
 use crate::bindings;
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
@@ -379,7 +379,7 @@ fn call_args(f: &Function) -> Vec<CallArg<'_>> {
         let a = format_ident!("a{}", i);
         let elem = element_type(p);
         let (id, owned, borrow) = match &p.role {
-            Role::Value => (id, rust_type(&p.ty), quote!(#a)),
+            Role::Value => (id, value_type(p), quote!(#a)),
             Role::Offset => (id, quote!(usize), quote!(#a)),
             Role::In(Rule::String) => (id, quote!(String), quote!(&#a)),
             Role::In(Rule::Strings(_)) => {

@@ -9,7 +9,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{doc, doc_brief, element_type, enum_fits_u16, ident, param_named, rust_type};
+use super::{
+    doc, doc_brief, element_type, enum_fits_u16, ident, is_bool, is_untyped, param_named, rust_type, value_type,
+};
 use crate::bindings::{self, AttribKind, Hook};
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
@@ -241,18 +243,32 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     let method = format_ident!("{}", f.method_name());
     let gl_name = &f.name;
     let mut args = Vec::new();
+    // Typed slices become bytes first, so that lengths taken from them count bytes.
+    let mut casts = Vec::new();
     let mut lengths = Vec::new();
     let mut prelude = Vec::new();
     let mut inits = Vec::new();
+    // The type of a slice argument: untyped memory (`const void *`) takes any plain data.
+    let mut slice_arg = |p: &Param, slice_ty: TokenStream| -> TokenStream {
+        if is_untyped(p) {
+            let id = ident(p);
+            casts.push(quote!(let #id: &[u8] = bytemuck::cast_slice(#id);));
+            quote!(&[impl bytemuck::NoUninit])
+        } else {
+            slice_ty
+        }
+    };
     for p in &f.params {
         let id = ident(p);
         let arg_name = p.name.as_str();
         match &p.role {
             Role::Value => {
-                let ty = rust_type(&p.ty);
+                let ty = value_type(p);
                 args.push(quote!(#id: #ty));
                 if is_packed_enum(api, p) {
                     inits.push(quote!(#id: codec::pack_enum(#id)));
+                } else if is_bool(p) {
+                    inits.push(quote!(#id: #id as types::GLboolean));
                 } else {
                     inits.push(quote!(#id));
                 }
@@ -294,12 +310,13 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 let Rule::Param(x) = rule else { unreachable!("unpack_offset arrays are sized by a parameter") };
                 let x_id = ident(param_named(f, x));
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
-                args.push(quote!(#id: crate::Bytes<'_>));
+                args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
                 prelude.push(quote! {
+                    let #id: crate::Bytes<'b> = #id.into();
                     if let crate::Bytes::Slice(s) = #id {
                         codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
                     }
-                    let (#id, #len_id) = self.push_bytes_arg(#id, #gl_name, #arg_name, true, false);
+                    let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, false);
                 });
                 inits.push(quote!(#len_id));
                 inits.push(quote!(#id));
@@ -319,6 +336,8 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 };
                 let check = quote!(codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
                 if p.nullable {
+                    // Bytes, not a generic slice: `None` must not need a type annotation. The
+                    // `_from_slice` form takes typed data.
                     args.push(quote!(#id: Option<#slice_ty>));
                     prelude.push(quote! {
                         let #id = match #id {
@@ -327,6 +346,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                         };
                     });
                 } else {
+                    let slice_ty = if matches!(rule, Rule::Param(_)) { slice_arg(p, slice_ty) } else { slice_ty };
                     args.push(quote!(#id: #slice_ty));
                     prelude.push(quote! {
                         let #id = { let s = #id; #check self.push_slice(s) };
@@ -338,7 +358,8 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                 let elem = element_type(p);
                 match rule {
                     Rule::Param(_) => {
-                        args.push(quote!(#id: &[#elem]));
+                        let slice_ty = slice_arg(p, quote!(&[#elem]));
+                        args.push(quote!(#id: #slice_ty));
                         prelude.push(quote!(let #id = self.push_slice(#id);));
                     }
                     Rule::Const(n) => {
@@ -373,19 +394,20 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
                     }
                     Rule::Bytes if is_void_array(p) => {
                         let len_id = format_ident!("{}_len", param_ident(&p.name));
-                        args.push(quote!(#id: crate::Bytes<'_>));
+                        args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
                         // An offset means something only where a buffer binding redirects the
                         // pointer (pixel unpack); `Bytes::None` only where the GL accepts null.
                         let offsets = f.redirect.is_some();
                         let none = p.nullable;
                         prelude.push(quote! {
-                            let (#id, #len_id) = self.push_bytes_arg(#id, #gl_name, #arg_name, #offsets, #none);
+                            let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, #offsets, #none);
                         });
                         inits.push(quote!(#len_id));
                     }
                     Rule::Bytes => {
                         let len_id = format_ident!("{}_len", param_ident(&p.name));
-                        args.push(quote!(#id: &[#elem]));
+                        let slice_ty = slice_arg(p, quote!(&[#elem]));
+                        args.push(quote!(#id: #slice_ty));
                         prelude.push(quote! {
                             let #len_id = codec::count_i32(#id.len(), #gl_name, #arg_name) as u32;
                             let #id = self.push_slice(#id);
@@ -427,6 +449,9 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     }
     let docs = doc(f, "records one packet");
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
+    let from_slice = from_slice_method(f);
+    // `impl Into<Bytes<'_>>` is not stable in argument position: the lifetime is named.
+    let generics = if args.iter().any(|a| a.to_string().contains("Bytes < 'b >")) { quote!(<'b>) } else { quote!() };
     if bindings::links_program(f) {
         let program = ident(param_named(f, "program"));
         lengths.insert(0, quote!(self.note_link(#program);));
@@ -438,6 +463,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
             #[track_caller]
             #[inline]
             pub fn #method(&mut self, #(#args),*) -> crate::Sync {
+                #(#casts)*
                 #(#lengths)*
                 #(#prelude)*
                 let sync = crate::Sync::new();
@@ -450,10 +476,77 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         #docs
         #[track_caller]
         #[inline]
-        pub #unsafety fn #method(&mut self, #(#args),*) {
+        pub #unsafety fn #method #generics(&mut self, #(#args),*) {
+            #(#casts)*
             #(#lengths)*
             #(#prelude)*
             self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits),* });
+        }
+        #from_slice
+    }
+}
+
+/// The data and size parameters of a buffer upload that has a `_from_slice` form.
+pub fn from_slice_params(f: &Function) -> Option<(&Param, &Param)> {
+    if !is_recorded(f) {
+        return None;
+    }
+    f.params.iter().find_map(|p| match &p.role {
+        Role::In(Rule::Param(x)) if p.nullable && is_untyped(p) && matches!(param_named(f, x).role, Role::Value) => {
+            Some((p, param_named(f, x)))
+        }
+        _ => None,
+    })
+}
+
+/// The form of a buffer upload that takes its size from the slice
+/// (`named_buffer_storage_from_slice`): for a nullable untyped array sized by a value argument.
+fn from_slice_method(f: &Function) -> TokenStream {
+    let Some((data, size)) = from_slice_params(f) else {
+        return quote!();
+    };
+    let method = format_ident!("{}", f.method_name());
+    let from_slice = format_ident!("{}_from_slice", f.method_name());
+    let gl_name = &f.name;
+    let data_name = data.name.as_str();
+    let (data_id, size_id) = (ident(data), ident(size));
+    let conv = length_conversion(size, quote!(#data_id.len()), gl_name, data_name);
+    let args = f.params.iter().filter(|p| p.name != size.name).map(|p| {
+        let id = ident(p);
+        if p.name == data.name {
+            quote!(#id: &[impl bytemuck::NoUninit])
+        } else {
+            let ty = value_type(p);
+            quote!(#id: #ty)
+        }
+    });
+    let call = f.params.iter().map(|p| {
+        let id = ident(p);
+        if p.name == data.name {
+            quote!(Some(#id))
+        } else {
+            quote!(#id)
+        }
+    });
+    let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
+    let doc = format!(
+        " `{gl_name}` with `{}` taken from the length in bytes of `{data_name}`: [`{}`](Self::{method}) \
+         with `Some({data_name})`.",
+        param_ident(&size.name),
+        f.method_name()
+    );
+    let body = quote! {
+        let #data_id: &[u8] = bytemuck::cast_slice(#data_id);
+        let #size_id = #conv;
+        self.#method(#(#call),*)
+    };
+    let body = if f.is_unsafe() { quote!(unsafe { #body }) } else { body };
+    quote! {
+        #[doc = #doc]
+        #[track_caller]
+        #[inline]
+        pub #unsafety fn #from_slice(&mut self, #(#args),*) {
+            #body
         }
     }
 }

@@ -5,13 +5,17 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{doc, element_type, ident, param_named, rust_type};
+use super::{doc, element_type, ident, param_named, rust_type, value_to_c, value_type};
 use crate::model::{Api, Function, Kind, Redirect, Role, Rule};
-use crate::naming::param_ident;
+use crate::naming::{param_ident, scalar, singular, snake_case};
 
 pub fn emit(api: &Api) -> TokenStream {
-    let methods: Vec<TokenStream> =
-        api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query)).map(|f| method(api, f)).collect();
+    let methods: Vec<TokenStream> = api
+        .functions
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Create | Kind::Query))
+        .map(|f| method_forms(api, f))
+        .collect();
     quote! {
         use super::types;
         use super::pname::{self, Count};
@@ -88,6 +92,138 @@ fn pooled_method(api: &Api, f: &Function, class: &str, created: bool) -> TokenSt
             let answer = self.pooled_create(#gl_name, #index, #target, #n, #class, #created, #make)?;
             #capture
             Ok(answer)
+        }
+    }
+}
+
+/// The method of a create or query function and the forms glcmd adds beside it.
+pub fn method_forms(api: &Api, f: &Function) -> TokenStream {
+    let m = method(api, f);
+    let one = singular_create(api, f);
+    let scalar = scalar_query(api, f);
+    quote!(#m #one #scalar)
+}
+
+/// The singular form of a create of `n` objects (`create_buffer()` beside `create_buffers(n)`),
+/// named by [`singular`] unless that is another GL function's name.
+pub fn singular_form(api: &Api, f: &Function) -> Option<String> {
+    if f.kind != Kind::Create {
+        return None;
+    }
+    let (n, out) = match f.params.as_slice() {
+        [n, out] | [_, n, out] => (n, out),
+        _ => return None,
+    };
+    let sized = matches!(&out.role, Role::Out(Rule::Param(x)) if *x == n.name);
+    if !sized || !matches!(n.role, Role::Value) || out.ty.pointee().base != "GLuint" {
+        return None;
+    }
+    let one = singular(&f.name)?;
+    (!api.functions.iter().any(|g| g.name == one)).then(|| snake_case(&one))
+}
+
+fn singular_create(api: &Api, f: &Function) -> TokenStream {
+    let Some(name) = singular_form(api, f) else { return quote!() };
+    let one = format_ident!("{name}");
+    let method = format_ident!("{}", f.method_name());
+    let target = (f.params.len() == 3).then(|| ident(&f.params[0]));
+    let (arg, pass) = match &target {
+        Some(t) => (quote!(#t: types::GLenum,), quote!(#t,)),
+        None => (quote!(), quote!()),
+    };
+    let doc = format!(" `{}` for one object: [`{}`](Self::{method}) with `n` = 1.", f.name, f.method_name());
+    let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
+    let call = quote!(self.#method(#pass 1));
+    let call = if f.is_unsafe() { quote!(unsafe { #call }) } else { call };
+    // A pooled create takes its name straight from the pool when it has one.
+    let fast = if pooled(f).is_some() {
+        let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        let target = match &target {
+            Some(t) => quote!(#t),
+            None => quote!(0),
+        };
+        quote! {
+            if let Some(name) = self.pooled_take_one(#index, #target) {
+                return Ok(name);
+            }
+        }
+    } else {
+        quote!()
+    };
+    quote! {
+        #[doc = #doc]
+        #[track_caller]
+        pub #unsafety fn #one(&self, #arg) -> Result<types::GLuint, crate::Error> {
+            #fast
+            Ok(#call?[0])
+        }
+    }
+}
+
+/// The scalar form of a query whose result size comes from its pname: [`scalar`] of the method
+/// name, for safe queries with one output and no return value. Where an indexed query would
+/// take the name of a plain one (`get_transform_feedbacki_v` and `get_transform_feedbackiv`),
+/// the plain one has it.
+pub fn scalar_form(api: &Api, f: &Function) -> Option<String> {
+    let name = scalar_candidate(f)?;
+    let method = f.method_name();
+    let taken = method.ends_with("_v")
+        && api.functions.iter().any(|g| g.name != f.name && scalar_candidate(g).as_deref() == Some(name.as_str()));
+    (!taken).then_some(name)
+}
+
+fn scalar_candidate(f: &Function) -> Option<String> {
+    if f.kind != Kind::Query || f.is_unsafe() || !f.ret.is_void() || f.variant.is_some() {
+        return None;
+    }
+    let outs: Vec<&crate::model::Param> =
+        f.params.iter().filter(|p| matches!(p.role, Role::Out(_) | Role::OutLength { .. })).collect();
+    match outs.as_slice() {
+        [p] if matches!(p.role, Role::Out(Rule::Pname { .. })) => scalar(&f.method_name()),
+        _ => None,
+    }
+}
+
+fn scalar_query(api: &Api, f: &Function) -> TokenStream {
+    let Some(name) = scalar_form(api, f) else { return quote!() };
+    let one = format_ident!("{name}");
+    let method = format_ident!("{}", f.method_name());
+    let gl_name = &f.name;
+    let out = f.params.iter().find(|p| matches!(p.role, Role::Out(_))).expect("scalar_form found it");
+    let Role::Out(Rule::Pname { group, param }) = &out.role else { unreachable!() };
+    let count_fn = format_ident!("count_{}", group.to_lowercase());
+    let pn = ident(param_named(f, param));
+    let inputs: Vec<&crate::model::Param> = f.params.iter().filter(|p| !matches!(p.role, Role::Out(_))).collect();
+    let args = inputs.iter().map(|p| {
+        let (id, ty) = (ident(p), value_type(p));
+        quote!(#id: #ty)
+    });
+    let pass = inputs.iter().map(|p| ident(p));
+    let elem = element_type(out);
+    let (ret, value) = if out.ty.pointee().base == "GLboolean" {
+        (quote!(bool), quote!(x != 0))
+    } else {
+        (elem, quote!(x))
+    };
+    let doc = format!(
+        " `{gl_name}` for a pname that yields one value: [`{}`](Self::{method}), first value. \
+         Panics, at the caller's line, for a pname that yields several.",
+        f.method_name()
+    );
+    quote! {
+        #[doc = #doc]
+        #[track_caller]
+        pub fn #one(&self, #(#args),*) -> Result<#ret, crate::Error> {
+            codec::check_scalar_pname(#gl_name, #pn, pname::#count_fn(#pn));
+            match self.#method(#(#pass),*)?.first() {
+                Some(&x) => Ok(#value),
+                None => Err(crate::Error::UnsupportedQuery {
+                    function: #gl_name,
+                    pname: #pn,
+                    reason: "the GL returned no value for this pname",
+                }),
+            }
         }
     }
 }
@@ -294,8 +430,9 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
         let a = format_ident!("a{}", i);
         match &p.role {
             Role::Value => {
-                args.push(quote!(#id: #ty));
-                call_args.push(quote!(#id));
+                let vty = value_type(p);
+                args.push(quote!(#id: #vty));
+                call_args.push(value_to_c(p));
             }
             Role::Opaque | Role::Offset => {
                 args.push(quote!(#id: usize));
@@ -561,6 +698,8 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
             (quote!(Option<String>), quote!(unsafe { codec::string_from_ptr(ret) }))
         } else if f.ret.is_pointer() {
             (quote!(usize), quote!(ret as usize))
+        } else if f.ret.base == "GLboolean" {
+            (quote!(bool), quote!(ret != 0))
         } else {
             let rt = rust_type(&f.ret);
             (rt, quote!(ret))

@@ -20,8 +20,7 @@ pub fn emit(api: &Api) -> TokenStream {
             format_ident!("{}", short)
         };
         let doc = format!(" `{name}`");
-        let lit = Literal::u64_unsuffixed(*value);
-        let lit = syn::parse_str::<syn::LitInt>(&format!("0x{value:X}")).map(|l| quote!(#l)).unwrap_or(quote!(#lit));
+        let lit = super::tokens(&format!("0x{value:X}"));
         if *value <= u32::MAX as u64 {
             consts.push(quote! { #[doc = #doc] pub const #id: u32 = #lit; });
         } else {

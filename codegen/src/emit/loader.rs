@@ -46,8 +46,7 @@ pub fn emit(api: &Api) -> TokenStream {
         let (args, ret) = signature(f);
         let body = if f.ret.is_void() { quote!() } else { quote!(unsafe { std::mem::zeroed() }) };
         let doc = format!(" `{}` ({}).", f.name, f.feature);
-        let cname =
-            syn::LitCStr::new(&std::ffi::CString::new(f.name.as_str()).unwrap(), proc_macro2::Span::call_site());
+        let cname = Literal::c_string(&std::ffi::CString::new(f.name.as_str()).expect("GL names have no NUL"));
         let providers = &f.providers;
         let i = Literal::usize_unsuffixed(index);
         aliases.push(quote! { pub type #pfn = unsafe extern "system" fn(#(#args),*) #ret; });

@@ -53,7 +53,7 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
         let ty: TokenStream = match callback(name) {
             Some(t) => t,
             None => match rust_of(definition) {
-                Some(r) => syn::parse_str::<syn::Type>(r).map(|t| quote!(#t)).expect("valid type"),
+                Some(r) => super::tokens(r),
                 None => {
                     errors.push(Error::Classify {
                         at: Position { file: "glcorearb.h".into(), line: 0 },

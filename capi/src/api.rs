@@ -1,0 +1,501 @@
+//! The C ABI's own functions, types and constants: devices, frames, lists, reports, errors and
+//! the entry-point lookup. `glcmd.h` declares exactly what this file defines (glcmd-codegen's
+//! `c_header` emitter reads it), so every public item here is part of the C ABI and its doc
+//! comment is its C documentation.
+//!
+//! Every function returns a `GlcmdStatus` (or a value that has a "none"), catches panics, and
+//! records a failure where `glcmdLastError` and the error callback find it. Handles are opaque
+//! values, not pointers: a stale, forged or NULL handle is `GLCMD_ERROR_INVALID_HANDLE`, never a
+//! crash (`handles.rs`).
+
+// The C names of the ABI; the safety contract of each `unsafe extern "C" fn` is its C
+// documentation (the pointers it takes), which is also the header's.
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use std::ffi::{c_char, c_void, CStr};
+
+use glcmd::generated::types::{GLchar, GLenum, GLsizei, GLuint};
+
+use crate::current::{self, Recording};
+use crate::error::{self, CallError};
+use crate::generated::GlcmdGL;
+use crate::handles;
+
+/// A status code: GLCMD_OK or one of the GLCMD_ERROR_* codes.
+pub type GlcmdStatus = i32;
+
+/// Success.
+pub const GLCMD_OK: GlcmdStatus = 0;
+/// A GL entry point was called on a thread with no current list (glcmdListBegin makes one).
+pub const GLCMD_ERROR_NO_CURRENT_LIST: GlcmdStatus = 1;
+/// A create or query was made on a thread with no current device (glcmdListBegin or
+/// glcmdDeviceMakeCurrent makes one current).
+pub const GLCMD_ERROR_NO_CURRENT_DEVICE: GlcmdStatus = 2;
+/// A device or frame handle that is not live: destroyed, ended, NULL or never made.
+pub const GLCMD_ERROR_INVALID_HANDLE: GlcmdStatus = 3;
+/// NULL where an array, string or output is required.
+pub const GLCMD_ERROR_NULL_POINTER: GlcmdStatus = 4;
+/// An argument glcmd refuses: a negative count or size, a string that is not UTF-8, a value
+/// glcmd's checks reject.
+pub const GLCMD_ERROR_INVALID_ARGUMENT: GlcmdStatus = 5;
+/// A pname glcmd's tables do not know, so the length of its array is unknown.
+pub const GLCMD_ERROR_UNKNOWN_PNAME: GlcmdStatus = 6;
+/// The function cannot be called through the C ABI (see glcmdFunctionInfo), or a format or
+/// type whose pixel size glcmd does not know.
+pub const GLCMD_ERROR_UNSUPPORTED: GlcmdStatus = 7;
+/// glcmdListBegin while a list is current on the thread (submit or discard it first), or
+/// glcmdDeviceMakeCurrent to another device while one is.
+pub const GLCMD_ERROR_LIST_ACTIVE: GlcmdStatus = 8;
+/// The render thread is gone (a lost context, a panic); create a new device.
+pub const GLCMD_ERROR_DEVICE_LOST: GlcmdStatus = 9;
+/// A wait only the calling thread could end (a slot it holds unsubmitted): it fails at once.
+pub const GLCMD_ERROR_WOULD_DEADLOCK: GlcmdStatus = 10;
+/// A wait for a slot no thread submitted ran past the device's wait limit.
+pub const GLCMD_ERROR_BLOCKED: GlcmdStatus = 11;
+/// A waiting call made on the render thread (inside glcmdRunOnRenderThread or a debug callback).
+pub const GLCMD_ERROR_ON_RENDER_THREAD: GlcmdStatus = 12;
+/// A slot out of range, already submitted or claimed, or too many slots.
+pub const GLCMD_ERROR_SLOT: GlcmdStatus = 13;
+/// The frame had already ended (given up after the wait limit): the list was not replayed.
+pub const GLCMD_ERROR_FRAME_ENDED: GlcmdStatus = 14;
+/// The GL context does not provide this function.
+pub const GLCMD_ERROR_UNAVAILABLE: GlcmdStatus = 15;
+/// A result too large to allocate.
+pub const GLCMD_ERROR_OUT_OF_MEMORY: GlcmdStatus = 16;
+/// An object name that does not exist; the call was not made.
+pub const GLCMD_ERROR_NO_SUCH_OBJECT: GlcmdStatus = 17;
+/// A program lookup whose link is recorded in a list not yet submitted.
+pub const GLCMD_ERROR_LINK_NOT_SUBMITTED: GlcmdStatus = 18;
+/// The GL context could not be created.
+pub const GLCMD_ERROR_CONTEXT: GlcmdStatus = 19;
+/// A GLsync that names no sync object (its fence has not replayed, or it was deleted).
+pub const GLCMD_ERROR_UNKNOWN_SYNC: GlcmdStatus = 20;
+/// An internal error of glcmd (a caught panic); the message says where.
+pub const GLCMD_ERROR_INTERNAL: GlcmdStatus = 21;
+
+/// GlcmdDeviceOptions.flags: attribute GL debug messages to the recorded call and list.
+pub const GLCMD_DEVICE_DEBUG_OUTPUT: u32 = 1;
+/// GlcmdDeviceOptions.flags: glGetError after every replayed command.
+pub const GLCMD_DEVICE_STRICT: u32 = 2;
+/// GlcmdDeviceOptions.flags: report uses of deleted object names.
+pub const GLCMD_DEVICE_TRACK_DELETES: u32 = 4;
+/// GlcmdDeviceOptions.flags: ask for a robust-access context.
+pub const GLCMD_DEVICE_ROBUST_ACCESS: u32 = 8;
+
+/// GlcmdReport.kind: no report was waiting.
+pub const GLCMD_REPORT_NONE: u32 = 0;
+/// GlcmdReport.kind: a KHR_debug message of the driver.
+pub const GLCMD_REPORT_DEBUG_MESSAGE: u32 = 1;
+/// GlcmdReport.kind: glGetError returned an error (strict mode).
+pub const GLCMD_REPORT_GL_ERROR: u32 = 2;
+/// GlcmdReport.kind: a command named an object whose delete was recorded before it.
+pub const GLCMD_REPORT_USE_AFTER_DELETE: u32 = 3;
+/// GlcmdReport.kind: a replay step took longer than the watchdog allows.
+pub const GLCMD_REPORT_STALL: u32 = 4;
+/// GlcmdReport.kind: legal GL that is almost surely a bug (a draw with no program).
+pub const GLCMD_REPORT_VALIDATION: u32 = 5;
+/// GlcmdReport.kind: a command glcmd did not pass to the GL because an argument was unsafe (it
+/// raised GL_INVALID_OPERATION).
+pub const GLCMD_REPORT_SKIPPED: u32 = 6;
+/// GlcmdReport.kind: a function the context does not provide was called.
+pub const GLCMD_REPORT_UNAVAILABLE: u32 = 7;
+/// GlcmdReport.kind: submission and frame life cycle (a slot never submitted, ...).
+pub const GLCMD_REPORT_SUBMISSION: u32 = 8;
+/// GlcmdReport.kind: a frame held later work back past the wait limit and was given up.
+pub const GLCMD_REPORT_ABANDONED_FRAME: u32 = 9;
+/// GlcmdReport.kind: presenting a frame (swapping a window's buffers) failed.
+pub const GLCMD_REPORT_PRESENT: u32 = 10;
+
+/// glcmdFunctionInfo kind: recorded into the current list.
+pub const GLCMD_KIND_RECORD: u32 = 1;
+/// glcmdFunctionInfo kind: creates at once (from a name pool, or a round trip).
+pub const GLCMD_KIND_CREATE: u32 = 2;
+/// glcmdFunctionInfo kind: recorded; runs at the end of the frame it replays in.
+pub const GLCMD_KIND_DELETE: u32 = 3;
+/// glcmdFunctionInfo kind: a round trip after every submitted list (some answered from caches).
+pub const GLCMD_KIND_QUERY: u32 = 4;
+/// glcmdFunctionInfo kind: hand-written (README, "C and C++").
+pub const GLCMD_KIND_SPECIAL: u32 = 5;
+/// glcmdFunctionInfo flag: the entry point always fails with GLCMD_ERROR_UNSUPPORTED.
+pub const GLCMD_FUNCTION_UNSUPPORTED: u32 = 1;
+/// glcmdFunctionInfo flag: the entry point may make a round trip to the render thread.
+pub const GLCMD_FUNCTION_ROUND_TRIP: u32 = 2;
+/// glcmdFunctionInfo flag: the Rust method is unsafe: the entry point computes the lengths its
+/// contract asks for, or passes GPU addresses and handles through as given.
+pub const GLCMD_FUNCTION_UNSAFE: u32 = 4;
+
+/// A device: a render thread that owns a GL context. An opaque handle.
+pub struct GlcmdDevice {
+    _private: [u8; 0],
+}
+
+/// A frame of numbered slots, replayed in slot order. An opaque handle.
+pub struct GlcmdFrame {
+    _private: [u8; 0],
+}
+
+/// Options of glcmdDeviceCreateHeadless. Zero-initialise it and set `size`.
+#[repr(C)]
+pub struct GlcmdDeviceOptions {
+    /// sizeof(GlcmdDeviceOptions), for compatibility with later versions.
+    pub size: u32,
+    /// GLCMD_DEVICE_* flags.
+    pub flags: u32,
+    /// How long work may wait for a slot nobody submitted before it fails (ms); 0: 10 s.
+    pub wait_limit_ms: u32,
+    /// Report replay steps slower than this (ms); 0: no watchdog.
+    pub watchdog_ms: u32,
+}
+
+/// A diagnostic report (glcmdGetReport). The strings stay valid until the next glcmdGetReport
+/// on the same thread.
+#[repr(C)]
+pub struct GlcmdReport {
+    /// GLCMD_REPORT_*; GLCMD_REPORT_NONE when no report was waiting.
+    pub kind: u32,
+    /// Index of the command in its list, or -1.
+    pub index: i64,
+    /// The GL call with its arguments (empty for life-cycle reports).
+    pub call: *const c_char,
+    /// The list's label (glcmdListSetLabel), or NULL.
+    pub list: *const c_char,
+    /// The message of the driver or of glcmd.
+    pub message: *const c_char,
+    /// For a use after delete: the delete call, or NULL.
+    pub deleted_by: *const c_char,
+    /// The whole report as one line of text.
+    pub text: *const c_char,
+}
+
+/// The error callback (glcmdSetErrorCallback): KHR_debug's GLDEBUGPROC signature, so an
+/// application can pass the callback it gives glDebugMessageCallback. source is
+/// GL_DEBUG_SOURCE_THIRD_PARTY, kind GL_DEBUG_TYPE_ERROR, id the GlcmdStatus, severity
+/// GL_DEBUG_SEVERITY_HIGH. It runs on the thread whose call failed.
+pub type GlcmdDebugProc = Option<
+    unsafe extern "system" fn(
+        source: GLenum,
+        kind: GLenum,
+        id: GLuint,
+        severity: GLenum,
+        length: GLsizei,
+        message: *const GLchar,
+        user: *const c_void,
+    ),
+>;
+
+/// A function glcmdRunOnRenderThread runs on the render thread, with the GL context current.
+pub type GlcmdRenderThreadProc = Option<unsafe extern "C" fn(user: *mut c_void)>;
+
+/// Runs `body` with panics caught, and records a failure.
+fn guard(function: &'static str, body: impl FnOnce() -> Result<(), CallError>) -> GlcmdStatus {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(())) => GLCMD_OK,
+        Ok(Err(e)) => error::fail(function, e),
+        Err(payload) => error::fail(function, CallError::panicked(function, payload)),
+    }
+}
+
+/// Creates a device: a render thread with a headless OpenGL 4.5 core context (EGL device
+/// platform; no window system, no GPU needed with Mesa's llvmpipe). `options` may be NULL.
+/// Writes the handle to `*device`.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdDeviceCreateHeadless(
+    options: *const GlcmdDeviceOptions,
+    device: *mut *mut GlcmdDevice,
+) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceCreateHeadless";
+    guard(F, || {
+        if device.is_null() {
+            return Err(CallError::null(F, "device"));
+        }
+        // SAFETY: non-NULL; the caller passes a GlcmdDeviceOptions, whose `size` says how much
+        // of it there is.
+        let opts = unsafe { handles::device_options(F, options)? };
+        let handle = handles::create_device(opts)?;
+        // SAFETY: non-NULL, checked above; the caller passes room for a handle.
+        unsafe { device.write_unaligned(handle as *mut GlcmdDevice) };
+        Ok(())
+    })
+}
+
+/// Destroys a device: ends its open frames (their missing slots are skipped), replays every list
+/// submitted to it, then destroys the context and joins the render thread. Lists still current
+/// on threads become orphans (submitting one fails; discard them). The handle is invalid after.
+#[no_mangle]
+pub extern "C" fn glcmdDeviceDestroy(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceDestroy";
+    guard(F, || handles::destroy_device(F, device as usize))
+}
+
+/// Makes `device` the calling thread's current device, for creates and queries made without a
+/// list (glcmdListBegin also makes its device current). NULL makes none current. Fails with
+/// GLCMD_ERROR_LIST_ACTIVE while a list is current that belongs to another device (for NULL: to
+/// any device).
+#[no_mangle]
+pub extern "C" fn glcmdDeviceMakeCurrent(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceMakeCurrent";
+    guard(F, || {
+        let entry = if device.is_null() { None } else { Some(handles::device(F, device as usize)?) };
+        current::make_current(F, entry)
+    })
+}
+
+/// Blocks until `frames` frames of the device have ended (counting from 1, in the order they
+/// were begun). Fails at once where waiting could not end (a frame this thread holds open).
+#[no_mangle]
+pub extern "C" fn glcmdDeviceWaitFrames(device: *mut GlcmdDevice, frames: u64) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceWaitFrames";
+    guard(F, || {
+        let d = handles::device(F, device as usize)?.device(F)?;
+        d.wait_frames(frames).map(|_| ()).map_err(|e| CallError::from_glcmd(F, e))
+    })
+}
+
+/// Runs `proc(user)` on the render thread, with the context current, after every list submitted
+/// before, and returns when it has run: the escape hatch for what the entry points do not cover
+/// (load the real functions with eglGetProcAddress there). glcmd reads the buffer bindings back
+/// afterwards.
+#[no_mangle]
+pub extern "C" fn glcmdRunOnRenderThread(
+    device: *mut GlcmdDevice,
+    proc: GlcmdRenderThreadProc,
+    user: *mut c_void,
+) -> GlcmdStatus {
+    const F: &str = "glcmdRunOnRenderThread";
+    guard(F, || {
+        let Some(proc) = proc else { return Err(CallError::null(F, "proc")) };
+        let d = handles::device(F, device as usize)?.device(F)?;
+        let user = user as usize;
+        d.with_gl(move |_| {
+            // SAFETY: the caller's function, run as documented: on the render thread with the
+            // context current. `user` is the caller's pointer, handed back unchanged.
+            unsafe { proc(user as *mut c_void) }
+        })
+        .map_err(|e| CallError::from_glcmd(F, e))
+    })
+}
+
+/// Begins a frame of `slots` lists: submit one list to each slot (glcmdListSubmit), from any
+/// threads; they replay in slot order. Frames replay in the order they were begun.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdFrameBegin(
+    device: *mut GlcmdDevice,
+    slots: u32,
+    frame: *mut *mut GlcmdFrame,
+) -> GlcmdStatus {
+    const F: &str = "glcmdFrameBegin";
+    guard(F, || {
+        if frame.is_null() {
+            return Err(CallError::null(F, "frame"));
+        }
+        let handle = handles::begin_frame(F, device as usize, slots)?;
+        // SAFETY: non-NULL, checked above; the caller passes room for a handle.
+        unsafe { frame.write_unaligned(handle as *mut GlcmdFrame) };
+        Ok(())
+    })
+}
+
+/// Ends a frame: slots not submitted are skipped (and reported). Call it once every slot that
+/// will be submitted has been; the handle is invalid after.
+#[no_mangle]
+pub extern "C" fn glcmdFrameEnd(frame: *mut GlcmdFrame) -> GlcmdStatus {
+    const F: &str = "glcmdFrameEnd";
+    guard(F, || handles::end_frame(F, frame as usize))
+}
+
+/// Makes a new list current on the calling thread (and its device current): the GL entry points
+/// of this thread record into it until glcmdListSubmit, glcmdSubmit or glcmdListDiscard.
+#[no_mangle]
+pub extern "C" fn glcmdListBegin(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdListBegin";
+    guard(F, || {
+        let entry = handles::device(F, device as usize)?;
+        let list = entry.device(F)?.command_list();
+        current::begin(F, entry, Recording::new(list))
+    })
+}
+
+/// Like glcmdListBegin, with the list claimed for `slot` of `frame`: a query from this thread
+/// that would wait for that slot fails at once (GLCMD_ERROR_WOULD_DEADLOCK) instead of waiting.
+#[no_mangle]
+pub extern "C" fn glcmdListBeginSlot(frame: *mut GlcmdFrame, slot: u32) -> GlcmdStatus {
+    const F: &str = "glcmdListBeginSlot";
+    guard(F, || {
+        current::check_free(F)?;
+        let entry = handles::frame(F, frame as usize)?;
+        let list = entry.frame.list(slot as usize).map_err(|e| CallError::from_glcmd(F, e))?;
+        current::begin(F, entry.device.clone(), Recording::new(list))
+    })
+}
+
+/// Names the current list: a debug group around it at replay, and the `list` of its reports.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdListSetLabel(label: *const c_char) -> GlcmdStatus {
+    const F: &str = "glcmdListSetLabel";
+    guard(F, || {
+        // SAFETY: a NUL-terminated string (NULL checked by `conv::string`).
+        let label = unsafe { crate::conv::string(F, "label", label.cast(), None)? };
+        current::with_recording(F, |r| r.list.set_label(label))
+    })
+}
+
+/// Submits the calling thread's current list to `slot` of `frame`; the thread has no current
+/// list after (its device stays current). On GLCMD_ERROR_INVALID_HANDLE or a slot out of range
+/// the list stays current; on other errors it is discarded.
+#[no_mangle]
+pub extern "C" fn glcmdListSubmit(frame: *mut GlcmdFrame, slot: u32) -> GlcmdStatus {
+    const F: &str = "glcmdListSubmit";
+    guard(F, || {
+        let entry = handles::frame(F, frame as usize)?;
+        if slot as usize >= entry.frame.slots() {
+            return Err(CallError::from_glcmd(
+                F,
+                glcmd::Error::SlotOutOfRange { slot: slot as usize, slots: entry.frame.slots() },
+            ));
+        }
+        let recording = current::take(F)?;
+        entry.frame.submit(slot as usize, recording.list).map_err(|e| CallError::from_glcmd(F, e))
+    })
+}
+
+/// Submits the calling thread's current list as a frame of its own (after any frame still
+/// open); the thread has no current list after. On GLCMD_ERROR_INVALID_HANDLE the list stays
+/// current.
+#[no_mangle]
+pub extern "C" fn glcmdSubmit(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdSubmit";
+    guard(F, || {
+        let d = handles::device(F, device as usize)?.device(F)?;
+        let recording = current::take(F)?;
+        d.submit(recording.list).map_err(|e| CallError::from_glcmd(F, e))
+    })
+}
+
+/// Drops the calling thread's current list unsubmitted (GLCMD_OK if there was none).
+#[no_mangle]
+pub extern "C" fn glcmdListDiscard() -> GlcmdStatus {
+    const F: &str = "glcmdListDiscard";
+    guard(F, || {
+        current::discard();
+        Ok(())
+    })
+}
+
+/// Takes the next diagnostic report of the device, if any: `report->kind` is GLCMD_REPORT_NONE
+/// when none was waiting. Commands recorded through the C entry points carry no source location;
+/// the list label and command index identify them.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdGetReport(device: *mut GlcmdDevice, report: *mut GlcmdReport) -> GlcmdStatus {
+    const F: &str = "glcmdGetReport";
+    guard(F, || {
+        if report.is_null() {
+            return Err(CallError::null(F, "report"));
+        }
+        let d = handles::device(F, device as usize)?.device(F)?;
+        let r = crate::reports::next(&d);
+        // SAFETY: non-NULL, checked above; the caller passes a GlcmdReport.
+        unsafe { report.write_unaligned(r) };
+        Ok(())
+    })
+}
+
+/// Installs the error callback, called on every failure of a glcmd function or GL entry point,
+/// on the failing thread (so it must be thread-safe). NULL removes it. Process-wide.
+#[no_mangle]
+pub extern "C" fn glcmdSetErrorCallback(callback: GlcmdDebugProc, user: *const c_void) -> GlcmdStatus {
+    const F: &str = "glcmdSetErrorCallback";
+    guard(F, || {
+        error::set_callback(callback, user);
+        Ok(())
+    })
+}
+
+/// The code of the calling thread's last failure (GLCMD_OK if none since the last call), which
+/// it clears. If `message` is not NULL it receives the failure's text (or ""), valid until the
+/// next failure on this thread.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdLastError(message: *mut *const c_char) -> GlcmdStatus {
+    let (status, text) = error::take_last();
+    if !message.is_null() {
+        // SAFETY: non-NULL; the caller passes room for a pointer.
+        unsafe { message.write_unaligned(text) };
+    }
+    status
+}
+
+/// The name of a status code ("GLCMD_ERROR_NULL_POINTER"), or "unknown status".
+#[no_mangle]
+pub extern "C" fn glcmdStatusName(status: GlcmdStatus) -> *const c_char {
+    error::status_name(status).as_ptr()
+}
+
+/// The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
+/// glcmd does not know. Compatible with glad's and SDL's loader signature. The entry points
+/// record into, or query through, the current list and device of the thread that calls them.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void {
+    if name.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a NUL-terminated string, as for every GetProcAddress.
+    let name = unsafe { CStr::from_ptr(name) };
+    std::panic::catch_unwind(|| match name.to_str().ok().and_then(crate::lookup::index) {
+        Some(i) => crate::lookup::address(i) as *mut c_void,
+        None => std::ptr::null_mut(),
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// Fills `table` with every entry point (the same as glcmdGetProcAddress gives).
+#[no_mangle]
+pub unsafe extern "C" fn glcmdLoadGL(table: *mut GlcmdGL) -> GlcmdStatus {
+    const F: &str = "glcmdLoadGL";
+    guard(F, || {
+        if table.is_null() {
+            return Err(CallError::null(F, "table"));
+        }
+        // SAFETY: non-NULL; the caller passes a GlcmdGL.
+        unsafe { table.write_unaligned(crate::generated::TABLE) };
+        Ok(())
+    })
+}
+
+/// The number of GL functions with an entry point (GLCMD_FUNCTION_COUNT).
+#[no_mangle]
+pub extern "C" fn glcmdFunctionCount() -> u32 {
+    crate::generated::COUNT as u32
+}
+
+/// Function number `index` (0 to glcmdFunctionCount() - 1, sorted by name): its GL name, its
+/// kind (GLCMD_KIND_*) and its GLCMD_FUNCTION_* flags. NULL outputs are skipped.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdFunctionInfo(
+    index: u32,
+    name: *mut *const c_char,
+    kind: *mut u32,
+    flags: *mut u32,
+) -> GlcmdStatus {
+    const F: &str = "glcmdFunctionInfo";
+    guard(F, || {
+        let i = index as usize;
+        if i >= crate::generated::COUNT {
+            return Err(CallError::new(
+                GLCMD_ERROR_INVALID_ARGUMENT,
+                format!("{F}: index {index} is out of range (there are {} functions)", crate::generated::COUNT),
+            ));
+        }
+        // SAFETY: each output is NULL (skipped) or room for one value.
+        unsafe {
+            if !name.is_null() {
+                name.write_unaligned(crate::lookup::c_name(i).as_ptr());
+            }
+            if !kind.is_null() {
+                kind.write_unaligned(crate::generated::KINDS[i] as u32);
+            }
+            if !flags.is_null() {
+                flags.write_unaligned(crate::generated::FLAGS[i] as u32);
+            }
+        }
+        Ok(())
+    })
+}

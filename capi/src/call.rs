@@ -1,0 +1,93 @@
+//! What every generated entry point calls: the boundary between C and the Rust API.
+//!
+//! * [`record`] runs a recording closure on the thread's current list;
+//! * [`round_trip`] runs a create or query closure with the thread's current device;
+//! * [`unsupported`] reports a function the C ABI cannot call.
+//!
+//! Each catches panics (`catch_unwind`: a Rust panic never unwinds into C, with or without
+//! `panic = "abort"`), and turns a failure into the thread's last error, the error callback and
+//! a pending GL error (`error.rs`). Nothing here allocates on the success path.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use glcmd::Device;
+
+use crate::current::{Recording, THREAD};
+use crate::error::{self, CallError};
+
+/// Runs `body` on the calling thread's current list.
+#[inline(always)]
+pub fn record(function: &'static str, body: impl FnOnce(&mut Recording) -> Result<(), CallError>) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        THREAD
+            .try_with(|t| match t.try_borrow_mut() {
+                Ok(mut t) => match t.recording.as_mut() {
+                    Some(recording) => body(recording),
+                    None => Err(CallError::no_list(function)),
+                },
+                Err(_) => Err(CallError::no_list(function)),
+            })
+            .unwrap_or_else(|_| Err(CallError::no_list(function)))
+    }));
+    match result {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => error::fail_gl(function, e),
+        Err(payload) => error::fail_gl(function, CallError::panicked(function, payload)),
+    }
+}
+
+/// Like [`record`], for a recording entry point that returns a value (`glFenceSync`).
+pub fn record_value<R>(function: &'static str, default: R, body: impl FnOnce(&mut Recording) -> Result<R, CallError>) -> R {
+    let result = catch_unwind(AssertUnwindSafe(|| crate::current::with_thread(function, |t| match t.recording.as_mut() {
+        Some(recording) => body(recording),
+        None => Err(CallError::no_list(function)),
+    })));
+    match result {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            error::fail_gl(function, e);
+            default
+        }
+        Err(payload) => {
+            error::fail_gl(function, CallError::panicked(function, payload));
+            default
+        }
+    }
+}
+
+/// Runs `body` with the calling thread's current device; returns `default` if it fails.
+#[inline]
+pub fn round_trip<R>(function: &'static str, default: R, body: impl FnOnce(&Device) -> Result<R, CallError>) -> R {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let device = crate::current::device_entry(function)?.device(function)?;
+        body(&device)
+    }));
+    match result {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            error::fail_gl(function, e);
+            default
+        }
+        Err(payload) => {
+            error::fail_gl(function, CallError::panicked(function, payload));
+            default
+        }
+    }
+}
+
+/// Reports a function the C ABI cannot call.
+#[cold]
+pub fn unsupported(function: &'static str, reason: &str) {
+    error::fail_gl(function, CallError::unsupported(function, reason));
+}
+
+/// Whether the thread's current list has bound a pixel-pack buffer (so a pixel read writes into
+/// it, and is recorded, instead of a round trip into client memory).
+#[inline]
+pub fn pack_buffer_bound() -> bool {
+    THREAD
+        .try_with(|t| t.try_borrow().ok().and_then(|t| t.recording.as_ref().map(|r| r.pixels.pack_buffer)))
+        .ok()
+        .flatten()
+        .unwrap_or(false)
+}

@@ -1,0 +1,161 @@
+//! The calling thread's current list and device: what a GL entry point records into and
+//! queries through.
+//!
+//! C engines call `glBindTexture(...)` with no list argument, so the list is thread-local, as a
+//! GL context is current on a thread: `glcmdListBegin` makes one current, `glcmdListSubmit` /
+//! `glcmdSubmit` / `glcmdListDiscard` end it. The device stays current after the list ends, so
+//! the thread can go on creating and querying (`glcmdDeviceMakeCurrent` makes one current
+//! without a list).
+//!
+//! The state is a `RefCell` in a `const`-initialised thread local: a recording entry point costs
+//! the TLS access and the borrow flag over the Rust method. No entry point calls back into C
+//! while the cell is borrowed (the error callback runs after), so a borrow never fails but in a
+//! thread-local destructor, where it is an error like any other.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use glcmd::CommandList;
+
+use crate::api::*;
+use crate::error::CallError;
+use crate::handles::DeviceEntry;
+use crate::pixels::PixelState;
+
+/// A list being recorded on this thread, with what glcmd tracks of it.
+pub struct Recording {
+    pub list: CommandList,
+    /// The pixel-store state and pixel-buffer bindings the list set (`pixels.rs`).
+    pub pixels: PixelState,
+}
+
+impl Recording {
+    pub fn new(mut list: CommandList) -> Recording {
+        // A recording site would be glcmd's entry point, not the C caller: reports of C lists
+        // name the list label and the command index instead.
+        list.track_sites(false);
+        Recording { list, pixels: PixelState::new() }
+    }
+}
+
+pub struct Thread {
+    pub device: Option<Arc<DeviceEntry>>,
+    pub recording: Option<Recording>,
+}
+
+thread_local! {
+    pub static THREAD: RefCell<Thread> = const { RefCell::new(Thread { device: None, recording: None }) };
+}
+
+fn gone(function: &str) -> CallError {
+    CallError::new(
+        GLCMD_ERROR_INTERNAL,
+        format!("{function}: called while this thread is exiting (its thread-local state is gone)"),
+    )
+}
+
+/// Runs `f` with the thread's state.
+pub fn with_thread<R>(function: &str, f: impl FnOnce(&mut Thread) -> Result<R, CallError>) -> Result<R, CallError> {
+    THREAD
+        .try_with(|t| match t.try_borrow_mut() {
+            Ok(mut t) => f(&mut t),
+            Err(_) => Err(gone(function)),
+        })
+        .unwrap_or_else(|_| Err(gone(function)))
+}
+
+/// Fails if a list is current.
+pub fn check_free(function: &str) -> Result<(), CallError> {
+    with_thread(function, |t| match &t.recording {
+        Some(_) => Err(active(function)),
+        None => Ok(()),
+    })
+}
+
+fn active(function: &str) -> CallError {
+    CallError::new(
+        GLCMD_ERROR_LIST_ACTIVE,
+        format!("{function}: a list is already current on this thread; submit it (glcmdListSubmit, glcmdSubmit) or discard it (glcmdListDiscard) first"),
+    )
+}
+
+/// Makes `recording` current, with its device.
+pub fn begin(function: &str, device: Arc<DeviceEntry>, recording: Recording) -> Result<(), CallError> {
+    with_thread(function, |t| {
+        if t.recording.is_some() {
+            return Err(active(function));
+        }
+        t.device = Some(device);
+        t.recording = Some(recording);
+        Ok(())
+    })
+}
+
+/// Makes a device current (or none).
+pub fn make_current(function: &str, device: Option<Arc<DeviceEntry>>) -> Result<(), CallError> {
+    with_thread(function, |t| {
+        let same = match (&t.device, &device) {
+            (Some(a), Some(b)) => a.id == b.id,
+            _ => false,
+        };
+        if t.recording.is_some() && !same {
+            return Err(CallError::new(
+                GLCMD_ERROR_LIST_ACTIVE,
+                format!("{function}: a list of another device is current on this thread; submit or discard it first"),
+            ));
+        }
+        t.device = device;
+        Ok(())
+    })
+}
+
+/// Takes the current list (the device stays current).
+pub fn take(function: &str) -> Result<Recording, CallError> {
+    with_thread(function, |t| t.recording.take().ok_or_else(|| CallError::no_list(function)))
+}
+
+/// Runs `f` on the current list.
+pub fn with_recording<R>(function: &str, f: impl FnOnce(&mut Recording) -> R) -> Result<R, CallError> {
+    with_thread(function, |t| match t.recording.as_mut() {
+        Some(r) => Ok(f(r)),
+        None => Err(CallError::no_list(function)),
+    })
+}
+
+/// Drops the current list, if any.
+pub fn discard() {
+    let list = THREAD.try_with(|t| t.try_borrow_mut().ok().and_then(|mut t| t.recording.take())).ok().flatten();
+    drop(list);
+}
+
+/// The current device entry.
+pub fn device_entry(function: &str) -> Result<Arc<DeviceEntry>, CallError> {
+    with_thread(function, |t| t.device.clone().ok_or_else(|| CallError::no_device(function)))
+}
+
+/// Runs `f` with the current list, if one is current (for tests and benchmarks: a dump of what
+/// the entry points recorded).
+#[doc(hidden)]
+pub fn inspect_list<R>(f: impl FnOnce(&CommandList) -> R) -> Option<R> {
+    THREAD.try_with(|t| t.try_borrow().ok().and_then(|t| t.recording.as_ref().map(|r| f(&r.list)))).ok().flatten()
+}
+
+/// Makes a list that belongs to no device current on this thread (for benchmarks: recording
+/// needs no device; such a list can only be discarded). False if a list is current already.
+#[doc(hidden)]
+pub fn begin_detached() -> bool {
+    with_thread("begin_detached", |t| {
+        if t.recording.is_some() {
+            return Ok(false);
+        }
+        t.recording = Some(Recording::new(CommandList::new()));
+        Ok(true)
+    })
+    .unwrap_or(false)
+}
+
+/// Runs `f` on the current list, mutably (benchmarks empty it between batches).
+#[doc(hidden)]
+pub fn with_list_mut<R>(f: impl FnOnce(&mut CommandList) -> R) -> Option<R> {
+    with_thread("with_list_mut", |t| Ok(t.recording.as_mut().map(|r| f(&mut r.list)))).ok().flatten()
+}

@@ -1,0 +1,55 @@
+//! # glcmd-capi: the C ABI of glcmd
+//!
+//! C and C++ engines record GL from worker threads through the loader they already use: they
+//! point it (glad, GLEW, SDL_GL_GetProcAddress, their own table) at [`glcmdGetProcAddress`], and
+//! their ordinary `glBindTexture(...)`, `glDrawElements(...)` calls record into the calling
+//! thread's current list. `include/glcmd.h` is the header; README.md, "C and C++", the guide.
+//!
+//! ## Design
+//!
+//! * **The Rust API does the work.** Every entry point (generated, `generated.rs`, from the same
+//!   model as the Rust API by glcmd-codegen's `capi` emitter) converts its C arguments and calls
+//!   the generated `CommandList` or `Device` method, so a C caller gets exactly a Rust caller's
+//!   checks: the same length rules, the same binding-shadow checks at replay, the same errors.
+//!   The C to Rust conversions are in [`conv`]; arrays are borrowed for the call and copied by
+//!   the recording method.
+//! * **A thread-local current list** ([`current`]), as a GL context is current on a thread: that
+//!   is what lets unchanged GL calls record. Creates and queries go through the thread's current
+//!   device (the device of its list, or one made current without a list), as round trips.
+//! * **Lengths the GL derives from state** (pixel data) are computed at the boundary: uploads
+//!   from the list's own pixel-store state, which is recorded before the first upload so it is
+//!   the state the GL uses ([`pixels`]); reads from the render thread's real state in the same
+//!   round trip ([`sizes`]). The few functions whose lengths cannot be computed (vendor path
+//!   rendering, performance counters) have entry points that report `GLCMD_ERROR_UNSUPPORTED`.
+//! * **Errors are values** ([`error`]): a status code and a message, through `glcmdLastError`, a
+//!   KHR_debug-style callback, and for GL entry points the GL error `glGetError` returns. Every
+//!   entry point and function catches panics: a Rust panic never unwinds into C, whatever the
+//!   panic strategy. Handles are registry numbers, not pointers ([`handles`]): a destroyed or
+//!   forged handle is an error, not a use after free.
+//!
+//! ## Files
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`api`] | the `glcmd*` functions, types and constants (the header is generated from it) |
+//! | [`call`] | what each entry point calls: recording, round trips, panics caught |
+//! | [`conv`] | C values to Rust values and back |
+//! | [`current`] | the thread's current list and device |
+//! | [`pixels`], [`sizes`] | pixel and uniform lengths |
+//! | [`special`] | the hand-written special functions |
+//! | [`generated`] | the generated entry points and tables |
+
+pub mod api;
+pub mod call;
+pub mod conv;
+pub mod current;
+pub mod error;
+pub mod generated;
+pub mod handles;
+pub mod lookup;
+pub mod pixels;
+pub mod reports;
+pub mod sizes;
+pub mod special;
+
+pub use api::*;

@@ -1,0 +1,227 @@
+//! Outputs whose length the GL derives from state: measured on the render thread, in the same
+//! round trip as the query, so nothing can change the state in between.
+//!
+//! | query | length | from |
+//! | --- | --- | --- |
+//! | `glReadPixels` | width × height of format/type | the pack pixel-store state |
+//! | `glGetTexImage` | the level's width × height × depth of format/type | `glGetTexLevelParameteriv` and the pack state |
+//! | `glGetCompressedTexImage` | the level's compressed size | `glGetTexLevelParameteriv` (a pack state with compressed-block parameters set is refused) |
+//! | `glGetUniform*v` | the uniform's components | its type at that location (program interface query) |
+//!
+//! The pack state is the GL's real one (whatever the lists left), so these sizes are exact; the
+//! Rust query then reads into a buffer of that size (it unbinds a pixel-pack buffer for the call,
+//! so the pointer is client memory, as the C caller meant: a read into a pack buffer is recorded
+//! instead, see `pixels.rs`). A uniform is read into room for 16 values, the most any uniform
+//! type has, and its own count of them is returned.
+
+use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
+use glcmd::{gl, Device, Gl};
+
+use crate::api::*;
+use crate::error::CallError;
+use crate::pixels::{image_bytes, Image, SizeError, Store};
+
+/// What to measure.
+#[derive(Clone, Copy, Debug)]
+pub enum Size {
+    Pack { width: GLsizei, height: GLsizei, format: GLenum, type_: GLenum },
+    TexLevel { target: GLenum, level: GLint, format: GLenum, type_: GLenum },
+    CompressedLevel { target: GLenum, level: GLint },
+    Uniform { program: GLuint, location: GLint },
+}
+
+/// The most values a uniform has (a `dmat4`).
+const UNIFORM_MAX: usize = 16;
+
+/// Reads one integer state.
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context.
+unsafe fn integer(g: &Gl, pname: GLenum) -> i64 {
+    let mut v: GLint = 0;
+    // SAFETY: one value into a local (every pname read here has one).
+    unsafe { (g.GetIntegerv)(pname, &mut v) };
+    v as i64
+}
+
+/// The pack pixel-store state.
+///
+/// # Safety
+/// As for [`integer`].
+unsafe fn pack_store(g: &Gl) -> Store {
+    // SAFETY: the caller's contract.
+    unsafe {
+        Store {
+            alignment: integer(g, gl::PACK_ALIGNMENT).max(1),
+            row_length: integer(g, gl::PACK_ROW_LENGTH),
+            image_height: integer(g, gl::PACK_IMAGE_HEIGHT),
+            skip_pixels: integer(g, gl::PACK_SKIP_PIXELS),
+            skip_rows: integer(g, gl::PACK_SKIP_ROWS),
+            skip_images: integer(g, gl::PACK_SKIP_IMAGES),
+            swap_bytes: false,
+            lsb_first: false,
+        }
+    }
+}
+
+/// # Safety
+/// As for [`integer`].
+unsafe fn level_parameter(g: &Gl, target: GLenum, level: GLint, pname: GLenum) -> i64 {
+    let mut v: GLint = 0;
+    // SAFETY: one value into a local.
+    unsafe { (g.GetTexLevelParameteriv)(target, level, pname, &mut v) };
+    v as i64
+}
+
+fn size_error(f: &str, format: GLenum, type_: GLenum, e: SizeError) -> CallError {
+    match e {
+        SizeError::Format => CallError::new(
+            GLCMD_ERROR_UNSUPPORTED,
+            format!("{f}: format {format:#06x} with type {type_:#06x}: glcmd does not know how many bytes a pixel of it has"),
+        ),
+        SizeError::Overflow => {
+            CallError::new(GLCMD_ERROR_OUT_OF_MEMORY, format!("{f}: the image is larger than memory"))
+        }
+    }
+}
+
+/// Components of a uniform of GL type `t`: vectors and matrices by their shape, everything else
+/// (samplers, images, atomic counters: all scalars) one.
+fn components(t: GLenum) -> usize {
+    const INT64_ARB: GLenum = 0x140E;
+    const UNSIGNED_INT64_ARB: GLenum = 0x140F;
+    const INT64_VEC2_ARB: GLenum = 0x8FE9;
+    const INT64_VEC3_ARB: GLenum = 0x8FEA;
+    const INT64_VEC4_ARB: GLenum = 0x8FEB;
+    const UNSIGNED_INT64_VEC2_ARB: GLenum = 0x8FF5;
+    const UNSIGNED_INT64_VEC3_ARB: GLenum = 0x8FF6;
+    const UNSIGNED_INT64_VEC4_ARB: GLenum = 0x8FF7;
+    match t {
+        gl::FLOAT_VEC2 | gl::DOUBLE_VEC2 | gl::INT_VEC2 | gl::UNSIGNED_INT_VEC2 | gl::BOOL_VEC2 => 2,
+        INT64_VEC2_ARB | UNSIGNED_INT64_VEC2_ARB => 2,
+        gl::FLOAT_VEC3 | gl::DOUBLE_VEC3 | gl::INT_VEC3 | gl::UNSIGNED_INT_VEC3 | gl::BOOL_VEC3 => 3,
+        INT64_VEC3_ARB | UNSIGNED_INT64_VEC3_ARB => 3,
+        gl::FLOAT_VEC4 | gl::DOUBLE_VEC4 | gl::INT_VEC4 | gl::UNSIGNED_INT_VEC4 | gl::BOOL_VEC4 => 4,
+        INT64_VEC4_ARB | UNSIGNED_INT64_VEC4_ARB => 4,
+        gl::FLOAT_MAT2 | gl::DOUBLE_MAT2 => 4,
+        gl::FLOAT_MAT2x3 | gl::FLOAT_MAT3x2 | gl::DOUBLE_MAT2x3 | gl::DOUBLE_MAT3x2 => 6,
+        gl::FLOAT_MAT2x4 | gl::FLOAT_MAT4x2 | gl::DOUBLE_MAT2x4 | gl::DOUBLE_MAT4x2 => 8,
+        gl::FLOAT_MAT3 | gl::DOUBLE_MAT3 => 9,
+        gl::FLOAT_MAT3x4 | gl::FLOAT_MAT4x3 | gl::DOUBLE_MAT3x4 | gl::DOUBLE_MAT4x3 => 12,
+        gl::FLOAT_MAT4 | gl::DOUBLE_MAT4 => 16,
+        INT64_ARB | UNSIGNED_INT64_ARB => 1,
+        _ => 1,
+    }
+}
+
+impl Size {
+    /// (values to allocate, values the GL writes).
+    ///
+    /// # Safety
+    /// On the render thread, `g` the table of its current context.
+    unsafe fn measure(self, f: &str, g: &Gl) -> Result<(usize, usize), CallError> {
+        let exact = |n: usize| Ok((n, n));
+        match self {
+            Size::Pack { width, height, format, type_ } => {
+                let image = Image { dims: 2, width: width as i64, height: height as i64, depth: 1, format, type_ };
+                // SAFETY: the caller's contract.
+                let store = unsafe { pack_store(g) };
+                exact(image_bytes(&image, &store).map_err(|e| size_error(f, format, type_, e))?)
+            }
+            Size::TexLevel { target, level, format, type_ } => {
+                let dims = match target {
+                    gl::TEXTURE_1D => 1,
+                    gl::TEXTURE_3D | gl::TEXTURE_2D_ARRAY | gl::TEXTURE_CUBE_MAP_ARRAY => 3,
+                    _ => 2,
+                };
+                // SAFETY: the caller's contract.
+                let (width, height, depth, store) = unsafe {
+                    (
+                        level_parameter(g, target, level, gl::TEXTURE_WIDTH),
+                        level_parameter(g, target, level, gl::TEXTURE_HEIGHT),
+                        level_parameter(g, target, level, gl::TEXTURE_DEPTH),
+                        pack_store(g),
+                    )
+                };
+                let image = Image { dims, width, height, depth, format, type_ };
+                exact(image_bytes(&image, &store).map_err(|e| size_error(f, format, type_, e))?)
+            }
+            Size::CompressedLevel { target, level } => {
+                // SAFETY: the caller's contract.
+                let blocks = unsafe {
+                    [
+                        gl::PACK_COMPRESSED_BLOCK_WIDTH,
+                        gl::PACK_COMPRESSED_BLOCK_HEIGHT,
+                        gl::PACK_COMPRESSED_BLOCK_DEPTH,
+                        gl::PACK_COMPRESSED_BLOCK_SIZE,
+                    ]
+                    .map(|p| integer(g, p))
+                };
+                if blocks.iter().any(|&b| b != 0) {
+                    return Err(CallError::unsupported(
+                        f,
+                        "with GL_PACK_COMPRESSED_BLOCK_* set, the bytes written depend on the block layout; use \
+                         glGetCompressedTextureImage, which takes the buffer size",
+                    ));
+                }
+                // SAFETY: the caller's contract.
+                let size = unsafe { level_parameter(g, target, level, gl::TEXTURE_COMPRESSED_IMAGE_SIZE) };
+                exact(size.max(0) as usize)
+            }
+            Size::Uniform { program, location } => {
+                let mut count: GLint = 0;
+                // SAFETY: the caller's contract; one value into a local.
+                unsafe { (g.GetProgramInterfaceiv)(program, gl::UNIFORM, gl::ACTIVE_RESOURCES, &mut count) };
+                let props = [gl::LOCATION, gl::ARRAY_SIZE, gl::TYPE];
+                for index in 0..count.max(0) as GLuint {
+                    let mut values: [GLint; 3] = [-1, 0, 0];
+                    let mut length: GLsizei = 0;
+                    // SAFETY: three single-value properties into a local of three.
+                    unsafe {
+                        (g.GetProgramResourceiv)(
+                            program,
+                            gl::UNIFORM,
+                            index,
+                            3,
+                            props.as_ptr(),
+                            3,
+                            &mut length,
+                            values.as_mut_ptr(),
+                        )
+                    };
+                    let [first, size, t] = values;
+                    if length == 3 && first >= 0 && location >= first && (location as i64) < first as i64 + size.max(1) as i64 {
+                        return Ok((UNIFORM_MAX, components(t as GLenum)));
+                    }
+                }
+                Err(CallError::new(
+                    GLCMD_ERROR_INVALID_ARGUMENT,
+                    format!("{f}: program {program} has no active uniform at location {location}"),
+                ))
+            }
+        }
+    }
+}
+
+/// Measures `size` and calls `call` with the length, on the render thread, in one round trip;
+/// returns as many values as the GL wrote.
+pub fn sized<E: Send + 'static>(
+    f: &'static str,
+    device: &Device,
+    size: Size,
+    call: impl FnOnce(&Device, usize) -> Result<Vec<E>, glcmd::Error> + Send + 'static,
+) -> Result<Vec<E>, CallError> {
+    let d = device.clone();
+    let result = device.with_gl(move |g| -> Result<Vec<E>, CallError> {
+        // SAFETY: `with_gl` runs this on the render thread, with `g` its current context's table.
+        let (alloc, written) = unsafe { size.measure(f, g)? };
+        // On the render thread the query runs at once, in this round trip.
+        let mut v = call(&d, alloc).map_err(|e| CallError::from_glcmd(f, e))?;
+        v.truncate(written);
+        Ok(v)
+    });
+    match result {
+        Ok(r) => r,
+        Err(e) => Err(CallError::from_glcmd(f, e)),
+    }
+}

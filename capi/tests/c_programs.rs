@@ -1,0 +1,223 @@
+//! C programs against the C ABI, compiled with the system's C compiler (`$CC`, default `cc`)
+//! and linked to this build's `libglcmd_capi.so`:
+//!
+//! * `examples/c/scene.c` renders its scene on four threads through `glcmdGetProcAddress`; its
+//!   PNG must hold exactly the bytes of the same scene rendered through the Rust API;
+//! * `tests/c/misuse.c` misuses the C ABI in every way the issue names; each must be an error,
+//!   not a crash. `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs it under a tool:
+//!   `.ci/valgrind.sh` does.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use glcmd::types::*;
+use glcmd::{gl, Bytes, Device};
+
+/// The directory of this test's libraries (`target/<profile>/deps`), where cargo put
+/// `libglcmd_capi.so` for this build.
+fn lib_dir() -> PathBuf {
+    std::env::current_exe().unwrap().parent().unwrap().to_path_buf()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Compiles C program `source` (C99, every warning an error) into `target/<profile>/c-tests/`.
+fn compile(source: &Path, name: &str) -> PathBuf {
+    let lib = lib_dir();
+    assert!(lib.join("libglcmd_capi.so").exists(), "no libglcmd_capi.so in {}", lib.display());
+    let out_dir = lib.parent().unwrap().join("c-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join(name);
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let output = Command::new(&cc)
+        .args(["-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror"])
+        .arg(format!("-I{}", root().join("capi/include").display()))
+        .arg(source)
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lglcmd_capi")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-pthread")
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}` (install gcc, or set CC): {e}"));
+    assert!(
+        output.status.success(),
+        "{cc} {} failed:\n{}{}",
+        source.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+/// Runs a compiled program, under `GLCMD_C_WRAPPER` if set; returns stdout, asserting success.
+fn run(exe: &Path, args: &[&str]) -> String {
+    let wrapper = std::env::var("GLCMD_C_WRAPPER").unwrap_or_default();
+    let mut words = wrapper.split_whitespace();
+    let mut command = match words.next() {
+        Some(tool) => {
+            let mut c = Command::new(tool);
+            c.args(words).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
+    // This build's library: cargo's LD_LIBRARY_PATH (searched before the rpath) may also name a
+    // directory holding an older libglcmd_capi.so.
+    let output = command.args(args).env("LD_LIBRARY_PATH", lib_dir()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{} failed ({}):\n{stdout}{stderr}", exe.display(), output.status);
+    print!("{stdout}{stderr}");
+    stdout
+}
+
+const WIDTH: usize = 128;
+const HEIGHT: usize = 128;
+const VERTEX: &str = "#version 450 core\n\
+    layout(location = 0) in vec2 a_pos;\n\
+    uniform vec4 u_rect;\n\
+    out vec2 v_uv;\n\
+    void main() { v_uv = a_pos; gl_Position = vec4(u_rect.xy + a_pos * u_rect.zw, 0.0, 1.0); }\n";
+const FRAGMENT: &str = "#version 450 core\n\
+    in vec2 v_uv;\n\
+    uniform vec4 u_color;\n\
+    layout(binding = 0) uniform sampler2D u_tex;\n\
+    out vec4 o_color;\n\
+    void main() { o_color = texture(u_tex, v_uv) * u_color; }\n";
+
+/// Object k of `examples/c/scene.c`: the same arithmetic in the same order.
+fn object(k: i32) -> ([f32; 4], [f32; 4]) {
+    (
+        [
+            -1.0 + (k % 8) as f32 * 0.25 + 0.03125,
+            -1.0 + (k / 8) as f32 * 0.25 + 0.03125,
+            0.25,
+            0.125 + (k % 3) as f32 * 0.0625,
+        ],
+        [
+            ((k * 37) % 256) as f32 / 255.0,
+            ((k * 91) % 256) as f32 / 255.0,
+            ((k * 53) % 256) as f32 / 255.0,
+            0.75,
+        ],
+    )
+}
+
+/// The scene of `examples/c/scene.c`, through the Rust API: the pixels `glReadPixels` gives.
+fn rust_scene() -> Vec<u8> {
+    let device = Device::headless().unwrap();
+    let program = device.create_program().unwrap();
+    let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let fs = device.create_shader(gl::FRAGMENT_SHADER).unwrap();
+    let buffers = device.create_buffers(2).unwrap();
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
+    let fbo = device.create_framebuffers(1).unwrap()[0];
+    let renderbuffer = device.create_renderbuffers(1).unwrap()[0];
+    let quad: [f32; 8] = [0., 0., 1., 0., 1., 1., 0., 1.];
+    let indices: [u16; 6] = [0, 1, 2, 0, 2, 3];
+    let quad_bytes: Vec<u8> = quad.iter().flat_map(|f| f.to_ne_bytes()).collect();
+    let index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_ne_bytes()).collect();
+    let (row_length, skip_pixels, skip_rows) = (6usize, 1usize, 1usize);
+    let needed = (skip_rows + 4 - 1) * row_length * 3 + (skip_pixels + 4) * 3;
+    let image: Vec<u8> = (0..needed).map(|i| (i * 29 + 7) as u8).collect();
+
+    let mut l = device.command_list();
+    l.shader_source(vs, &[VERTEX]);
+    l.shader_source(fs, &[FRAGMENT]);
+    l.compile_shader(vs);
+    l.compile_shader(fs);
+    l.attach_shader(program, vs);
+    l.attach_shader(program, fs);
+    l.link_program(program);
+    l.delete_shader(vs);
+    l.delete_shader(fs);
+    l.named_buffer_storage(buffers[0], 32, Some(&quad_bytes), 0);
+    l.named_buffer_storage(buffers[1], 12, Some(&index_bytes), 0);
+    l.vertex_array_vertex_buffer(vao, 0, buffers[0], 0, 8);
+    l.vertex_array_element_buffer(vao, buffers[1]);
+    l.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, false, 0);
+    l.vertex_array_attrib_binding(vao, 0, 0);
+    l.enable_vertex_array_attrib(vao, 0);
+    l.texture_storage_2d(texture, 1, gl::RGB8, 4, 4);
+    l.texture_parameteri(texture, gl::TEXTURE_MIN_FILTER, gl::NEAREST as GLint);
+    l.texture_parameteri(texture, gl::TEXTURE_MAG_FILTER, gl::NEAREST as GLint);
+    l.pixel_storei(gl::UNPACK_ALIGNMENT, 1);
+    l.pixel_storei(gl::UNPACK_ROW_LENGTH, row_length as GLint);
+    l.pixel_storei(gl::UNPACK_SKIP_PIXELS, skip_pixels as GLint);
+    l.pixel_storei(gl::UNPACK_SKIP_ROWS, skip_rows as GLint);
+    // SAFETY: `image` holds the bytes the GL reads under that unpack state (computed above).
+    unsafe { l.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGB, gl::UNSIGNED_BYTE, Bytes::Slice(&image)) };
+    l.named_renderbuffer_storage(renderbuffer, gl::RGBA8, WIDTH as GLsizei, HEIGHT as GLsizei);
+    l.named_framebuffer_renderbuffer(fbo, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, renderbuffer);
+    device.submit(l).unwrap();
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
+    let u_rect = device.get_uniform_location(program, "u_rect").unwrap();
+    let u_color = device.get_uniform_location(program, "u_color").unwrap();
+
+    let frame = device.begin_frame(4).unwrap();
+    std::thread::scope(|s| {
+        for slot in 0..4 {
+            let (device, frame) = (&device, &frame);
+            s.spawn(move || {
+                let mut l = device.command_list();
+                l.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+                l.viewport(0, 0, WIDTH as GLsizei, HEIGHT as GLsizei);
+                if slot == 0 {
+                    l.clear_color(0.125, 0.25, 0.5, 1.0);
+                    l.clear(gl::COLOR_BUFFER_BIT);
+                }
+                l.enable(gl::BLEND);
+                l.blend_func(gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA);
+                l.use_program(program);
+                l.bind_vertex_array(vao);
+                l.bind_texture_unit(0, texture);
+                for i in 0..16 {
+                    let (r, c) = object(slot * 16 + i);
+                    l.uniform4f(u_rect, r[0], r[1], r[2], r[3]);
+                    l.uniform4f(u_color, c[0], c[1], c[2], c[3]);
+                    l.draw_elements(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, 0);
+                }
+                frame.submit(slot as usize, l).unwrap();
+            });
+        }
+    });
+    drop(frame);
+    let pixels = device.readn_pixels(0, 0, WIDTH as GLsizei, HEIGHT as GLsizei, gl::RGBA, gl::UNSIGNED_BYTE, (WIDTH * HEIGHT * 4) as GLsizei).unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+    pixels
+}
+
+#[test]
+fn the_c_example_renders_the_same_bytes_as_the_rust_api() {
+    let exe = compile(&root().join("examples/c/scene.c"), "scene_c");
+    let png_path = exe.with_extension("png");
+    let _ = std::fs::remove_file(&png_path);
+    let stdout = run(&exe, &[png_path.to_str().unwrap()]);
+    assert!(stdout.contains("64 objects recorded by 4 threads"));
+
+    let decoder = png::Decoder::new(std::fs::File::open(&png_path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut from_c = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut from_c).unwrap();
+    assert_eq!((info.width as usize, info.height as usize, info.color_type), (WIDTH, HEIGHT, png::ColorType::Rgba));
+
+    // The PNG's rows are top first; glReadPixels' bottom first.
+    let rust = rust_scene();
+    let flipped: Vec<u8> = rust.chunks(WIDTH * 4).rev().flatten().copied().collect();
+    let differing = from_c.iter().zip(&flipped).filter(|(a, b)| a != b).count();
+    assert_eq!(differing, 0, "{differing} bytes differ between the C and the Rust rendering");
+    let colours: std::collections::HashSet<&[u8]> = from_c.chunks(4).collect();
+    assert!(colours.len() > 64, "a real picture, not a clear: {} colours", colours.len());
+}
+
+#[test]
+fn misuse_gets_errors_not_crashes() {
+    let exe = compile(&root().join("capi/tests/c/misuse.c"), "misuse");
+    let stdout = run(&exe, &[]);
+    assert!(stdout.contains(", 0 failures,"), "{stdout}");
+}

@@ -1,0 +1,784 @@
+//! The C ABI's GL entry points, for crate glcmd-capi (`capi/`): one `unsafe extern "system" fn`
+//! per function of the header, with its exact C signature, that converts the C arguments and
+//! calls the generated Rust API, so a C caller gets exactly the checks a Rust caller gets.
+//!
+//! | kind | the entry point |
+//! | --- | --- |
+//! | record, delete | converts pointer + count into slices (copied by the recording method) and calls the `CommandList` method on the calling thread's current list |
+//! | create, query | calls the `Device` method of the thread's current device (a round trip) and writes the result through the C output pointers |
+//! | special | hand-written in `capi/src/special.rs`, or unsupported ([`SPECIALS`]) |
+//!
+//! Every C-to-Rust argument conversion is made in one function, [`convert_param`], and every
+//! Rust-to-C result in one other, [`write_result`]: when the Rust signatures change, those are
+//! the places to adapt. Method names come from the model (`Function::method_name`), never from
+//! a list here.
+//!
+//! Arrays whose length gl.xml does not give (`Rule::Bytes`, which makes the Rust method
+//! `unsafe`) are sized here when the GL's own rule can be computed ([`Sizing`]): pixel uploads
+//! from the list's pixel-store state, pixel reads and texture images from the render thread's
+//! real state, uniform values from the uniform's type. The rest are unsupported through C: the
+//! entry point exists and reports `GLCMD_ERROR_UNSUPPORTED`.
+//!
+//! Besides the functions, the emitter writes the function table the C header declares
+//! (`GlcmdGL`, a `#[repr(C)]` struct of the loader's pointer types, so every entry point's
+//! signature is checked against `glcorearb.h` by the compiler), and the name, kind and flag
+//! tables `glcmdGetProcAddress` and `glcmdFunctionInfo` read.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{element_type, ident, param_named, rust_type};
+use crate::error::{Error, Position};
+use crate::model::{Api, Function, Kind, Param, Redirect, Role, Rule};
+
+/// `glcmdFunctionInfo` flag: the entry point always fails with `GLCMD_ERROR_UNSUPPORTED`.
+pub const FLAG_UNSUPPORTED: u8 = 1;
+/// `glcmdFunctionInfo` flag: the entry point may make a round trip to the render thread.
+pub const FLAG_ROUND_TRIP: u8 = 2;
+/// `glcmdFunctionInfo` flag: the Rust method is `unsafe` (the C entry point computes the
+/// lengths its contract asks for, or passes GPU addresses and handles through as given).
+pub const FLAG_UNSAFE: u8 = 4;
+
+/// What the C entry point of a special function does.
+pub struct SpecialC {
+    pub name: &'static str,
+    /// Hand-written in `capi/src/special.rs` (else it reports `GLCMD_ERROR_UNSUPPORTED`).
+    pub supported: bool,
+    pub round_trip: bool,
+    pub what: &'static str,
+}
+
+const fn special(name: &'static str, supported: bool, round_trip: bool, what: &'static str) -> SpecialC {
+    SpecialC { name, supported, round_trip, what }
+}
+
+/// Every special function of the model, with what its C entry point does. A special function
+/// missing here is a generator error.
+pub const SPECIALS: &[SpecialC] = &[
+    special("glFenceSync", true, false, "records the fence in the current list; the GLsync it returns becomes a sync object when the list replays"),
+    special("glClientWaitSync", true, true, "a round trip: waits on the render thread after every submitted list (the fence's list must have been submitted)"),
+    special("glFinish", true, true, "a round trip: glFinish after every submitted list"),
+    special("glFlush", true, true, "a round trip: glFlush after every submitted list"),
+    special("glGetError", true, true, "first the error of a failed entry point of this thread, then Device::get_error (a round trip)"),
+    special("glGetProgramResourceiv", true, true, "Device::get_program_resourceiv (a round trip); writes at most `count` values"),
+    special("glGetDebugMessageLog", true, true, "Device::get_debug_message_log (a round trip)"),
+    special("glGetDebugMessageLogARB", true, true, "Device::get_debug_message_log (a round trip)"),
+    special("glMapBuffer", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glMapBufferRange", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glMapNamedBuffer", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glMapNamedBufferRange", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glMapNamedBufferEXT", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glMapNamedBufferRangeEXT", true, true, "a round trip: maps after every submitted list; the pointer is usable on any thread until the buffer is unmapped"),
+    special("glDebugMessageCallback", true, true, "Device::set_debug_callback: the callback runs on the render thread, after glcmd's attribution"),
+    special("glDebugMessageCallbackARB", true, true, "Device::set_debug_callback: the callback runs on the render thread, after glcmd's attribution"),
+    special("glCreateSyncFromCLeventARB", false, false, "takes OpenCL process pointers"),
+    special("glImportSyncEXT", false, false, "imports an external sync handle"),
+    special("glEGLImageTargetTexStorageEXT", false, false, "takes an EGL image handle"),
+    special("glEGLImageTargetTextureStorageEXT", false, false, "takes an EGL image handle"),
+    special("glListDrawCommandsStatesClientNV", false, false, "takes an array of client-memory pointers"),
+];
+
+/// How an array whose length gl.xml does not give is sized at the C boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sizing {
+    /// Pixel data the GL reads from client memory: computed from format, type, dimensions and
+    /// the list's own pixel-store state (`capi/src/pixels.rs`).
+    UnpackImage { dims: u8 },
+    /// One texel or buffer element of `format`/`type` (`glClearTexImage`, `glClearBufferData`).
+    Texel,
+    /// `glReadPixels`: from the render thread's pack state, in the same round trip.
+    PackImage,
+    /// `glGetTexImage`: the level's size and the pack state, read on the render thread.
+    TexLevel,
+    /// `glGetCompressedTexImage`: the level's compressed size, read on the render thread.
+    CompressedLevel,
+    /// `glGetUniform*v`: the uniform's type at that location, read on the render thread.
+    Uniform,
+    /// `glGetBooleani_v`: as many values as `glGetIntegeri_v` returns for the same pname.
+    IndexedBoolean,
+    /// One value (`glGetNamedStringivARB`: every pname is one value).
+    One,
+}
+
+/// The sizing of a caller-sized (`Rule::Bytes`) array of `f`, if the C boundary can size it.
+pub fn sizing(f: &Function, p: &Param) -> Option<Sizing> {
+    let n = f.name.as_str();
+    let void = p.ty.pointee().base == "void" && p.ty.pointers.len() == 1;
+    let has = |name: &str| f.params.iter().any(|q| q.name == name);
+    match &p.role {
+        Role::In(Rule::Bytes) if void && f.redirect == Some(Redirect::PixelUnpack) => {
+            if !(has("width") && has("format") && has("type")) {
+                return None;
+            }
+            let dims = if n.contains("1D") {
+                1
+            } else if n.contains("2D") {
+                2
+            } else if n.contains("3D") {
+                3
+            } else {
+                return None;
+            };
+            Some(Sizing::UnpackImage { dims })
+        }
+        Role::In(Rule::Bytes)
+            if void
+                && ["glClearTex", "glClearBuffer", "glClearNamedBuffer"].iter().any(|s| n.starts_with(s))
+                && has("format")
+                && has("type") =>
+        {
+            Some(Sizing::Texel)
+        }
+        Role::Out(Rule::Bytes) => match n {
+            "glReadPixels" => Some(Sizing::PackImage),
+            "glGetTexImage" => Some(Sizing::TexLevel),
+            "glGetCompressedTexImage" => Some(Sizing::CompressedLevel),
+            "glGetBooleani_v" => Some(Sizing::IndexedBoolean),
+            "glGetNamedStringivARB" => Some(Sizing::One),
+            _ if n.starts_with("glGetUniform") && has("program") && has("location") => Some(Sizing::Uniform),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// What an entry point does.
+pub enum Plan {
+    /// Records through the `CommandList` method.
+    Record,
+    /// A round trip through the `Device` method.
+    RoundTrip,
+    /// Hand-written (`capi/src/special.rs`).
+    Special,
+    /// Always fails with `GLCMD_ERROR_UNSUPPORTED`, for this reason.
+    Unsupported(String),
+}
+
+pub fn plan(f: &Function) -> Plan {
+    if f.kind == Kind::Special {
+        return match SPECIALS.iter().find(|s| s.name == f.name) {
+            Some(s) if s.supported => Plan::Special,
+            Some(s) => Plan::Unsupported(format!("{}; use glcmdRunOnRenderThread", s.what)),
+            None => Plan::Unsupported("a special function the C ABI does not know".into()),
+        };
+    }
+    for p in &f.params {
+        if matches!(p.role, Role::In(Rule::Bytes) | Role::Out(Rule::Bytes)) && sizing(f, p).is_none() {
+            return Plan::Unsupported(format!(
+                "the length of `{}` depends on state or data glcmd cannot see at the C boundary; call it inside \
+                 glcmdRunOnRenderThread",
+                p.name
+            ));
+        }
+    }
+    match f.kind {
+        Kind::Record | Kind::Delete => Plan::Record,
+        Kind::Create | Kind::Query => Plan::RoundTrip,
+        Kind::Special => unreachable!(),
+    }
+}
+
+/// The `glcmdFunctionInfo` flags of `f`.
+pub fn flags(f: &Function) -> u8 {
+    let mut flags = if f.is_unsafe() { FLAG_UNSAFE } else { 0 };
+    match plan(f) {
+        Plan::Unsupported(_) => flags |= FLAG_UNSUPPORTED,
+        Plan::RoundTrip => flags |= FLAG_ROUND_TRIP,
+        Plan::Special if SPECIALS.iter().any(|s| s.name == f.name && s.round_trip) => flags |= FLAG_ROUND_TRIP,
+        _ => {}
+    }
+    flags
+}
+
+/// The pixel-pack-buffer form of a query (`read_pixels_to_buffer`), recorded instead when the
+/// calling thread's list has bound a pixel-pack buffer.
+fn pack_variant(api: &Api, f: &Function) -> Option<Function> {
+    super::commands::pack_buffer_variants(api).into_iter().find(|g| g.name == f.name)
+}
+
+/// Which API the converted arguments are for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// A `CommandList` recording method (`cur`: the thread's `Recording`).
+    List,
+    /// A `Device` create or query method (`device`).
+    Device,
+}
+
+/// The statements that check and convert one C argument, and the expression passed to the
+/// Rust method (`None`: the method derives it, e.g. a count from a slice's length).
+struct Conversion {
+    prep: Vec<TokenStream>,
+    arg: Option<TokenStream>,
+}
+
+fn count_var(p: &Param) -> proc_macro2::Ident {
+    format_ident!("n_{}", crate::naming::param_ident(&p.name).trim_end_matches('_'))
+}
+
+/// The one place a C argument becomes a Rust argument. `F` is the GL name in the generated
+/// code; counts (`Role::Length`) are converted before every array (`n_<count>`).
+fn convert_param(api: &Api, f: &Function, p: &Param, target: Target) -> Conversion {
+    let _ = api;
+    let id = ident(p);
+    let name = p.name.as_str();
+    let elem = element_type(p);
+    let none = |prep: Vec<TokenStream>| Conversion { prep, arg: None };
+    let pass = |arg: TokenStream| Conversion { prep: Vec::new(), arg: Some(arg) };
+    // The length of an array sized by parameter `x`, as a usize: a count converted earlier (a
+    // derived count) or the value of an argument the method also takes.
+    let len_of = |x: &str| -> TokenStream {
+        let q = param_named(f, x);
+        match q.role {
+            Role::Length { .. } => {
+                let n = count_var(q);
+                quote!(#n)
+            }
+            _ => {
+                let v = ident(q);
+                quote!(crate::conv::count(F, #x, #v as i64)?)
+            }
+        }
+    };
+    match &p.role {
+        // GLboolean: the method's parameter type decides (u8 or bool).
+        Role::Value if p.ty.base == "GLboolean" && !p.ty.is_pointer() => pass(quote!(crate::conv::boolean(#id))),
+        Role::Value => pass(quote!(#id)),
+        Role::Sync => pass(quote!(crate::conv::sync(#id as types::GLsync))),
+        Role::Length { .. } | Role::LengthArray { .. } | Role::OutLength { .. } => none(Vec::new()),
+        Role::Offset | Role::Opaque => pass(quote!(#id as usize)),
+        Role::In(rule) if p.unpack_offset => {
+            let Rule::Param(x) = rule else { unreachable!("compressed data is sized by a byte count") };
+            let n = len_of(x);
+            Conversion {
+                prep: vec![quote! {
+                    // SAFETY: the caller passes `imageSize` bytes (or an offset, with a
+                    // pixel-unpack buffer bound in this list).
+                    let #id = unsafe { crate::pixels::compressed(cur, F, #name, #id as *const u8, #n)? };
+                }],
+                arg: Some(quote!(#id)),
+            }
+        }
+        Role::In(rule) => {
+            let slice = |len: TokenStream| {
+                quote! {
+                    // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+                    let #id = unsafe { crate::conv::slice(F, #name, #id as *const #elem, #len)? };
+                }
+            };
+            match rule {
+                Rule::Param(x) if p.nullable && target == Target::List => {
+                    let n = len_of(x);
+                    Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: as for `conv::slice`; NULL is `None`.
+                            let #id = unsafe { crate::conv::option_slice(F, #name, #id as *const #elem, #n)? };
+                        }],
+                        arg: Some(quote!(#id.as_deref())),
+                    }
+                }
+                // `&*`: a plain slice, also where the method is generic over its element.
+                Rule::Param(x) => Conversion { prep: vec![slice(len_of(x))], arg: Some(quote!(&*#id)) },
+                Rule::Quotient(x, d) => {
+                    let n = len_of(x);
+                    let d = Literal::usize_unsuffixed(*d as usize);
+                    Conversion { prep: vec![slice(quote!(#n / #d))], arg: Some(quote!(&*#id)) }
+                }
+                Rule::Const(k) => {
+                    let k = Literal::usize_unsuffixed(*k as usize);
+                    Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+                            let #id: [#elem; #k] = unsafe { crate::conv::array(F, #name, #id as *const #elem)? };
+                        }],
+                        arg: Some(quote!(&#id)),
+                    }
+                }
+                Rule::Product(x, k) => {
+                    let n = len_of(x);
+                    let k = Literal::usize_unsuffixed(*k as usize);
+                    Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: the GL reads `count` chunks of this many values; so does glcmd.
+                            let #id = unsafe { crate::conv::chunks::<#elem, #k>(F, #name, #id as *const #elem, #n)? };
+                        }],
+                        arg: Some(quote!(&*#id)),
+                    }
+                }
+                Rule::Pname { group, param } => {
+                    let count_fn = format_ident!("count_{}", group.to_lowercase());
+                    let pn = ident(param_named(f, param));
+                    let mut prep = vec![quote! {
+                        let n_pname = crate::conv::pname_count(F, #pn, glcmd::generated::pname::#count_fn(#pn))?;
+                    }];
+                    prep.push(slice(quote!(n_pname)));
+                    Conversion { prep, arg: Some(quote!(&*#id)) }
+                }
+                Rule::String => {
+                    // A byte-length argument, if the string has one (negative: NUL-terminated).
+                    let length = f
+                        .params
+                        .iter()
+                        .find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)))
+                        .map(|q| {
+                            let l = ident(q);
+                            quote!(Some(#l as i64))
+                        })
+                        .unwrap_or(quote!(None));
+                    Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: a NUL-terminated string, or `length` bytes when that is not negative.
+                            let #id = unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? };
+                        }],
+                        arg: Some(quote!(#id)),
+                    }
+                }
+                Rule::Strings(count) => {
+                    let n = len_of(count);
+                    let lengths = f
+                        .params
+                        .iter()
+                        .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
+                        .map(|q| {
+                            let l = ident(q);
+                            quote!(#l as *const i32)
+                        })
+                        .unwrap_or(quote!(std::ptr::null()));
+                    Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
+                            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths)? };
+                        }],
+                        arg: Some(quote!(&*#id)),
+                    }
+                }
+                Rule::Bytes => match sizing(f, p) {
+                    Some(Sizing::UnpackImage { dims }) => {
+                        let dim = |n: &str| -> TokenStream {
+                            if f.params.iter().any(|q| q.name == n) {
+                                let v = format_ident!("{}", n);
+                                quote!(#v as i64)
+                            } else {
+                                quote!(1)
+                            }
+                        };
+                        let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
+                        let nullable = p.nullable;
+                        Conversion {
+                            prep: vec![quote! {
+                                let image = crate::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+                                // SAFETY: the GL reads the bytes `image` spans at this pointer under
+                                // the list's unpack state, which `unpack` records first.
+                                let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };
+                            }],
+                            arg: Some(quote!(#id)),
+                        }
+                    }
+                    Some(Sizing::Texel) => Conversion {
+                        prep: vec![quote! {
+                            // SAFETY: the GL reads one element of `format`/`type` (or none: NULL).
+                            let #id = unsafe { crate::pixels::texel(F, #name, #id as *const u8, format, type_)? };
+                        }],
+                        arg: Some(quote!(#id)),
+                    },
+                    _ => unreachable!("plan() makes unsized arrays unsupported"),
+                },
+                Rule::One => unreachable!("inputs have no `one` rule"),
+            }
+        }
+        Role::Out(rule) => {
+            // Optional outputs (`length`, `count`) may be NULL; an array of zero values too.
+            let may_be_null = match rule {
+                Rule::One if matches!(name, "length" | "count") => quote!(true),
+                Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => {
+                    let v = ident(param_named(f, x));
+                    quote!((#v as i64) == 0)
+                }
+                Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
+                    Some(Rule::Param(x)) => {
+                        let v = ident(param_named(f, &x));
+                        quote!((#v as i64) == 0)
+                    }
+                    _ => quote!(false),
+                },
+                _ => quote!(false),
+            };
+            let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
+            let arg = (*rule == Rule::Bytes).then(|| quote!(len));
+            Conversion { prep, arg }
+        }
+    }
+}
+
+/// The one place a Rust result becomes C output: the statement that writes result `value` of
+/// output `p` through its pointer.
+fn write_result(f: &Function, p: &Param, value: &proc_macro2::Ident) -> TokenStream {
+    let id = ident(p);
+    let name = p.name.as_str();
+    let elem = element_type(p);
+    let Role::Out(rule) = &p.role else { unreachable!("only outputs are written") };
+    match rule {
+        Rule::One => quote! {
+            // SAFETY: checked non-NULL above (or optional and skipped); the GL writes one value.
+            unsafe { crate::conv::write_one(#id as *mut #elem, #value) };
+        },
+        Rule::Const(_) => quote! {
+            // SAFETY: the GL writes this many values; so does glcmd.
+            unsafe { crate::conv::write_slice(#id as *mut #elem, &#value[..]) };
+        },
+        Rule::Product(..) => quote! {
+            // SAFETY: the GL writes these values; so does glcmd.
+            unsafe { crate::conv::write_slice(#id as *mut #elem, #value.as_flattened()) };
+        },
+        Rule::String => {
+            let Some(Rule::Param(x)) = p.len.as_deref().and_then(crate::classify::parse_len) else {
+                unreachable!("classify gives output strings a parameter length")
+            };
+            let size = ident(param_named(f, &x));
+            let length = f
+                .params
+                .iter()
+                .find(|q| matches!(&q.role, Role::OutLength { of } if *of == p.name))
+                .map(|q| {
+                    let l = ident(q);
+                    quote!(#l)
+                })
+                .unwrap_or(quote!(std::ptr::null_mut()));
+            quote! {
+                // SAFETY: at most `bufSize` bytes, NUL included, as the GL writes.
+                unsafe { crate::conv::write_string(#id as *mut u8, #size as i64, #length, &#value) };
+            }
+        }
+        _ => {
+            let _ = name;
+            quote! {
+                // SAFETY: the GL writes these values (sized by the length rule); so does glcmd.
+                unsafe { crate::conv::write_slice(#id as *mut #elem, &#value) };
+            }
+        }
+    }
+}
+
+/// The value an entry point returns when it fails: what the GL returns for "nothing" (-1 for
+/// locations, `GL_INVALID_INDEX` for indices, zero or NULL otherwise).
+fn error_return(f: &Function) -> TokenStream {
+    if f.ret.is_void() {
+        return quote!(());
+    }
+    if f.ret.is_pointer() {
+        return if f.ret.points_to_const() { quote!(std::ptr::null()) } else { quote!(std::ptr::null_mut()) };
+    }
+    match f.ret.base.as_str() {
+        "GLint" if f.name.contains("Location") => quote!(-1),
+        "GLuint" if f.name.ends_with("Index") => quote!(u32::MAX),
+        "GLsync" => quote!(std::ptr::null()),
+        _ => quote!(Default::default()),
+    }
+}
+
+fn entry_doc(f: &Function, what: &str) -> TokenStream {
+    let line = format!(" `{}` ({}, {}): {what}.", f.name, f.feature, f.kind);
+    quote!(#[doc = #line])
+}
+
+/// The counts that size arrays (`Role::Length`), converted first: negative is an error. A
+/// string's byte length is not one of them (negative means NUL-terminated there).
+fn counts(f: &Function) -> Vec<TokenStream> {
+    f.params
+        .iter()
+        .filter(|p| match &p.role {
+            Role::Length { of } => of.iter().any(|o| !matches!(param_named(f, o).role, Role::In(Rule::String))),
+            _ => false,
+        })
+        .map(|p| {
+            let (v, n, name) = (ident(p), count_var(p), p.name.as_str());
+            quote!(let #n = crate::conv::count(F, #name, #v as i64)?;)
+        })
+        .collect()
+}
+
+/// The body of a recording closure for `f` (`cur`: the thread's `Recording`).
+fn record_body(api: &Api, f: &Function) -> TokenStream {
+    let method = format_ident!("{}", f.method_name());
+    let mut prep = Vec::new();
+    prep.extend(counts(f));
+    let mut args = Vec::new();
+    for p in &f.params {
+        let c = convert_param(api, f, p, Target::List);
+        prep.extend(c.prep);
+        args.extend(c.arg);
+    }
+    let hook = pixel_hook(f);
+    let call = quote!(cur.list.#method(#(#args),*));
+    let call = if f.is_unsafe() {
+        quote! {
+            // SAFETY: every array the method's contract sizes was sized above by the GL's own
+            // rule; addresses and handles are the C caller's (C is unsafe: its contract holds).
+            unsafe { #call };
+        }
+    } else {
+        quote!(#call;)
+    };
+    quote! {
+        #(#prep)*
+        #hook
+        #call
+        Ok(())
+    }
+}
+
+/// What the pixel-store tracking of the list (`capi/src/pixels.rs`) must see of a call.
+fn pixel_hook(f: &Function) -> TokenStream {
+    match f.name.as_str() {
+        "glPixelStorei" => quote!(cur.pixels.store(pname, param as f64)?;),
+        "glPixelStoref" => quote!(cur.pixels.store(pname, param as f64)?;),
+        "glBindBuffer" | "glBindBufferARB" => quote!(cur.pixels.bind_buffer(target, buffer);),
+        "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => quote!(cur.pixels.client_defaults(mask);),
+        _ => quote!(),
+    }
+}
+
+/// The body of a round-trip closure for `f` (`device`: the thread's current device).
+fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
+    let method = format_ident!("{}", f.method_name());
+    let mut prep = Vec::new();
+    prep.extend(counts(f));
+    let mut args = Vec::new();
+    for p in &f.params {
+        let c = convert_param(api, f, p, Target::Device);
+        prep.extend(c.prep);
+        args.extend(c.arg);
+    }
+    let unsafety = f.is_unsafe();
+    let sized = f.params.iter().find_map(|p| sizing(f, p));
+    let call = match sized {
+        // Measured and called on the render thread, in one round trip.
+        Some(s @ (Sizing::PackImage | Sizing::TexLevel | Sizing::CompressedLevel | Sizing::Uniform)) => {
+            let size = match s {
+                Sizing::PackImage => quote!(crate::sizes::Size::Pack { width, height, format, type_ }),
+                Sizing::TexLevel => quote!(crate::sizes::Size::TexLevel { target, level, format, type_ }),
+                Sizing::CompressedLevel => quote!(crate::sizes::Size::CompressedLevel { target, level }),
+                _ => quote!(crate::sizes::Size::Uniform { program, location }),
+            };
+            quote! {
+                crate::sizes::sized(F, device, #size, move |device, len| {
+                    // SAFETY: `len` is what the GL writes, measured on the render thread just
+                    // before this call, in the same round trip.
+                    unsafe { device.#method(#(#args),*) }
+                })?
+            }
+        }
+        Some(Sizing::IndexedBoolean) => {
+            // The integer query of the same indexed pname, whose count the pname tables know.
+            let integer = api
+                .functions
+                .iter()
+                .find(|g| g.name == "glGetIntegeri_v")
+                .map(|g| format_ident!("{}", g.method_name()))
+                .expect("glGetIntegeri_v is in the header");
+            quote! {{
+            let len = crate::conv::checked(F, device.#integer(target, index))?.len();
+            // SAFETY: the pname's count, as the integer query of the same pname returns it.
+            crate::conv::checked(F, unsafe { device.#method(#(#args),*) })?
+        }}
+        }
+        Some(Sizing::One) => quote! {{
+            let len = 1;
+            // SAFETY: every pname of this query has one value.
+            crate::conv::checked(F, unsafe { device.#method(#(#args),*) })?
+        }},
+        _ if unsafety => quote! {
+            // SAFETY: the C caller upholds the method's contract (C is unsafe): addresses and
+            // handles are passed through as given.
+            crate::conv::checked(F, unsafe { device.#method(#(#args),*) })?
+        },
+        _ => quote!(crate::conv::checked(F, device.#method(#(#args),*))?),
+    };
+    // Results: the return value, then each output in parameter order.
+    let mut names = Vec::new();
+    let mut writes = Vec::new();
+    let mut ret = quote!(());
+    if !f.ret.is_void() {
+        names.push(format_ident!("ret"));
+        ret = if f.ret.is_pointer() && f.ret.base == "GLubyte" {
+            quote!(crate::conv::intern(ret))
+        } else if f.ret.is_pointer() {
+            let t = rust_type(&f.ret);
+            quote!(ret as #t)
+        } else {
+            quote!(crate::conv::ret(ret))
+        };
+    }
+    for (i, p) in f.params.iter().enumerate() {
+        if let Role::Out(_) = p.role {
+            let v = format_ident!("r{}", i);
+            writes.push(write_result(f, p, &v));
+            names.push(v);
+        }
+    }
+    let pattern = match names.len() {
+        0 => quote!(()),
+        1 => {
+            let n = &names[0];
+            quote!(#n)
+        }
+        _ => quote!((#(#names),*)),
+    };
+    quote! {
+        #(#prep)*
+        let #pattern = #call;
+        #(#writes)*
+        Ok(#ret)
+    }
+}
+
+/// The entry point of one function.
+fn entry_point(api: &Api, f: &Function) -> TokenStream {
+    let name = format_ident!("{}", f.name);
+    let gl_name = f.name.as_str();
+    let params: Vec<TokenStream> = f
+        .params
+        .iter()
+        .map(|p| {
+            let id = ident(p);
+            let ty = rust_type(&p.ty);
+            quote!(#id: #ty)
+        })
+        .collect();
+    let ret = if f.ret.is_void() {
+        quote!()
+    } else {
+        let t = rust_type(&f.ret);
+        quote!(-> #t)
+    };
+    let default = error_return(f);
+    let method = f.method_name();
+    let (doc, body) = match plan(f) {
+        Plan::Special => unreachable!("special entry points are hand-written"),
+        Plan::Unsupported(reason) => (
+            entry_doc(f, &format!("unsupported through the C ABI ({reason})")),
+            quote! {
+                crate::call::unsupported(F, #reason);
+                #default
+            },
+        ),
+        Plan::Record => {
+            let body = record_body(api, f);
+            (
+                entry_doc(f, &format!("records `CommandList::{method}` into the calling thread's current list")),
+                quote!(crate::call::record(F, |cur| { #body })),
+            )
+        }
+        Plan::RoundTrip => {
+            let body = round_trip_body(api, f);
+            let what = if f.kind == Kind::Create { "creates" } else { "queries" };
+            let mut doc = format!("{what} through `Device::{method}` of the calling thread's current device");
+            let pack = pack_variant(api, f).map(|g| {
+                doc.push_str(&format!(
+                    "; while the thread's list has a pixel-pack buffer bound, records `CommandList::{}` instead",
+                    g.method_name()
+                ));
+                let body = record_body(api, &g);
+                quote! {
+                    if crate::call::pack_buffer_bound() {
+                        return crate::call::record(F, |cur| { #body });
+                    }
+                }
+            });
+            (
+                entry_doc(f, &doc),
+                quote! {
+                    #pack
+                    crate::call::round_trip(F, #default, |device| { #body })
+                },
+            )
+        }
+    };
+    quote! {
+        #doc
+        #[allow(unused_variables, unused_mut, clippy::too_many_arguments, clippy::unnecessary_cast, clippy::let_unit_value)]
+        pub unsafe extern "system" fn #name(#(#params),*) #ret {
+            const F: &str = #gl_name;
+            #body
+        }
+    }
+}
+
+/// The entry points, the `GlcmdGL` table and the lookup tables, or an error naming each special
+/// function the C ABI does not know.
+pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
+    let errors: Vec<Error> = api
+        .functions
+        .iter()
+        .filter(|f| f.kind == Kind::Special && !SPECIALS.iter().any(|s| s.name == f.name))
+        .map(|f| Error::Classify {
+            at: Position { file: "glcorearb.h".into(), line: f.header_line },
+            function: f.name.clone(),
+            message: "a special function without a C entry point; add it to SPECIALS in codegen/src/emit/capi.rs"
+                .into(),
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut entries = Vec::new();
+    let mut fields = Vec::new();
+    let mut inits = Vec::new();
+    let mut names = Vec::new();
+    let mut kinds = Vec::new();
+    let mut flag_values = Vec::new();
+    for f in &api.functions {
+        let field = format_ident!("{}", f.short_name());
+        let pfn = super::loader::pfn_alias(f);
+        let name = format_ident!("{}", f.name);
+        let path = match plan(f) {
+            Plan::Special => quote!(crate::special::#name),
+            _ => {
+                entries.push(entry_point(api, f));
+                quote!(#name)
+            }
+        };
+        let doc = format!(" `{}` ({}).", f.name, f.feature);
+        fields.push(quote!(#[doc = #doc] pub #field: loader::#pfn,));
+        inits.push(quote!(#field: #path,));
+        let gl_name = f.name.as_str();
+        names.push(quote!(#gl_name));
+        let kind: u8 = match f.kind {
+            Kind::Record => 1,
+            Kind::Create => 2,
+            Kind::Delete => 3,
+            Kind::Query => 4,
+            Kind::Special => 5,
+        };
+        kinds.push(kind);
+        flag_values.push(flags(f));
+    }
+    let count = api.functions.len();
+    Ok(quote! {
+        use glcmd::generated::{loader, types};
+
+        #(#entries)*
+
+        /// Every entry point, in the order of the header's functions sorted by name: the table
+        /// `glcmd.h` declares as `GlcmdGL`. Each field has the loader's pointer type of its
+        /// function, so the compiler checks every entry point against `glcorearb.h`.
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        #[allow(non_snake_case)]
+        pub struct GlcmdGL {
+            #(#fields)*
+        }
+
+        /// The table of entry points.
+        pub static TABLE: GlcmdGL = GlcmdGL { #(#inits)* };
+
+        /// Number of functions.
+        pub const COUNT: usize = #count;
+        /// GL names, sorted (byte order), in table order.
+        pub static NAMES: [&str; #count] = [#(#names),*];
+        /// Kind of each function: 1 record, 2 create, 3 delete, 4 query, 5 special.
+        pub static KINDS: [u8; #count] = [#(#kinds),*];
+        /// `glcmdFunctionInfo` flags of each function.
+        pub static FLAGS: [u8; #count] = [#(#flag_values),*];
+    })
+}

@@ -348,6 +348,38 @@ impl Device {
         list.links_submitted = true;
     }
 
+    /// What a program lookup checks while it waits for a link to replay (`programs.rs`), called
+    /// only when it must wait: device loss; a wait on the render thread itself (the link cannot
+    /// replay while the render thread runs the caller); and a wait only the calling thread could
+    /// end, the render thread stuck on a slot this thread owes (its own open frame, or a claimed
+    /// slot). Each fails at once, naming the frame and slot. Given `Some(waited)` (the wait
+    /// limit passed), it returns the `Blocked` error, naming the slot the render thread waits for.
+    fn program_wait_check(&self, function: &'static str) -> impl Fn(Option<Duration>) -> Option<Error> + '_ {
+        let me = std::thread::current().id();
+        move |waited| {
+            if alive_gone(&self.shared.alive) {
+                return Some(self.lost());
+            }
+            if self.is_render_thread() {
+                return Some(Error::OnRenderThread { what: function });
+            }
+            let common = &self.shared.common;
+            let stall = *common.stall.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(waited) = waited {
+                let (frame, slot) = stall.map_or((0, 0), |(f, s, _)| (f, s));
+                return Some(Error::Blocked {
+                    what: format!("{function} (waiting for a program's link to replay)"),
+                    frame,
+                    slot,
+                    waited_ms: waited.as_millis(),
+                });
+            }
+            let (frame, slot, _) = stall?;
+            let reason = common.open.lock().unwrap_or_else(|e| e.into_inner()).owed_by(frame, slot, me)?;
+            Some(Error::WouldDeadlock { what: function.to_string(), frame, slot, reason })
+        }
+    }
+
     /// A program interface lookup from the cache (`programs.rs`): `None` when the GL must be
     /// asked.
     pub(crate) fn program_lookup(
@@ -356,9 +388,8 @@ impl Device {
         program: u32,
         key: (crate::programs::Lookup, u32, &str),
     ) -> Result<Option<i64>, Error> {
-        let alive = &self.shared.alive;
-        let lost = || alive_gone(alive).then(|| self.lost());
-        self.shared.common.programs.lookup(function, program, key, self.shared.common.options.wait_limit, &lost)
+        let check = self.program_wait_check(function);
+        self.shared.common.programs.lookup(function, program, key, self.shared.common.options.wait_limit, &check)
     }
 
     /// Keeps the GL's answer to a lookup the cache did not hold.
@@ -368,16 +399,14 @@ impl Device {
 
     /// The cached link status of a program (`None`: not cached).
     pub(crate) fn program_link_status(&self, function: &'static str, program: u32) -> Result<Option<i32>, Error> {
-        let alive = &self.shared.alive;
-        let lost = || alive_gone(alive).then(|| self.lost());
-        self.shared.common.programs.link_status(function, program, self.shared.common.options.wait_limit, &lost)
+        let check = self.program_wait_check(function);
+        self.shared.common.programs.link_status(function, program, self.shared.common.options.wait_limit, &check)
     }
 
     /// The cached info log of a program (`None`: not cached).
     pub(crate) fn program_info_log(&self, function: &'static str, program: u32) -> Result<Option<String>, Error> {
-        let alive = &self.shared.alive;
-        let lost = || alive_gone(alive).then(|| self.lost());
-        self.shared.common.programs.info_log(function, program, self.shared.common.options.wait_limit, &lost)
+        let check = self.program_wait_check(function);
+        self.shared.common.programs.info_log(function, program, self.shared.common.options.wait_limit, &check)
     }
 
     /// Begins a frame of `slots` lists (at most [`MAX_SLOTS`]). Submit one list per slot (an

@@ -38,9 +38,9 @@
 //! | kind | API | when it runs |
 //! | --- | --- | --- |
 //! | record | `CommandList` method | at replay, in list order |
-//! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once (a round trip) |
+//! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once: from a name pool, or a round trip that waits for no list |
 //! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in |
-//! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it |
+//! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it (limits and program lookups: from caches) |
 //! | special | hand-written ([`special`]) | documented per function |
 //!
 //! ## What "safe" means here

@@ -19,8 +19,10 @@
 //!
 //! * fails at once with `Error::LinkNotSubmitted` if a link of the program is recorded in a
 //!   list that has not been submitted;
-//! * waits only for the latest submitted link of that program to replay (bounded like any
-//!   wait: `Options::wait_limit`, device loss);
+//! * waits only for the latest submitted link of that program to replay, bounded like any
+//!   wait (`Options::wait_limit`, device loss), and failing at once with
+//!   `Error::WouldDeadlock` when the render thread is stuck on a slot the calling thread owes,
+//!   or with `Error::OnRenderThread` when called from the render thread;
 //! * answers from the cache. A name the cache does not hold (an inactive uniform, a spelling
 //!   the prefill did not try) is asked of the GL once by a round trip, and the answer is kept
 //!   until the next link.
@@ -169,7 +171,7 @@ impl Programs {
         function: &'static str,
         program: GLuint,
         limit: Duration,
-        lost: &dyn Fn() -> Option<Error>,
+        check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<std::sync::MutexGuard<'_, HashMap<GLuint, Entry>>>, Error> {
         let mut start = None;
         let mut entries = self.lock();
@@ -182,16 +184,17 @@ impl Programs {
                 return Ok(e.link_status.is_some().then_some(entries));
             }
             let start = *start.get_or_insert_with(Instant::now);
-            if let Some(err) = lost() {
+            if let Some(err) = check(None) {
                 return Err(err);
             }
             if start.elapsed() >= limit {
-                return Err(Error::Blocked {
+                let blocked = check(Some(start.elapsed()));
+                return Err(blocked.unwrap_or(Error::Blocked {
                     what: format!("{function} (waiting for the link of program {program})"),
                     frame: 0,
                     slot: 0,
                     waited_ms: start.elapsed().as_millis(),
-                });
+                }));
             }
             entries = self.replayed.wait_timeout(entries, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
         }
@@ -204,9 +207,9 @@ impl Programs {
         program: GLuint,
         key: (Lookup, u32, &str),
         limit: Duration,
-        lost: &dyn Fn() -> Option<Error>,
+        check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
-        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
         Ok(entries.get(&program).and_then(|e| e.lookups.get(&(key.0, key.1))?.get(key.2).copied()))
     }
 
@@ -221,14 +224,14 @@ impl Programs {
     }
 
     /// The cached link status, after waiting for the latest link.
-    pub(crate) fn link_status(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<GLint>, Error> {
-        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+    pub(crate) fn link_status(&self, function: &'static str, program: GLuint, limit: Duration, check: &dyn Fn(Option<Duration>) -> Option<Error>) -> Result<Option<GLint>, Error> {
+        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
         Ok(entries.get(&program).and_then(|e| e.link_status))
     }
 
     /// The cached info log, after waiting for the latest link.
-    pub(crate) fn info_log(&self, function: &'static str, program: GLuint, limit: Duration, lost: &dyn Fn() -> Option<Error>) -> Result<Option<String>, Error> {
-        let Some(entries) = self.ready(function, program, limit, lost)? else { return Ok(None) };
+    pub(crate) fn info_log(&self, function: &'static str, program: GLuint, limit: Duration, check: &dyn Fn(Option<Duration>) -> Option<Error>) -> Result<Option<String>, Error> {
+        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
         Ok(entries.get(&program).and_then(|e| e.info_log.clone()))
     }
 }

@@ -223,3 +223,40 @@ fn a_link_that_is_skipped_or_dropped_does_not_keep_lookups_waiting() {
     assert!(matches!(r, Ok(-1) | Err(Error::NoSuchObject { .. })), "{r:?}");
     assert!(start.elapsed() < std::time::Duration::from_secs(30), "the lookup waited for a skipped link");
 }
+
+/// A lookup that would wait for a link queued behind a slot this thread owes (here: slot 0 of
+/// a frame this thread holds open) fails at once with `WouldDeadlock` naming that slot, instead
+/// of waiting out `Options::wait_limit` (two minutes here, so an answer "at once" is not a
+/// timeout in disguise).
+#[test]
+fn a_lookup_behind_a_slot_this_thread_owes_fails_at_once() {
+    use std::time::{Duration, Instant};
+    let device = glcmd::Device::with_options(glcmd::Options {
+        wait_limit: Duration::from_secs(120),
+        ..Default::default()
+    })
+    .unwrap();
+    let program = device.create_program().unwrap();
+    let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let frame = device.begin_frame(2).unwrap();
+    let mut list = device.command_list();
+    list.shader_source(vs, &[VS]);
+    list.compile_shader(vs);
+    list.attach_shader(program, vs);
+    list.link_program(program);
+    frame.submit(1, list).unwrap();
+    let start = Instant::now();
+    match device.get_uniform_location(program, "mvp") {
+        Err(Error::WouldDeadlock { frame: f, slot: 0, what, .. }) => {
+            assert_eq!(f, frame.number());
+            assert!(what.contains("glGetUniformLocation"), "{what}");
+        }
+        other => panic!("expected WouldDeadlock for slot 0, got {other:?}"),
+    }
+    assert!(matches!(device.get_programiv(program, gl::LINK_STATUS), Err(Error::WouldDeadlock { slot: 0, .. })));
+    assert!(start.elapsed() < Duration::from_secs(60), "answered at once, not after the wait limit");
+    frame.submit(0, device.command_list()).unwrap();
+    drop(frame);
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
+    assert!(device.get_uniform_location(program, "mvp").unwrap() >= 0);
+}

@@ -1,6 +1,8 @@
-//! `Device` methods for create and query functions. Each copies its inputs into owned values,
+//! `Device` methods for create and query functions. A create takes names from the device's
+//! pools when it can (`runtime/pools.rs`), and a lookup or limit answers from the caches
+//! (`programs.rs`, `limits.rs`); otherwise the method copies its inputs into owned values,
 //! sends a closure to the render thread and waits for the result (a round trip), so the
-//! closure never borrows from the caller.
+//! closure never borrows from the caller. When each runs: the rules of `runtime/frame.rs`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -24,8 +26,10 @@ pub fn emit(api: &Api) -> TokenStream {
         use crate::RenderContext;
         use crate::shadow::Target;
 
-        /// Create and query functions. Each is a round trip to the render thread: it waits for
-        /// every list submitted before it, runs, and returns the GL's answer.
+        /// Create and query functions. A create runs at once (from a name pool, or a round trip
+        /// that waits for no list); a query is a round trip that runs after every list submitted
+        /// before it, unless a cache answers it (program interface lookups, limits). The
+        /// ordering rules are stated once, in `frame.rs`.
         impl Device {
             #(#methods)*
         }

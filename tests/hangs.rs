@@ -217,3 +217,30 @@ fn submit_while_a_frame_is_open_says_when_the_list_runs() {
         device.get_error().unwrap();
     });
 }
+
+/// Warnings are reports, not only log lines (issue 11, item 5): a frame dropped with a slot
+/// unsubmitted says which slot, on `device.reports()`, with no logger installed; a slot
+/// submitted twice is refused at once with `SlotTaken`, and the first list stays.
+#[test]
+fn a_slot_never_submitted_is_a_report_and_a_second_submit_an_error() {
+    with_timeout("never submitted", LIMIT, || {
+        let device = device();
+        let frame = device.begin_frame(3).unwrap();
+        let n = frame.number();
+        let mut list = device.command_list();
+        list.clear_color(0.25, 0.5, 0.75, 1.0);
+        frame.submit(0, list).unwrap();
+        let r = frame.submit(0, device.command_list());
+        assert!(matches!(r, Err(Error::SlotTaken { slot: 0, .. })), "{r:?}");
+        frame.submit(2, device.command_list()).unwrap();
+        drop(frame);
+        device.wait_frames(n + 1).unwrap();
+        let reports: Vec<_> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Submission).collect();
+        assert_eq!(reports.len(), 1, "{reports:#?}");
+        assert!(reports[0].message.contains(&format!("frame {n}: slot 1 was never submitted")), "{}", reports[0]);
+        // The first list of slot 0 replayed: its clear colour is the GL state now.
+        let mut color = [0.0f32; 4];
+        color.copy_from_slice(&device.get_floatv(gl::COLOR_CLEAR_VALUE).unwrap());
+        assert_eq!(color, [0.25, 0.5, 0.75, 1.0]);
+    });
+}

@@ -5,8 +5,8 @@
 //! vanished test. Prints the summary: functions swept, calls made, invalid accesses, crashes,
 //! hangs.
 //!
-//! `GLCMD_SWEEP_VARIANTS` sets the argument variants per method (default 6; CI's memcheck run
-//! uses fewer).
+//! `GLCMD_SWEEP_VARIANTS` sets the argument variants per method (default 6, which CI's memcheck run
+//! uses too; `.ci/valgrind.sh` prints how long it took).
 
 use std::io::Read;
 use std::process::{Command, Stdio};

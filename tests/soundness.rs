@@ -41,7 +41,6 @@ fn item1_read_pixels_to_buffer_without_a_pack_buffer_writes_nothing() {
     // The address of a live Vec, passed as an "offset": without a pack buffer, the GL would
     // write the pixels there.
     list.read_pixels_to_buffer(0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, victim.as_ptr() as usize);
-    let line = line!() - 1;
     list.readn_pixels_to_buffer(0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, 64, victim.as_ptr() as usize);
     list.get_texture_image_to_buffer(1, 0, gl::RGBA, gl::UNSIGNED_BYTE, 64, victim.as_ptr() as usize);
     device.submit(list).unwrap();
@@ -51,10 +50,42 @@ fn item1_read_pixels_to_buffer_without_a_pack_buffer_writes_nothing() {
     assert_eq!(reports.len(), 3, "{reports:#?}");
     assert!(reports[0].call.starts_with("glReadPixels("), "{}", reports[0]);
     assert!(reports[0].message.contains("GL_PIXEL_PACK_BUFFER"), "{}", reports[0]);
-    // The recording site is known even without diagnostics? Only with sites tracked; the call
-    // and the missing binding are always named.
-    let _ = line;
+    // The call and the missing binding are always named; the recording site too when sites are
+    // tracked (item1_element_draw_without_an_element_buffer_is_skipped).
     assert_eq!(device.stats().refused, 3);
+}
+
+/// The shadow is read back after `with_gl` and `post`, which may bind behind glcmd's back: a
+/// pack buffer bound there makes the next offset read a buffer write, and one unbound there
+/// makes it a skipped command, never a write to the address the offset names.
+#[test]
+fn item1_the_shadow_follows_bindings_made_in_with_gl_and_post() {
+    let device = device();
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let buffer = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_storage(buffer, 64, None, gl::DYNAMIC_STORAGE_BIT);
+    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    list.clear_color(0.0, 1.0, 0.0, 1.0);
+    list.clear(gl::COLOR_BUFFER_BIT);
+    device.submit(list).unwrap();
+    device.with_gl(move |g| unsafe { (g.BindBuffer)(gl::PIXEL_PACK_BUFFER, buffer) }).unwrap();
+    let mut list = device.command_list();
+    list.read_pixels_to_buffer(0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, 0);
+    device.submit(list).unwrap();
+    assert!(skipped(&device).is_empty(), "the read ran into the buffer with_gl bound");
+    let data = device.get_named_buffer_sub_data(buffer, 0, 64).unwrap();
+    assert_eq!(&data[..8], &[0, 255, 0, 255, 0, 255, 0, 255]);
+    device.post(|g| unsafe { (g.BindBuffer)(gl::PIXEL_PACK_BUFFER, 0) }).unwrap();
+    let victim = vec![0x55u8; 64];
+    let mut list = device.command_list();
+    list.read_pixels_to_buffer(0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, victim.as_ptr() as usize);
+    device.submit(list).unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+    assert!(victim.iter().all(|&b| b == 0x55), "the Vec behind the offset was written");
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    assert!(reports[0].message.contains("GL_PIXEL_PACK_BUFFER"), "{}", reports[0]);
 }
 
 #[test]

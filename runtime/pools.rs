@@ -8,8 +8,8 @@
 //! a few atomic operations on a lock-free queue. The first create of a kind (and of a target)
 //! is a round trip that also starts its pool; a pool running below half full asks the render
 //! thread for a refill, which it makes with one GL call between two messages. A pool starts at
-//! `POOL_START` names and doubles (up to `POOL_SIZE`) each time a taker finds it empty, so it
-//! settles at what the application creates between two refills; a create that finds it empty
+//! `POOL_START` names and doubles (up to `POOL_SIZE`, at most once between two refills) when a
+//! taker finds it empty, so it settles at what the application creates between two refills; a create that finds it empty
 //! is a round trip, as without pools.
 //!
 //! Pools keep the guarantees creates have:
@@ -62,6 +62,10 @@ pub(crate) struct Pool {
     pub(crate) make: MakeNames,
     /// How many names the refills keep it at.
     want: AtomicUsize,
+    /// `want` was doubled since the last refill. A pool grows once per refill, not once per
+    /// taker that finds it empty: before the refill arrives, every take finds it empty, and
+    /// doubling on each would jump to `POOL_SIZE` on a burst of a few creates.
+    grown: AtomicBool,
     tx: Sender<GLuint>,
     rx: Receiver<GLuint>,
 }
@@ -93,7 +97,7 @@ impl Pools {
     /// Notes how full `pool` is after a take: below half asks for a refill; empty doubles it.
     fn taken(&self, pool: &Pool, short: bool) {
         let want = pool.want.load(Ordering::Relaxed);
-        if short && want < POOL_SIZE {
+        if short && want < POOL_SIZE && !pool.grown.swap(true, Ordering::AcqRel) {
             pool.want.store((want * 2).min(POOL_SIZE), Ordering::Relaxed);
         }
         if pool.rx.len() < want / 2 {
@@ -140,7 +144,17 @@ impl Pools {
             return; // Every slot is taken: this create stays a round trip.
         };
         let (tx, rx) = crossbeam_channel::bounded(POOL_SIZE);
-        let pool = Pool { function, target, class, created, make, want: AtomicUsize::new(POOL_START), tx, rx };
+        let pool = Pool {
+            function,
+            target,
+            class,
+            created,
+            make,
+            want: AtomicUsize::new(POOL_START),
+            grown: AtomicBool::new(false),
+            tx,
+            rx,
+        };
         if slot.set(pool).is_ok() {
             self.len.store(len + 1, Ordering::Release);
         }
@@ -154,6 +168,7 @@ impl Pools {
             return;
         }
         for pool in self.pools() {
+            pool.grown.store(false, Ordering::Release);
             let (have, want) = (pool.rx.len(), pool.want.load(Ordering::Relaxed));
             if have >= want / 2 {
                 continue;

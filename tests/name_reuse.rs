@@ -113,6 +113,13 @@ fn run(deleter: Deleter) {
             let mut used = Vec::new();
             for (f, frame) in rx {
                 let device = frame.device().clone();
+                // At most three frames in flight when a name is taken: the deletes of frame
+                // f - 3 have run, so the GL has freed names by the name pool's next refill and
+                // reuses them, whatever the machine's speed. (Unthrottled, a slow first replay,
+                // such as llvmpipe compiling the shader, lets every frame be recorded first.)
+                if f >= 3 {
+                    device.wait_frames(frame.number() - 2).unwrap();
+                }
                 let tex = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
                 let _ = name_tx.send((f, tex)); // only the LowerSlot janitor listens
                 let region = f * WORKERS + k;

@@ -107,6 +107,50 @@ fn item1_read_pixels_to_buffer_with_a_pack_buffer_works() {
     assert!(skipped(&device).is_empty());
 }
 
+/// Indirect draws and dispatches read their parameters at an offset into the buffer bound to
+/// `GL_DRAW_INDIRECT_BUFFER` / `GL_DISPATCH_INDIRECT_BUFFER`: with none bound, the offset would
+/// be an address, so each call is skipped and reported; with the buffer bound, the same draw runs.
+#[test]
+fn item1_indirect_draws_and_dispatches_without_their_buffer_are_skipped() {
+    let device = device();
+    let (program, fbo, vao) = draw_setup(&device);
+    let setup = |list: &mut glcmd::CommandList| {
+        list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+        list.viewport(0, 0, 4, 4);
+        list.use_program(program);
+        list.uniform4f(LOC_RECT, 0.0, 0.0, 4.0, 4.0);
+        list.uniform2f(LOC_SIZE, 4.0, 4.0);
+        list.uniform4f(LOC_COLOR, 0.0, 1.0, 0.0, 1.0);
+        list.bind_vertex_array(vao);
+    };
+    let mut list = device.command_list();
+    setup(&mut list);
+    list.draw_arrays_indirect(gl::TRIANGLE_STRIP, 0x1000);
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, 0x1000, 2, 0);
+    list.dispatch_compute_indirect(0x1000);
+    device.submit(list).unwrap();
+    assert!(device_read_rgba8(&device, fbo, 4, 4).iter().all(|&b| b == 0), "nothing was drawn");
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 3, "{reports:#?}");
+    assert!(reports[0].call.starts_with("glDrawArraysIndirect("), "{}", reports[0]);
+    assert!(reports[0].message.contains("GL_DRAW_INDIRECT_BUFFER"), "{}", reports[0]);
+    assert!(reports[1].message.contains("GL_DRAW_INDIRECT_BUFFER"), "{}", reports[1]);
+    assert!(reports[2].call.starts_with("glDispatchComputeIndirect("), "{}", reports[2]);
+    assert!(reports[2].message.contains("GL_DISPATCH_INDIRECT_BUFFER"), "{}", reports[2]);
+    // The same draw with its parameters in a bound buffer: count 4, 1 instance, first 0.
+    let buffer = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_storage_from_slice(buffer, &[4u32, 1, 0, 0], 0);
+    setup(&mut list);
+    list.bind_buffer(gl::DRAW_INDIRECT_BUFFER, buffer);
+    list.draw_arrays_indirect(gl::TRIANGLE_STRIP, 0);
+    list.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 0);
+    device.submit(list).unwrap();
+    let pixels = device_read_rgba8(&device, fbo, 4, 4);
+    assert!(pixels.chunks(4).all(|p| p == [0, 255, 0, 255]), "{pixels:?}");
+    assert!(skipped(&device).is_empty());
+}
+
 #[test]
 fn item1_element_draw_without_an_element_buffer_is_skipped() {
     let device = Device::with_options(Options { track_sites: true, ..Default::default() }).unwrap();

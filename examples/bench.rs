@@ -424,6 +424,7 @@ fn main() {
     // 3. Round trips and allocations.
     progress("round trips", t0);
     let (rt_query, rt_create) = micro::round_trips(&device, o.round_trips);
+    let idle_cpu = micro::idle_render_cpu_percent(&device, if o.quick { 0.5 } else { 2.0 });
     progress("steady-state allocations", t0);
     let (allocs_simple, alloc_bytes, alloc_frames) =
         micro::allocs_simple(&device, ds, if o.quick { 50 } else { 200 }, if o.quick { 300 } else { 3000 });
@@ -538,6 +539,13 @@ fn main() {
         "| create that is still a round trip: `device.create_shader(GL_VERTEX_SHADER)` | {:.1} | {:.1} |",
         rt_create.0, rt_create.1
     );
+    if let Some(p) = idle_cpu {
+        let _ = writeln!(
+            out,
+            "\nAn idle device's render thread (parked after spinning `Options::spin`) uses {p:.1} % of a core \
+             (CPU time of the `glcmd-render` threads while this thread sleeps)."
+        );
+    }
     let _ = writeln!(out, "\n### What a worker asks for (on a worker thread; ns)\n");
     let _ = writeln!(out, "| call | answered by | median | min |");
     let _ = writeln!(out, "| --- | --- | ---: | ---: |");
@@ -606,6 +614,7 @@ fn main() {
     kv("packets_le_mesa", (bytes.iter().all(|(p, a, m)| p + a <= *m)).to_string());
     kv("query_round_trip_us", f(rt_query.0));
     kv("create_round_trip_us", f(rt_create.0));
+    kv("idle_render_cpu_percent", idle_cpu.map_or("null".to_string(), f));
     kv("create_ns_pooled", f(wf.create_pooled.0));
     kv("cached_query_ns", f(wf.cached_query.0));
     kv("limit_query_ns", f(wf.limit.0));

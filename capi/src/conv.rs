@@ -119,8 +119,9 @@ pub fn pname_count(f: &str, pname: u32, count: Option<Count>) -> Result<usize, C
         _ => Err(CallError::new(
             GLCMD_ERROR_UNKNOWN_PNAME,
             format!(
-                "{f}: pname {pname:#06x} is not in glcmd's pname tables, so the length of its array is unknown \
-                 (add it to codegen/src/pname_tables.rs)"
+                "{f}: pname {} is not in glcmd's pname tables, so the length of its array is unknown \
+                 (add it to codegen/src/pname_tables.rs)",
+                glcmd::dump::EnumName(pname)
             ),
         )),
     }

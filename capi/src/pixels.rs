@@ -31,6 +31,7 @@
 
 use std::borrow::Cow;
 
+use glcmd::dump::EnumName;
 use glcmd::generated::types::{GLbitfield, GLenum, GLuint};
 use glcmd::{gl, Bytes};
 
@@ -110,7 +111,7 @@ impl PixelState {
         if !value.is_finite() || value.abs() > i32::MAX as f64 {
             return Err(CallError::new(
                 GLCMD_ERROR_INVALID_ARGUMENT,
-                format!("glPixelStore: {value} for pname {pname:#06x} is not a value the GL can round to an int"),
+                format!("glPixelStore: {value} for pname {} is not a value the GL can round to an int", EnumName(pname)),
             ));
         }
         // Mesa's glPixelStoref rounds half away from zero (IROUND); glPixelStorei passes ints.
@@ -280,9 +281,10 @@ fn size_error(f: &str, argument: &str, image: &Image, e: SizeError) -> CallError
         SizeError::Format => CallError::new(
             GLCMD_ERROR_UNSUPPORTED,
             format!(
-                "{f}: format {:#06x} with type {:#06x}: glcmd does not know how many bytes a pixel of it has, so \
+                "{f}: format {} with type {}: glcmd does not know how many bytes a pixel of it has, so \
                  cannot size `{argument}`",
-                image.format, image.type_
+                EnumName(image.format),
+                EnumName(image.type_)
             ),
         ),
         SizeError::Overflow => CallError::new(

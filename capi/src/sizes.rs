@@ -14,6 +14,7 @@
 //! instead, see `pixels.rs`). A uniform is read into room for 16 values, the most any uniform
 //! type has, and its own count of them is returned.
 
+use glcmd::dump::EnumName;
 use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::{gl, Device, Gl};
 
@@ -77,7 +78,11 @@ fn size_error(f: &str, format: GLenum, type_: GLenum, e: SizeError) -> CallError
     match e {
         SizeError::Format => CallError::new(
             GLCMD_ERROR_UNSUPPORTED,
-            format!("{f}: format {format:#06x} with type {type_:#06x}: glcmd does not know how many bytes a pixel of it has"),
+            format!(
+                "{f}: format {} with type {}: glcmd does not know how many bytes a pixel of it has",
+                EnumName(format),
+                EnumName(type_)
+            ),
         ),
         SizeError::Overflow => {
             CallError::new(GLCMD_ERROR_OUT_OF_MEMORY, format!("{f}: the image is larger than memory"))

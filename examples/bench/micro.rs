@@ -435,6 +435,35 @@ pub fn round_trips(device: &Device, reps: usize) -> ((f64, f64), (f64, f64)) {
     (summary(q), summary(c))
 }
 
+/// CPU time the device's render thread uses while the device is idle (this thread sleeps for
+/// `secs` after a round trip): what a parked render thread costs, in percent of one core. Reads
+/// `/proc/self/task/*/stat` of the threads named `glcmd-render` (the driver's own threads
+/// started from it inherit the name and are counted too), assuming the usual 100 clock ticks
+/// per second. `None` where `/proc` is missing.
+pub fn idle_render_cpu_percent(device: &Device, secs: f64) -> Option<f64> {
+    fn render_ticks() -> Option<u64> {
+        let mut total = 0;
+        for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            if comm.trim() != "glcmd-render" {
+                continue;
+            }
+            let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+            // Fields after the parenthesised name start at field 3; utime and stime are 14, 15.
+            let fields: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
+            total += fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        }
+        Some(total)
+    }
+    device.get_error().ok()?;
+    std::thread::sleep(std::time::Duration::from_millis(50)); // past the spin
+    let before = render_ticks()?;
+    let t = Instant::now();
+    std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+    let ticks = render_ticks()? - before;
+    Some(ticks as f64 / 100.0 / t.elapsed().as_secs_f64() * 100.0)
+}
+
 /// One step of a polling wait: yield for the first polls (the wait is usually short), then
 /// sleep 20 µs per poll, so that a waiting thread does not take a core from the threads it
 /// waits for (this machine may have as few cores as there are busy threads).

@@ -355,6 +355,8 @@ pub enum Refusal {
     Level { texture: u32, level: i32, max: i32 },
     /// Consecutive bindings `first..first + count` past the end of the 32-bit range.
     Wraps { first: u32, count: i64 },
+    /// A NaN where the GL range-checks a state value (`bindings::refuses_nan` in the generator).
+    NotANumber { argument: &'static str },
 }
 
 impl std::fmt::Display for Refusal {
@@ -396,6 +398,11 @@ impl std::fmt::Display for Refusal {
             Refusal::PinnedMemory => f.write_str(
                 "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
                  list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
+            ),
+            Refusal::NotANumber { argument } => write!(
+                f,
+                "`{argument}` is NaN, which passes the driver's range checks (comparisons with NaN are false) and \
+                 leaves state the driver may crash on later, so glcmd skipped the call"
             ),
             Refusal::Wraps { first, count } => write!(
                 f,
@@ -942,6 +949,24 @@ pub fn check_texture_level(gl_fns: &Gl, texture: GLuint, level: GLint) -> Result
         Ok(())
     } else {
         Err(Refusal::Level { texture, level, max })
+    }
+}
+
+/// Before a call that sets range-checked float state: no NaN among `values`.
+pub fn check_not_nan(values: &[f64], argument: &'static str) -> Result<(), Refusal> {
+    if values.iter().any(|v| v.is_nan()) {
+        Err(Refusal::NotANumber { argument })
+    } else {
+        Ok(())
+    }
+}
+
+/// [`check_not_nan`] over an array argument (`f32` or `f64`).
+pub fn check_not_nan_slice<T: Copy + Into<f64>>(values: &[T], argument: &'static str) -> Result<(), Refusal> {
+    if values.iter().any(|&v| v.into().is_nan()) {
+        Err(Refusal::NotANumber { argument })
+    } else {
+        Ok(())
     }
 }
 

@@ -647,6 +647,56 @@ fn fuzz_regression_bindings_past_two_to_the_32_are_refused() {
     });
 }
 
+/// Fuzz seed 11 on the GPU machine, iteration 4098: `glSamplerParameterf(s,
+/// GL_TEXTURE_MAX_ANISOTROPY, NaN)`. NaN passes the driver's `< 1.0` check, and NVIDIA's driver
+/// crashed at the next draw with that sampler. The render thread refuses a NaN in every function
+/// that sets range-checked float state (scalars and `fv` arrays), for lists and captures alike;
+/// data (uniforms, clear values) keeps its NaNs. Iteration 295 of the same round, a buffer left
+/// without storage and then drawn from, is why `glcmd-replay` asks for robust buffer access.
+#[test]
+fn fuzz_regression_nan_state_values_are_refused() {
+    with_timeout("NaN state", Duration::from_secs(60), || {
+        let path = temp("nan.glcap");
+        let device = capturing(CaptureOptions::default());
+        let sampler = device.create_sampler().unwrap();
+        let texture = device.create_texture(gl::TEXTURE_2D).unwrap();
+        let handle = device.capture(&path, 1).unwrap();
+        let mut list = device.command_list();
+        list.sampler_parameterf(sampler, gl::TEXTURE_MAX_ANISOTROPY, f32::NAN);
+        list.sampler_parameterfv(sampler, gl::TEXTURE_BORDER_COLOR, &[0.0, f32::NAN, 0.0, 1.0]);
+        list.texture_parameterf(texture, gl::TEXTURE_MIN_LOD, f32::NAN);
+        list.point_size(f32::NAN);
+        list.line_width(f32::NAN);
+        list.polygon_offset(f32::NAN, 0.0);
+        list.depth_rangef(0.0, f32::NAN);
+        list.viewport_indexedf(0, 0.0, 0.0, f32::NAN, 16.0);
+        // Finite values reach the GL; NaN in data is not state and is kept.
+        list.sampler_parameterf(sampler, gl::TEXTURE_MAX_ANISOTROPY, 2.0);
+        list.sampler_parameterfv(sampler, gl::TEXTURE_BORDER_COLOR, &[0.0, 0.5, 0.0, 1.0]);
+        list.clear_color(f32::NAN, 0.0, 0.0, 1.0);
+        device.submit(list).unwrap();
+        handle.wait(Duration::from_secs(30)).unwrap();
+        let skipped: Vec<_> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Skipped).collect();
+        assert_eq!(skipped.len(), 8, "{skipped:#?}");
+        assert!(skipped.iter().all(|r| r.message.contains("is NaN")), "{skipped:#?}");
+        assert!(skipped[1].message.contains("`param`"), "{}", skipped[1].message);
+        assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+        assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+        assert_eq!(device.get_sampler_parameterfv(sampler, gl::TEXTURE_MAX_ANISOTROPY).unwrap(), vec![2.0]);
+        assert_eq!(device.get_sampler_parameterfv(sampler, gl::TEXTURE_BORDER_COLOR).unwrap(), vec![0.0, 0.5, 0.0, 1.0]);
+        assert_eq!(device.get_floatv(gl::POINT_SIZE).unwrap(), vec![1.0]);
+        let c = capture::Capture::open(&path).unwrap();
+        let replayer = glcmd_replay_device();
+        let summary = capture::replay(&c, &replayer, &ReplayOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(summary.skipped, 8);
+    });
+}
+
+/// A replay device as `glcmd-replay` makes it: robust buffer access asked for.
+fn glcmd_replay_device() -> Device {
+    Device::with_options(glcmd::Options { robust_access: true, ..Default::default() }).unwrap()
+}
+
 /// Fuzz seed 7, iterations 7013 and 11673: a recorded `glGetUniformLocation` whose name gained
 /// a NUL. The typed method refuses such a name by panicking (a caller's mistake in the process);
 /// from a file it is a load error of the record, never a panic of the replay.

@@ -208,6 +208,32 @@ pub fn class_variant(class: &str) -> Option<&'static str> {
     TRACKED_CLASSES.iter().find(|(c, _)| *c == class).map(|(_, v)| *v)
 }
 
+/// Recorded functions whose floating-point arguments set GL state that the driver range-checks
+/// with comparisons a NaN passes (`param < 1.0` is false for NaN): sampler and texture
+/// parameters, point, line and polygon-offset state, depth ranges, float viewports, sample
+/// shading and coverage, patch defaults. NVIDIA's driver accepted a NaN
+/// `GL_TEXTURE_MAX_ANISOTROPY` and crashed at the next draw (found by the capture fuzzer), so
+/// the render thread refuses a NaN in any of them, in scalars and in the arrays of the `fv`
+/// forms. Uniforms, vertex attributes and clear values are data, where NaN is legal, and are
+/// not checked.
+pub fn refuses_nan(f: &Function) -> bool {
+    const PREFIXES: &[&str] = &[
+        "glTexParameterf",
+        "glTextureParameterf",
+        "glSamplerParameterf",
+        "glMultiTexParameterf",
+        "glPointParameterf",
+        "glPatchParameterfv",
+        "glDepthRange",
+        "glViewportIndexedf",
+        "glViewportArrayv",
+        "glPolygonOffset",
+    ];
+    const NAMES: &[&str] = &["glPointSize", "glLineWidth", "glMinSampleShading", "glMinSampleShadingARB", "glSampleCoverage"];
+    let n = f.name.as_str();
+    NAMES.contains(&n) || PREFIXES.iter().any(|p| n.starts_with(p))
+}
+
 /// Recorded functions that (re)link a program: the program interface cache (`runtime/
 /// programs.rs`) is told when they are recorded, submitted and replayed.
 pub fn links_program(f: &Function) -> bool {

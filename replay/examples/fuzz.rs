@@ -43,7 +43,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|f| Seed::new(std::fs::read(f)?).map_err(Into::into))
         .collect::<Result<_, Box<dyn std::error::Error>>>()?;
-    let device = glcmd::Device::headless()?;
+    let device = glcmd_replay::replay_device()?;
+    eprintln!("robust buffer access: {}", device.robust_access());
     let out = fuzz::run(
         &seeds,
         &fuzz::Config {

@@ -4,6 +4,16 @@
 
 pub mod fuzz;
 
+/// The device a capture is replayed on: headless, with robust buffer access asked for. A capture
+/// from elsewhere is untrusted input, and glcmd's checks cannot see one thing in it: a draw that
+/// reads past the end of a buffer (more vertices or indices than the buffer holds, or a buffer
+/// whose storage the GL refused). Without robust access that read is undefined; NVIDIA's driver
+/// crashed on one the fuzzer made (a buffer left without storage, then drawn from). With it, such
+/// reads return zeros. `Device::robust_access` says whether the driver granted it.
+pub fn replay_device() -> Result<glcmd::Device, glcmd::Error> {
+    glcmd::Device::with_options(glcmd::Options { robust_access: true, ..Default::default() })
+}
+
 use glcmd::capture::Image;
 
 /// Writes RGBA8 pixels as a PNG, flipping rows (GL's first row is the bottom one), with the

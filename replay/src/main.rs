@@ -91,7 +91,13 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
         if c.has_flag(capture::format::FLAG_SETUP_INCOMPLETE) { ", set-up log incomplete" } else { "" },
         if c.has_flag(capture::format::FLAG_TRUNCATED) { ", truncated" } else { "" },
     );
-    let device = glcmd::Device::headless()?;
+    let device = glcmd_replay::replay_device()?;
+    if !device.robust_access() {
+        eprintln!(
+            "glcmd-replay: warning: the driver gave no robust-access context, so a draw in the capture that reads \
+             past the end of a buffer is undefined behaviour (replay only captures you trust)"
+        );
+    }
     let options = ReplayOptions { frames: args.frames.clone(), dump: args.dump };
     let quiet = args.quiet;
     let summary = capture::replay(&c, &device, &options, &mut |event| match event {

@@ -21,7 +21,8 @@ fn a_short_fuzz_round_finds_no_crash() {
     let path = dir.join("seed.glcap");
     fuzz::seed_capture(&path).unwrap();
     let seed = Seed::new(std::fs::read(&path).unwrap()).unwrap();
-    let device = glcmd::Device::headless().unwrap();
+    let device = glcmd_replay::replay_device().unwrap();
+    assert!(device.robust_access(), "llvmpipe offers robust buffer access");
     let config = fuzz::Config {
         seed: env("GLCMD_FUZZ_SEED", 1),
         iterations: env("GLCMD_FUZZ_ITERATIONS", 20_000),

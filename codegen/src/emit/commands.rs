@@ -698,6 +698,43 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     if !ranges.is_empty() {
         pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
     }
+    if bindings::refuses_nan(f) {
+        for p in &f.params {
+            let float = |t: &str| matches!(t, "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd");
+            let a = arg(&p.name);
+            let name = p.name.as_str();
+            match &p.role {
+                Role::Value if float(&p.ty.base) && !p.ty.is_pointer() => {
+                    pre.push(refuse(quote!(crate::shadow::check_not_nan(&[#a as f64], #name))));
+                }
+                // The array lies in the parameter buffer; its length is the pname's count (an
+                // unknown pname was padded at record time and is left to the GL), or the count
+                // argument times the components per element.
+                Role::In(rule) if float(&p.ty.pointee().base) => {
+                    let len = match rule {
+                        Rule::Pname { group, param } => {
+                            let count_fn = format_ident!("count_{}", group.to_lowercase());
+                            let pn = arg(param);
+                            quote!(match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => n as usize, _ => 0 })
+                        }
+                        Rule::Product(count, k) => {
+                            let c = arg(count);
+                            quote!((#c.max(0) as usize) * #k as usize)
+                        }
+                        Rule::Const(n) => quote!(#n as usize),
+                        _ => continue,
+                    };
+                    let elem = if p.ty.pointee().base == "GLdouble" { quote!(f64) } else { quote!(f32) };
+                    pre.push(refuse(quote! {
+                        // SAFETY: the recording method copied `len` elements to this offset (the
+                        // count came from the same table), and a capture's loader checked it.
+                        crate::shadow::check_not_nan_slice(unsafe { std::slice::from_raw_parts(#a as *const #elem, #len) }, #name)
+                    }));
+                }
+                _ => {}
+            }
+        }
+    }
     if bindings::first_count(f) {
         // Mesa compares `first + count` with its limit in unsigned 32-bit arithmetic.
         let (first, count) = (arg("first"), arg("count"));

@@ -544,3 +544,39 @@ fn a_thread_that_exits_with_a_current_list_drops_it() {
     .unwrap();
     check(glcmdDeviceDestroy(d as *mut GlcmdDevice));
 }
+
+/// A real report through `glcmdGetReport`: an element draw with no element buffer, recorded in a
+/// labelled list, is skipped on the render thread; the report names the call, the list's label,
+/// the command's index and the missing binding, and after it the queue says NONE.
+#[test]
+fn reports_arrive_as_plain_structs_with_call_label_and_message() {
+    let d = device();
+    unsafe {
+        let mut vao = 0;
+        check(glcmdDeviceMakeCurrent(d));
+        (GL.CreateVertexArrays)(1, &mut vao);
+        check(glcmdListBegin(d));
+        check(glcmdListSetLabel(c"no element buffer".as_ptr()));
+        (GL.BindVertexArray)(vao);
+        (GL.DrawElements)(gl::TRIANGLES, 3, gl::UNSIGNED_INT, 64 as *const c_void);
+        check(glcmdSubmit(d));
+        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "a skipped command raises GL_INVALID_OPERATION");
+        let mut r = std::mem::zeroed::<GlcmdReport>();
+        let text = |p: *const c_char| if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
+        loop {
+            check(glcmdGetReport(d, &mut r));
+            assert_ne!(r.kind, GLCMD_REPORT_NONE, "the skipped draw was reported");
+            if r.kind == GLCMD_REPORT_SKIPPED {
+                break;
+            }
+        }
+        assert!(text(r.call).starts_with("glDrawElements("), "{}", text(r.text));
+        assert_eq!(text(r.list), "no element buffer");
+        assert_eq!(r.index, 1, "the draw is the list's second command");
+        assert!(text(r.message).contains("GL_ELEMENT_ARRAY_BUFFER"), "{}", text(r.message));
+        assert!(text(r.text).contains("glDrawElements"), "{}", text(r.text));
+        check(glcmdGetReport(d, &mut r));
+        assert_eq!(r.kind, GLCMD_REPORT_NONE);
+        check(glcmdDeviceDestroy(d));
+    }
+}

@@ -10,7 +10,8 @@
 //! It is hand-written, like the pname tables, because gl.xml does not say what a function does
 //! to the binding state. Every function of the header that binds a buffer to one of the tracked
 //! targets, changes a vertex array's attributes or element buffer, deletes buffers or vertex
-//! arrays, or draws from vertex arrays is here; `tests/` of the codegen crate check that no
+//! arrays, or draws from vertex arrays is here; `codegen/tests/list_table.rs`
+//! (`every_function_that_touches_tracked_bindings_has_a_shadow_hook`) checks that no safe
 //! function whose name says it does one of those things is missing.
 
 use crate::model::Function;

@@ -353,3 +353,48 @@ fn amd_perf_monitor_input_arrays_are_inputs() {
     assert_eq!(rows["glSelectPerfMonitorCountersAMD"].1, "record");
     assert_eq!(rows["glSelectPerfMonitorCountersAMD"].2, "counterList:in:param(numCounters)");
 }
+
+/// The binding shadow's table (`bindings::hook`) is hand-written: every function whose name says
+/// it binds a vertex or element buffer, changes a vertex array's attribute pointers, enables or
+/// bindings, deletes buffers or vertex arrays, or draws from the vertex array must be in it, so
+/// a function added to the header cannot slip past the offset checks unnoticed.
+#[test]
+fn every_function_that_touches_tracked_bindings_has_a_shadow_hook() {
+    use glcmd_codegen::bindings::hook;
+    let touches = |n: &str| {
+        let base = n.trim_end_matches("ARB").trim_end_matches("EXT");
+        matches!(
+            base,
+            "glBindBuffer"
+                | "glBindVertexArray"
+                | "glBindVertexBuffer"
+                | "glBindVertexBuffers"
+                | "glVertexArrayVertexBuffer"
+                | "glVertexArrayVertexBuffers"
+                | "glVertexArrayElementBuffer"
+                | "glVertexAttribBinding"
+                | "glVertexArrayAttribBinding"
+                | "glEnableVertexAttribArray"
+                | "glDisableVertexAttribArray"
+                | "glEnableVertexArrayAttrib"
+                | "glDisableVertexArrayAttrib"
+                | "glDeleteBuffers"
+                | "glDeleteVertexArrays"
+                | "glDispatchComputeIndirect"
+        ) || (base.starts_with("glVertexAttrib") && base.ends_with("Pointer"))
+            || ((n.starts_with("glDraw") || n.starts_with("glMultiDraw"))
+                && (n.contains("Arrays") || n.contains("Elements")))
+    };
+    let touching = api().functions.iter().filter(|f| touches(&f.name)).count();
+    assert!(touching > 40, "the patterns match {touching} functions: too few to mean anything");
+    let missing: Vec<&str> = api()
+        .functions
+        .iter()
+        .filter(|f| touches(&f.name) && hook(f).is_none())
+        // Bindless and NV vertex-program forms take GPU addresses or fixed-function arrays and
+        // are `unsafe` (their contract is the caller's), so the shadow does not watch them.
+        .filter(|f| !f.is_unsafe())
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(missing.is_empty(), "functions that touch tracked bindings with no shadow hook: {missing:?}");
+}

@@ -29,8 +29,11 @@ use fixture::Fixture;
 /// What a sweep did.
 #[derive(Debug, Default)]
 pub struct Summary {
-    /// Methods swept (recording and query).
+    /// GL functions swept (each through every safe method form it has).
     pub functions: usize,
+    /// Methods swept: recording and query methods, with the `_from_slice`, singular and scalar
+    /// forms.
+    pub methods: usize,
     /// Calls made.
     pub calls: usize,
     /// Calls refused at the caller's line (a panic naming the function and argument: impossible
@@ -65,7 +68,13 @@ pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
     let device = Device::with_options(Options { checked_gl: true, ..Default::default() })?;
     let fx = Fixture::new(&device)?;
     let mut summary = Summary {
-        functions: calls::RECORD.len() + calls::QUERY.len(),
+        functions: calls::RECORD
+            .iter()
+            .map(|r| r.0)
+            .chain(calls::QUERY.iter().map(|q| q.0))
+            .collect::<std::collections::HashSet<&str>>()
+            .len(),
+        methods: calls::RECORD.len() + calls::QUERY.len(),
         ..Default::default()
     };
     // A panic in a recording method is the expected answer to impossible input: silence the

@@ -84,9 +84,10 @@ fn child() {
         eprintln!("VIOLATION {}({}): {}", v.function, v.argument, v.message);
     }
     println!(
-        "SWEEP SUMMARY: {} functions swept, {} calls made ({} refused at the caller's line, {} query errors, {} \
+        "SWEEP SUMMARY: {} functions swept ({} methods), {} calls made ({} refused at the caller's line, {} query errors, {} \
          commands skipped as unsafe), {} GL calls checked, {} invalid accesses, in {:.1} s",
         s.functions,
+        s.methods,
         s.calls,
         s.rejected,
         s.errors,

@@ -82,6 +82,12 @@ fn slice_expr(p: &Param, rule: &Rule, v: &TokenStream, i: usize, count: Option<&
 
 /// The arguments of a generated method, in order, with `let`s for counts that size arrays.
 fn arguments(api: &Api, f: &Function, v: &TokenStream) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let (lets, args) = indexed_arguments(api, f, v);
+    (lets, args.into_iter().map(|(_, a)| a).collect())
+}
+
+/// [`arguments`], each with the index of its parameter.
+fn indexed_arguments(api: &Api, f: &Function, v: &TokenStream) -> (Vec<TokenStream>, Vec<(usize, TokenStream)>) {
     let mut lets = Vec::new();
     let mut args = Vec::new();
     // Scalar counts that stay arguments and size a slice: chosen first, so the slice can match.
@@ -146,7 +152,7 @@ fn arguments(api: &Api, f: &Function, v: &TokenStream) -> (Vec<TokenStream>, Vec
                 }
             }
         };
-        args.push(arg);
+        args.push((i, arg));
     }
     let _ = rust_type;
     (lets, args)
@@ -190,6 +196,58 @@ pub fn emit(api: &Api) -> TokenStream {
         });
         query.push(quote!((#gl_name, #method_name, #name as QueryFn),));
     }
+    // The other forms of the same functions (issue 11): `_from_slice` uploads (the size comes
+    // from the slice), singular creates and scalar queries. Each is swept like its base method.
+    for f in recorded_entries(api).iter().filter(|f| !f.is_unsafe()) {
+        let Some((data, size)) = super::commands::from_slice_params(f) else { continue };
+        let method_name = format!("{}_from_slice", f.method_name());
+        let name = format_ident!("r_{}", method_name);
+        let method = format_ident!("{}", method_name);
+        let (lets, args) = indexed_arguments(api, f, &v);
+        let args = args.into_iter().filter(|(i, _)| f.params[*i].name != size.name).map(|(i, a)| {
+            if f.params[i].name == data.name {
+                quote!(&fx.values::<u8>(fx.slice_len(#v, #i))[..])
+            } else {
+                a
+            }
+        });
+        let gl_name = &f.name;
+        fns.push(quote! {
+            fn #name(l: &mut CommandList, fx: &Fixture, v: usize) {
+                #(#lets)*
+                l.#method(#(#args),*);
+            }
+        });
+        record.push(quote!((#gl_name, #method_name, #name as RecordFn),));
+    }
+    for f in api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query) && !f.is_unsafe()) {
+        let gl_name = &f.name;
+        if let Some(one) = super::device::singular_form(api, f) {
+            // `create_texture(target)`: the base arguments without the count.
+            let (_, args) = indexed_arguments(api, f, &v);
+            let args = args.into_iter().filter(|(i, _)| f.params[*i].ty.base == "GLenum").map(|(_, a)| a);
+            let name = format_ident!("q_{}", one);
+            let method = format_ident!("{}", one);
+            fns.push(quote! {
+                fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
+                    d.#method(#(#args),*).map(|r| fx.keep(&r))
+                }
+            });
+            query.push(quote!((#gl_name, #one, #name as QueryFn),));
+        }
+        if let Some(scalar) = super::device::scalar_form(api, f) {
+            let (lets, args) = arguments(api, f, &v);
+            let name = format_ident!("q_{}", scalar);
+            let method = format_ident!("{}", scalar);
+            fns.push(quote! {
+                fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
+                    #(#lets)*
+                    d.#method(#(#args),*).map(|r| fx.keep(&r))
+                }
+            });
+            query.push(quote!((#gl_name, #scalar, #name as QueryFn),));
+        }
+    }
     quote! {
         use glcmd::{types, CommandList, Device};
         use crate::fixture::Fixture;
@@ -201,9 +259,10 @@ pub fn emit(api: &Api) -> TokenStream {
 
         #(#fns)*
 
-        /// Every safe recording method: (GL name, method, caller).
+        /// Every safe recording method, with its `_from_slice` form: (GL name, method, caller).
         pub static RECORD: &[(&str, &str, RecordFn)] = &[#(#record)*];
-        /// Every safe generated create and query method: (GL name, method, caller).
+        /// Every safe generated create and query method, with its singular and scalar forms:
+        /// (GL name, method, caller).
         pub static QUERY: &[(&str, &str, QueryFn)] = &[#(#query)*];
     }
 }

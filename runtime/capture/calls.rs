@@ -3,7 +3,7 @@
 //!
 //! The generated `generated::capture::call` has one arm per replayable create or query; each
 //! decodes the arguments (`Decoder`), maps the names among them (`Names::map`), and hands a
-//! closure calling the typed method to [`query`] or [`create`] here. Loading runs the same arms
+//! closure calling the typed method to `query` or `create` here. Loading runs the same arms
 //! without a device, which checks that every record decodes and that every name it takes was
 //! returned by an earlier create of the capture.
 

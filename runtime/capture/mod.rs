@@ -76,7 +76,7 @@
 //! malformed file gives a [`LoadError`] naming the frame, list, command and byte offset; the
 //! loader never panics, never loops on input, and allocates at most a small multiple of the
 //! file's size. Replay ([`replay`]) then goes through the ordinary path: lists are submitted
-//! to frames of a [`Device`](crate::Device), whose render thread applies the binding shadow,
+//! to frames of a [`Device`], whose render thread applies the binding shadow,
 //! name and range checks it applies to any list; names are translated (`player.rs`) and the
 //! translated list checked again. The loader is fuzzed (`replay/tests/fuzz.rs`).
 //!

@@ -4,7 +4,7 @@
 //! The replay loop (`replay::replay`) trusts its input: every packet starts with an opcode
 //! below `OPCODE_COUNT` and fits in the packet buffer, and every array offset lies inside the
 //! parameter buffer with room for what the GL reads there. Lists recorded by glcmd's methods
-//! are so by construction; a list read from a file is so only once [`check_list`] has passed
+//! are so by construction; a list read from a file is so only once `check_list` has passed
 //! it. For each packet, from the generated tables (`generated::capture::OPCODES`):
 //!
 //! * the opcode is known, its packet lies inside the list, and it is not refused (an `unsafe`

@@ -64,10 +64,10 @@ pub unsafe fn slice<'a, T: Copy>(f: &str, argument: &str, p: *const T, len: usiz
     }
 }
 
-/// Like [`slice`], where the GL accepts NULL for "no array": NULL is `None`.
+/// Like [`slice()`], where the GL accepts NULL for "no array": NULL is `None`.
 ///
 /// # Safety
-/// As for [`slice`].
+/// As for [`slice()`].
 #[inline]
 pub unsafe fn option_slice<'a, T: Copy>(
     f: &str,

@@ -8,8 +8,8 @@
 //! | create, query | calls the `Device` method of the thread's current device (a round trip) and writes the result through the C output pointers |
 //! | special | hand-written in `capi/src/special.rs`, or unsupported ([`SPECIALS`]) |
 //!
-//! Every C-to-Rust argument conversion is made in one function, [`convert_param`], and every
-//! Rust-to-C result in one other, [`write_result`]: when the Rust signatures change, those are
+//! Every C-to-Rust argument conversion is made in one function, `convert_param`, and every
+//! Rust-to-C result in one other, `write_result`: when the Rust signatures change, those are
 //! the places to adapt. Method names come from the model (`Function::method_name`), never from
 //! a list here.
 //!

@@ -174,6 +174,12 @@ fn waits_on_the_render_thread_fail_at_once() {
         let d = device.clone();
         let r = device.with_gl(move |_| d.wait_frames(1).map(|_| ())).unwrap();
         assert!(matches!(r, Err(Error::OnRenderThread { what: "wait_frames" })), "{r:?}");
+        // The same from a `post`, whose closure runs on the render thread with nobody waiting.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let d = device.clone();
+        device.post(move |_| tx.send(d.wait_frames(1).map(|_| ())).unwrap()).unwrap();
+        let r = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert!(matches!(r, Err(Error::OnRenderThread { what: "wait_frames" })), "{r:?}");
     });
 }
 

@@ -124,3 +124,83 @@ fn pooled_names_and_use_after_delete_tracking() {
         assert!(false_alarms.is_empty(), "round {round}: {false_alarms:#?}");
     }
 }
+
+/// Every other pooled kind, the `glCreate*` and the `glGen*` forms: a sequence of creates on a
+/// fresh device returns the names direct GL returns on a fresh context, and the names are
+/// objects of their kind (or reserved names, for `glGen*`, as in direct GL).
+#[test]
+fn every_pooled_kind_returns_the_names_of_direct_gl() {
+    type DirectFn = fn(&glcmd::Gl, GLsizei, *mut GLuint);
+    type Pooled = fn(&glcmd::Device, GLsizei) -> Vec<GLuint>;
+    type Is = fn(&glcmd::Device, GLuint) -> bool;
+    let kinds: [(&str, DirectFn, Pooled, Option<Is>); 9] = [
+        (
+            "framebuffers",
+            |g, n, p| unsafe { (g.CreateFramebuffers)(n, p) },
+            |d, n| d.create_framebuffers(n).unwrap(),
+            Some(|d, x| d.is_framebuffer(x).unwrap()),
+        ),
+        (
+            "renderbuffers",
+            |g, n, p| unsafe { (g.CreateRenderbuffers)(n, p) },
+            |d, n| d.create_renderbuffers(n).unwrap(),
+            Some(|d, x| d.is_renderbuffer(x).unwrap()),
+        ),
+        (
+            "samplers",
+            |g, n, p| unsafe { (g.CreateSamplers)(n, p) },
+            |d, n| d.create_samplers(n).unwrap(),
+            Some(|d, x| d.is_sampler(x).unwrap()),
+        ),
+        (
+            "program pipelines",
+            |g, n, p| unsafe { (g.CreateProgramPipelines)(n, p) },
+            |d, n| d.create_program_pipelines(n).unwrap(),
+            Some(|d, x| d.is_program_pipeline(x).unwrap()),
+        ),
+        (
+            "transform feedbacks",
+            |g, n, p| unsafe { (g.CreateTransformFeedbacks)(n, p) },
+            |d, n| d.create_transform_feedbacks(n).unwrap(),
+            Some(|d, x| d.is_transform_feedback(x).unwrap()),
+        ),
+        (
+            "vertex arrays",
+            |g, n, p| unsafe { (g.CreateVertexArrays)(n, p) },
+            |d, n| d.create_vertex_arrays(n).unwrap(),
+            Some(|d, x| d.is_vertex_array(x).unwrap()),
+        ),
+        (
+            "queries",
+            |g, n, p| unsafe { (g.CreateQueries)(gl::SAMPLES_PASSED, n, p) },
+            |d, n| d.create_queries(gl::SAMPLES_PASSED, n).unwrap(),
+            Some(|d, x| d.is_query(x).unwrap()),
+        ),
+        ("generated textures", |g, n, p| unsafe { (g.GenTextures)(n, p) }, |d, n| d.gen_textures(n).unwrap(), None),
+        (
+            "generated framebuffers",
+            |g, n, p| unsafe { (g.GenFramebuffers)(n, p) },
+            |d, n| d.gen_framebuffers(n).unwrap(),
+            None,
+        ),
+    ];
+    let counts = [1, 2, 1, 70, 1];
+    for (kind, direct, pooled, is) in kinds {
+        let d = Direct::new();
+        let expected: Vec<Vec<GLuint>> = counts
+            .iter()
+            .map(|&n| {
+                let mut v = vec![0; n];
+                direct(&d.gl, n as GLsizei, v.as_mut_ptr());
+                v
+            })
+            .collect();
+        drop(d);
+        let device = device();
+        let got: Vec<Vec<GLuint>> = counts.iter().map(|&n| pooled(&device, n as GLsizei)).collect();
+        assert_eq!(got, expected, "{kind}");
+        if let Some(is) = is {
+            assert!(got.iter().flatten().all(|&x| is(&device, x)), "{kind}: every name is an object of its kind");
+        }
+    }
+}

@@ -377,8 +377,10 @@ fn main() {
                     _ => (Driver::Other, None),
                 };
                 let _ = driver;
-                let reps = args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
-                let cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+                let reps =
+                    args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
+                let cfg =
+                    FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
                 let gb = glbound::run(&cfg, reps, threading, &|m| progress(m, t0));
                 let mut out = String::new();
                 gb.table(&mut out);
@@ -549,9 +551,24 @@ fn main() {
     let _ = writeln!(out, "\n### What a worker asks for (on a worker thread; ns)\n");
     let _ = writeln!(out, "| call | answered by | median | min |");
     let _ = writeln!(out, "| --- | --- | ---: | ---: |");
-    let _ = writeln!(out, "| `create_buffers(1)` | the name pool | **{}** | {} |", ns(wf.create_pooled.0), ns(wf.create_pooled.1));
-    let _ = writeln!(out, "| `get_uniform_location(program, \"mvp\")` | the program interface cache | **{}** | {} |", ns(wf.cached_query.0), ns(wf.cached_query.1));
-    let _ = writeln!(out, "| `get_integerv(GL_MAX_TEXTURE_SIZE)` | the limits cache | **{}** | {} |", ns(wf.limit.0), ns(wf.limit.1));
+    let _ = writeln!(
+        out,
+        "| `create_buffers(1)` | the name pool | **{}** | {} |",
+        ns(wf.create_pooled.0),
+        ns(wf.create_pooled.1)
+    );
+    let _ = writeln!(
+        out,
+        "| `get_uniform_location(program, \"mvp\")` | the program interface cache | **{}** | {} |",
+        ns(wf.cached_query.0),
+        ns(wf.cached_query.1)
+    );
+    let _ = writeln!(
+        out,
+        "| `get_integerv(GL_MAX_TEXTURE_SIZE)` | the limits cache | **{}** | {} |",
+        ns(wf.limit.0),
+        ns(wf.limit.1)
+    );
     let _ = writeln!(
         out,
         "\nStreaming frame ({} workers, each frame: 3 uniform lookups, a limit, a created, filled, drawn and deleted buffer; {} frames): **{:.2}** round trips per frame.",

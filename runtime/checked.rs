@@ -178,7 +178,8 @@ pub unsafe fn strings(
     let mut ok = true;
     for i in 0..count {
         // SAFETY: checked above to lie in a region.
-        let (s, l) = unsafe { (ptr.add(i).read_unaligned(), (!lengths.is_null()).then(|| lengths.add(i).read_unaligned())) };
+        let (s, l) =
+            unsafe { (ptr.add(i).read_unaligned(), (!lengths.is_null()).then(|| lengths.add(i).read_unaligned())) };
         ok &= string(function, argument, s.cast(), l.map(i64::from));
     }
     ok
@@ -200,14 +201,23 @@ pub fn bound(function: &'static str, argument: &'static str, binding: GLenum, va
     violation(
         function,
         argument,
-        format!("offset {value:#x} reached the GL with nothing bound ({}): it is a client pointer", crate::dump::EnumName(binding)),
+        format!(
+            "offset {value:#x} reached the GL with nothing bound ({}): it is a client pointer",
+            crate::dump::EnumName(binding)
+        ),
     )
 }
 
 /// A pointer that a bound buffer turns into an offset (pixel transfers, query results): with a
 /// buffer bound it is an offset (the GL checks its range); otherwise it must be client memory
 /// of at least `bytes` (`None`: the GL derives the size from state; only the start is checked).
-pub fn redirected(function: &'static str, argument: &'static str, binding: GLenum, ptr: *const c_void, bytes: Option<usize>) -> bool {
+pub fn redirected(
+    function: &'static str,
+    argument: &'static str,
+    binding: GLenum,
+    ptr: *const c_void,
+    bytes: Option<usize>,
+) -> bool {
     if integer(binding) != 0 {
         return true;
     }
@@ -218,7 +228,9 @@ pub fn redirected(function: &'static str, argument: &'static str, binding: GLenu
 pub fn draw(function: &'static str, elements: bool) -> bool {
     let g = real();
     let mut ok = true;
-    if integer(gl::VERTEX_ARRAY_BINDING) == 0 && integer(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0 {
+    if integer(gl::VERTEX_ARRAY_BINDING) == 0
+        && integer(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0
+    {
         // The GL refuses a core-profile draw with no vertex array; glcmd skips it before that.
         ok &= violation(function, "vertex array", "a draw reached the GL with no vertex array bound".into());
     }
@@ -234,7 +246,8 @@ pub fn draw(function: &'static str, elements: bool) -> bool {
             (g.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &mut buffer);
         }
         if enabled != 0 && buffer == 0 {
-            ok &= violation(function, "vertex array", format!("attribute {i} is enabled with no buffer: a client array"));
+            ok &=
+                violation(function, "vertex array", format!("attribute {i} is enabled with no buffer: a client array"));
         }
     }
     ok

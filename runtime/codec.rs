@@ -100,7 +100,9 @@ pub fn check_scalar_pname(function: &str, pname: u32, count: Option<crate::gener
     if let Some(crate::generated::pname::Count::Fixed(n)) = count {
         if n != 1 {
             let scalar = crate::dump::EnumName(pname);
-            panic!("{function}: pname {scalar} yields {n} values, so the scalar form cannot return it; call the `v` form");
+            panic!(
+                "{function}: pname {scalar} yields {n} values, so the scalar form cannot return it; call the `v` form"
+            );
         }
     }
 }
@@ -154,7 +156,9 @@ pub fn region<T>(ptr: *const T, bytes: usize) -> Region {
 /// The guard of [`region`].
 #[must_use]
 pub struct Region(
-    #[cfg(feature = "checking")] #[allow(dead_code)] crate::checked::Region,
+    #[cfg(feature = "checking")]
+    #[allow(dead_code)]
+    crate::checked::Region,
     #[cfg(not(feature = "checking"))] (),
 );
 

@@ -166,10 +166,24 @@ pub(crate) enum CallKind {
 }
 
 pub(crate) enum Msg {
-    Begin { frame: u64, slots: u32 },
-    List { frame: u64, slot: u32, list: CommandList },
-    Close { frame: u64 },
-    Call { name: &'static str, kind: CallKind, thread: ThreadId, job: Job },
+    Begin {
+        frame: u64,
+        slots: u32,
+    },
+    List {
+        frame: u64,
+        slot: u32,
+        list: CommandList,
+    },
+    Close {
+        frame: u64,
+    },
+    Call {
+        name: &'static str,
+        kind: CallKind,
+        thread: ThreadId,
+        job: Job,
+    },
     /// A name pool runs low: wakes the render thread to refill it.
     Refill,
     Shutdown,
@@ -639,7 +653,12 @@ impl Device {
         Ok(*answer.downcast::<R>().expect("a round trip's job answers its own type"))
     }
 
-    fn round_trip_erased(&self, function: &'static str, kind: CallKind, f: ErasedJob) -> Result<Box<dyn Any + Send>, Error> {
+    fn round_trip_erased(
+        &self,
+        function: &'static str,
+        kind: CallKind,
+        f: ErasedJob,
+    ) -> Result<Box<dyn Any + Send>, Error> {
         self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.

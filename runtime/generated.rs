@@ -58,7 +58,16 @@ pub mod capture {
 
 /// The checking function table (`crate::checked`), compiled only with the `checking` feature.
 #[cfg(feature = "checking")]
-#[allow(non_snake_case, clippy::too_many_arguments, unused_mut, unused_variables, unused_unsafe, unused_imports, clippy::identity_op, clippy::erasing_op)]
+#[allow(
+    non_snake_case,
+    clippy::too_many_arguments,
+    unused_mut,
+    unused_variables,
+    unused_unsafe,
+    unused_imports,
+    clippy::identity_op,
+    clippy::erasing_op
+)]
 pub mod checked {
     include!(concat!(env!("OUT_DIR"), "/checked.rs"));
 }

@@ -95,9 +95,9 @@
 //! the state they use; [`CommandList::reset_state`] records a reset of the commonly used state
 //! to GL defaults, a known starting point.
 
+pub mod capture;
 #[cfg(feature = "checking")]
 pub mod checked;
-pub mod capture;
 pub mod codec;
 #[doc(hidden)]
 pub mod context;

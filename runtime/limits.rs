@@ -118,7 +118,9 @@ impl Limits {
             let s = text(unsafe { (g.GetString)(name) });
             l.strings.insert(name, s);
         }
-        for (name, count) in [(gl::EXTENSIONS, gl::NUM_EXTENSIONS), (gl::SHADING_LANGUAGE_VERSION, gl::NUM_SHADING_LANGUAGE_VERSIONS)] {
+        for (name, count) in
+            [(gl::EXTENSIONS, gl::NUM_EXTENSIONS), (gl::SHADING_LANGUAGE_VERSION, gl::NUM_SHADING_LANGUAGE_VERSIONS)]
+        {
             let mut n = 0;
             // SAFETY: a single-integer query; valid indices below it.
             unsafe { (g.GetIntegerv)(count, &mut n) };

@@ -81,7 +81,11 @@ pub(crate) struct Pools {
 
 impl Default for Pools {
     fn default() -> Pools {
-        Pools { slots: (0..MAX_POOLS).map(|_| OnceLock::new()).collect(), len: AtomicUsize::new(0), low: AtomicBool::new(false) }
+        Pools {
+            slots: (0..MAX_POOLS).map(|_| OnceLock::new()).collect(),
+            len: AtomicUsize::new(0),
+            low: AtomicBool::new(false),
+        }
     }
 }
 

@@ -196,7 +196,8 @@ impl Programs {
                     waited_ms: start.elapsed().as_millis(),
                 }));
             }
-            entries = self.replayed.wait_timeout(entries, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
+            entries =
+                self.replayed.wait_timeout(entries, Duration::from_millis(20)).unwrap_or_else(|e| e.into_inner()).0;
         }
     }
 
@@ -224,13 +225,25 @@ impl Programs {
     }
 
     /// The cached link status, after waiting for the latest link.
-    pub(crate) fn link_status(&self, function: &'static str, program: GLuint, limit: Duration, check: &dyn Fn(Option<Duration>) -> Option<Error>) -> Result<Option<GLint>, Error> {
+    pub(crate) fn link_status(
+        &self,
+        function: &'static str,
+        program: GLuint,
+        limit: Duration,
+        check: &dyn Fn(Option<Duration>) -> Option<Error>,
+    ) -> Result<Option<GLint>, Error> {
         let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
         Ok(entries.get(&program).and_then(|e| e.link_status))
     }
 
     /// The cached info log, after waiting for the latest link.
-    pub(crate) fn info_log(&self, function: &'static str, program: GLuint, limit: Duration, check: &dyn Fn(Option<Duration>) -> Option<Error>) -> Result<Option<String>, Error> {
+    pub(crate) fn info_log(
+        &self,
+        function: &'static str,
+        program: GLuint,
+        limit: Duration,
+        check: &dyn Fn(Option<Duration>) -> Option<Error>,
+    ) -> Result<Option<String>, Error> {
         let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
         Ok(entries.get(&program).and_then(|e| e.info_log.clone()))
     }
@@ -272,7 +285,14 @@ fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
         for i in 0..count.max(0) as u32 {
             let mut len: GLsizei = 0;
             unsafe {
-                (gl_fns.GetProgramResourceName)(program, interface, i, buf.len() as GLsizei, &mut len, buf.as_mut_ptr().cast())
+                (gl_fns.GetProgramResourceName)(
+                    program,
+                    interface,
+                    i,
+                    buf.len() as GLsizei,
+                    &mut len,
+                    buf.as_mut_ptr().cast(),
+                )
             };
             let name = String::from_utf8_lossy(&buf[..(len.max(0) as usize).min(buf.len())]).into_owned();
             let mut size: GLint = 1;
@@ -307,9 +327,13 @@ fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
                 Lookup::FragDataIndex => (gl_fns.GetFragDataIndex)(program, c.as_ptr()) as i64,
                 Lookup::ResourceIndex => (gl_fns.GetProgramResourceIndex)(program, aux, c.as_ptr()) as i64,
                 Lookup::ResourceLocation => (gl_fns.GetProgramResourceLocation)(program, aux, c.as_ptr()) as i64,
-                Lookup::ResourceLocationIndex => (gl_fns.GetProgramResourceLocationIndex)(program, aux, c.as_ptr()) as i64,
+                Lookup::ResourceLocationIndex => {
+                    (gl_fns.GetProgramResourceLocationIndex)(program, aux, c.as_ptr()) as i64
+                }
                 Lookup::SubroutineIndex => (gl_fns.GetSubroutineIndex)(program, aux, c.as_ptr()) as i64,
-                Lookup::SubroutineUniformLocation => (gl_fns.GetSubroutineUniformLocation)(program, aux, c.as_ptr()) as i64,
+                Lookup::SubroutineUniformLocation => {
+                    (gl_fns.GetSubroutineUniformLocation)(program, aux, c.as_ptr()) as i64
+                }
             }
         };
         e.lookups.entry((lookup, aux)).or_default().insert(name.to_string(), value);

@@ -265,7 +265,6 @@ impl FrameSlots {
     fn done(&self) -> bool {
         self.slots.is_some_and(|n| self.next >= n)
     }
-
 }
 
 /// A round trip waiting for its barrier.

@@ -144,8 +144,10 @@ impl<'a> Replayer<'a> {
             self.state.scratch.push(self.param::<c_char>(off));
         }
         // The pointer array lives until the next call of `strings`.
-        self.state.scratch_region =
-            Some(crate::codec::region(self.state.scratch.as_ptr(), self.state.scratch.len() * std::mem::size_of::<*const c_char>()));
+        self.state.scratch_region = Some(crate::codec::region(
+            self.state.scratch.as_ptr(),
+            self.state.scratch.len() * std::mem::size_of::<*const c_char>(),
+        ));
         self.state.scratch.as_ptr()
     }
 

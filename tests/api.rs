@@ -49,8 +49,14 @@ fn scalar_queries() {
     list.viewport(1, 2, 30, 40);
     device.submit(list).unwrap();
 
-    assert_eq!(device.get_integer(gl::MAX_TEXTURE_SIZE).unwrap(), device.get_integerv(gl::MAX_TEXTURE_SIZE).unwrap()[0]);
-    assert_eq!(device.get_integer(gl::MAX_TEXTURE_SIZE).unwrap(), device.limits().integerv(gl::MAX_TEXTURE_SIZE).unwrap()[0]);
+    assert_eq!(
+        device.get_integer(gl::MAX_TEXTURE_SIZE).unwrap(),
+        device.get_integerv(gl::MAX_TEXTURE_SIZE).unwrap()[0]
+    );
+    assert_eq!(
+        device.get_integer(gl::MAX_TEXTURE_SIZE).unwrap(),
+        device.limits().integerv(gl::MAX_TEXTURE_SIZE).unwrap()[0]
+    );
     assert!(device.get_boolean(gl::DEPTH_TEST).unwrap(), "get_boolean returns bool");
     assert!(!device.get_boolean(gl::DEPTH_WRITEMASK).unwrap());
     assert!(device.is_enabled(gl::DEPTH_TEST).unwrap());
@@ -64,7 +70,10 @@ fn scalar_queries() {
     let (message, line) = panic_site(|| {
         let _ = device.get_integer(gl::VIEWPORT);
     });
-    assert!(message.contains("glGetIntegerv") && message.contains("GL_VIEWPORT") && message.contains("4 values"), "{message}");
+    assert!(
+        message.contains("glGetIntegerv") && message.contains("GL_VIEWPORT") && message.contains("4 values"),
+        "{message}"
+    );
     assert!(!message.contains("0x0BA2"), "enums are named, not printed in hex: {message}");
     assert_eq!(line, line!() - 4, "the panic points at the caller's line");
 }

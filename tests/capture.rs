@@ -683,7 +683,10 @@ fn fuzz_regression_nan_state_values_are_refused() {
         assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
         assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
         assert_eq!(device.get_sampler_parameterfv(sampler, gl::TEXTURE_MAX_ANISOTROPY).unwrap(), vec![2.0]);
-        assert_eq!(device.get_sampler_parameterfv(sampler, gl::TEXTURE_BORDER_COLOR).unwrap(), vec![0.0, 0.5, 0.0, 1.0]);
+        assert_eq!(
+            device.get_sampler_parameterfv(sampler, gl::TEXTURE_BORDER_COLOR).unwrap(),
+            vec![0.0, 0.5, 0.0, 1.0]
+        );
         assert_eq!(device.get_floatv(gl::POINT_SIZE).unwrap(), vec![1.0]);
         let c = capture::Capture::open(&path).unwrap();
         let replayer = glcmd_replay_device();
@@ -729,7 +732,11 @@ fn fuzz_regression_a_recorded_query_string_with_a_nul_is_refused_at_load() {
         let name = at + 19;
         assert_eq!(&bytes[name..name + 5], b"color");
         match load_err(&patch(&bytes, name + 2, &[0])) {
-            LoadError::Call { offset, function, problem: capture::calls::CallProblem::Argument { param: "name", .. } } => {
+            LoadError::Call {
+                offset,
+                function,
+                problem: capture::calls::CallProblem::Argument { param: "name", .. },
+            } => {
                 assert_eq!((offset, function.as_str()), (at, "glGetUniformLocation"))
             }
             other => panic!("{other}"),

@@ -134,7 +134,13 @@ fn watchdog_reports_the_command_in_flight() {
     list.enable(gl::BLEND);
     list.blend_func(gl::ONE, gl::ONE);
     let line = line!() + 1;
-    list.debug_message_insert(gl::DEBUG_SOURCE_APPLICATION, gl::DEBUG_TYPE_MARKER, 4242, gl::DEBUG_SEVERITY_NOTIFICATION, "hold");
+    list.debug_message_insert(
+        gl::DEBUG_SOURCE_APPLICATION,
+        gl::DEBUG_TYPE_MARKER,
+        4242,
+        gl::DEBUG_SEVERITY_NOTIFICATION,
+        "hold",
+    );
     list.disable(gl::BLEND);
     device.submit(list).unwrap();
     let reports = device.reports();

@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use glcmd::{gl, DiagnosticOptions, Device, Error, Options, ReportKind};
+use glcmd::{gl, Device, DiagnosticOptions, Error, Options, ReportKind};
 
 const LIMIT: Duration = Duration::from_secs(120);
 

@@ -48,7 +48,8 @@ fn every_limit_equals_direct_gl_and_makes_no_round_trip() {
             checked += 1;
         }
     }
-    let text = |p: *const GLubyte| (!p.is_null()).then(|| unsafe { CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned());
+    let text =
+        |p: *const GLubyte| (!p.is_null()).then(|| unsafe { CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned());
     for name in [gl::VENDOR, gl::RENDERER, gl::VERSION, gl::SHADING_LANGUAGE_VERSION] {
         assert_eq!(device.get_string(name).unwrap(), text(unsafe { (g.GetString)(name) }));
         checked += 1;

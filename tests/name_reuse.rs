@@ -258,7 +258,8 @@ fn a_name_deleted_earlier_in_the_frame_is_not_handed_out_again() {
         // After the frame the name is free again, and GL does hand it out (to the name pool's
         // next refill): so the check above was not passing merely because GL never reuses
         // names.
-        let reused = (0..4 * glcmd::pools::POOL_SIZE).any(|_| device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0] == a);
+        let reused =
+            (0..4 * glcmd::pools::POOL_SIZE).any(|_| device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0] == a);
         assert!(reused, "GL did not reuse the freed name; the test did not exercise reuse");
     });
 }

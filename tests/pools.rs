@@ -39,7 +39,10 @@ fn pooled_buffer_and_texture_names_equal_direct_gl() {
     // The same objects: created with their target, in their default state.
     for &t in pooled.iter().flatten() {
         assert_eq!(device.get_texture_parameteriv(t, gl::TEXTURE_TARGET).unwrap(), vec![gl::TEXTURE_2D_ARRAY as GLint]);
-        assert_eq!(device.get_texture_parameteriv(t, gl::TEXTURE_MIN_FILTER).unwrap()[0], gl::NEAREST_MIPMAP_LINEAR as GLint);
+        assert_eq!(
+            device.get_texture_parameteriv(t, gl::TEXTURE_MIN_FILTER).unwrap()[0],
+            gl::NEAREST_MIPMAP_LINEAR as GLint
+        );
     }
 }
 
@@ -61,7 +64,11 @@ fn generated_names_are_reserved_until_bound_as_in_direct_gl() {
     let mut list = device.command_list();
     list.bind_buffer(gl::ARRAY_BUFFER, names[0]);
     device.submit(list).unwrap();
-    let is = [device.is_buffer(names[0]).unwrap(), device.is_buffer(names[1]).unwrap(), device.is_vertex_array(arrays[0]).unwrap()];
+    let is = [
+        device.is_buffer(names[0]).unwrap(),
+        device.is_buffer(names[1]).unwrap(),
+        device.is_vertex_array(arrays[0]).unwrap(),
+    ];
     assert_eq!(is, direct_is);
 }
 

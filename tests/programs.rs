@@ -42,17 +42,33 @@ void main() { color = texture(tex, v_uv); extra = vec4(1.0); }
 
 /// Names to look up: active ones in every spelling, inactive ones, wrong ones.
 const UNIFORMS: &[&str] = &[
-    "mvp", "lights[0].color", "lights[2].color", "lights[3].power", "lights[1].power", "ks", "ks[0]", "ks[4]", "ks[5]",
-    "tex", "unused_uniform", "nope", "mvp[0]", "lights", "ks[ 1]", "",
+    "mvp",
+    "lights[0].color",
+    "lights[2].color",
+    "lights[3].power",
+    "lights[1].power",
+    "ks",
+    "ks[0]",
+    "ks[4]",
+    "ks[5]",
+    "tex",
+    "unused_uniform",
+    "nope",
+    "mvp[0]",
+    "lights",
+    "ks[ 1]",
+    "",
 ];
-const ATTRIBS: &[&str] = &["position", "uv", "weights", "weights[0]", "weights[2]", "weights[3]", "nope", "gl_VertexID"];
+const ATTRIBS: &[&str] =
+    &["position", "uv", "weights", "weights[0]", "weights[2]", "weights[3]", "nope", "gl_VertexID"];
 const BLOCKS: &[&str] = &["Camera", "camera", "Data", "nope"];
 const OUTPUTS: &[&str] = &["color", "extra", "nope"];
 
 /// Every lookup, asked of a context through `get(lookup, interface_or_stage, name)`.
 fn answers(mut get: impl FnMut(&str, GLenum, &str) -> i64) -> Vec<(String, i64)> {
     let mut out = Vec::new();
-    let mut ask = |what: &str, aux: GLenum, name: &str| out.push((format!("{what}({aux:#x}, {name:?})"), get(what, aux, name)));
+    let mut ask =
+        |what: &str, aux: GLenum, name: &str| out.push((format!("{what}({aux:#x}, {name:?})"), get(what, aux, name)));
     for u in UNIFORMS {
         ask("uniform", 0, u);
         ask("index", gl::UNIFORM, u);
@@ -231,11 +247,9 @@ fn a_link_that_is_skipped_or_dropped_does_not_keep_lookups_waiting() {
 #[test]
 fn a_lookup_behind_a_slot_this_thread_owes_fails_at_once() {
     use std::time::{Duration, Instant};
-    let device = glcmd::Device::with_options(glcmd::Options {
-        wait_limit: Duration::from_secs(120),
-        ..Default::default()
-    })
-    .unwrap();
+    let device =
+        glcmd::Device::with_options(glcmd::Options { wait_limit: Duration::from_secs(120), ..Default::default() })
+            .unwrap();
     let program = device.create_program().unwrap();
     let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
     let frame = device.begin_frame(2).unwrap();

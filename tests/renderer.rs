@@ -86,7 +86,13 @@ fn render_direct() -> Vec<u8> {
             (g.BindVertexArray)(vao);
             (g.BindTextureUnit)(0, tex);
             (g.BindSampler)(0, sampler);
-            (g.DrawElementsInstanced)(gl::TRIANGLES, INDICES.len() as i32, gl::UNSIGNED_SHORT, std::ptr::null(), INSTANCES);
+            (g.DrawElementsInstanced)(
+                gl::TRIANGLES,
+                INDICES.len() as i32,
+                gl::UNSIGNED_SHORT,
+                std::ptr::null(),
+                INSTANCES,
+            );
             (g.Disable)(gl::BLEND);
             (g.BindFramebuffer)(gl::FRAMEBUFFER, post_fbo);
             (g.UseProgram)(post_program);

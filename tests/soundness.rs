@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use common::*;
 use glcmd::types::*;
-use glcmd::{gl, Bytes, DiagnosticOptions, Device, Error, Options, Report, ReportKind};
+use glcmd::{gl, Bytes, Device, DiagnosticOptions, Error, Options, Report, ReportKind};
 
 fn skipped(device: &Device) -> Vec<Report> {
     device.reports().try_iter().filter(|r| r.kind == ReportKind::Skipped).collect()
@@ -399,10 +399,11 @@ fn item5_values_dropped_while_the_render_thread_unwinds_cannot_reach_the_context
     let device = device();
     let (tx, rx) = mpsc::channel();
     let capture = CallsOnDrop(device.clone(), tx);
-    device.set_debug_callback(move |_| {
-        let _ = &capture;
-    })
-    .unwrap();
+    device
+        .set_debug_callback(move |_| {
+            let _ = &capture;
+        })
+        .unwrap();
     let lost = device.with_gl(|_| panic!("injected"));
     assert!(matches!(lost, Err(Error::DeviceLost { .. })));
     let answer = rx.recv_timeout(Duration::from_secs(30)).expect("the capture was dropped");
@@ -520,8 +521,7 @@ fn recorded_unavailable_is_reported(device: &Device) {
     list.path_parameteri_nv(1, gl::PATH_STROKE_WIDTH_NV, 2);
     device.submit(list).unwrap();
     device.get_error().unwrap();
-    let unavailable: Vec<Report> =
-        device.reports().try_iter().filter(|r| r.kind == ReportKind::Unavailable).collect();
+    let unavailable: Vec<Report> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Unavailable).collect();
     assert_eq!(unavailable.len(), 1, "{unavailable:#?}");
     assert!(unavailable[0].message.contains("glPathParameteriNV"), "{}", unavailable[0]);
 }
@@ -533,7 +533,13 @@ fn item8_the_debug_message_log_returns_every_message() {
     let mut list = device.command_list();
     list.enable(gl::DEBUG_OUTPUT);
     for (id, text) in [(1, "first"), (2, "second message"), (3, "third")] {
-        list.debug_message_insert(gl::DEBUG_SOURCE_APPLICATION, gl::DEBUG_TYPE_MARKER, id, gl::DEBUG_SEVERITY_HIGH, text);
+        list.debug_message_insert(
+            gl::DEBUG_SOURCE_APPLICATION,
+            gl::DEBUG_TYPE_MARKER,
+            id,
+            gl::DEBUG_SEVERITY_HIGH,
+            text,
+        );
     }
     device.submit(list).unwrap();
     let messages = device.get_debug_message_log(10).unwrap();

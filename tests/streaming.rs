@@ -22,7 +22,10 @@ fn streaming_workers_make_no_round_trips_in_steady_state() {
         let expected = [red, 204, 77, 255];
         let got = pixel(x, size / 2);
         // Within one step of 255: the driver may round 0.3 * 255 = 76.5 either way.
-        assert!(got.iter().zip(expected).all(|(&g, e)| g.abs_diff(e) <= 1), "worker {w}'s quad: {got:?}, expected {expected:?}");
+        assert!(
+            got.iter().zip(expected).all(|(&g, e)| g.abs_diff(e) <= 1),
+            "worker {w}'s quad: {got:?}, expected {expected:?}"
+        );
     }
     assert_eq!(pixel(0, 0), &[0, 0, 0, 255], "the background is cleared");
 }

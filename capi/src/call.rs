@@ -37,22 +37,18 @@ pub fn record(function: &'static str, body: impl FnOnce(&mut Recording) -> Resul
 }
 
 /// Like [`record`], for a recording entry point that returns a value (`glFenceSync`).
-pub fn record_value<R>(function: &'static str, default: R, body: impl FnOnce(&mut Recording) -> Result<R, CallError>) -> R {
-    let result = catch_unwind(AssertUnwindSafe(|| crate::current::with_thread(function, |t| match t.recording.as_mut() {
-        Some(recording) => body(recording),
-        None => Err(CallError::no_list(function)),
-    })));
-    match result {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            error::fail_gl(function, e);
-            default
-        }
-        Err(payload) => {
-            error::fail_gl(function, CallError::panicked(function, payload));
-            default
-        }
-    }
+pub fn record_value<R>(
+    function: &'static str,
+    default: R,
+    body: impl FnOnce(&mut Recording) -> Result<R, CallError>,
+) -> R {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        crate::current::with_thread(function, |t| match t.recording.as_mut() {
+            Some(recording) => body(recording),
+            None => Err(CallError::no_list(function)),
+        })
+    }));
+    settle(function, default, result)
 }
 
 /// Runs `body` with the calling thread's current device; returns `default` if it fails.
@@ -62,6 +58,12 @@ pub fn round_trip<R>(function: &'static str, default: R, body: impl FnOnce(&Devi
         let device = crate::current::device_entry(function)?.device(function)?;
         body(&device)
     }));
+    settle(function, default, result)
+}
+
+/// The answer of an entry point: the body's value, or `default` after raising its error (or
+/// the panic it caught) as the GL error and through the error callback. No panic crosses into C.
+fn settle<R>(function: &'static str, default: R, result: std::thread::Result<Result<R, CallError>>) -> R {
     match result {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {

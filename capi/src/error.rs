@@ -59,7 +59,9 @@ impl CallError {
     pub fn no_device(function: &str) -> CallError {
         CallError::new(
             GLCMD_ERROR_NO_CURRENT_DEVICE,
-            format!("{function}: no device is current on this thread; call glcmdListBegin or glcmdDeviceMakeCurrent first"),
+            format!(
+                "{function}: no device is current on this thread; call glcmdListBegin or glcmdDeviceMakeCurrent first"
+            ),
         )
     }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use glcmd::{DiagnosticOptions, Device, Frame, Options};
+use glcmd::{Device, DiagnosticOptions, Frame, Options};
 
 use crate::api::*;
 use crate::error::CallError;

@@ -111,7 +111,10 @@ impl PixelState {
         if !value.is_finite() || value.abs() > i32::MAX as f64 {
             return Err(CallError::new(
                 GLCMD_ERROR_INVALID_ARGUMENT,
-                format!("glPixelStore: {value} for pname {} is not a value the GL can round to an int", EnumName(pname)),
+                format!(
+                    "glPixelStore: {value} for pname {} is not a value the GL can round to an int",
+                    EnumName(pname)
+                ),
             ));
         }
         // Mesa's glPixelStoref rounds half away from zero (IROUND); glPixelStorei passes ints.
@@ -360,7 +363,13 @@ static ZEROS: [u8; 16] = [0; 16];
 ///
 /// # Safety
 /// `p` is NULL or points to one element of `format`/`type`.
-pub unsafe fn texel<'a>(f: &str, argument: &str, p: *const u8, format: GLenum, type_: GLenum) -> Result<Bytes<'a>, CallError> {
+pub unsafe fn texel<'a>(
+    f: &str,
+    argument: &str,
+    p: *const u8,
+    format: GLenum,
+    type_: GLenum,
+) -> Result<Bytes<'a>, CallError> {
     let image = Image { dims: 1, width: 1, height: 1, depth: 1, format, type_ };
     let len = group_bytes(format, type_).ok_or_else(|| size_error(f, argument, &image, SizeError::Format))?;
     if p.is_null() {

@@ -195,7 +195,11 @@ impl Size {
                         )
                     };
                     let [first, size, t] = values;
-                    if length == 3 && first >= 0 && location >= first && (location as i64) < first as i64 + size.max(1) as i64 {
+                    if length == 3
+                        && first >= 0
+                        && location >= first
+                        && (location as i64) < first as i64 + size.max(1) as i64
+                    {
                         return Ok((UNIFORM_MAX, components(t as GLenum)));
                     }
                 }

@@ -181,12 +181,18 @@ pub unsafe extern "system" fn glGetDebugMessageLogARB(
     messageLog: *mut GLchar,
 ) -> GLuint {
     // SAFETY: the GL's contract on the arrays, passed on.
-    unsafe { debug_log("glGetDebugMessageLogARB", count, bufSize, sources, types, ids, severities, lengths, messageLog) }
+    unsafe {
+        debug_log("glGetDebugMessageLogARB", count, bufSize, sources, types, ids, severities, lengths, messageLog)
+    }
 }
 
 /// A map: a round trip that runs `map` on the render thread after every submitted list, with
 /// offset and length (if any) checked for overflow first (Mesa's range check wraps).
-fn map(f: &'static str, range: Option<(GLintptr, GLsizeiptr)>, map: impl FnOnce(&Gl) -> usize + Send + 'static) -> *mut c_void {
+fn map(
+    f: &'static str,
+    range: Option<(GLintptr, GLsizeiptr)>,
+    map: impl FnOnce(&Gl) -> usize + Send + 'static,
+) -> *mut c_void {
     call::round_trip(f, std::ptr::null_mut(), |d| {
         if let Some((offset, length)) = range {
             checked(f, glcmd::codec::check_ranges(f, &[("offset", offset as i64), ("length", length as i64)]))?;
@@ -209,7 +215,9 @@ pub unsafe extern "system" fn glMapBufferRange(
     access: GLbitfield,
 ) -> *mut c_void {
     // SAFETY (closure): on the render thread; plain values the GL validates, the range checked.
-    map("glMapBufferRange", Some((offset, length)), move |g| unsafe { (g.MapBufferRange)(target, offset, length, access) } as usize)
+    map("glMapBufferRange", Some((offset, length)), move |g| unsafe {
+        (g.MapBufferRange)(target, offset, length, access)
+    } as usize)
 }
 
 /// `glMapNamedBuffer` (GL_VERSION_4_5, special): a round trip.

@@ -98,12 +98,7 @@ fn object(k: i32) -> ([f32; 4], [f32; 4]) {
             0.25,
             0.125 + (k % 3) as f32 * 0.0625,
         ],
-        [
-            ((k * 37) % 256) as f32 / 255.0,
-            ((k * 91) % 256) as f32 / 255.0,
-            ((k * 53) % 256) as f32 / 255.0,
-            0.75,
-        ],
+        [((k * 37) % 256) as f32 / 255.0, ((k * 91) % 256) as f32 / 255.0, ((k * 53) % 256) as f32 / 255.0, 0.75],
     )
 }
 
@@ -187,7 +182,17 @@ fn rust_scene() -> Vec<u8> {
         }
     });
     drop(frame);
-    let pixels = device.readn_pixels(0, 0, WIDTH as GLsizei, HEIGHT as GLsizei, gl::RGBA, gl::UNSIGNED_BYTE, (WIDTH * HEIGHT * 4) as GLsizei).unwrap();
+    let pixels = device
+        .readn_pixels(
+            0,
+            0,
+            WIDTH as GLsizei,
+            HEIGHT as GLsizei,
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            (WIDTH * HEIGHT * 4) as GLsizei,
+        )
+        .unwrap();
     assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
     pixels
 }

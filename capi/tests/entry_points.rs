@@ -82,7 +82,9 @@ fn every_function_has_an_entry_point_with_its_kind() {
     );
     assert_eq!(kinds[1..].iter().sum::<usize>(), 1278);
     // None of the core profile's functions is unsupported.
-    assert!(!unsupported.iter().any(|n| ["glTexImage2D", "glReadPixels", "glGetTexImage", "glGetUniformfv"].contains(&n.as_str())));
+    assert!(!unsupported
+        .iter()
+        .any(|n| ["glTexImage2D", "glReadPixels", "glGetTexImage", "glGetUniformfv"].contains(&n.as_str())));
 }
 
 #[test]
@@ -116,7 +118,14 @@ fn entry_points_record_what_the_rust_methods_record() {
         (GL.BufferData)(gl::ARRAY_BUFFER, 64, null(), gl::STATIC_DRAW);
         (GL.VertexAttribPointer)(0, 3, gl::FLOAT, gl::FALSE as GLboolean, 12, 16 as *const c_void);
         (GL.ClearBufferfv)(gl::COLOR, 0, [0.1f32, 0.2, 0.3, 1.0].as_ptr());
-        (GL.DebugMessageInsert)(gl::DEBUG_SOURCE_APPLICATION, gl::DEBUG_TYPE_MARKER, 1, gl::DEBUG_SEVERITY_NOTIFICATION, -1, c"mark".as_ptr());
+        (GL.DebugMessageInsert)(
+            gl::DEBUG_SOURCE_APPLICATION,
+            gl::DEBUG_TYPE_MARKER,
+            1,
+            gl::DEBUG_SEVERITY_NOTIFICATION,
+            -1,
+            c"mark".as_ptr(),
+        );
         (GL.PushDebugGroup)(gl::DEBUG_SOURCE_APPLICATION, 2, 5, c"group".as_ptr());
         (GL.PopDebugGroup)();
         (GL.DeleteTextures)(2, [5u32, 6].as_ptr());
@@ -146,7 +155,13 @@ fn entry_points_record_what_the_rust_methods_record() {
     list.buffer_data(gl::ARRAY_BUFFER, 64, None, gl::STATIC_DRAW);
     list.vertex_attrib_pointer(0, 3, gl::FLOAT, false, 12, 16);
     list.clear_bufferfv(gl::COLOR, 0, &[0.1, 0.2, 0.3, 1.0]);
-    list.debug_message_insert(gl::DEBUG_SOURCE_APPLICATION, gl::DEBUG_TYPE_MARKER, 1, gl::DEBUG_SEVERITY_NOTIFICATION, "mark");
+    list.debug_message_insert(
+        gl::DEBUG_SOURCE_APPLICATION,
+        gl::DEBUG_TYPE_MARKER,
+        1,
+        gl::DEBUG_SEVERITY_NOTIFICATION,
+        "mark",
+    );
     list.push_debug_group(gl::DEBUG_SOURCE_APPLICATION, 2, "group");
     list.pop_debug_group();
     list.delete_textures(&[5, 6]);
@@ -195,12 +210,32 @@ fn pixel_uploads_are_sized_by_the_lists_own_pixel_store_state() {
         (GL.PixelStorei)(gl::UNPACK_ROW_LENGTH, sw as GLint);
         (GL.PixelStoref)(gl::UNPACK_SKIP_PIXELS, skip_pixels as f32);
         (GL.PixelStorei)(gl::UNPACK_SKIP_ROWS, skip_rows as GLint);
-        (GL.TextureSubImage2D)(tex[0], 0, 0, 0, w as GLsizei, h as GLsizei, gl::RGB, gl::UNSIGNED_BYTE, exact.as_ptr().cast());
+        (GL.TextureSubImage2D)(
+            tex[0],
+            0,
+            0,
+            0,
+            w as GLsizei,
+            h as GLsizei,
+            gl::RGB,
+            gl::UNSIGNED_BYTE,
+            exact.as_ptr().cast(),
+        );
         check(glcmdSubmit(d));
         // List C: no pixel-store calls: the defaults (alignment 4), whatever A and B left.
         check(glcmdListBegin(d));
         let tight: Vec<u8> = (0..w * h * 3).map(|i| (255 - i) as u8).collect();
-        (GL.TextureSubImage2D)(tex[1], 0, 0, 0, w as GLsizei, h as GLsizei, gl::RGB, gl::UNSIGNED_BYTE, tight.as_ptr().cast());
+        (GL.TextureSubImage2D)(
+            tex[1],
+            0,
+            0,
+            0,
+            w as GLsizei,
+            h as GLsizei,
+            gl::RGB,
+            gl::UNSIGNED_BYTE,
+            tight.as_ptr().cast(),
+        );
         check(glcmdSubmit(d));
 
         let got0 = texture_rgb(tex[0], w, h);
@@ -231,7 +266,17 @@ fn pixel_reads_are_sized_on_the_render_thread() {
         (GL.CreateFramebuffers)(1, &mut fbo);
         (GL.CreateBuffers)(1, &mut pbo);
         (GL.TextureStorage2D)(tex, 1, gl::RGBA8, w as GLsizei, h as GLsizei);
-        (GL.TextureSubImage2D)(tex, 0, 0, 0, w as GLsizei, h as GLsizei, gl::RGBA, gl::UNSIGNED_BYTE, texels.as_ptr().cast());
+        (GL.TextureSubImage2D)(
+            tex,
+            0,
+            0,
+            0,
+            w as GLsizei,
+            h as GLsizei,
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
         (GL.NamedFramebufferTexture)(fbo, gl::COLOR_ATTACHMENT0, tex, 0);
         (GL.BindFramebuffer)(gl::READ_FRAMEBUFFER, fbo);
         (GL.NamedBufferStorage)(pbo, (w * h * 4) as GLsizeiptr, null(), 0);
@@ -369,7 +414,14 @@ fn specials_fences_maps_errors_and_the_debug_callback() {
         (GL.CreateBuffers)(1, &mut buf);
         check(glcmdListBegin(d));
         (GL.NamedBufferStorage)(buf, 16, null(), gl::MAP_WRITE_BIT | gl::MAP_READ_BIT);
-        (GL.DebugMessageInsert)(gl::DEBUG_SOURCE_APPLICATION, gl::DEBUG_TYPE_MARKER, 42, gl::DEBUG_SEVERITY_NOTIFICATION, -1, c"from C".as_ptr());
+        (GL.DebugMessageInsert)(
+            gl::DEBUG_SOURCE_APPLICATION,
+            gl::DEBUG_TYPE_MARKER,
+            42,
+            gl::DEBUG_SEVERITY_NOTIFICATION,
+            -1,
+            c"from C".as_ptr(),
+        );
         // A draw of elements with no element buffer: skipped at replay, GL_INVALID_OPERATION.
         (GL.DrawElements)(gl::TRIANGLES, 3, gl::UNSIGNED_INT, null());
         let fence = (GL.FenceSync)(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -413,7 +465,10 @@ fn errors_are_codes_messages_callbacks_and_gl_errors() {
     ) {
         let text = unsafe { CStr::from_ptr(message) };
         assert_eq!(text.to_bytes().len(), length as usize);
-        assert_eq!((source, kind, severity), (gl::DEBUG_SOURCE_THIRD_PARTY, gl::DEBUG_TYPE_ERROR, gl::DEBUG_SEVERITY_HIGH));
+        assert_eq!(
+            (source, kind, severity),
+            (gl::DEBUG_SOURCE_THIRD_PARTY, gl::DEBUG_TYPE_ERROR, gl::DEBUG_SEVERITY_HIGH)
+        );
         // The callback is process-wide: count only this test's thread.
         if std::thread::current().name().is_some_and(|n| n.contains("errors_are_codes")) {
             CALLED.store(id, Ordering::SeqCst);
@@ -513,7 +568,17 @@ fn uploads_from_a_pixel_unpack_buffer_and_clears_with_a_texel() {
         data.extend_from_slice(&rgba);
         (GL.NamedBufferStorage)(pbo, data.len() as GLsizeiptr, data.as_ptr().cast(), 0);
         (GL.BindBuffer)(gl::PIXEL_UNPACK_BUFFER, pbo);
-        (GL.TextureSubImage2D)(tex[0], 0, 0, 0, w as GLsizei, h as GLsizei, gl::RGBA, gl::UNSIGNED_BYTE, 16 as *const c_void);
+        (GL.TextureSubImage2D)(
+            tex[0],
+            0,
+            0,
+            0,
+            w as GLsizei,
+            h as GLsizei,
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            16 as *const c_void,
+        );
         (GL.BindBuffer)(gl::PIXEL_UNPACK_BUFFER, 0);
         // A clear value is one texel of format/type; NULL clears to zero.
         (GL.ClearTexImage)(tex[1], 0, gl::RGBA, gl::UNSIGNED_BYTE, [1u8, 2, 3, 4].as_ptr().cast());
@@ -562,7 +627,13 @@ fn reports_arrive_as_plain_structs_with_call_label_and_message() {
         check(glcmdSubmit(d));
         assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "a skipped command raises GL_INVALID_OPERATION");
         let mut r = std::mem::zeroed::<GlcmdReport>();
-        let text = |p: *const c_char| if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
+        let text = |p: *const c_char| {
+            if p.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
         loop {
             check(glcmdGetReport(d, &mut r));
             assert_ne!(r.kind, GLCMD_REPORT_NONE, "the skipped draw was reported");

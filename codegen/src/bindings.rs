@@ -132,9 +132,10 @@ fn is_vertex_draw(n: &str) -> bool {
 /// the runtime refuses such a pair (`shadow::check_first_count`).
 pub fn first_count(f: &Function) -> bool {
     let first = f.params.iter().any(|p| p.name == "first" && p.ty.base == "GLuint" && !p.ty.is_pointer());
-    let count = f.params.iter().any(|p| {
-        p.name == "count" && matches!(p.ty.base.as_str(), "GLsizei" | "GLuint") && !p.ty.is_pointer()
-    });
+    let count = f
+        .params
+        .iter()
+        .any(|p| p.name == "count" && matches!(p.ty.base.as_str(), "GLsizei" | "GLuint") && !p.ty.is_pointer());
     first && count
 }
 
@@ -185,7 +186,9 @@ pub const FIXED_FUNCTION_ARRAYS: &[&str] = &[
 /// queries themselves, creates and deletes (a delete of an unknown name is ignored).
 pub fn names_unchecked(f: &Function) -> bool {
     let n = f.name.as_str();
-    ["glBind", "glBegin", "glEnd", "glIs", "glDelete", "glGen", "glCreate", "glQueryCounter"].iter().any(|p| n.starts_with(p))
+    ["glBind", "glBegin", "glEnd", "glIs", "glDelete", "glGen", "glCreate", "glQueryCounter"]
+        .iter()
+        .any(|p| n.starts_with(p))
         || matches!(n, "glUseProgram" | "glUseProgramObjectARB" | "glActiveProgramEXT")
 }
 
@@ -230,7 +233,8 @@ pub fn refuses_nan(f: &Function) -> bool {
         "glViewportArrayv",
         "glPolygonOffset",
     ];
-    const NAMES: &[&str] = &["glPointSize", "glLineWidth", "glMinSampleShading", "glMinSampleShadingARB", "glSampleCoverage"];
+    const NAMES: &[&str] =
+        &["glPointSize", "glLineWidth", "glMinSampleShading", "glMinSampleShadingARB", "glSampleCoverage"];
     let n = f.name.as_str();
     NAMES.contains(&n) || PREFIXES.iter().any(|p| n.starts_with(p))
 }

@@ -73,12 +73,20 @@ fn patterns() -> &'static Patterns {
     P.get_or_init(|| Patterns {
         ifndef: Regex::new(r"^#ifndef[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
         define_feature: Regex::new(r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+1[ \t\r]*$").unwrap(),
-        define_value: Regex::new(r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+(0x[0-9A-Fa-f]+|[0-9]+)(u|ull|U|ULL)?[ \t\r]*$").unwrap(),
-        glapi: Regex::new(r"^GLAPI[ \t\r]+(.+?)[ \t\r]*APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)[ \t\r]*\((.*)\)[ \t\r]*;[ \t\r]*$").unwrap(),
+        define_value: Regex::new(
+            r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+(0x[0-9A-Fa-f]+|[0-9]+)(u|ull|U|ULL)?[ \t\r]*$",
+        )
+        .unwrap(),
+        glapi: Regex::new(
+            r"^GLAPI[ \t\r]+(.+?)[ \t\r]*APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)[ \t\r]*\((.*)\)[ \t\r]*;[ \t\r]*$",
+        )
+        .unwrap(),
         glapi_name: Regex::new(r"APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)").unwrap(),
         param: Regex::new(r"^(.*?)(?-u:\b)([A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
-        typedef_plain: Regex::new(r"^typedef[ \t\r]+([^()]+?)[ \t\r]*(?-u:\b)(GL[A-Za-z0-9_]+)[ \t\r]*;[ \t\r]*$").unwrap(),
-        typedef_fn: Regex::new(r"^typedef[ \t\r]+.*\([ \t\r]*APIENTRY[ \t\r]*\*[ \t\r]*(GL[A-Za-z0-9_]+)[ \t\r]*\)").unwrap(),
+        typedef_plain: Regex::new(r"^typedef[ \t\r]+([^()]+?)[ \t\r]*(?-u:\b)(GL[A-Za-z0-9_]+)[ \t\r]*;[ \t\r]*$")
+            .unwrap(),
+        typedef_fn: Regex::new(r"^typedef[ \t\r]+.*\([ \t\r]*APIENTRY[ \t\r]*\*[ \t\r]*(GL[A-Za-z0-9_]+)[ \t\r]*\)")
+            .unwrap(),
     })
 }
 

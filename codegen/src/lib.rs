@@ -33,8 +33,8 @@ pub mod registry;
 use std::path::{Path, PathBuf};
 
 pub use error::{Error, Errors};
-pub use model::{Family, Selection};
 use model::{Api, Role};
+pub use model::{Family, Selection};
 
 /// Where the inputs are.
 #[derive(Clone, Debug)]

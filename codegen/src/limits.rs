@@ -58,7 +58,8 @@ pub fn pnames() -> Vec<&'static str> {
         .iter()
         .map(|(name, _)| *name)
         .filter(|n| {
-            ((n.starts_with("GL_MAX_") || n.starts_with("GL_MIN_")) && !STATE.contains(n)) || OTHER_CONSTANTS.contains(n)
+            ((n.starts_with("GL_MAX_") || n.starts_with("GL_MIN_")) && !STATE.contains(n))
+                || OTHER_CONSTANTS.contains(n)
         })
         .collect()
 }

@@ -84,9 +84,9 @@ fn snake_words(name: &str) -> String {
 /// (no GL function of today's header is one, but a future one must not break the build).
 const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
-    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match",
-    "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-    "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod",
+    "move", "mut", "override", "priv", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true",
+    "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// `name`, or `name_` when it is a Rust keyword.
@@ -110,11 +110,8 @@ pub fn scalar(method: &str) -> Option<String> {
 /// `glGenSemaphoresEXT` -> `glGenSemaphoreEXT`. `None` when the name is not a plural.
 pub fn singular(gl_name: &str) -> Option<String> {
     let (stem, tag) = split_tag(gl_name);
-    let one = if let Some(s) = stem.strip_suffix("ies") {
-        format!("{s}y")
-    } else {
-        stem.strip_suffix('s')?.to_string()
-    };
+    let one =
+        if let Some(s) = stem.strip_suffix("ies") { format!("{s}y") } else { stem.strip_suffix('s')?.to_string() };
     Some(one + tag.unwrap_or(""))
 }
 

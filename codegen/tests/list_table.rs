@@ -71,7 +71,10 @@ fn methods_and_unsafe_columns() {
     assert_eq!(methods("glGenQueries"), "Device::gen_queries, Device::gen_query");
     assert_eq!(methods("glGetShaderiv"), "Device::get_shaderiv, Device::get_shaderi");
     assert_eq!(methods("glGetIntegeri_v"), "Device::get_integeri_v, Device::get_integeri");
-    assert_eq!(methods("glGetTransformFeedbackiv"), "Device::get_transform_feedbackiv, Device::get_transform_feedbacki");
+    assert_eq!(
+        methods("glGetTransformFeedbackiv"),
+        "Device::get_transform_feedbackiv, Device::get_transform_feedbacki"
+    );
     assert_eq!(methods("glGetTransformFeedbacki_v"), "Device::get_transform_feedbacki_v");
     assert_eq!(
         methods("glNamedBufferStorage"),

@@ -121,7 +121,12 @@ pub fn run_glcmd(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize) -> R
 }
 
 /// [`run_glcmd`], on a robust-access device if `robust`.
-pub fn run_glcmd_with(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize, robust: bool) -> Result<ChildResult, String> {
+pub fn run_glcmd_with(
+    env: Option<(&str, &str)>,
+    cfg: &FrameCfg,
+    workers: usize,
+    robust: bool,
+) -> Result<ChildResult, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(exe);
     cmd.arg(FLAG_GLCMD).args(

@@ -63,8 +63,7 @@ pub fn run(
         r.robust.push(child::run_glcmd_with(None, cfg, 1, true));
         if let Some((var, val, _)) = threading {
             r.driver_threaded.push(child::run(Some((var, val)), cfg, 3));
-            r.glcmd_threaded
-                .push(F_WORKERS.iter().map(|&w| (w, child::run_glcmd(Some((var, val)), cfg, w))).collect());
+            r.glcmd_threaded.push(F_WORKERS.iter().map(|&w| (w, child::run_glcmd(Some((var, val)), cfg, w))).collect());
         }
     }
     r
@@ -92,9 +91,8 @@ fn med(v: Vec<f64>) -> f64 {
 impl GlBound {
     /// Per-run throughput ratio of a variant to direct GL of the same run.
     fn ratio(&self, pick: impl Fn(usize) -> Option<f64>) -> Option<(f64, f64, f64)> {
-        let per_run: Vec<f64> = (0..self.direct.len())
-            .filter_map(|i| Some(pick(i)? / self.direct[i].as_ref().ok()?.mean_ns))
-            .collect();
+        let per_run: Vec<f64> =
+            (0..self.direct.len()).filter_map(|i| Some(pick(i)? / self.direct[i].as_ref().ok()?.mean_ns)).collect();
         spread(&per_run)
     }
 
@@ -118,11 +116,7 @@ impl GlBound {
     /// The best glcmd variant (with or without the driver's threading) / direct.
     pub fn best(&self) -> f64 {
         let b = WORKERS.iter().filter_map(|&w| self.glcmd_ratio(w)).map(|r| r.0).fold(f64::NAN, f64::min);
-        F_WORKERS
-            .iter()
-            .filter_map(|&w| self.ratio(|i| Some(self.f_run(i, w)?.mean_ns)))
-            .map(|r| r.0)
-            .fold(b, f64::min)
+        F_WORKERS.iter().filter_map(|&w| self.ratio(|i| Some(self.f_run(i, w)?.mean_ns))).map(|r| r.0).fold(b, f64::min)
     }
 
     /// Render-thread parks per frame, the most over the worker counts (median over runs).
@@ -151,7 +145,12 @@ impl GlBound {
             Some((m, lo, hi)) => format!("**{m:.2}** ({lo:.2}–{hi:.2})"),
             None => "–".into(),
         };
-        let row = |out: &mut String, label: &str, workers: &str, runs: Vec<&ChildResult>, ratio: Option<(f64, f64, f64)>, glcmd: bool| {
+        let row = |out: &mut String,
+                   label: &str,
+                   workers: &str,
+                   runs: Vec<&ChildResult>,
+                   ratio: Option<(f64, f64, f64)>,
+                   glcmd: bool| {
             if runs.is_empty() {
                 let _ = writeln!(out, "| {label} | {workers} | failed | | | | | |");
                 return;
@@ -203,10 +202,18 @@ impl GlBound {
                 row(out, "(f) glcmd + driver threading", &w.to_string(), runs, ratio, true);
             }
             if let Some(c) = self.f_run(0, 1) {
-                let _ = writeln!(out, "\nThreads in an (f) process: {}.", if c.threads.is_empty() { "?" } else { &c.threads });
+                let _ = writeln!(
+                    out,
+                    "\nThreads in an (f) process: {}.",
+                    if c.threads.is_empty() { "?" } else { &c.threads }
+                );
             }
             if let Some(Ok(c)) = self.driver_threaded.first() {
-                let _ = writeln!(out, "Threads in an (e) process: {}.", if c.threads.is_empty() { "?" } else { &c.threads });
+                let _ = writeln!(
+                    out,
+                    "Threads in an (e) process: {}.",
+                    if c.threads.is_empty() { "?" } else { &c.threads }
+                );
             }
         }
         let _ = writeln!(

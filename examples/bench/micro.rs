@@ -166,17 +166,33 @@ pub fn capi_record_ns(c: Cmd, reps: usize) -> (f64, f64) {
                 }
                 Cmd::UniformMatrix4fv => {
                     for i in 0..n {
-                        (e.uniform_matrix4fv)(black_box(3), 1, gl::FALSE as GLboolean, mats[(i & 15) as usize].as_ptr());
+                        (e.uniform_matrix4fv)(
+                            black_box(3),
+                            1,
+                            gl::FALSE as GLboolean,
+                            mats[(i & 15) as usize].as_ptr(),
+                        );
                     }
                 }
                 Cmd::DrawElementsInstanced => {
                     for i in 0..n {
-                        (e.draw_elements_instanced)(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, std::ptr::null(), black_box(i) as GLsizei);
+                        (e.draw_elements_instanced)(
+                            gl::TRIANGLES,
+                            6,
+                            gl::UNSIGNED_SHORT,
+                            std::ptr::null(),
+                            black_box(i) as GLsizei,
+                        );
                     }
                 }
                 Cmd::NamedBufferSubData1K => {
                     for i in 0..n {
-                        (e.named_buffer_sub_data)(black_box(1), ((i & 63) * 1024) as GLintptr, 1024, DATA_1K.as_ptr().cast());
+                        (e.named_buffer_sub_data)(
+                            black_box(1),
+                            ((i & 63) * 1024) as GLintptr,
+                            1024,
+                            DATA_1K.as_ptr().cast(),
+                        );
                     }
                 }
             }

@@ -113,7 +113,11 @@ pub fn run(device: &Device, reps: usize, frames: usize) -> WorkerFigures {
                     list.vertex_array_vertex_buffer(vao, 0, buffer, 0, 8);
                     list.vertex_array_attrib_format(vao, 0, 2, gl::FLOAT, false, 0);
                     list.enable_vertex_array_attrib(vao, 0);
-                    list.uniform_matrix4fv(mvp, false, &[[0.5, 0., 0., 0., 0., 0.5, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.]]);
+                    list.uniform_matrix4fv(
+                        mvp,
+                        false,
+                        &[[0.5, 0., 0., 0., 0., 0.5, 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.]],
+                    );
                     list.uniform4f(color, slot as f32 / 4.0, 0.5, 0.25, 1.0);
                     list.uniform4f(tint, 0.0, 0.0, 0.0, black_box(max as f32) * 0.0);
                     list.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);

@@ -55,7 +55,10 @@ impl<'a> Decoder<'a> {
         let at = self.r.at();
         let s: String = self.get(param)?;
         if s.contains('\0') {
-            return Err(CallProblem::Argument { param, error: WireError { at, what: "a string with a NUL inside".into() } });
+            return Err(CallProblem::Argument {
+                param,
+                error: WireError { at, what: "a string with a NUL inside".into() },
+            });
         }
         Ok(s)
     }
@@ -65,7 +68,10 @@ impl<'a> Decoder<'a> {
         let at = self.r.at();
         let v: Vec<String> = self.get(param)?;
         if v.iter().any(|s| s.contains('\0')) {
-            return Err(CallProblem::Argument { param, error: WireError { at, what: "a string with a NUL inside".into() } });
+            return Err(CallProblem::Argument {
+                param,
+                error: WireError { at, what: "a string with a NUL inside".into() },
+            });
         }
         Ok(v)
     }

@@ -41,7 +41,11 @@ pub fn family_features(families: u32) -> String {
         .filter(|(bit, _)| families & bit != 0)
         .map(|(_, name)| *name)
         .collect();
-    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// Record tags.

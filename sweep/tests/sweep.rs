@@ -24,9 +24,8 @@ fn every_safe_method_with_adversarial_arguments() {
         child();
         return;
     }
-    let limit = Duration::from_secs(
-        std::env::var("GLCMD_SWEEP_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(600),
-    );
+    let limit =
+        Duration::from_secs(std::env::var("GLCMD_SWEEP_TIMEOUT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(600));
     let start = Instant::now();
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "every_safe_method_with_adversarial_arguments", "--nocapture", "--test-threads=1"])

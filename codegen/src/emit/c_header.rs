@@ -240,7 +240,9 @@ fn int_literal(e: &syn::Expr) -> Option<String> {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
             Some(i.to_string().replace('_', "").trim_end_matches(char::is_alphabetic).to_string())
         }
-        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => int_literal(expr).map(|s| format!("(-{s})")),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+            int_literal(expr).map(|s| format!("(-{s})"))
+        }
         syn::Expr::Cast(c) => int_literal(&c.expr),
         syn::Expr::Paren(p) => int_literal(&p.expr),
         _ => None,
@@ -274,8 +276,8 @@ fn api_declarations(source: &str) -> Result<String, Vec<Error>> {
                 }
                 syn::Item::Const(c) if matches!(c.vis, syn::Visibility::Public(_)) => {
                     let name = c.ident.to_string();
-                    let value = int_literal(&c.expr)
-                        .ok_or_else(|| err(&name, "constants must be integer literals".into()))?;
+                    let value =
+                        int_literal(&c.expr).ok_or_else(|| err(&name, "constants must be integer literals".into()))?;
                     let d = docs(&c.attrs);
                     if d.len() == 1 {
                         let _ = writeln!(out, "#define {name} {value} /* {} */", d[0].trim().replace("*/", "* /"));

@@ -577,10 +577,10 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
                 .map(|g| format_ident!("{}", g.method_name()))
                 .expect("glGetIntegeri_v is in the header");
             quote! {{
-            let len = crate::conv::checked(F, device.#integer(target, index))?.len();
-            // SAFETY: the pname's count, as the integer query of the same pname returns it.
-            crate::conv::checked(F, unsafe { device.#method(#(#args),*) })?
-        }}
+                let len = crate::conv::checked(F, device.#integer(target, index))?.len();
+                // SAFETY: the pname's count, as the integer query of the same pname returns it.
+                crate::conv::checked(F, unsafe { device.#method(#(#args),*) })?
+            }}
         }
         Some(Sizing::One) => quote! {{
             let len = 1;

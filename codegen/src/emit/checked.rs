@@ -144,15 +144,13 @@ fn wrapper(f: &Function) -> TokenStream {
                     .unwrap_or(quote!(std::ptr::null()));
                 quote!(ok &= unsafe { checked::strings(#name, #pname, #a as *const *const types::GLchar, #c as i64, #lengths) };)
             }
-            Role::Out(Rule::String) => {
-                match p.len.as_deref().and_then(crate::classify::parse_len) {
-                    Some(Rule::Param(x)) => {
-                        let c = count(&x);
-                        quote!(ok &= checked::pointer(#name, #pname, #ptr, #c);)
-                    }
-                    _ => quote!(ok &= checked::pointer(#name, #pname, #ptr, 1);),
+            Role::Out(Rule::String) => match p.len.as_deref().and_then(crate::classify::parse_len) {
+                Some(Rule::Param(x)) => {
+                    let c = count(&x);
+                    quote!(ok &= checked::pointer(#name, #pname, #ptr, #c);)
                 }
-            }
+                _ => quote!(ok &= checked::pointer(#name, #pname, #ptr, 1);),
+            },
             Role::In(rule) | Role::Out(rule) => {
                 let bytes = rule_bytes(rule);
                 match (f.redirect, bytes) {
@@ -184,16 +182,21 @@ fn wrapper(f: &Function) -> TokenStream {
             checks.push(quote!(ok &= checked::draw(#name, #elements);));
             if indirect {
                 let a = arg("indirect");
-                checks.push(quote!(ok &= checked::bound(#name, "indirect", gl::DRAW_INDIRECT_BUFFER_BINDING, #a as usize);));
+                checks.push(
+                    quote!(ok &= checked::bound(#name, "indirect", gl::DRAW_INDIRECT_BUFFER_BINDING, #a as usize);),
+                );
             }
             if count {
                 let a = arg("drawcount");
-                checks.push(quote!(ok &= checked::bound(#name, "drawcount", gl::PARAMETER_BUFFER_BINDING, #a as usize);));
+                checks
+                    .push(quote!(ok &= checked::bound(#name, "drawcount", gl::PARAMETER_BUFFER_BINDING, #a as usize);));
             }
         }
         Some(Hook::DispatchIndirect) => {
             let a = arg("indirect");
-            checks.push(quote!(ok &= checked::bound(#name, "indirect", gl::DISPATCH_INDIRECT_BUFFER_BINDING, #a as usize);));
+            checks.push(
+                quote!(ok &= checked::bound(#name, "indirect", gl::DISPATCH_INDIRECT_BUFFER_BINDING, #a as usize);),
+            );
         }
         _ => {}
     }

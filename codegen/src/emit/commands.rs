@@ -689,12 +689,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
         pre.push(refuse(quote!(r.shadow().require(Target::PixelPack))));
     }
-    let ranges: Vec<proc_macro2::Ident> = f
-        .params
-        .iter()
-        .filter(|p| is_range(p))
-        .map(|p| arg(&p.name))
-        .collect();
+    let ranges: Vec<proc_macro2::Ident> = f.params.iter().filter(|p| is_range(p)).map(|p| arg(&p.name)).collect();
     if !ranges.is_empty() {
         pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
     }
@@ -765,7 +760,9 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             match &p.role {
                 Role::In(Rule::Param(n)) => {
                     let n = arg(n);
-                    post.push(quote!(r.shadow().names_deleted(Class::#class, unsafe { crate::replay::names(#a, #n) });));
+                    post.push(
+                        quote!(r.shadow().names_deleted(Class::#class, unsafe { crate::replay::names(#a, #n) });),
+                    );
                 }
                 Role::Value => post.push(quote!(r.shadow().names_deleted(Class::#class, &[#a]);)),
                 _ => {}

@@ -65,7 +65,8 @@ pub fn pooled(f: &Function) -> Option<(&str, bool)> {
         _ => false,
     };
     let vendor = !f.feature.starts_with("GL_VERSION_") && !f.feature.starts_with("GL_ARB_");
-    (shape && !vendor && matches!(out.role, Role::Out(Rule::Param(_)))).then_some((class, f.name.starts_with("glCreate")))
+    (shape && !vendor && matches!(out.role, Role::Out(Rule::Param(_))))
+        .then_some((class, f.name.starts_with("glCreate")))
 }
 
 /// The pooled form of a create method: names from the device's pool, the rest by a round trip.
@@ -76,7 +77,8 @@ fn pooled_method(api: &Api, f: &Function, class: &str, created: bool) -> TokenSt
     let method = format_ident!("{}", f.method_name());
     let make = format_ident!("make_{}", f.method_name());
     let field = format_ident!("{}", f.short_name());
-    let docs = doc(f, "takes the names from the device's name pool, so it makes no round trip once the pool is started");
+    let docs =
+        doc(f, "takes the names from the device's name pool, so it makes no round trip once the pool is started");
     let (args, target, call) = if f.params.len() == 3 {
         let (t, n) = (ident(&f.params[0]), ident(&f.params[1]));
         (quote!(#t: types::GLenum, #n: types::GLsizei), quote!(#t), quote!((gl.#field)(target, n, names)))
@@ -205,11 +207,8 @@ fn scalar_query(api: &Api, f: &Function) -> TokenStream {
     });
     let pass = inputs.iter().map(|p| ident(p));
     let elem = element_type(out);
-    let (ret, value) = if out.ty.pointee().base == "GLboolean" {
-        (quote!(bool), quote!(x != 0))
-    } else {
-        (elem, quote!(x))
-    };
+    let (ret, value) =
+        if out.ty.pointee().base == "GLboolean" { (quote!(bool), quote!(x != 0)) } else { (elem, quote!(x)) };
     let doc = format!(
         " `{gl_name}` for a pname that yields one value: [`{}`](Self::{method}), first value. \
          Panics, at the caller's line, for a pname that yields several.",
@@ -769,11 +768,8 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
             quote!((#name, #id as i64))
         })
         .collect();
-    let range_check = if ranges.is_empty() {
-        quote!()
-    } else {
-        quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;)
-    };
+    let range_check =
+        if ranges.is_empty() { quote!() } else { quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;) };
     quote! {
         #docs
         #[track_caller]

@@ -18,10 +18,14 @@ fn scene() -> PathBuf {
         Some(name) => name.to_string(),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    // The scene must record with the families this replayer decodes. `--workspace` resolves the
+    // same features as the README's `cargo test --workspace`, so the scene's glcmd is the one
+    // already built, not a further copy (CI's disk is small).
     let families = glcmd::capture::format::family_features(glcmd::capture::format::families());
-    let features = if families == "none" { String::new() } else { families.replace(", ", ",") };
+    let features: Vec<String> =
+        if families == "none" { vec![] } else { families.split(", ").map(|f| format!("glcmd/{f}")).collect() };
     let output = Command::new(env!("CARGO"))
-        .args(["build", "-p", "glcmd", "--example", "scene", "--profile", &profile, "--features", &features])
+        .args(["build", "--workspace", "--example", "scene", "--profile", &profile, "--features", &features.join(",")])
         .arg("--target-dir")
         .arg(&target_dir)
         .current_dir(root)

@@ -500,7 +500,9 @@ pub fn build_example(name: &str) -> std::path::PathBuf {
         Some(name) => name.to_string(),
     };
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--example", name, "--profile", &profile, "--target-dir"])
+        // `--workspace`: the features of the README's `cargo test --workspace`, so the example
+        // links the glcmd already built rather than a further copy.
+        .args(["build", "--workspace", "--example", name, "--profile", &profile, "--target-dir"])
         .arg(&target_dir)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(std::process::Stdio::null())

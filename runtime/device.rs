@@ -552,12 +552,15 @@ impl Device {
             // The frame the render thread is stuck on, if it is waiting for a slot.
             if let Some((frame, slot, since)) = *common.stall.lock().unwrap_or_else(|e| e.into_inner()) {
                 if frame < frames {
-                    if common.open.lock().unwrap_or_else(|e| e.into_inner()).held_by(frame, me) {
+                    // (The stall may be a moment old: a slot this thread has just submitted is
+                    // on its way, and `owed_by` knows it.)
+                    let owed = common.open.lock().unwrap_or_else(|e| e.into_inner()).owed_by(frame, slot, me);
+                    if let Some(reason) = owed {
                         return Err(Error::WouldDeadlock {
                             what: format!("wait_frames({frames})"),
                             frame,
                             slot,
-                            reason: "is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)",
+                            reason,
                         });
                     }
                     if since.elapsed() >= limit {

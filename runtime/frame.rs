@@ -172,6 +172,10 @@ pub(crate) struct OpenFrames {
     frames: Vec<OpenFrame>,
     /// (frame, slot, thread) of claimed, unsubmitted slots.
     claims: Vec<(u64, u32, ThreadId)>,
+    /// (frame, slot) of slots submitted in open frames: the render thread may not have seen the
+    /// submit yet when a lookup on the submitting thread reads its stall, which then names a
+    /// slot that is on its way, not owed.
+    sent: Vec<(u64, u32)>,
 }
 
 struct OpenFrame {
@@ -190,11 +194,15 @@ impl OpenFrames {
 
     fn submitted(&mut self, frame: u64, slot: u32) {
         self.claims.retain(|&(f, s, _)| (f, s) != (frame, slot));
+        if self.frames.iter().any(|f| f.frame == frame) {
+            self.sent.push((frame, slot));
+        }
     }
 
     fn close(&mut self, frame: u64) {
         self.frames.retain(|f| f.frame != frame);
         self.claims.retain(|&(f, _, _)| f != frame);
+        self.sent.retain(|&(f, _)| f != frame);
     }
 
     /// Forgets a frame the render thread gave up (rule 4).
@@ -205,6 +213,9 @@ impl OpenFrames {
     /// Who owes an unsubmitted slot, as far as glcmd can tell: `Some(reason)` if only `thread`
     /// can end a wait for it.
     pub(crate) fn owed_by(&self, frame: u64, slot: u32, thread: ThreadId) -> Option<&'static str> {
+        if self.sent.contains(&(frame, slot)) {
+            return None;
+        }
         if let Some(&(_, _, t)) = self.claims.iter().find(|&&(f, s, _)| (f, s) == (frame, slot)) {
             return (t == thread).then_some("this thread claimed (Frame::list) and has not submitted");
         }
@@ -212,11 +223,6 @@ impl OpenFrames {
             .iter()
             .any(|f| f.frame == frame && f.thread == thread)
             .then_some("is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)")
-    }
-
-    /// Whether `frame` is begun, not dropped, and held by `thread`.
-    pub(crate) fn held_by(&self, frame: u64, thread: ThreadId) -> bool {
-        self.frames.iter().any(|f| f.frame == frame && f.thread == thread)
     }
 
     /// The oldest open frame, if any.

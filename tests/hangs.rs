@@ -80,6 +80,24 @@ fn a_query_blocked_on_another_threads_slot_times_out_and_is_reported() {
     });
 }
 
+/// `wait_frames` right after submitting a held frame's last slot: the render thread may not
+/// have seen the submit yet, and the wait must not call that a deadlock. Timing decides the
+/// race; 200 frames make a wrong check fail on any machine.
+#[test]
+fn wait_frames_right_after_the_last_submit_of_a_held_frame_waits() {
+    with_timeout("wait after submit", LIMIT, || {
+        let device = device();
+        for round in 0..200u64 {
+            let frame = device.begin_frame(2).unwrap();
+            frame.submit(1, device.command_list()).unwrap();
+            frame.submit(0, device.command_list()).unwrap();
+            let r = device.wait_frames(round + 1);
+            assert!(matches!(r, Ok(ref s) if s.frames == round + 1), "round {round}: {r:?}");
+            drop(frame);
+        }
+    });
+}
+
 #[test]
 fn a_query_while_this_thread_holds_an_earlier_frame_open_fails_at_once() {
     with_timeout("open frame", LIMIT, || {

@@ -193,6 +193,37 @@ fn a_lookup_waits_only_for_the_link_not_for_other_lists() {
     frame.submit(0, mine).unwrap();
 }
 
+/// A lookup made right after submitting the slot that links, while the frame is still open:
+/// the render thread may not have seen the submit yet (its stall still names that slot), and
+/// the lookup must wait for the link, not report a deadlock on a slot that is on its way. The
+/// race is won or lost by timing; 200 frames make a wrong check fail on any machine, and the
+/// right one passes on every machine.
+#[test]
+fn a_lookup_right_after_submitting_the_linking_slot_waits_for_it() {
+    with_timeout("lookup after submit", std::time::Duration::from_secs(120), || {
+        let device = device();
+        let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+        let mut list = device.command_list();
+        list.shader_source(vs, &[VS]);
+        list.compile_shader(vs);
+        device.submit(list).unwrap();
+        for round in 0..200 {
+            let program = device.create_program().unwrap();
+            let frame = device.begin_frame(2).unwrap();
+            let mut link = device.command_list();
+            link.attach_shader(program, vs);
+            link.link_program(program);
+            frame.submit(0, link).unwrap();
+            let r = device.get_uniform_location(program, "mvp");
+            assert!(matches!(r, Ok(l) if l >= 0), "round {round}: {r:?}");
+            frame.submit(1, device.command_list()).unwrap();
+            let mut delete = device.command_list();
+            delete.delete_program(program);
+            device.submit(delete).unwrap();
+        }
+    });
+}
+
 #[test]
 fn a_relink_refreshes_the_cache() {
     let device = device();

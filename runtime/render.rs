@@ -614,6 +614,9 @@ impl Scheduler {
             };
         }
         if let Some(r) = &common.capture {
+            let handing = Instant::now();
+            r.frame_ended(&mut f.replayed);
+            r.copied(handing.elapsed());
             r.send(crate::capture::recorder::Event::FrameEnd { frame: f.id });
         }
         if let Err(e) = ctx.context.present() {
@@ -667,23 +670,13 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
     let start = Instant::now();
     let index = f.replayed.len() as u32;
     if let Some(r) = &ctx.common.capture {
-        // Sent before the list replays: a list that hangs or crashes the driver is in the
-        // post-mortem capture.
+        // Filed before the list replays, so that what replay sends (a lookup of a program this
+        // list links) comes after it in the capture.
         let slots = f.slots.unwrap_or(1);
         if let Some(setup) = r.wants(f.id, slots) {
-            let copying = Instant::now();
-            let event = crate::capture::recorder::Event::List {
-                frame: f.id,
-                slot: f.next,
-                slots,
-                label: list.label.clone(),
-                packets: r.copy(&list.packets),
-                params: r.copy(&list.params),
-                sites: list.sites.clone(),
-                setup,
-            };
-            r.send(event);
-            r.copied(copying.elapsed());
+            let filing = Instant::now();
+            r.list(f.id, f.next, slots, index as usize, &list, setup);
+            r.copied(filing.elapsed());
         }
     }
     {

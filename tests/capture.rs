@@ -164,6 +164,87 @@ fn a_capture_replays_to_the_same_pixels_and_answers_with_other_names() {
     });
 }
 
+/// The render thread hands a captured list's buffers to the writer only when its frame ends
+/// (no copy), and holds what is sent meanwhile: a lookup answered while the frame is still open
+/// comes after the list that linked the program, in the file as in time, and replays alike.
+#[test]
+fn a_lookup_made_while_the_linking_frame_is_open_follows_the_link_in_the_capture() {
+    with_timeout("lookup order", Duration::from_secs(120), || {
+        let path = temp("lookup-order.glcap");
+        let device = capturing(CaptureOptions::default());
+        let scene = Scene::on_device(&device, W, H);
+        let handle = device.capture(&path, 1).unwrap();
+        let program = device.create_program().unwrap();
+        let shaders = [(gl::VERTEX_SHADER, QUAD_VS), (gl::FRAGMENT_SHADER, COLOR_FS)]
+            .map(|(ty, src)| (device.create_shader(ty).unwrap(), src));
+        let frame = device.begin_frame(2).unwrap();
+        let mut link = device.command_list();
+        link.set_label("link");
+        for (shader, src) in shaders {
+            link.shader_source(shader, &[src]);
+            link.compile_shader(shader);
+            link.attach_shader(program, shader);
+        }
+        link.link_program(program);
+        frame.submit(0, link).unwrap();
+        // Slot 1 is not submitted: the frame is open while the lookups are answered.
+        let rect = device.get_uniform_location(program, "rect").unwrap();
+        let color = device.get_uniform_location(program, "color").unwrap();
+        assert_eq!((rect, color), (LOC_RECT, LOC_COLOR));
+        let mut draw = device.command_list();
+        draw.set_label("draw");
+        for c in preamble(&scene) {
+            c.record(&mut draw, &scene);
+        }
+        draw.use_program(program);
+        draw.bind_vertex_array(scene.vao);
+        draw.uniform2f(LOC_SIZE, W as f32, H as f32);
+        draw.uniform4f(rect, 8.0, 8.0, 40.0, 30.0);
+        draw.uniform4f(color, 1.0, 0.5, 0.25, 1.0);
+        draw.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);
+        frame.submit(1, draw).unwrap();
+        handle.wait(Duration::from_secs(60)).unwrap();
+        let pixels = device_read_rgba8(&device, scene.fbo, W, H);
+
+        let c = capture::Capture::open(&path).unwrap();
+        let setup_end = c.records.iter().position(|r| matches!(r, Record::SetupEnd)).unwrap();
+        let order: Vec<String> = c.records[setup_end..]
+            .iter()
+            .filter_map(|r| match r {
+                Record::List(l) => Some(format!("list {}", l.label)),
+                Record::Call { function, .. } => {
+                    Some(glcmd::generated::capture::call_info(*function).unwrap().0.to_string())
+                }
+                Record::FrameEnd { .. } => Some("frame end".into()),
+                _ => None,
+            })
+            .collect();
+        let link_at = order.iter().position(|r| r == "list link").unwrap_or_else(|| panic!("{order:?}"));
+        let draw_at = order.iter().position(|r| r == "list draw").unwrap_or_else(|| panic!("{order:?}"));
+        let lookups: Vec<usize> =
+            order.iter().enumerate().filter(|(_, r)| *r == "glGetUniformLocation").map(|(i, _)| i).collect();
+        assert_eq!(lookups.len(), 2, "{order:?}");
+        assert!(lookups.iter().all(|&i| link_at < i && i < draw_at), "{order:?}");
+        assert_eq!(order.last().map(String::as_str), Some("frame end"), "{order:?}");
+
+        let replaying = Device::headless().unwrap();
+        for _ in 0..3 {
+            replaying.create_program().unwrap(); // other names than the capture's
+        }
+        let mut reports = Vec::new();
+        let summary = capture::replay(&c, &replaying, &ReplayOptions::default(), &mut |e| {
+            if let ReplayEvent::Report(r) = e {
+                reports.push(r)
+            }
+        })
+        .unwrap();
+        assert!(reports.is_empty(), "{reports:?}");
+        assert_eq!((summary.differences, summary.skipped, summary.unmapped), (0, 0, 0), "{summary:?}");
+        let image = capture::read_final_framebuffer(&replaying).unwrap();
+        assert_same_image("replayed capture", &image.rgba, &pixels, W as usize);
+    });
+}
+
 #[test]
 fn a_frame_range_replays_the_frames_before_it_and_stops_after_it() {
     with_timeout("frame range", Duration::from_secs(120), || {

@@ -1,12 +1,21 @@
 //! The capturing side: what the device sends, and the writer thread that keeps the set-up log
 //! and the post-mortem ring and writes capture files.
 //!
-//! The render thread does the least it can: for a list it must keep, it copies the two buffers
-//! (a `memcpy` of what the list holds; its sites are `&'static` locations, copied as pointers)
-//! and sends them, with the frame's number and slot, over an unbounded channel, before it
-//! replays the list (so a list that hangs or crashes the driver is in the post-mortem
-//! capture). Encoding, the set-up log, the ring and the file are the writer thread's. Creates
-//! and queries send their encoded arguments and answer from whichever thread answered them.
+//! The render thread does the least it can. A list it must keep is not copied: when the list's
+//! frame ends (after its deferred deletes, which read the packets, have run), the list's two
+//! buffers are handed to the writer thread, and the list goes back to the pool with two spare
+//! buffers the writer has finished with. Until that frame end, the render thread *holds* what
+//! it would send: the list's place in the stream, and every event sent after it from any thread
+//! (a program lookup answered from the cache on a worker must not overtake the list that linked
+//! the program), so the writer sees events in the order they happened. Holding costs a lock and
+//! a push; handing over costs two pointer swaps per list.
+//!
+//! With a post-mortem ring on, a list is copied (a `memcpy` of what it holds) and sent *before*
+//! it replays, so that a list that hangs or crashes the driver is in the post-mortem capture;
+//! nothing is held then. Sites are `&'static` locations, copied as pointers either way.
+//!
+//! Encoding, the set-up log, the ring and the file are the writer thread's. Creates and queries
+//! send their encoded arguments and answer from whichever thread answered them.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -21,6 +30,7 @@ use crossbeam_channel::{Receiver, Sender};
 
 use super::format::{self, Header};
 use super::CaptureError;
+use crate::list::CommandList;
 
 /// Which lists the set-up log keeps, besides every create and program interface lookup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +118,8 @@ pub struct CaptureSummary {
     /// Bytes of list packets and parameters in the captured frames (not the set-up).
     pub list_bytes: u64,
     pub setup_incomplete: bool,
-    /// Time the render thread spent copying the captured frames' lists (its whole cost).
+    /// Time the render thread spent on the captured frames' lists: holding and handing them
+    /// over, plus copying them when a post-mortem ring is kept (its whole cost).
     pub copy_time: Duration,
     /// Time the writer thread spent encoding and writing the captured frames.
     pub writer_time: Duration,
@@ -152,11 +163,14 @@ pub(crate) struct Recorder {
     busy: Arc<AtomicBool>,
     dumps: AtomicU32,
     thread: Mutex<Option<JoinHandle<()>>>,
-    /// Nanoseconds the render thread spent copying lists, since the device started.
+    /// Nanoseconds the render thread spent on lists for the writer, since the device started.
     copy_nanos: Arc<AtomicU64>,
-    /// Buffers the writer has encoded, back for the next copies: a large fresh allocation costs
-    /// the render thread page faults, a reused one does not.
+    /// Buffers the writer has encoded, back for the lists handed over (or the next copies): a
+    /// large fresh allocation costs page faults, a reused one does not.
     spare: Arc<Mutex<Vec<Vec<u64>>>>,
+    /// Events held until the frame in replay ends (module essay), in the order they were sent;
+    /// `Some(i)` marks the list `i` of that frame, whose buffers are handed over then.
+    held: Mutex<Vec<(Option<usize>, Event)>>,
 }
 
 /// Buffers kept for reuse at most.
@@ -186,6 +200,7 @@ impl Recorder {
             thread: Mutex::new(Some(thread)),
             copy_nanos,
             spare,
+            held: Mutex::new(Vec::new()),
         })
     }
 
@@ -200,8 +215,49 @@ impl Recorder {
         (setup || window || self.options.post_mortem.is_some()).then_some(setup)
     }
 
+    /// Files list `index` of frame `frame` (render thread, before the list replays): held until
+    /// the frame ends, or with a post-mortem ring copied and sent at once (module essay).
+    pub(crate) fn list(&self, frame: u64, slot: u32, slots: u32, index: usize, list: &CommandList, setup: bool) {
+        let copy_now = self.options.post_mortem.is_some();
+        let event = Event::List {
+            frame,
+            slot,
+            slots,
+            label: list.label.clone(),
+            packets: if copy_now { self.copy(&list.packets) } else { Vec::new() },
+            params: if copy_now { self.copy(&list.params) } else { Vec::new() },
+            sites: list.sites.clone(),
+            setup,
+        };
+        if copy_now {
+            self.send(event);
+        } else {
+            self.held.lock().unwrap_or_else(|e| e.into_inner()).push((Some(index), event));
+        }
+    }
+
+    /// The frame whose lists are `lists` has ended and its deferred deletes have run (render
+    /// thread): hands the held lists' buffers to the writer, each list getting spare buffers
+    /// in exchange, and sends everything held, in order.
+    pub(crate) fn frame_ended(&self, lists: &mut [CommandList]) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        for (index, mut event) in held.drain(..) {
+            if let (Some(i), Event::List { packets, params, .. }) = (index, &mut event) {
+                let Some(list) = lists.get_mut(i) else { continue };
+                *packets = std::mem::replace(&mut list.packets, self.spare_buffer());
+                *params = std::mem::replace(&mut list.params, self.spare_buffer());
+            }
+            let _ = self.tx.send(event);
+        }
+    }
+
+    /// A buffer the writer is done with, or an empty one.
+    fn spare_buffer(&self) -> Vec<u64> {
+        self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
+    }
+
     /// A copy of `words` in a reused buffer (render thread).
-    pub(crate) fn copy(&self, words: &[u64]) -> Vec<u64> {
+    fn copy(&self, words: &[u64]) -> Vec<u64> {
         let reused = {
             let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
             // The most recently returned buffer that is large enough.
@@ -213,14 +269,20 @@ impl Recorder {
         v
     }
 
-    /// The render thread spent `d` copying a list.
+    /// The render thread spent `d` on a list for the writer.
     pub(crate) fn copied(&self, d: Duration) {
         self.copy_nanos.fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 
+    /// Sends `event` to the writer, or holds it behind a held list (module essay).
     pub(crate) fn send(&self, event: Event) {
-        // The writer is gone only after the render thread finished: nothing to record then.
-        let _ = self.tx.send(event);
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if held.is_empty() {
+            // The writer is gone only after the render thread finished: nothing to record then.
+            let _ = self.tx.send(event);
+        } else {
+            held.push((None, event));
+        }
     }
 
     /// A create or query and its answer. Creates and program interface lookups go to the set-up
@@ -257,7 +319,9 @@ impl Recorder {
             return None;
         }
         let path = numbered(&pm.path, n);
-        self.send(Event::PostMortem { path: path.clone(), reason: reason.to_string() });
+        // Not held: the render thread may be the one that is stuck (and with a ring on, nothing
+        // is held anyway).
+        let _ = self.tx.send(Event::PostMortem { path: path.clone(), reason: reason.to_string() });
         Some(path)
     }
 
@@ -273,7 +337,17 @@ impl Recorder {
 
     /// Writes what is pending and stops the writer. Render thread, as it exits.
     pub(crate) fn finish(&self) {
-        self.send(Event::Shutdown);
+        {
+            // A frame that never ended (the render thread is leaving): its lists are gone, the
+            // rest of what is held still goes out, in order.
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            for (index, event) in held.drain(..) {
+                if index.is_none() {
+                    let _ = self.tx.send(event);
+                }
+            }
+        }
+        let _ = self.tx.send(Event::Shutdown);
         if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = t.join();
         }

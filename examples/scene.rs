@@ -228,7 +228,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         let per_frame = |x: f64| x / c.frames.max(1) as f64;
         println!(
             "captured {} frames to {}: {} bytes ({:.1} KiB per frame; list bytes {:.1} KiB per frame); render \
-             thread {:.3} ms per frame copying, writer thread {:.3} ms per frame",
+             thread {:.3} ms per frame handing lists over, writer thread {:.3} ms per frame",
             c.frames,
             c.path.display(),
             c.bytes,

@@ -93,12 +93,14 @@
 //!
 //! ## Cost
 //!
-//! Off (`Options::capture: None`), nothing. On, the render thread copies each list it keeps
-//! (the set-up policy, a capture's frames, or every list with post-mortem on) into buffers the
-//! writer thread hands back (a fresh large allocation would cost page faults) and sends the
-//! copy to the writer, which encodes, keeps the set-up log and the ring, and writes files;
-//! creates and queries send their encoded arguments and answer. The summary of a capture says
-//! how long each side spent; BENCHMARKS.md has the figures.
+//! Off (`Options::capture: None`), nothing. On, the render thread copies nothing: each list it
+//! keeps (the set-up policy, a capture's frames) gives its two buffers to the writer thread when
+//! its frame ends, and takes back two the writer has finished with (`recorder.rs` says how the
+//! order of events survives the wait). With a post-mortem ring on, every list is copied before
+//! it replays instead, so that a list that hangs the driver is in the ring. The writer encodes,
+//! keeps the set-up log and the ring, and writes files; creates and queries send their encoded
+//! arguments and answer. The summary of a capture says how long each side spent; BENCHMARKS.md
+//! has the figures.
 
 pub mod calls;
 pub mod format;

@@ -18,14 +18,15 @@ fn scene() -> PathBuf {
         Some(name) => name.to_string(),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    // The scene must record with the families this replayer decodes. `--workspace` resolves the
-    // same features as the README's `cargo test --workspace`, so the scene's glcmd is the one
-    // already built, not a further copy (CI's disk is small).
+    // The scene must record with the families this replayer decodes. `--workspace --tests`
+    // resolves the same features as the README's `cargo test --workspace`, so the scene is the
+    // one that run has already built, not a further copy of glcmd (CI's disk is small).
     let families = glcmd::capture::format::family_features(glcmd::capture::format::families());
     let features: Vec<String> =
         if families == "none" { vec![] } else { families.split(", ").map(|f| format!("glcmd/{f}")).collect() };
     let output = Command::new(env!("CARGO"))
-        .args(["build", "--workspace", "--example", "scene", "--profile", &profile, "--features", &features.join(",")])
+        .args(["build", "--workspace", "--tests", "--example", "scene", "--profile", &profile])
+        .args(["--features", &features.join(",")])
         .arg("--target-dir")
         .arg(&target_dir)
         .current_dir(root)

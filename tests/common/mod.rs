@@ -500,9 +500,10 @@ pub fn build_example(name: &str) -> std::path::PathBuf {
         Some(name) => name.to_string(),
     };
     let output = std::process::Command::new(env!("CARGO"))
-        // `--workspace`: the features of the README's `cargo test --workspace`, so the example
-        // links the glcmd already built rather than a further copy.
-        .args(["build", "--workspace", "--example", name, "--profile", &profile, "--target-dir"])
+        // `--workspace --tests`: the features of the README's `cargo test --workspace` (every
+        // member's dev-dependencies included), so the example is the one that run has already
+        // built, not a further copy of glcmd (time, and disk CI does not have).
+        .args(["build", "--workspace", "--tests", "--example", name, "--profile", &profile, "--target-dir"])
         .arg(&target_dir)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(std::process::Stdio::null())

@@ -224,6 +224,97 @@ fn a_lookup_right_after_submitting_the_linking_slot_waits_for_it() {
     });
 }
 
+/// A lookup's answer names a resource: not -1, not `GL_INVALID_INDEX`.
+fn found(value: i64) -> bool {
+    value >= 0 && value != gl::INVALID_INDEX as i64
+}
+
+/// `glProgramBinary` and `glCreateShaderProgramv` fill the cache as a link does: their
+/// lookups equal direct GL's for the same program, mostly without a round trip.
+#[test]
+fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
+    let device = device();
+    let linked = device_program(&device, &[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    // What a linked program's first pass asks the GL (spellings the cache cannot know).
+    let before = device.stats().round_trips;
+    let linked_answers = device_answers(&device, linked);
+    let asked_linked = device.stats().round_trips - before;
+    let formats = device.get_integerv(gl::NUM_PROGRAM_BINARY_FORMATS).unwrap()[0];
+    let size = device.get_programiv(linked, gl::PROGRAM_BINARY_LENGTH).unwrap()[0];
+    if formats > 0 && size > 0 {
+        let (direct, direct_status) = direct_answers();
+        let (written, format, bytes) = device.get_program_binary(linked, size).unwrap();
+        assert_eq!(written, size);
+        let program = device.create_program().unwrap();
+        let mut list = device.command_list();
+        list.program_binary(program, format, &bytes[..written as usize]);
+        device.submit(list).unwrap();
+        device.finish().unwrap();
+        let before = device.stats().round_trips;
+        assert_eq!(device_answers(&device, program), direct);
+        let asked = device.stats().round_trips - before;
+        assert_eq!(linked_answers, direct);
+        // The binary's cache is the link's but for subroutines: a program made from a binary
+        // has no attached shaders to say which stages it has, so those are asked on first use.
+        let subroutines = direct.iter().filter(|(k, v)| k.starts_with("subroutine") && found(*v)).count() as u64;
+        assert!(subroutines > 0);
+        assert_eq!(asked, asked_linked + subroutines, "{} lookups", direct.len());
+        assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![direct_status]);
+    } else {
+        // Not every driver offers a binary format; the rest of the test still runs.
+        eprintln!("no program binary format ({formats} formats, binary length {size}): glProgramBinary not tested");
+    }
+
+    // A separable vertex program, made by glCreateShaderProgramv, directly and through glcmd.
+    let d = Direct::new();
+    let source = CString::new(VS).unwrap();
+    let direct_program = unsafe { (d.gl.CreateShaderProgramv)(gl::VERTEX_SHADER, 1, &source.as_ptr()) };
+    let mut direct_status = 0;
+    unsafe { (d.gl.GetProgramiv)(direct_program, gl::LINK_STATUS, &mut direct_status) };
+    assert_eq!(direct_status, 1, "the direct separable program links");
+    let direct = answers(|what, aux, name| {
+        let c = CString::new(name).unwrap();
+        let (g, p) = (&d.gl, c.as_ptr());
+        unsafe {
+            match what {
+                "uniform" => (g.GetUniformLocation)(direct_program, p) as i64,
+                "index" => (g.GetProgramResourceIndex)(direct_program, aux, p) as i64,
+                "location" => (g.GetProgramResourceLocation)(direct_program, aux, p) as i64,
+                "attrib" => (g.GetAttribLocation)(direct_program, p) as i64,
+                "block" => (g.GetUniformBlockIndex)(direct_program, p) as i64,
+                "frag" => (g.GetFragDataLocation)(direct_program, p) as i64,
+                "subroutine" => (g.GetSubroutineIndex)(direct_program, aux, p) as i64,
+                _ => (g.GetSubroutineUniformLocation)(direct_program, aux, p) as i64,
+            }
+        }
+    });
+    let program = device.create_shader_programv(gl::VERTEX_SHADER, &[VS]).unwrap();
+    let before = device.stats().round_trips;
+    assert_eq!(device_answers(&device, program), direct);
+    let asked = device.stats().round_trips - before;
+    // The cache is what a link of the same vertex shader gives, but for subroutines (as for a
+    // binary: glCreateShaderProgramv detaches its shader before it returns).
+    let vertex_only = device.create_program().unwrap();
+    let shader = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let mut list = device.command_list();
+    list.shader_source(shader, &[VS]);
+    list.compile_shader(shader);
+    list.attach_shader(vertex_only, shader);
+    list.program_parameteri(vertex_only, gl::PROGRAM_SEPARABLE, gl::TRUE as GLint);
+    list.link_program(vertex_only);
+    device.submit(list).unwrap();
+    let before_linked = device.stats().round_trips;
+    assert_eq!(device_answers(&device, vertex_only), direct);
+    let asked_linked = device.stats().round_trips - before_linked;
+    let subroutines = direct.iter().filter(|(k, v)| k.starts_with("subroutine") && found(*v)).count() as u64;
+    assert!(direct.iter().filter(|(_, v)| found(*v)).count() > 10, "active resources: {direct:?}");
+    assert_eq!(asked, asked_linked + subroutines, "{} lookups", direct.len());
+    let before = device.stats().round_trips;
+    assert_eq!(device_answers(&device, program), direct);
+    assert_eq!(device.stats().round_trips, before, "a second pass is all cached");
+    assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
+}
+
 #[test]
 fn a_relink_refreshes_the_cache() {
     let device = device();

@@ -254,6 +254,8 @@ pub fn draw(function: &'static str, elements: bool) -> bool {
 }
 
 /// A sync object argument: null or a real sync object.
+// The pointer is never dereferenced: glIsSync compares it with the context's sync objects.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn sync(function: &'static str, argument: &'static str, s: GLsync) -> bool {
     // SAFETY: glIsSync takes any value and only compares it with the context's sync objects.
     if s.is_null() || unsafe { (real().IsSync)(s) } != 0 {

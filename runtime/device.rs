@@ -716,6 +716,7 @@ impl Device {
         name
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn pooled_create(
         &self,
         function: &'static str,

@@ -24,6 +24,7 @@ pub mod pname {
     clippy::missing_safety_doc,
     clippy::unnecessary_cast,
     clippy::let_unit_value,
+    clippy::useless_conversion,
     unused_unsafe,
     unused_imports
 )]
@@ -43,6 +44,7 @@ pub mod inspect {
     unused_unsafe,
     unused_imports,
     clippy::useless_conversion,
+    clippy::redundant_field_names,
     clippy::type_complexity
 )]
 pub mod device {
@@ -66,7 +68,8 @@ pub mod capture {
     unused_unsafe,
     unused_imports,
     clippy::identity_op,
-    clippy::erasing_op
+    clippy::erasing_op,
+    clippy::unnecessary_cast
 )]
 pub mod checked {
     include!(concat!(env!("OUT_DIR"), "/checked.rs"));

@@ -81,9 +81,7 @@ impl Limits {
             if clear_errors(g) {
                 continue; // unknown to this context
             }
-            for v in [&mut i] {
-                v.truncate(n);
-            }
+            i.truncate(n);
             i64v.truncate(n);
             f.truncate(n);
             d.truncate(n);

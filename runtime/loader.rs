@@ -109,7 +109,11 @@ unsafe fn context_info(get: &impl Fn(&CStr) -> *const c_void) -> ContextInfo {
     };
     let text = |p: *const u8| {
         // SAFETY: the GL returns null or a static NUL-terminated string.
-        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned()).unwrap_or_default()
+        if p.is_null() {
+            String::new()
+        } else {
+            unsafe { CStr::from_ptr(p.cast()) }.to_string_lossy().into_owned()
+        }
     };
     // SAFETY: valid enums; each integer query writes one value.
     unsafe {
@@ -157,13 +161,16 @@ fn mesa_glapi_offset() -> Option<GlapiOffset> {
     }
 }
 
+/// What a stub does when called: it is given the function's name.
+pub(crate) type MissingHook = Box<dyn Fn(&'static str)>;
+
 thread_local! {
     /// What a stub does on this thread when called: the render thread reports it.
-    static ON_MISSING: RefCell<Option<Box<dyn Fn(&'static str)>>> = const { RefCell::new(None) };
+    static ON_MISSING: RefCell<Option<MissingHook>> = const { RefCell::new(None) };
 }
 
 /// Installs what stubs do on this thread (the render thread reports through its sink).
-pub(crate) fn set_missing_hook(hook: Option<Box<dyn Fn(&'static str)>>) {
+pub(crate) fn set_missing_hook(hook: Option<MissingHook>) {
     ON_MISSING.with(|h| *h.borrow_mut() = hook);
 }
 

@@ -72,7 +72,9 @@ pub(crate) fn with_current<R>(f: impl FnOnce(Option<&RenderContext>) -> R) -> R 
     f(ctx.map(|p| unsafe { &*p }))
 }
 
-/// Queues a message from the render thread to itself.
+/// Queues a message from the render thread to itself; gives it back when this is not a render
+/// thread (the caller sends it over the channel instead).
+#[allow(clippy::result_large_err)]
 pub(crate) fn send_local(msg: Msg) -> Result<(), Msg> {
     LOCAL.with(|l| match l.borrow_mut().as_mut() {
         Some(q) => {

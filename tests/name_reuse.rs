@@ -240,7 +240,7 @@ fn a_name_deleted_earlier_in_the_frame_is_not_handed_out_again() {
         // Runs after slot 0 (submitted before it), before slot 1 (not submitted yet).
         let b = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
         assert_ne!(b, a, "the name of a texture whose delete is still deferred was handed out again");
-        assert_eq!(device.is_texture(a).unwrap(), true, "texture {a} was deleted before its frame ended");
+        assert!(device.is_texture(a).unwrap(), "texture {a} was deleted before its frame ended");
 
         let mut slot1 = device.command_list();
         target.record_fill_and_draw(&mut slot1, b, [0, 255, 0, 255], 2);
@@ -251,7 +251,7 @@ fn a_name_deleted_earlier_in_the_frame_is_not_handed_out_again() {
         let pixels = device_read_rgba8(&device, target.fbo, 3, 1);
         assert_eq!(&pixels[4..8], &[255, 0, 0, 255], "the draw with the deleted-in-frame texture A");
         assert_eq!(&pixels[8..12], &[0, 255, 0, 255], "the draw with the new texture B");
-        assert_eq!(device.is_texture(a).unwrap(), false, "A is deleted at the end of its frame");
+        assert!(!device.is_texture(a).unwrap(), "A is deleted at the end of its frame");
         assert!(device.is_texture(b).unwrap());
         assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 

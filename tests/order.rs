@@ -112,7 +112,6 @@ fn workers_finishing_in_reverse_keep_slot_order() {
                 let submitted = submitted.clone();
                 let wait_for = rxs[slot as usize + 1].take().unwrap();
                 let done = txs[slot as usize].clone();
-                let log = log;
                 handles.push(std::thread::spawn(move || {
                     let mut list = frame.device().command_list();
                     log.record(&mut list, round * 4 + slot);
@@ -290,5 +289,5 @@ fn wait_frames_returns_when_the_frame_has_ended() {
     let stats = device.wait_frames(1).unwrap();
     assert_eq!((stats.frames, stats.lists, stats.commands), (1, 2, 3));
     assert_eq!(stats.round_trips, round_trips, "wait_frames made a round trip");
-    assert_eq!(device.is_texture(texture).unwrap(), false, "the frame's delete has run");
+    assert!(!device.is_texture(texture).unwrap(), "the frame's delete has run");
 }

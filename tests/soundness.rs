@@ -77,6 +77,7 @@ fn item1_the_shadow_follows_bindings_made_in_with_gl_and_post() {
     let data = device.get_named_buffer_sub_data(buffer, 0, 64).unwrap();
     assert_eq!(&data[..8], &[0, 255, 0, 255, 0, 255, 0, 255]);
     device.post(|g| unsafe { (g.BindBuffer)(gl::PIXEL_PACK_BUFFER, 0) }).unwrap();
+    #[allow(clippy::useless_vec)] // on the heap on purpose: corrupting it was the bug
     let victim = vec![0x55u8; 64];
     let mut list = device.command_list();
     list.read_pixels_to_buffer(0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, victim.as_ptr() as usize);

@@ -127,6 +127,7 @@ struct CEntries {
 
 impl CEntries {
     fn load() -> CEntries {
+        use glcmd::generated::loader;
         let get = |name: &std::ffi::CStr| {
             // SAFETY: a NUL-terminated name.
             let p = unsafe { glcmd_capi::glcmdGetProcAddress(name.as_ptr()) };
@@ -137,10 +138,18 @@ impl CEntries {
         // of glcorearb.h, which is what the loader's pointer type spells.
         unsafe {
             CEntries {
-                bind_texture: std::mem::transmute(get(c"glBindTexture")),
-                uniform_matrix4fv: std::mem::transmute(get(c"glUniformMatrix4fv")),
-                draw_elements_instanced: std::mem::transmute(get(c"glDrawElementsInstanced")),
-                named_buffer_sub_data: std::mem::transmute(get(c"glNamedBufferSubData")),
+                bind_texture: std::mem::transmute::<*mut std::ffi::c_void, loader::PfnBindTexture>(get(
+                    c"glBindTexture",
+                )),
+                uniform_matrix4fv: std::mem::transmute::<*mut std::ffi::c_void, loader::PfnUniformMatrix4fv>(get(
+                    c"glUniformMatrix4fv",
+                )),
+                draw_elements_instanced: std::mem::transmute::<*mut std::ffi::c_void, loader::PfnDrawElementsInstanced>(
+                    get(c"glDrawElementsInstanced"),
+                ),
+                named_buffer_sub_data: std::mem::transmute::<*mut std::ffi::c_void, loader::PfnNamedBufferSubData>(
+                    get(c"glNamedBufferSubData"),
+                ),
             }
         }
     }

@@ -39,7 +39,7 @@ impl Rng {
         Rng(if z == 0 { 0x2545_F491_4F6C_DD1D } else { z })
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -53,7 +53,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            ((self.next() >> 11) as u128 * n as u128 >> 53) as usize
+            (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
         }
     }
 }
@@ -116,6 +116,7 @@ pub struct Seed {
 
 impl Seed {
     /// A seed from a capture that loads.
+    #[allow(clippy::result_large_err)] // LoadError is the loader's own, with its context
     pub fn new(bytes: Vec<u8>) -> Result<Seed, LoadError> {
         let c = Capture::from_bytes(&bytes)?;
         let mut records = Vec::new();
@@ -201,7 +202,7 @@ pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
             }
             1 => {
                 let at = rng.below(b.len());
-                b[at] = rng.next() as u8;
+                b[at] = rng.next_u64() as u8;
             }
             2 => {
                 let at = rng.below(b.len()) & !3;
@@ -253,7 +254,7 @@ pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
             8 => {
                 let at = rng.below(b.len() + 1);
                 let n = 1 + rng.below(16);
-                let junk: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                let junk: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
                 b.splice(at..at, junk);
             }
             9 => {
@@ -354,6 +355,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs one round over `seeds`.
+#[allow(clippy::result_large_err)] // the loader's LoadError, caught as it is
 pub fn run(seeds: &[Seed], config: &Config<'_>) -> Outcome {
     let start = Instant::now();
     let mut rng = Rng::new(config.seed);

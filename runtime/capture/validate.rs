@@ -131,7 +131,7 @@ fn check_range(
     len: u64,
     params: &[u8],
 ) -> Result<(), PacketProblem> {
-    let end = start.checked_add(len).unwrap_or(u64::MAX);
+    let end = start.saturating_add(len);
     // The replay loop addresses parameters with 32-bit offsets.
     if start > u32::MAX as u64 || end > params.len() as u64 {
         return Err(PacketProblem::OutOfRange { function, param, start, end, size: params.len() });

@@ -164,7 +164,7 @@ impl Fixture {
     pub fn name(&self, v: usize, i: usize, class: &str) -> GLuint {
         let real = self.names.get(class).map(|n| n[mix(v, i + 7) % n.len()]);
         match (mix(v, i) % 6, real) {
-            (0 | 1 | 2, Some(n)) => n,
+            (0..=2, Some(n)) => n,
             (3, _) => 0,
             (4, _) => 99_999,
             (5, _) => u32::MAX,

@@ -43,7 +43,7 @@ impl Rng {
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n > 0);
-        ((self.next_u64() >> 11) as u128 * n as u128 >> 53) as u64
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as u64
     }
 
     /// Uniform in `lo..=hi`.

@@ -136,7 +136,7 @@ fn plain_into(tokens: TokenStream, depth: usize, out: &mut String) {
     // punctuation (`::`, `->`, `'a`) joint.
     let mut line: Vec<TokenTree> = Vec::new();
     let flush = |line: &mut Vec<TokenTree>, out: &mut String, end: &str| {
-        out.extend(std::iter::repeat("    ").take(depth));
+        out.extend(std::iter::repeat_n("    ", depth));
         out.push_str(&line.drain(..).collect::<TokenStream>().to_string());
         out.push_str(end);
     };
@@ -145,7 +145,7 @@ fn plain_into(tokens: TokenStream, depth: usize, out: &mut String) {
             TokenTree::Group(g) if g.delimiter() == Delimiter::Brace && depth < 2 => {
                 flush(&mut line, out, " {\n");
                 plain_into(g.stream(), depth + 1, out);
-                out.extend(std::iter::repeat("    ").take(depth));
+                out.extend(std::iter::repeat_n("    ", depth));
                 out.push_str("}\n");
             }
             TokenTree::Punct(p) if p.as_char() == ';' => {

@@ -371,20 +371,18 @@ fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
     for (name, _) in names(gl::SHADER_STORAGE_BLOCK) {
         ask(Lookup::ResourceIndex, gl::SHADER_STORAGE_BLOCK, &name);
     }
-    // Subroutine interfaces exist only for the program's stages: the attached shaders say which
-    // (a program made from a binary has none attached; its subroutines are asked on first use).
-    let attached = integer(gl_fns, program, gl::ATTACHED_SHADERS).max(0) as usize;
-    let mut shaders = vec![0 as GLuint; attached.max(1)];
-    let mut got: GLsizei = 0;
-    unsafe { (gl_fns.GetAttachedShaders)(program, attached as GLsizei, &mut got, shaders.as_mut_ptr()) };
-    let stages: Vec<GLenum> = shaders[..(got.max(0) as usize).min(attached)]
-        .iter()
-        .map(|&sh| {
-            let mut t = 0;
-            unsafe { (gl_fns.GetShaderiv)(sh, gl::SHADER_TYPE, &mut t) };
-            t as GLenum
-        })
-        .collect();
+    // Subroutine interfaces are per stage. Every stage is asked: one the program lacks has no
+    // resources (an error some driver might raise instead is drained with the others), and a
+    // program made by glProgramBinary or glCreateShaderProgramv has no attached shader that
+    // would say which stages it has.
+    let stages = [
+        gl::VERTEX_SHADER,
+        gl::TESS_CONTROL_SHADER,
+        gl::TESS_EVALUATION_SHADER,
+        gl::GEOMETRY_SHADER,
+        gl::FRAGMENT_SHADER,
+        gl::COMPUTE_SHADER,
+    ];
     for stage in stages {
         let (interface, uniform_interface) = match stage {
             gl::VERTEX_SHADER => (gl::VERTEX_SUBROUTINE, gl::VERTEX_SUBROUTINE_UNIFORM),

@@ -230,7 +230,7 @@ fn found(value: i64) -> bool {
 }
 
 /// `glProgramBinary` and `glCreateShaderProgramv` fill the cache as a link does: their
-/// lookups equal direct GL's for the same program, mostly without a round trip.
+/// lookups equal direct GL's for the same program, with the round trips of a linked program's.
 #[test]
 fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
     let device = device();
@@ -254,11 +254,10 @@ fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
         assert_eq!(device_answers(&device, program), direct);
         let asked = device.stats().round_trips - before;
         assert_eq!(linked_answers, direct);
-        // The binary's cache is the link's but for subroutines: a program made from a binary
-        // has no attached shaders to say which stages it has, so those are asked on first use.
-        let subroutines = direct.iter().filter(|(k, v)| k.starts_with("subroutine") && found(*v)).count() as u64;
-        assert!(subroutines > 0);
-        assert_eq!(asked, asked_linked + subroutines, "{} lookups", direct.len());
+        // The binary's cache is the link's, subroutines included (no shader is attached to a
+        // program made from a binary: the cache asks every stage).
+        assert!(direct.iter().any(|(k, v)| k.starts_with("subroutine") && found(*v)));
+        assert_eq!(asked, asked_linked, "{} lookups", direct.len());
         assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![direct_status]);
     } else {
         // Not every driver offers a binary format; the rest of the test still runs.
@@ -292,8 +291,8 @@ fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
     let before = device.stats().round_trips;
     assert_eq!(device_answers(&device, program), direct);
     let asked = device.stats().round_trips - before;
-    // The cache is what a link of the same vertex shader gives, but for subroutines (as for a
-    // binary: glCreateShaderProgramv detaches its shader before it returns).
+    // The cache is what a link of the same vertex shader gives, subroutines included
+    // (glCreateShaderProgramv detaches its shader before it returns).
     let vertex_only = device.create_program().unwrap();
     let shader = device.create_shader(gl::VERTEX_SHADER).unwrap();
     let mut list = device.command_list();
@@ -306,9 +305,10 @@ fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
     let before_linked = device.stats().round_trips;
     assert_eq!(device_answers(&device, vertex_only), direct);
     let asked_linked = device.stats().round_trips - before_linked;
-    let subroutines = direct.iter().filter(|(k, v)| k.starts_with("subroutine") && found(*v)).count() as u64;
     assert!(direct.iter().filter(|(_, v)| found(*v)).count() > 10, "active resources: {direct:?}");
-    assert_eq!(asked, asked_linked + subroutines, "{} lookups", direct.len());
+    assert!(direct.iter().any(|(k, v)| k.starts_with("subroutine") && found(*v)));
+    assert_eq!(asked, asked_linked, "{} lookups", direct.len());
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR, "glcmd's own reads raised no error");
     let before = device.stats().round_trips;
     assert_eq!(device_answers(&device, program), direct);
     assert_eq!(device.stats().round_trips, before, "a second pass is all cached");

@@ -10,14 +10,15 @@
 //! by the test. The callback runs on the render thread as each list replays, so the vector is a
 //! record, made by the GL itself, of which lists reached the driver and in which order, and it
 //! outlives the device: after `drop(device)` has returned (it joins the render thread) the test
-//! reads it. The callback makes the render thread sleep on the first marker, so at the moment of
-//! the drop nearly all lists are provably still queued (the test asserts that too).
+//! reads it. The callback holds the render thread in the first marker until the test opens a
+//! gate, so when the workers are done every list but the first is provably still queued (the
+//! test asserts it), whatever the machine's speed; the gate opens as the device is dropped.
 
 mod common;
 
 use std::ffi::c_void;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -30,8 +31,16 @@ use glcmd::{gl, CommandList, Device, Error};
 
 struct Markers {
     ids: Mutex<Vec<u32>>,
-    /// The render thread sleeps this long in the callback of marker 0.
-    stall_on_first: Duration,
+    /// Marker 0's callback waits until this is true (a test that gates it opens it).
+    gate: Mutex<bool>,
+    opened: Condvar,
+}
+
+impl Markers {
+    fn open(&self) {
+        *self.gate.lock().unwrap() = true;
+        self.opened.notify_all();
+    }
 }
 
 extern "system" fn on_debug_message(
@@ -49,7 +58,10 @@ extern "system" fn on_debug_message(
     // SAFETY: `user` is the Markers the test keeps alive until the device is dropped.
     let markers = unsafe { &*(user as *const Markers) };
     if id == 0 {
-        std::thread::sleep(markers.stall_on_first);
+        // Bounded, so that a broken test fails in its `with_timeout` instead of hanging.
+        if let Ok(open) = markers.gate.lock() {
+            let _ = markers.opened.wait_timeout_while(open, Duration::from_secs(60), |open| !*open);
+        }
     }
     // No panics here (this is an extern "system" callback): a poisoned lock is ignored.
     if let Ok(mut ids) = markers.ids.lock() {
@@ -57,8 +69,9 @@ extern "system" fn on_debug_message(
     }
 }
 
-fn install_markers(device: &Device, stall_on_first: Duration) -> Arc<Markers> {
-    let markers = Arc::new(Markers { ids: Mutex::new(Vec::new()), stall_on_first });
+/// `gated`: marker 0 holds the render thread until `Markers::open`.
+fn install_markers(device: &Device, gated: bool) -> Arc<Markers> {
+    let markers = Arc::new(Markers { ids: Mutex::new(Vec::new()), gate: Mutex::new(!gated), opened: Condvar::new() });
     let user = Arc::as_ptr(&markers) as usize;
     device
         .with_gl(move |gl_fns| unsafe {
@@ -92,7 +105,7 @@ fn record_marker(list: &mut CommandList, id: u32) {
 fn markers_reach_the_callback() {
     // The observation mechanism itself works (else the drop tests would prove nothing).
     let device = device();
-    let markers = install_markers(&device, Duration::ZERO);
+    let markers = install_markers(&device, false);
     let mut list = device.command_list();
     record_marker(&mut list, 7);
     record_marker(&mut list, 8);
@@ -105,6 +118,16 @@ fn markers_reach_the_callback() {
 // Dropping the device runs everything submitted
 // ---------------------------------------------------------------------------------------------
 
+/// Opens the gate of marker 0 from another thread, a moment after the caller has (most likely)
+/// entered `drop(device)`: if it had not yet, the test still holds, it only proves less.
+fn open_gate_soon(markers: &Arc<Markers>) -> std::thread::JoinHandle<()> {
+    let markers = markers.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        markers.open();
+    })
+}
+
 const LISTS: u32 = 1000;
 const THREADS: u32 = 8;
 
@@ -114,7 +137,7 @@ const THREADS: u32 = 8;
 fn dropping_the_device_replays_1000_queued_lists_of_one_frame() {
     let markers = with_timeout("drop with 1000 slots", Duration::from_secs(15), || {
         let device = device();
-        let markers = install_markers(&device, Duration::from_millis(300));
+        let markers = install_markers(&device, true);
         let frame = Arc::new(device.begin_frame(LISTS as usize).unwrap());
         let workers: Vec<_> = (0..THREADS)
             .map(|t| {
@@ -135,17 +158,13 @@ fn dropping_the_device_replays_1000_queued_lists_of_one_frame() {
         for w in workers {
             w.join().unwrap();
         }
-        let before_drop = markers.ids.lock().unwrap().len();
+        // Held in marker 0: nothing has reached the callback's log yet.
+        assert_eq!(markers.ids.lock().unwrap().len(), 0);
         let start = Instant::now();
+        let opener = open_gate_soon(&markers);
         drop(device); // the last handle: must replay everything, then return
-        eprintln!(
-            "{before_drop} of {LISTS} lists had run when the device was dropped; the drop took {:?}",
-            start.elapsed()
-        );
-        assert!(
-            before_drop < LISTS as usize / 2,
-            "most lists had already run; the drop was not tested ({before_drop})"
-        );
+        eprintln!("the drop took {:?}", start.elapsed());
+        opener.join().unwrap();
         markers
     });
     let ids = markers.ids.lock().unwrap();
@@ -159,7 +178,7 @@ fn dropping_the_device_replays_1000_queued_lists_of_one_frame() {
 fn dropping_the_device_replays_1000_queued_single_list_frames() {
     let markers = with_timeout("drop with 1000 frames", Duration::from_secs(15), || {
         let device = device();
-        let markers = install_markers(&device, Duration::from_millis(300));
+        let markers = install_markers(&device, true);
         let mut stall = device.command_list();
         record_marker(&mut stall, 0);
         device.submit(stall).unwrap();
@@ -178,12 +197,10 @@ fn dropping_the_device_replays_1000_queued_single_list_frames() {
         for w in workers {
             w.join().unwrap();
         }
-        let before_drop = markers.ids.lock().unwrap().len();
+        assert_eq!(markers.ids.lock().unwrap().len(), 0, "held in marker 0");
+        let opener = open_gate_soon(&markers);
         drop(device);
-        assert!(
-            before_drop < LISTS as usize / 2,
-            "most lists had already run; the drop was not tested ({before_drop})"
-        );
+        opener.join().unwrap();
         markers
     });
     let ids = markers.ids.lock().unwrap();
@@ -204,7 +221,7 @@ fn dropping_the_device_replays_1000_queued_single_list_frames() {
 fn a_frame_dropped_with_a_missing_slot_runs_the_rest() {
     let markers = with_timeout("missing slot", Duration::from_secs(10), || {
         let device = device();
-        let markers = install_markers(&device, Duration::ZERO);
+        let markers = install_markers(&device, false);
         let frame = device.begin_frame(3).unwrap();
         for slot in [2, 1] {
             let mut list = device.command_list();

@@ -608,13 +608,15 @@ fn a_watchdog_stall_writes_the_post_mortem_capture() {
         .unwrap();
         let o = set_up(&device);
         render_frame(&device, &o, 0);
-        // Frame A misses slot 1 (held by a thread that never submits), frame B waits behind it.
+        // Frame A misses slot 1 (held by a thread that submits nothing and lets go of the frame
+        // only once the stall is reported), frame B waits behind it.
         let a = device.begin_frame(2).unwrap();
         let mut l = device.command_list();
         Cmd::UseScene.record(&mut l, &o.scene);
         a.submit(0, l).unwrap();
+        let (reported, release) = std::sync::mpsc::channel::<()>();
         let holder = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs(3));
+            let _ = release.recv();
             drop(a);
         });
         let mut l = device.command_list();
@@ -628,6 +630,7 @@ fn a_watchdog_stall_writes_the_post_mortem_capture() {
             }
         };
         assert!(stall.message.contains(&path.display().to_string()), "{}", stall.message);
+        reported.send(()).unwrap();
         holder.join().unwrap();
         drop(device);
         let c = capture::Capture::open(&path).unwrap();

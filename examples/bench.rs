@@ -551,24 +551,13 @@ fn main() {
     let _ = writeln!(out, "\n### What a worker asks for (on a worker thread; ns)\n");
     let _ = writeln!(out, "| call | answered by | median | min |");
     let _ = writeln!(out, "| --- | --- | ---: | ---: |");
-    let _ = writeln!(
-        out,
-        "| `create_buffers(1)` | the name pool | **{}** | {} |",
-        ns(wf.create_pooled.0),
-        ns(wf.create_pooled.1)
-    );
-    let _ = writeln!(
-        out,
-        "| `get_uniform_location(program, \"mvp\")` | the program interface cache | **{}** | {} |",
-        ns(wf.cached_query.0),
-        ns(wf.cached_query.1)
-    );
-    let _ = writeln!(
-        out,
-        "| `get_integerv(GL_MAX_TEXTURE_SIZE)` | the limits cache | **{}** | {} |",
-        ns(wf.limit.0),
-        ns(wf.limit.1)
-    );
+    for (call, answered_by, (median, min)) in [
+        ("`create_buffers(1)`", "the name pool", wf.create_pooled),
+        ("`get_uniform_location(program, \"mvp\")`", "the program interface cache", wf.cached_query),
+        ("`get_integerv(GL_MAX_TEXTURE_SIZE)`", "the limits cache", wf.limit),
+    ] {
+        let _ = writeln!(out, "| {call} | {answered_by} | **{}** | {} |", ns(median), ns(min));
+    }
     let _ = writeln!(
         out,
         "\nStreaming frame ({} workers, each frame: 3 uniform lookups, a limit, a created, filled, drawn and deleted buffer; {} frames): **{:.2}** round trips per frame.",

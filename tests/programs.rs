@@ -102,9 +102,15 @@ fn direct_answers() -> (Vec<(String, i64)>, GLint) {
     let g = &d.gl;
     let mut status = 0;
     unsafe { (g.GetProgramiv)(program, gl::LINK_STATUS, &mut status) };
-    let answers = answers(|what, aux, name| {
+    (direct_lookups(g, program), status)
+}
+
+/// Every lookup of `answers`, asked of direct GL.
+fn direct_lookups(g: &glcmd::Gl, program: GLuint) -> Vec<(String, i64)> {
+    answers(|what, aux, name| {
         let c = CString::new(name).unwrap();
         let p = c.as_ptr();
+        // SAFETY: a NUL-terminated name and a program of this context.
         unsafe {
             match what {
                 "uniform" => (g.GetUniformLocation)(program, p) as i64,
@@ -117,8 +123,7 @@ fn direct_answers() -> (Vec<(String, i64)>, GLint) {
                 _ => (g.GetSubroutineUniformLocation)(program, aux, p) as i64,
             }
         }
-    });
-    (answers, status)
+    })
 }
 
 fn device_answers(device: &glcmd::Device, program: GLuint) -> Vec<(String, i64)> {
@@ -306,22 +311,7 @@ fn program_binary_and_create_shader_programv_fill_the_cache_like_a_link() {
     let mut direct_status = 0;
     unsafe { (d.gl.GetProgramiv)(direct_program, gl::LINK_STATUS, &mut direct_status) };
     assert_eq!(direct_status, 1, "the direct separable program links");
-    let direct = answers(|what, aux, name| {
-        let c = CString::new(name).unwrap();
-        let (g, p) = (&d.gl, c.as_ptr());
-        unsafe {
-            match what {
-                "uniform" => (g.GetUniformLocation)(direct_program, p) as i64,
-                "index" => (g.GetProgramResourceIndex)(direct_program, aux, p) as i64,
-                "location" => (g.GetProgramResourceLocation)(direct_program, aux, p) as i64,
-                "attrib" => (g.GetAttribLocation)(direct_program, p) as i64,
-                "block" => (g.GetUniformBlockIndex)(direct_program, p) as i64,
-                "frag" => (g.GetFragDataLocation)(direct_program, p) as i64,
-                "subroutine" => (g.GetSubroutineIndex)(direct_program, aux, p) as i64,
-                _ => (g.GetSubroutineUniformLocation)(direct_program, aux, p) as i64,
-            }
-        }
-    });
+    let direct = direct_lookups(&d.gl, direct_program);
     let program = device.create_shader_programv(gl::VERTEX_SHADER, &[separable_vs.as_str()]).unwrap();
     let before = device.stats().round_trips;
     assert_eq!(device_answers(&device, program), direct);

@@ -29,6 +29,18 @@ fn draw_setup(device: &Device) -> (GLuint, GLuint, GLuint) {
     (program, fbo, vao)
 }
 
+/// Records what a draw of `draw_setup`'s objects needs: the framebuffer, the program with a
+/// green full-viewport quad, the vertex array.
+fn record_draw_state(list: &mut glcmd::CommandList, (program, fbo, vao): (GLuint, GLuint, GLuint)) {
+    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    list.viewport(0, 0, 4, 4);
+    list.use_program(program);
+    list.uniform4f(LOC_RECT, 0.0, 0.0, 4.0, 4.0);
+    list.uniform2f(LOC_SIZE, 4.0, 4.0);
+    list.uniform4f(LOC_COLOR, 0.0, 1.0, 0.0, 1.0);
+    list.bind_vertex_array(vao);
+}
+
 // ---- 1. Offsets that become client pointers ------------------------------------------------
 
 #[test]
@@ -114,16 +126,9 @@ fn item1_read_pixels_to_buffer_with_a_pack_buffer_works() {
 #[test]
 fn item1_indirect_draws_and_dispatches_without_their_buffer_are_skipped() {
     let device = device();
-    let (program, fbo, vao) = draw_setup(&device);
-    let setup = |list: &mut glcmd::CommandList| {
-        list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
-        list.viewport(0, 0, 4, 4);
-        list.use_program(program);
-        list.uniform4f(LOC_RECT, 0.0, 0.0, 4.0, 4.0);
-        list.uniform2f(LOC_SIZE, 4.0, 4.0);
-        list.uniform4f(LOC_COLOR, 0.0, 1.0, 0.0, 1.0);
-        list.bind_vertex_array(vao);
-    };
+    let objects = draw_setup(&device);
+    let (_, fbo, _) = objects;
+    let setup = |list: &mut glcmd::CommandList| record_draw_state(list, objects);
     let mut list = device.command_list();
     setup(&mut list);
     list.draw_arrays_indirect(gl::TRIANGLE_STRIP, 0x1000);
@@ -155,15 +160,10 @@ fn item1_indirect_draws_and_dispatches_without_their_buffer_are_skipped() {
 #[test]
 fn item1_element_draw_without_an_element_buffer_is_skipped() {
     let device = Device::with_options(Options { track_sites: true, ..Default::default() }).unwrap();
-    let (program, fbo, vao) = draw_setup(&device);
+    let objects = draw_setup(&device);
+    let (_, fbo, vao) = objects;
     let mut list = device.command_list();
-    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
-    list.viewport(0, 0, 4, 4);
-    list.use_program(program);
-    list.uniform4f(LOC_RECT, 0.0, 0.0, 4.0, 4.0);
-    list.uniform2f(LOC_SIZE, 4.0, 4.0);
-    list.uniform4f(LOC_COLOR, 0.0, 1.0, 0.0, 1.0);
-    list.bind_vertex_array(vao);
+    record_draw_state(&mut list, objects);
     // Offset 16 with no element buffer: the driver would read indices at address 16.
     list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_INT, 16);
     let line = line!() - 1;
@@ -185,9 +185,7 @@ fn item1_element_draw_without_an_element_buffer_is_skipped() {
     let data: Vec<u8> = [0u32, 1, 2, 3].iter().flat_map(|i| i.to_ne_bytes()).collect();
     list.named_buffer_data(indices, 16, Some(&data), gl::STATIC_DRAW);
     list.vertex_array_element_buffer(vao, indices);
-    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
-    list.bind_vertex_array(vao);
-    list.use_program(program);
+    record_draw_state(&mut list, objects);
     list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_INT, 0);
     device.submit(list).unwrap();
     let pixels = device_read_rgba8(&device, fbo, 4, 4);

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::diagnostics::{DebugMessage, DiagnosticOptions, Report, ReportKind, Sink};
-use crate::frame::{Frame, OpenFrames, SlotBits, MAX_SLOTS};
+use crate::frame::{Frame, OpenFrames, SlotBits, SubmitError, MAX_SLOTS};
 use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::render::{self, ContextSource, RenderContext};
@@ -60,7 +60,7 @@ pub struct Device {
 
 /// What the device side owns: the sender and the thread to join.
 pub(crate) struct Shared {
-    tx: Sender<Msg>,
+    pub(crate) tx: Sender<Msg>,
     /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
     /// request stuck in the channel of a dead render thread cannot hang its caller.
     alive: Receiver<()>,
@@ -362,6 +362,22 @@ impl Device {
         list.links_submitted = true;
     }
 
+    /// Undoes [`Device::links_submitted`] for a list that was not sent after all: its links are
+    /// recorded, not submitted, again (a submit that did not happen must not leave lookups
+    /// waiting for a link that will never replay).
+    pub(crate) fn links_unsubmitted(&self, list: &mut CommandList) {
+        if !list.links_submitted {
+            return;
+        }
+        self.shared.common.programs.skipped(&list.links);
+        if let Some(p) = &list.programs {
+            for &program in &list.links {
+                p.recorded(program);
+            }
+        }
+        list.links_submitted = false;
+    }
+
     /// What a program lookup checks while it waits for a link to replay (`programs.rs`), called
     /// only when it must wait: device loss; a wait on the render thread itself (the link cannot
     /// replay while the render thread runs the caller); and a wait only the calling thread could
@@ -449,7 +465,10 @@ impl Device {
     /// Submits one list as a frame of its own. While an earlier frame is still open, the list
     /// replays after it (rule 8 of the ordering rules, `frame.rs`), and a `Submission` report
     /// says so once per open frame.
-    pub fn submit(&self, list: CommandList) -> Result<(), Error> {
+    ///
+    /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
+    /// [`Frame::submit`] does.
+    pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
         let common = &self.shared.common;
         let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
         if let Some(open) = oldest_open {
@@ -464,7 +483,10 @@ impl Device {
                 ));
             }
         }
-        let frame = self.begin_frame(1)?;
+        let frame = match self.begin_frame(1) {
+            Ok(frame) => frame,
+            Err(error) => return Err(SubmitError::new(error, list)),
+        };
         frame.submit(0, list)
     }
 

@@ -290,15 +290,17 @@ GLCMD_API GlcmdStatus glcmdListSetLabel(const char *label);
 
 /*
  * Submits the calling thread's current list to `slot` of `frame`; the thread has no current
- * list after (its device stays current). On GLCMD_ERROR_INVALID_HANDLE or a slot out of range
- * the list stays current; on other errors it is discarded.
+ * list after (its device stays current). A refused submit (any error: an invalid handle, a slot
+ * out of range, taken or claimed, an ended frame, a lost device) leaves the list current on the
+ * thread, unchanged: submit it again (to another slot or frame, or with glcmdSubmit) or discard
+ * it (glcmdListDiscard). Nothing recorded in it, deletes included, is lost by a refusal.
  */
 GLCMD_API GlcmdStatus glcmdListSubmit(GlcmdFrame *frame, uint32_t slot);
 
 /*
  * Submits the calling thread's current list as a frame of its own (after any frame still
- * open); the thread has no current list after. On GLCMD_ERROR_INVALID_HANDLE the list stays
- * current.
+ * open); the thread has no current list after. A refused submit (an invalid handle, a lost
+ * device) leaves the list current on the thread, unchanged, as for glcmdListSubmit.
  */
 GLCMD_API GlcmdStatus glcmdSubmit(GlcmdDevice *device);
 

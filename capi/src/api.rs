@@ -340,34 +340,28 @@ pub unsafe extern "C" fn glcmdListSetLabel(label: *const c_char) -> GlcmdStatus 
 }
 
 /// Submits the calling thread's current list to `slot` of `frame`; the thread has no current
-/// list after (its device stays current). On GLCMD_ERROR_INVALID_HANDLE or a slot out of range
-/// the list stays current; on other errors it is discarded.
+/// list after (its device stays current). A refused submit (any error: an invalid handle, a slot
+/// out of range, taken or claimed, an ended frame, a lost device) leaves the list current on the
+/// thread, unchanged: submit it again (to another slot or frame, or with glcmdSubmit) or discard
+/// it (glcmdListDiscard). Nothing recorded in it, deletes included, is lost by a refusal.
 #[no_mangle]
 pub extern "C" fn glcmdListSubmit(frame: *mut GlcmdFrame, slot: u32) -> GlcmdStatus {
     const F: &str = "glcmdListSubmit";
     guard(F, || {
         let entry = handles::frame(F, frame as usize)?;
-        if slot as usize >= entry.frame.slots() {
-            return Err(CallError::from_glcmd(
-                F,
-                glcmd::Error::SlotOutOfRange { slot: slot as usize, slots: entry.frame.slots() },
-            ));
-        }
-        let recording = current::take(F)?;
-        entry.frame.submit(slot as usize, recording.list).map_err(|e| CallError::from_glcmd(F, e))
+        current::submit(F, |list| entry.frame.submit(slot as usize, list))
     })
 }
 
 /// Submits the calling thread's current list as a frame of its own (after any frame still
-/// open); the thread has no current list after. On GLCMD_ERROR_INVALID_HANDLE the list stays
-/// current.
+/// open); the thread has no current list after. A refused submit (an invalid handle, a lost
+/// device) leaves the list current on the thread, unchanged, as for glcmdListSubmit.
 #[no_mangle]
 pub extern "C" fn glcmdSubmit(device: *mut GlcmdDevice) -> GlcmdStatus {
     const F: &str = "glcmdSubmit";
     guard(F, || {
         let d = handles::device(F, device as usize)?.device(F)?;
-        let recording = current::take(F)?;
-        d.submit(recording.list).map_err(|e| CallError::from_glcmd(F, e))
+        current::submit(F, |list| d.submit(list))
     })
 }
 

@@ -208,7 +208,7 @@ pub fn replay(
                 }
                 summary.lists += 1;
                 summary.commands += l.commands;
-                frame.submit(*slot, list)?;
+                frame.submit(*slot, list).map_err(Error::from)?;
                 *slot += 1;
             }
             Record::FrameEnd { frame } => {
@@ -336,7 +336,7 @@ pub fn read_final_framebuffer(device: &Device) -> Result<Image, ReplayError> {
     list.pixel_storei(gl::PACK_ROW_LENGTH, 0);
     list.pixel_storei(gl::PACK_SKIP_PIXELS, 0);
     list.pixel_storei(gl::PACK_SKIP_ROWS, 0);
-    device.submit(list)?;
+    device.submit(list).map_err(Error::from)?;
     let rgba = device.readn_pixels(0, 0, width, height, gl::RGBA, gl::UNSIGNED_BYTE, bytes as i32)?;
     Ok(Image { width: width as u32, height: height as u32, rgba })
 }

@@ -128,6 +128,10 @@ pub struct Stats {
     pub replay: Duration,
     /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
     pub pooled_names: usize,
+    /// Programs the program interface cache holds an entry for now (live programs with
+    /// answers, and pending links), and the answers it keeps for them (`programs.rs`).
+    pub program_entries: usize,
+    pub program_answers: usize,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }
@@ -627,6 +631,7 @@ impl Device {
         s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
         s.reports_dropped = self.shared.common.sink.dropped();
         s.pooled_names = self.shared.common.pools.held();
+        (s.program_entries, s.program_answers) = self.shared.common.programs.held();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).

@@ -158,6 +158,10 @@ impl RenderContext {
         if self.diag.options.track_deletes {
             self.diag.objects_created(class, names);
         }
+        if class == "program" {
+            // A name handed out again: what was kept for an older program of that name goes.
+            self.common.programs.created(names);
+        }
         if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
             state.shadow.names_created(class, names, created);
         }
@@ -229,10 +233,12 @@ impl RenderContext {
     }
 
     /// Reads the bindings back after code that may have changed them behind the shadow.
+    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`).
     pub(crate) fn refresh_shadow(&self) {
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.shadow.refresh(self.raw_gl());
         }
+        self.common.programs.forget_dead(self.raw_gl());
     }
 
     /// A description of the context (EGL device, GL renderer).

@@ -228,7 +228,10 @@ fn a_frame_dropped_with_a_missing_slot_runs_the_rest() {
             record_marker(&mut list, slot);
             frame.submit(slot as usize, list).unwrap();
         }
-        assert!(matches!(frame.submit(2, device.command_list()), Err(glcmd::SubmitError { error: Error::SlotTaken { slot: 2 }, .. })));
+        assert!(matches!(
+            frame.submit(2, device.command_list()),
+            Err(glcmd::SubmitError { error: Error::SlotTaken { slot: 2 }, .. })
+        ));
         assert!(matches!(
             frame.submit(3, device.command_list()),
             Err(glcmd::SubmitError { error: Error::SlotOutOfRange { slot: 3, slots: 3 }, .. })

@@ -38,6 +38,9 @@ pub struct ReplayOptions {
     pub frames: Option<Range<usize>>,
     /// Report every list as text, one GL call per line.
     pub dump: bool,
+    /// What the replay may use (`budget.rs`): a record that would pass it stops the replay
+    /// with [`ReplayError::Budget`] before it reaches the device.
+    pub budget: super::budget::ReplayBudget,
 }
 
 /// What the replay tells its caller as it goes.
@@ -86,6 +89,8 @@ pub enum ReplayError {
     Frames { asked: Range<usize>, has: usize },
     #[error("the final framebuffer: {0}")]
     Framebuffer(String),
+    #[error("{record}: {problem}")]
+    Budget { record: String, problem: super::budget::OverBudget },
 }
 
 /// The capture's names paired with the replay's, per class.
@@ -151,6 +156,7 @@ pub fn replay(
     }
     let reports = device.reports();
     let mut names = NameMap::default();
+    let mut budget = super::budget::Budget::new(options.budget);
     let mut summary = ReplaySummary::default();
     let before = device.stats();
     let mut open: Option<(u64, Frame, usize)> = None;
@@ -168,7 +174,17 @@ pub fn replay(
                 observe(ReplayEvent::SetupDone);
             }
             Record::Note(text) => observe(ReplayEvent::Note(text.clone())),
-            Record::Call { function, args, answer, .. } => {
+            Record::Call { function, args, answer, offset } => {
+                // What a create makes is counted before it is made.
+                let gl_name = crate::generated::capture::call_info(*function).map_or("?", |(n, _)| n);
+                if let Ok(Outcome { created: Some(created), .. }) =
+                    crate::generated::capture::call(*function, args, answer, &mut AnyName, None)
+                {
+                    budget.created(&created).map_err(|problem| ReplayError::Budget {
+                        record: format!("{gl_name} at byte {offset}"),
+                        problem,
+                    })?;
+                }
                 let outcome = crate::generated::capture::call(*function, args, answer, &mut names, Some(device))
                     .map_err(|problem| ReplayError::Call {
                         function: crate::generated::capture::call_info(*function).map_or("?", |(n, _)| n).to_string(),
@@ -193,6 +209,15 @@ pub fn replay(
                     begun += 1;
                 }
                 let (_, frame, slot) = open.as_mut().expect("opened above");
+                budget.list(l).map_err(|(at, command, function, problem)| ReplayError::Budget {
+                    record: format!(
+                        "frame {}, list {slot} (slot {}), command {command} ({function}) at byte {}",
+                        l.frame,
+                        l.slot,
+                        l.packets_offset + at * 8
+                    ),
+                    problem,
+                })?;
                 let list = translate(device, l, &mut names).map_err(|problem| ReplayError::Translated {
                     frame: l.frame,
                     list: *slot,

@@ -329,6 +329,7 @@ pub extern "C" fn glcmdListBeginSlot(frame: *mut GlcmdFrame, slot: u32) -> Glcmd
 }
 
 /// Names the current list: a debug group around it at replay, and the `list` of its reports.
+/// `label` is a NUL-terminated UTF-8 string (copied; NULL is GLCMD_ERROR_NULL_POINTER).
 #[no_mangle]
 pub unsafe extern "C" fn glcmdListSetLabel(label: *const c_char) -> GlcmdStatus {
     const F: &str = "glcmdListSetLabel";
@@ -375,7 +376,8 @@ pub extern "C" fn glcmdListDiscard() -> GlcmdStatus {
     })
 }
 
-/// Takes the next diagnostic report of the device, if any: `report->kind` is GLCMD_REPORT_NONE
+/// Takes the next diagnostic report of the device, if any (`report` points to a whole GlcmdReport,
+/// written): `report->kind` is GLCMD_REPORT_NONE
 /// when none was waiting. Commands recorded through the C entry points carry no source location;
 /// the list label and command index identify them.
 #[no_mangle]
@@ -424,7 +426,8 @@ pub extern "C" fn glcmdStatusName(status: GlcmdStatus) -> *const c_char {
 }
 
 /// The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
-/// glcmd does not know. Compatible with glad's and SDL's loader signature. The entry points
+/// glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
+/// with glad's and SDL's loader signature. The entry points
 /// record into, or query through, the current list and device of the thread that calls them.
 #[no_mangle]
 pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void {
@@ -440,7 +443,8 @@ pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void
     .unwrap_or(std::ptr::null_mut())
 }
 
-/// Fills `table` with every entry point (the same as glcmdGetProcAddress gives).
+/// Fills `table` with every entry point (the same as glcmdGetProcAddress gives). `table` points
+/// to a whole GlcmdGL (sizeof(GlcmdGL) bytes, written); NULL is GLCMD_ERROR_NULL_POINTER.
 #[no_mangle]
 pub unsafe extern "C" fn glcmdLoadGL(table: *mut GlcmdGL) -> GlcmdStatus {
     const F: &str = "glcmdLoadGL";

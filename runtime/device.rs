@@ -349,39 +349,6 @@ impl Device {
         list
     }
 
-    /// Counts the links a list records as submitted (before the list is sent, so a lookup made
-    /// after the submit waits for them).
-    pub(crate) fn links_submitted(&self, list: &mut CommandList) {
-        if list.links.is_empty() {
-            return;
-        }
-        let ours = &self.shared.common.programs;
-        let own = list.programs.as_ref().is_some_and(|p| Arc::ptr_eq(p, ours));
-        ours.submitted(&list.links, own);
-        if !own {
-            if let Some(p) = &list.programs {
-                p.unrecorded(&list.links);
-            }
-        }
-        list.links_submitted = true;
-    }
-
-    /// Undoes [`Device::links_submitted`] for a list that was not sent after all: its links are
-    /// recorded, not submitted, again (a submit that did not happen must not leave lookups
-    /// waiting for a link that will never replay).
-    pub(crate) fn links_unsubmitted(&self, list: &mut CommandList) {
-        if !list.links_submitted {
-            return;
-        }
-        self.shared.common.programs.skipped(&list.links);
-        if let Some(p) = &list.programs {
-            for &program in &list.links {
-                p.recorded(program);
-            }
-        }
-        list.links_submitted = false;
-    }
-
     /// What a program lookup checks while it waits for a link to replay (`programs.rs`), called
     /// only when it must wait: device loss; a wait on the render thread itself (the link cannot
     /// replay while the render thread runs the caller); and a wait only the calling thread could

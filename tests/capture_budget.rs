@@ -162,6 +162,9 @@ fn storage_past_the_budget_stops_the_replay_at_the_packet() {
     replay(&big, ReplayBudget { storage_bytes: 128 << 20, ..Default::default() }).unwrap();
 }
 
+/// What a case records, given the set-up's objects.
+type Recording = dyn Fn(&mut CommandList, &[u32]);
+
 /// Texel storage: a 2D chain, a cube map (six faces), a multisampled renderbuffer, each past a
 /// budget its exact size passes.
 #[test]
@@ -173,7 +176,7 @@ fn texel_storage_counts_levels_faces_and_samples() {
             device.create_renderbuffers(1).unwrap()[0],
         ]
     };
-    let cases: [(&str, Box<dyn Fn(&mut CommandList, &[u32])>, u64); 3] = [
+    let cases: [(&str, Box<Recording>, u64); 3] = [
         // 256x256 RGBA8, 9 levels: 4 * (65536 + 16384 + ... + 1) bytes.
         (
             "chain",

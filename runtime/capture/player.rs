@@ -21,6 +21,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::budget::Budget;
 use super::calls::{CallProblem, Names, Outcome};
 use super::load::{Capture, ListRecord, Record};
 use super::validate;
@@ -156,7 +157,7 @@ pub fn replay(
     }
     let reports = device.reports();
     let mut names = NameMap::default();
-    let mut budget = super::budget::Budget::new(options.budget);
+    let mut budget = Budget::new(options.budget);
     let mut summary = ReplaySummary::default();
     let before = device.stats();
     let mut open: Option<(u64, Frame, usize)> = None;
@@ -175,16 +176,7 @@ pub fn replay(
             }
             Record::Note(text) => observe(ReplayEvent::Note(text.clone())),
             Record::Call { function, args, answer, offset } => {
-                // What a create makes is counted before it is made.
-                let gl_name = crate::generated::capture::call_info(*function).map_or("?", |(n, _)| n);
-                if let Ok(Outcome { created: Some(created), .. }) =
-                    crate::generated::capture::call(*function, args, answer, &mut AnyName, None)
-                {
-                    budget.created(&created).map_err(|problem| ReplayError::Budget {
-                        record: format!("{gl_name} at byte {offset}"),
-                        problem,
-                    })?;
-                }
+                budget_call(&mut budget, *function, args, answer, *offset)?;
                 let outcome = crate::generated::capture::call(*function, args, answer, &mut names, Some(device))
                     .map_err(|problem| ReplayError::Call {
                         function: crate::generated::capture::call_info(*function).map_or("?", |(n, _)| n).to_string(),
@@ -209,15 +201,7 @@ pub fn replay(
                     begun += 1;
                 }
                 let (_, frame, slot) = open.as_mut().expect("opened above");
-                budget.list(l).map_err(|(at, command, function, problem)| ReplayError::Budget {
-                    record: format!(
-                        "frame {}, list {slot} (slot {}), command {command} ({function}) at byte {}",
-                        l.frame,
-                        l.slot,
-                        l.packets_offset + at * 8
-                    ),
-                    problem,
-                })?;
+                budget_list(&mut budget, l, *slot)?;
                 let list = translate(device, l, &mut names).map_err(|problem| ReplayError::Translated {
                     frame: l.frame,
                     list: *slot,
@@ -262,6 +246,38 @@ pub fn replay(
     summary.skipped = stats.refused - before.refused;
     summary.unmapped = names.unmapped;
     Ok(summary)
+}
+
+/// Counts what a recorded create makes, before it is made.
+fn budget_call(
+    budget: &mut Budget,
+    function: u16,
+    args: &[u8],
+    answer: &[u8],
+    offset: usize,
+) -> Result<(), ReplayError> {
+    let gl_name = crate::generated::capture::call_info(function).map_or("?", |(n, _)| n);
+    if let Ok(Outcome { created: Some(created), .. }) =
+        crate::generated::capture::call(function, args, answer, &mut AnyName, None)
+    {
+        budget
+            .created(&created)
+            .map_err(|problem| ReplayError::Budget { record: format!("{gl_name} at byte {offset}"), problem })?;
+    }
+    Ok(())
+}
+
+/// Counts what a list (the `index`-th of its frame) allocates and draws, before it is submitted.
+fn budget_list(budget: &mut Budget, l: &ListRecord, index: usize) -> Result<(), ReplayError> {
+    budget.list(l).map_err(|(at, command, function, problem)| ReplayError::Budget {
+        record: format!(
+            "frame {}, list {index} (slot {}), command {command} ({function}) at byte {}",
+            l.frame,
+            l.slot,
+            l.packets_offset + at * 8
+        ),
+        problem,
+    })
 }
 
 /// A copy of a captured list with the replay's names, checked again, as a `CommandList`.

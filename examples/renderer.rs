@@ -197,7 +197,7 @@ impl Renderer {
         for &(_, shader, _) in &shaders {
             setup.delete_shader(shader); // flagged: the programs keep them
         }
-        device.submit(setup).map_err(e)?;
+        device.submit(setup).map_err(|refused| e(refused.into()))?;
 
         // Status queries run after the set-up list and return one value each.
         for &(_, shader, _) in &shaders {

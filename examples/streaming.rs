@@ -99,7 +99,7 @@ pub fn run(device: &Device, frames: usize, workers: usize) -> Result<Run, glcmd:
                         list.uniform4f(u_color, 0.2 + 0.2 * w as f32, 0.8, 0.3, 1.0);
                         list.draw_arrays(gl::TRIANGLE_STRIP, 0, 4);
                         list.delete_buffers(&[buffer]); // runs when the frame ends
-                        frame.submit(1 + w, list)
+                        Ok(frame.submit(1 + w, list)?)
                     })
                 })
                 .collect();

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::diagnostics::{DebugMessage, DiagnosticOptions, Report, ReportKind, Sink};
-use crate::frame::{Frame, OpenFrames, SlotBits, MAX_SLOTS};
+use crate::frame::{Frame, OpenFrames, SlotBits, SubmitError, MAX_SLOTS};
 use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::render::{self, ContextSource, RenderContext};
@@ -60,7 +60,7 @@ pub struct Device {
 
 /// What the device side owns: the sender and the thread to join.
 pub(crate) struct Shared {
-    tx: Sender<Msg>,
+    pub(crate) tx: Sender<Msg>,
     /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
     /// request stuck in the channel of a dead render thread cannot hang its caller.
     alive: Receiver<()>,
@@ -128,6 +128,10 @@ pub struct Stats {
     pub replay: Duration,
     /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
     pub pooled_names: usize,
+    /// Programs the program interface cache holds an entry for now (live programs with
+    /// answers, and pending links), and the answers it keeps for them (`programs.rs`).
+    pub program_entries: usize,
+    pub program_answers: usize,
     /// The last ended frame.
     pub last_frame: FrameStats,
 }
@@ -345,23 +349,6 @@ impl Device {
         list
     }
 
-    /// Counts the links a list records as submitted (before the list is sent, so a lookup made
-    /// after the submit waits for them).
-    pub(crate) fn links_submitted(&self, list: &mut CommandList) {
-        if list.links.is_empty() {
-            return;
-        }
-        let ours = &self.shared.common.programs;
-        let own = list.programs.as_ref().is_some_and(|p| Arc::ptr_eq(p, ours));
-        ours.submitted(&list.links, own);
-        if !own {
-            if let Some(p) = &list.programs {
-                p.unrecorded(&list.links);
-            }
-        }
-        list.links_submitted = true;
-    }
-
     /// What a program lookup checks while it waits for a link to replay (`programs.rs`), called
     /// only when it must wait: device loss; a wait on the render thread itself (the link cannot
     /// replay while the render thread runs the caller); and a wait only the calling thread could
@@ -449,7 +436,10 @@ impl Device {
     /// Submits one list as a frame of its own. While an earlier frame is still open, the list
     /// replays after it (rule 8 of the ordering rules, `frame.rs`), and a `Submission` report
     /// says so once per open frame.
-    pub fn submit(&self, list: CommandList) -> Result<(), Error> {
+    ///
+    /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
+    /// [`Frame::submit`] does.
+    pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
         let common = &self.shared.common;
         let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
         if let Some(open) = oldest_open {
@@ -464,7 +454,10 @@ impl Device {
                 ));
             }
         }
-        let frame = self.begin_frame(1)?;
+        let frame = match self.begin_frame(1) {
+            Ok(frame) => frame,
+            Err(error) => return Err(SubmitError::new(error, list)),
+        };
         frame.submit(0, list)
     }
 
@@ -605,6 +598,7 @@ impl Device {
         s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
         s.reports_dropped = self.shared.common.sink.dropped();
         s.pooled_names = self.shared.common.pools.held();
+        (s.program_entries, s.program_answers) = self.shared.common.programs.held();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).

@@ -66,6 +66,99 @@ pub struct Frame {
     pub(crate) submitted: SlotBits,
 }
 
+/// A submit that was refused, with the list it was given: nothing recorded is lost. Take the
+/// list back with [`SubmitError::into_list`] (and submit it elsewhere, or drop it); `?` converts
+/// the error into [`Error`] (dropping the list) where the caller has no use for it.
+#[derive(Debug, thiserror::Error)]
+#[error("{error} (the list was not submitted; SubmitError::into_list gives it back)")]
+pub struct SubmitError {
+    /// Why the submit was refused.
+    pub error: Error,
+    list: Box<CommandList>,
+}
+
+impl SubmitError {
+    pub(crate) fn new(error: Error, list: CommandList) -> SubmitError {
+        SubmitError { error, list: Box::new(list) }
+    }
+
+    /// The list, as it was handed to the submit: the same commands, deletes and label.
+    pub fn list(&self) -> &CommandList {
+        &self.list
+    }
+
+    /// The list back, to submit again or drop.
+    pub fn into_list(self) -> CommandList {
+        *self.list
+    }
+
+    /// The error and the list.
+    pub fn into_parts(self) -> (Error, CommandList) {
+        (self.error, *self.list)
+    }
+}
+
+/// The program interface cache's side of a submit (`programs.rs`).
+impl Device {
+    /// Counts the links a list records as submitted (before the list is sent, so a lookup made
+    /// after the submit waits for them).
+    pub(crate) fn links_submitted(&self, list: &mut CommandList) {
+        if list.links.is_empty() {
+            return;
+        }
+        let ours = &self.shared.common.programs;
+        let own = list.programs.as_ref().is_some_and(|p| std::sync::Arc::ptr_eq(p, ours));
+        ours.submitted(&list.links, own);
+        if !own {
+            if let Some(p) = &list.programs {
+                p.unrecorded(&list.links);
+            }
+        }
+        list.links_submitted = true;
+    }
+
+    /// Undoes [`Device::links_submitted`] for a list that was not sent after all: its links are
+    /// recorded, not submitted, again (a submit that did not happen must not leave lookups
+    /// waiting for a link that will never replay).
+    pub(crate) fn links_unsubmitted(&self, list: &mut CommandList) {
+        if !list.links_submitted {
+            return;
+        }
+        self.shared.common.programs.skipped(&list.links);
+        if let Some(p) = &list.programs {
+            for &program in &list.links {
+                p.recorded(program);
+            }
+        }
+        list.links_submitted = false;
+    }
+}
+
+/// Sends a submitted list to the render thread; a list the channel refuses (the render thread
+/// is gone) comes back, its links counted as recorded again, as before the submit.
+fn send_list(device: &Device, frame: u64, slot: u32, list: CommandList) -> Result<(), SubmitError> {
+    let msg = Msg::List { frame, slot, list };
+    let back = if device.is_render_thread() {
+        crate::render::send_local(msg).err()
+    } else {
+        device.shared.tx.send(msg).err().map(|e| e.0)
+    };
+    match back {
+        None => Ok(()),
+        Some(Msg::List { mut list, .. }) => {
+            device.links_unsubmitted(&mut list);
+            Err(SubmitError::new(device.lost(), list))
+        }
+        Some(_) => unreachable!("the message sent was a list"),
+    }
+}
+
+impl From<SubmitError> for Error {
+    fn from(e: SubmitError) -> Error {
+        e.error
+    }
+}
+
 /// Which slots were submitted (or claimed): one bit per slot. Inline for up to 256 slots, so a
 /// typical frame allocates nothing.
 pub(crate) enum SlotBits {
@@ -98,29 +191,44 @@ impl SlotBits {
 
 impl Frame {
     /// Submits the list of `slot`. A list claimed with [`Frame::list`] must go to its own slot.
-    pub fn submit(&self, slot: usize, mut list: CommandList) -> Result<(), Error> {
+    ///
+    /// A refused submit gives the list back, unchanged, in the [`SubmitError`]: a slot out of
+    /// range, taken or claimed by another list, a frame that has ended, a lost device. Nothing
+    /// recorded in it is lost (its deletes run when it is submitted again); `?` turns the error
+    /// into [`Error`] where the list is not wanted.
+    pub fn submit(&self, slot: usize, mut list: CommandList) -> Result<(), SubmitError> {
         if slot >= self.slots {
-            return Err(Error::SlotOutOfRange { slot, slots: self.slots });
+            return Err(SubmitError::new(Error::SlotOutOfRange { slot, slots: self.slots }, list));
         }
         let common = &self.device.shared.common;
         match list.claim {
             Some((device, frame, claimed))
                 if device == common.id && frame == self.frame && claimed as usize == slot => {}
             Some((_, frame, claimed)) => {
-                return Err(Error::ClaimMismatch { frame, claimed, target_frame: self.frame, slot });
+                let error = Error::ClaimMismatch { frame, claimed, target_frame: self.frame, slot };
+                return Err(SubmitError::new(error, list));
             }
             None => {
                 if !self.submitted.take(slot) {
-                    return Err(Error::SlotTaken { slot });
+                    return Err(SubmitError::new(Error::SlotTaken { slot }, list));
                 }
             }
         }
-        if self.frame < common.ended.load(Ordering::Acquire) {
-            return Err(Error::FrameEnded { frame: self.frame, slot });
+        {
+            // Under the lock the render thread gives frames up with (rule 4): either the frame
+            // was given up before, and the list comes back, or the slot is marked on its way,
+            // and the render thread waits for it instead of giving the frame up.
+            let mut open = common.open.lock().unwrap_or_else(|e| e.into_inner());
+            if self.frame < common.ended.load(Ordering::Acquire) || !open.is_open(self.frame) {
+                drop(open);
+                // The claim was for a slot that no longer exists: the list is free again.
+                list.claim = None;
+                return Err(SubmitError::new(Error::FrameEnded { frame: self.frame, slot }, list));
+            }
+            open.submitted(self.frame, slot as u32);
         }
-        common.open.lock().unwrap_or_else(|e| e.into_inner()).submitted(self.frame, slot as u32);
         self.device.links_submitted(&mut list);
-        self.device.send(Msg::List { frame: self.frame, slot: slot as u32, list })
+        send_list(&self.device, self.frame, slot as u32, list)
     }
 
     /// A list from the pool, claimed for `slot` by the calling thread: record into it and
@@ -205,9 +313,19 @@ impl OpenFrames {
         self.sent.retain(|&(f, _)| f != frame);
     }
 
-    /// Forgets a frame the render thread gave up (rule 4).
-    pub(crate) fn abandon(&mut self, frame: u64) {
+    /// Gives a frame up (rule 4) unless one of its `missing` slots was submitted and is on its
+    /// way to the render thread: false then (the list arrives next, nothing is given up).
+    pub(crate) fn abandon(&mut self, frame: u64, missing: &[u32]) -> bool {
+        if self.sent.iter().any(|&(f, s)| f == frame && missing.contains(&s)) {
+            return false;
+        }
         self.close(frame);
+        true
+    }
+
+    /// The frame was begun and has neither been dropped nor given up.
+    fn is_open(&self, frame: u64) -> bool {
+        self.frames.iter().any(|f| f.frame == frame)
     }
 
     /// Who owes an unsubmitted slot, as far as glcmd can tell: `Some(reason)` if only `thread`

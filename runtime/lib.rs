@@ -122,7 +122,7 @@ mod sync;
 pub use device::{Device, FrameStats, Options, Stats};
 pub use diagnostics::{DiagnosticOptions, Report, ReportKind};
 pub use error::Error;
-pub use frame::Frame;
+pub use frame::{Frame, SubmitError};
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;

@@ -25,10 +25,30 @@
 //!   or with `Error::OnRenderThread` when called from the render thread;
 //! * answers from the cache. A name the cache does not hold (an inactive uniform, a spelling
 //!   the prefill did not try) is asked of the GL once by a round trip, and the answer is kept
-//!   until the next link.
+//!   until the next link, up to [`MISSES_KEPT`] names and [`MISS_BYTES`] bytes of names per
+//!   program: past either, the kept misses are forgotten and collected again (a program looked
+//!   up by ever new names costs a round trip per name, never unbounded memory).
 //!
 //! A program linked some other way (`with_gl`) has no entry: its lookups are round trips, as
 //! before. Answers equal what the GL returns (they are the GL's answers, asked at link time).
+//!
+//! ## An answer dies with its program
+//!
+//! GL reuses program names (NVIDIA always, Mesa with `force_gl_names_reuse`), so an answer kept
+//! for a program that no longer exists would be given for the next program of that name. Every
+//! answer is therefore dropped as soon as glcmd sees its program end, whatever is still pending:
+//!
+//! * the program's delete runs (`deleted`): its interface is dropped at once; links still
+//!   pending (recorded, or submitted and not replayed) keep only their counters, so lookups
+//!   still wait for them or fail as before;
+//! * a link replays on a name that is no program (deleted before it, never created): nothing is
+//!   read or kept (`linked` asks `glIsProgram` first);
+//! * the GL hands the name out again (`created`, from the generated creates): whatever was kept
+//!   for the name is dropped (a delete glcmd did not see, in `with_gl`, is caught here);
+//! * after `with_gl` and `post` closures (`forget_dead`), entries whose program is gone.
+//!
+//! An entry whose interface is gone and whose links have all replayed, been skipped or dropped is
+//! removed, so the cache holds entries only for live programs and pending links.
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -56,22 +76,85 @@ pub enum Lookup {
     SubroutineUniformLocation,
 }
 
+/// Misses (answers asked of the GL for names the prefill did not hold) kept per program.
+pub const MISSES_KEPT: usize = 1024;
+/// Bytes of names of the misses kept per program.
+pub const MISS_BYTES: usize = 64 << 10;
+
+/// Answers by kind and auxiliary argument, then by name: looked up with a `&str`, no
+/// allocation.
+type Answers = HashMap<(Lookup, u32), HashMap<String, i64>>;
+
+/// What a link left: the GL's answers for one linked program.
+#[derive(Default)]
+struct Interface {
+    link_status: GLint,
+    info_log: String,
+    /// Read at link time, for every active resource.
+    prefilled: Answers,
+    /// Asked later by round trips, bounded by `MISSES_KEPT` and `MISS_BYTES`.
+    misses: Answers,
+    miss_count: usize,
+    miss_bytes: usize,
+}
+
+impl Interface {
+    fn get(&self, key: (Lookup, u32, &str)) -> Option<i64> {
+        let find = |a: &Answers| a.get(&(key.0, key.1))?.get(key.2).copied();
+        find(&self.prefilled).or_else(|| find(&self.misses))
+    }
+
+    fn remember(&mut self, key: (Lookup, u32, &str), value: i64) {
+        if self.miss_count >= MISSES_KEPT || self.miss_bytes + key.2.len() > MISS_BYTES {
+            // Start again: the names asked most recently are the ones likely to come back.
+            self.misses.clear();
+            self.miss_count = 0;
+            self.miss_bytes = 0;
+            if key.2.len() > MISS_BYTES {
+                return;
+            }
+        }
+        if self.misses.entry((key.0, key.1)).or_default().insert(key.2.to_string(), value).is_none() {
+            self.miss_count += 1;
+            self.miss_bytes += key.2.len();
+        }
+    }
+
+    fn answers(&self) -> usize {
+        self.prefilled.values().map(HashMap::len).sum::<usize>() + self.miss_count
+    }
+}
+
 #[derive(Default)]
 struct Entry {
     /// Links recorded in lists of this device that are not submitted yet.
     recorded: u32,
     submitted: u64,
     replayed: u64,
-    link_status: Option<GLint>,
-    info_log: Option<String>,
-    /// By kind and auxiliary argument, then by name: looked up with a `&str`, no allocation.
-    lookups: HashMap<(Lookup, u32), HashMap<String, i64>>,
+    /// The latest link's answers; `None` before it replayed, and once the program is gone.
+    interface: Option<Interface>,
+}
+
+impl Entry {
+    /// Nothing pending and nothing kept: the entry can go.
+    fn idle(&self) -> bool {
+        self.interface.is_none() && self.recorded == 0 && self.replayed >= self.submitted
+    }
+}
+
+type Entries = HashMap<GLuint, Entry>;
+
+/// Removes `program`'s entry if it is idle.
+fn settle(entries: &mut Entries, program: GLuint) {
+    if entries.get(&program).is_some_and(Entry::idle) {
+        entries.remove(&program);
+    }
 }
 
 /// The device's program interface cache.
 #[derive(Default)]
 pub(crate) struct Programs {
-    entries: Mutex<HashMap<GLuint, Entry>>,
+    entries: Mutex<Entries>,
     replayed: Condvar,
 }
 
@@ -84,10 +167,11 @@ impl Programs {
     /// A list with recorded links was dropped unsubmitted.
     pub(crate) fn unrecorded(&self, programs: &[GLuint]) {
         let mut entries = self.lock();
-        for p in programs {
-            if let Some(e) = entries.get_mut(p) {
+        for &p in programs {
+            if let Some(e) = entries.get_mut(&p) {
                 e.recorded = e.recorded.saturating_sub(1);
             }
+            settle(&mut entries, p);
         }
     }
 
@@ -107,26 +191,64 @@ impl Programs {
     /// stop waiting for them.
     pub(crate) fn skipped(&self, programs: &[GLuint]) {
         let mut entries = self.lock();
-        for p in programs {
-            if let Some(e) = entries.get_mut(p) {
+        for &p in programs {
+            if let Some(e) = entries.get_mut(&p) {
                 e.replayed += 1;
             }
+            settle(&mut entries, p);
         }
         drop(entries);
         self.replayed.notify_all();
     }
 
-    /// A program was deleted (its delete ran): forget it.
+    /// A program's delete ran: its answers go at once (links still pending keep their
+    /// counters, so lookups still wait for them or fail as before).
     pub(crate) fn deleted(&self, program: GLuint) {
+        self.forget(&[program]);
+    }
+
+    /// The GL handed these names out for new programs: nothing kept for an older program of
+    /// the same name may answer for them.
+    pub(crate) fn created(&self, programs: &[GLuint]) {
+        self.forget(programs);
+    }
+
+    fn forget(&self, programs: &[GLuint]) {
         let mut entries = self.lock();
-        if let Some(e) = entries.get_mut(&program) {
-            if e.submitted == e.replayed && e.recorded == 0 {
-                entries.remove(&program);
+        for &p in programs {
+            if let Some(e) = entries.get_mut(&p) {
+                e.interface = None;
             }
+            settle(&mut entries, p);
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GLuint, Entry>> {
+    /// After code glcmd does not see (`with_gl`, `post`): forgets the programs it deleted.
+    /// Render thread.
+    pub(crate) fn forget_dead(&self, gl_fns: &Gl) {
+        let mut entries = self.lock();
+        let dead: Vec<GLuint> = entries
+            .iter()
+            .filter(|(_, e)| e.interface.is_some())
+            .map(|(&p, _)| p)
+            // SAFETY: a name, no pointers.
+            .filter(|&p| unsafe { (gl_fns.IsProgram)(p) } == 0)
+            .collect();
+        for p in dead {
+            if let Some(e) = entries.get_mut(&p) {
+                e.interface = None;
+            }
+            settle(&mut entries, p);
+        }
+    }
+
+    /// Entries held (live programs with answers, pending links) and the answers they keep.
+    pub(crate) fn held(&self) -> (usize, usize) {
+        let entries = self.lock();
+        (entries.len(), entries.values().filter_map(|e| e.interface.as_ref()).map(Interface::answers).sum())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -145,34 +267,36 @@ impl Programs {
                 raised.push(e);
             }
         }
-        let mut fresh = Entry::default();
-        read_interface(gl_fns, program, &mut fresh);
+        // A link of a name that is no program (deleted before the link replayed, or never
+        // made): the GL refused it, and there is nothing to read or keep.
+        // SAFETY: a name, no pointers.
+        let fresh = (unsafe { (gl_fns.IsProgram)(program) } != 0).then(|| read_interface(gl_fns, program));
         // SAFETY: no arguments.
         while unsafe { (gl_fns.GetError)() } != gl::NO_ERROR {}
         let mut entries = self.lock();
         let e = entries.entry(program).or_default();
-        e.link_status = fresh.link_status;
-        e.info_log = fresh.info_log;
-        e.lookups = fresh.lookups;
+        e.interface = fresh;
         if counted {
             e.replayed += 1;
         } else {
             // Linked outside a list (a create): nothing to wait for.
             e.replayed = e.submitted;
         }
+        settle(&mut entries, program);
         drop(entries);
         self.replayed.notify_all();
     }
 
     /// Waits until the latest submitted link of `program` has replayed and returns the entries,
-    /// still locked; `None` when the cache has nothing for it (a program glcmd never saw linked).
+    /// still locked; `None` when the cache has nothing for it (a program glcmd never saw linked,
+    /// or one that is gone).
     fn ready(
         &self,
         function: &'static str,
         program: GLuint,
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
-    ) -> Result<Option<std::sync::MutexGuard<'_, HashMap<GLuint, Entry>>>, Error> {
+    ) -> Result<Option<std::sync::MutexGuard<'_, Entries>>, Error> {
         let mut start = None;
         let mut entries = self.lock();
         loop {
@@ -181,7 +305,7 @@ impl Programs {
                 return Err(Error::LinkNotSubmitted { program });
             }
             if e.replayed >= e.submitted {
-                return Ok(e.link_status.is_some().then_some(entries));
+                return Ok(e.interface.is_some().then_some(entries));
             }
             let start = *start.get_or_insert_with(Instant::now);
             if let Some(err) = check(None) {
@@ -201,6 +325,19 @@ impl Programs {
         }
     }
 
+    /// The interface of `program` once its latest link replayed, if the cache has one.
+    fn with_interface<R>(
+        &self,
+        function: &'static str,
+        program: GLuint,
+        limit: Duration,
+        check: &dyn Fn(Option<Duration>) -> Option<Error>,
+        f: impl FnOnce(&Interface) -> R,
+    ) -> Result<Option<R>, Error> {
+        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
+        Ok(entries.get(&program).and_then(|e| e.interface.as_ref()).map(f))
+    }
+
     /// A cached lookup: the answer, or `None` when the GL must be asked (then `remember`).
     pub(crate) fn lookup(
         &self,
@@ -210,16 +347,18 @@ impl Programs {
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
-        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
-        Ok(entries.get(&program).and_then(|e| e.lookups.get(&(key.0, key.1))?.get(key.2).copied()))
+        Ok(self.with_interface(function, program, limit, check, |i| i.get(key))?.flatten())
     }
 
-    /// Keeps an answer the GL gave for a name the cache did not hold, until the next link.
+    /// Keeps an answer the GL gave for a name the cache did not hold, until the next link
+    /// (within the bounds of `MISSES_KEPT` and `MISS_BYTES`).
     pub(crate) fn remember(&self, program: GLuint, key: (Lookup, u32, &str), value: i64) {
         let mut entries = self.lock();
         if let Some(e) = entries.get_mut(&program) {
-            if e.link_status.is_some() && e.replayed >= e.submitted {
-                e.lookups.entry((key.0, key.1)).or_default().insert(key.2.to_string(), value);
+            if e.replayed >= e.submitted && e.recorded == 0 {
+                if let Some(i) = e.interface.as_mut() {
+                    i.remember(key, value);
+                }
             }
         }
     }
@@ -232,8 +371,7 @@ impl Programs {
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<GLint>, Error> {
-        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
-        Ok(entries.get(&program).and_then(|e| e.link_status))
+        self.with_interface(function, program, limit, check, |i| i.link_status)
     }
 
     /// The cached info log, after waiting for the latest link.
@@ -244,8 +382,7 @@ impl Programs {
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<String>, Error> {
-        let Some(entries) = self.ready(function, program, limit, check)? else { return Ok(None) };
-        Ok(entries.get(&program).and_then(|e| e.info_log.clone()))
+        self.with_interface(function, program, limit, check, |i| i.info_log.clone())
     }
 }
 
@@ -260,144 +397,154 @@ fn integer(gl_fns: &Gl, program: GLuint, pname: GLenum) -> GLint {
     v
 }
 
-/// Reads what the lookups will ask: the GL's own answers, for every active resource.
-fn read_interface(gl_fns: &Gl, program: GLuint, e: &mut Entry) {
-    // SAFETY (every GL call below): valid enums, outputs into locals or buffers of the sizes
-    // passed, names NUL-terminated CStrings.
+/// Reads what the lookups will ask: the link status, the info log and the GL's own answers
+/// for every active resource.
+fn read_interface(gl_fns: &Gl, program: GLuint) -> Interface {
     let status = integer(gl_fns, program, gl::LINK_STATUS);
-    e.link_status = Some(status);
     let log_len = integer(gl_fns, program, gl::INFO_LOG_LENGTH).max(0) as usize;
     let mut log = vec![0u8; log_len.max(1)];
     let mut written: GLsizei = 0;
+    // SAFETY: `log` holds the length passed.
     unsafe { (gl_fns.GetProgramInfoLog)(program, log.len() as GLsizei, &mut written, log.as_mut_ptr().cast()) };
-    e.info_log = Some(String::from_utf8_lossy(&log[..(written.max(0) as usize).min(log.len())]).into_owned());
-    if status == 0 {
-        return;
+    let info_log = String::from_utf8_lossy(&log[..(written.max(0) as usize).min(log.len())]).into_owned();
+    let mut i = Interface { link_status: status, info_log, ..Default::default() };
+    if status != 0 {
+        prefill(gl_fns, program, &mut i.prefilled);
     }
-    let names = |interface: GLenum| -> Vec<(String, GLint)> {
-        let (mut count, mut max_len) = (0, 0);
+    i
+}
+
+/// The active resources of one interface: (name, array size).
+fn resource_names(gl_fns: &Gl, program: GLuint, interface: GLenum) -> Vec<(String, GLint)> {
+    let (mut count, mut max_len) = (0, 0);
+    // SAFETY (every GL call here): valid enums, outputs into locals or into `buf` with its size.
+    unsafe {
+        (gl_fns.GetProgramInterfaceiv)(program, interface, gl::ACTIVE_RESOURCES, &mut count);
+        (gl_fns.GetProgramInterfaceiv)(program, interface, gl::MAX_NAME_LENGTH, &mut max_len);
+    }
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; (max_len.max(1) as usize) + 1];
+    for i in 0..count.max(0) as u32 {
+        let mut len: GLsizei = 0;
         unsafe {
-            (gl_fns.GetProgramInterfaceiv)(program, interface, gl::ACTIVE_RESOURCES, &mut count);
-            (gl_fns.GetProgramInterfaceiv)(program, interface, gl::MAX_NAME_LENGTH, &mut max_len);
-        }
-        let mut out = Vec::new();
-        let mut buf = vec![0u8; (max_len.max(1) as usize) + 1];
-        for i in 0..count.max(0) as u32 {
-            let mut len: GLsizei = 0;
-            unsafe {
-                (gl_fns.GetProgramResourceName)(
-                    program,
-                    interface,
-                    i,
-                    buf.len() as GLsizei,
-                    &mut len,
-                    buf.as_mut_ptr().cast(),
-                )
-            };
-            let name = String::from_utf8_lossy(&buf[..(len.max(0) as usize).min(buf.len())]).into_owned();
-            let mut size: GLint = 1;
-            if matches!(interface, gl::UNIFORM | gl::PROGRAM_INPUT | gl::PROGRAM_OUTPUT) {
-                let prop = gl::ARRAY_SIZE;
-                let mut got = 0;
-                unsafe { (gl_fns.GetProgramResourceiv)(program, interface, i, 1, &prop, 1, &mut got, &mut size) };
-            }
-            out.push((name, size));
-        }
-        out
-    };
-    // Every spelling a lookup may use for a resource: `a`, `a[0]`, `a[1]`, ...
-    let spellings = |name: &str, size: GLint| -> Vec<String> {
-        let mut v = vec![name.to_string()];
-        if let Some(base) = name.strip_suffix("[0]") {
-            v.push(base.to_string());
-            for k in 1..size.clamp(1, PREFILLED_ELEMENTS) {
-                v.push(format!("{base}[{k}]"));
-            }
-        }
-        v
-    };
-    let mut ask = |lookup: Lookup, aux: u32, name: &str| {
-        let Ok(c) = CString::new(name) else { return };
-        let value = unsafe {
-            match lookup {
-                Lookup::UniformLocation => (gl_fns.GetUniformLocation)(program, c.as_ptr()) as i64,
-                Lookup::AttribLocation => (gl_fns.GetAttribLocation)(program, c.as_ptr()) as i64,
-                Lookup::UniformBlockIndex => (gl_fns.GetUniformBlockIndex)(program, c.as_ptr()) as i64,
-                Lookup::FragDataLocation => (gl_fns.GetFragDataLocation)(program, c.as_ptr()) as i64,
-                Lookup::FragDataIndex => (gl_fns.GetFragDataIndex)(program, c.as_ptr()) as i64,
-                Lookup::ResourceIndex => (gl_fns.GetProgramResourceIndex)(program, aux, c.as_ptr()) as i64,
-                Lookup::ResourceLocation => (gl_fns.GetProgramResourceLocation)(program, aux, c.as_ptr()) as i64,
-                Lookup::ResourceLocationIndex => {
-                    (gl_fns.GetProgramResourceLocationIndex)(program, aux, c.as_ptr()) as i64
-                }
-                Lookup::SubroutineIndex => (gl_fns.GetSubroutineIndex)(program, aux, c.as_ptr()) as i64,
-                Lookup::SubroutineUniformLocation => {
-                    (gl_fns.GetSubroutineUniformLocation)(program, aux, c.as_ptr()) as i64
-                }
-            }
+            (gl_fns.GetProgramResourceName)(
+                program,
+                interface,
+                i,
+                buf.len() as GLsizei,
+                &mut len,
+                buf.as_mut_ptr().cast(),
+            )
         };
-        e.lookups.entry((lookup, aux)).or_default().insert(name.to_string(), value);
+        let name = String::from_utf8_lossy(&buf[..(len.max(0) as usize).min(buf.len())]).into_owned();
+        let mut size: GLint = 1;
+        if matches!(interface, gl::UNIFORM | gl::PROGRAM_INPUT | gl::PROGRAM_OUTPUT) {
+            let prop = gl::ARRAY_SIZE;
+            let mut got = 0;
+            unsafe { (gl_fns.GetProgramResourceiv)(program, interface, i, 1, &prop, 1, &mut got, &mut size) };
+        }
+        out.push((name, size));
+    }
+    out
+}
+
+/// Every spelling a lookup may use for a resource: `a`, `a[0]`, `a[1]`, ...
+fn spellings(name: &str, size: GLint) -> Vec<String> {
+    let mut v = vec![name.to_string()];
+    if let Some(base) = name.strip_suffix("[0]") {
+        v.push(base.to_string());
+        for k in 1..size.clamp(1, PREFILLED_ELEMENTS) {
+            v.push(format!("{base}[{k}]"));
+        }
+    }
+    v
+}
+
+/// The GL's answer to one lookup.
+fn ask(gl_fns: &Gl, program: GLuint, lookup: Lookup, aux: u32, name: &CString) -> i64 {
+    let c = name.as_ptr();
+    // SAFETY: a NUL-terminated name and valid enums; each function returns its answer.
+    unsafe {
+        match lookup {
+            Lookup::UniformLocation => (gl_fns.GetUniformLocation)(program, c) as i64,
+            Lookup::AttribLocation => (gl_fns.GetAttribLocation)(program, c) as i64,
+            Lookup::UniformBlockIndex => (gl_fns.GetUniformBlockIndex)(program, c) as i64,
+            Lookup::FragDataLocation => (gl_fns.GetFragDataLocation)(program, c) as i64,
+            Lookup::FragDataIndex => (gl_fns.GetFragDataIndex)(program, c) as i64,
+            Lookup::ResourceIndex => (gl_fns.GetProgramResourceIndex)(program, aux, c) as i64,
+            Lookup::ResourceLocation => (gl_fns.GetProgramResourceLocation)(program, aux, c) as i64,
+            Lookup::ResourceLocationIndex => (gl_fns.GetProgramResourceLocationIndex)(program, aux, c) as i64,
+            Lookup::SubroutineIndex => (gl_fns.GetSubroutineIndex)(program, aux, c) as i64,
+            Lookup::SubroutineUniformLocation => (gl_fns.GetSubroutineUniformLocation)(program, aux, c) as i64,
+        }
+    }
+}
+
+/// Subroutine interfaces are per stage: (stage, subroutines, subroutine uniforms).
+const STAGES: [(GLenum, GLenum, GLenum); 6] = [
+    (gl::VERTEX_SHADER, gl::VERTEX_SUBROUTINE, gl::VERTEX_SUBROUTINE_UNIFORM),
+    (gl::TESS_CONTROL_SHADER, gl::TESS_CONTROL_SUBROUTINE, gl::TESS_CONTROL_SUBROUTINE_UNIFORM),
+    (gl::TESS_EVALUATION_SHADER, gl::TESS_EVALUATION_SUBROUTINE, gl::TESS_EVALUATION_SUBROUTINE_UNIFORM),
+    (gl::GEOMETRY_SHADER, gl::GEOMETRY_SUBROUTINE, gl::GEOMETRY_SUBROUTINE_UNIFORM),
+    (gl::FRAGMENT_SHADER, gl::FRAGMENT_SUBROUTINE, gl::FRAGMENT_SUBROUTINE_UNIFORM),
+    (gl::COMPUTE_SHADER, gl::COMPUTE_SUBROUTINE, gl::COMPUTE_SUBROUTINE_UNIFORM),
+];
+
+/// Asks the GL every lookup of every active resource, in every spelling.
+fn prefill(gl_fns: &Gl, program: GLuint, answers: &mut Answers) {
+    let mut put = |lookups: &[(Lookup, u32)], name: &str| {
+        let Ok(c) = CString::new(name) else { return };
+        for &(lookup, aux) in lookups {
+            let value = ask(gl_fns, program, lookup, aux, &c);
+            answers.entry((lookup, aux)).or_default().insert(name.to_string(), value);
+        }
     };
+    let names = |interface| resource_names(gl_fns, program, interface);
+    use Lookup::*;
     for (name, size) in names(gl::UNIFORM) {
         for s in spellings(&name, size) {
-            ask(Lookup::UniformLocation, 0, &s);
-            ask(Lookup::ResourceIndex, gl::UNIFORM, &s);
-            ask(Lookup::ResourceLocation, gl::UNIFORM, &s);
+            put(&[(UniformLocation, 0), (ResourceIndex, gl::UNIFORM), (ResourceLocation, gl::UNIFORM)], &s);
         }
     }
     for (name, size) in names(gl::PROGRAM_INPUT) {
         for s in spellings(&name, size) {
-            ask(Lookup::AttribLocation, 0, &s);
-            ask(Lookup::ResourceIndex, gl::PROGRAM_INPUT, &s);
-            ask(Lookup::ResourceLocation, gl::PROGRAM_INPUT, &s);
+            put(&[(AttribLocation, 0), (ResourceIndex, gl::PROGRAM_INPUT), (ResourceLocation, gl::PROGRAM_INPUT)], &s);
         }
     }
-    for (name, size) in names(gl::PROGRAM_OUTPUT) {
+    let output = gl::PROGRAM_OUTPUT;
+    for (name, size) in names(output) {
         for s in spellings(&name, size) {
-            ask(Lookup::FragDataLocation, 0, &s);
-            ask(Lookup::FragDataIndex, 0, &s);
-            ask(Lookup::ResourceIndex, gl::PROGRAM_OUTPUT, &s);
-            ask(Lookup::ResourceLocation, gl::PROGRAM_OUTPUT, &s);
-            ask(Lookup::ResourceLocationIndex, gl::PROGRAM_OUTPUT, &s);
+            put(
+                &[
+                    (FragDataLocation, 0),
+                    (FragDataIndex, 0),
+                    (ResourceIndex, output),
+                    (ResourceLocation, output),
+                    (ResourceLocationIndex, output),
+                ],
+                &s,
+            );
         }
     }
     for (name, _) in names(gl::UNIFORM_BLOCK) {
         let base = name.strip_suffix("[0]").map(str::to_string);
         for s in std::iter::once(name).chain(base) {
-            ask(Lookup::UniformBlockIndex, 0, &s);
-            ask(Lookup::ResourceIndex, gl::UNIFORM_BLOCK, &s);
+            put(&[(UniformBlockIndex, 0), (ResourceIndex, gl::UNIFORM_BLOCK)], &s);
         }
     }
     for (name, _) in names(gl::SHADER_STORAGE_BLOCK) {
-        ask(Lookup::ResourceIndex, gl::SHADER_STORAGE_BLOCK, &name);
+        put(&[(ResourceIndex, gl::SHADER_STORAGE_BLOCK)], &name);
     }
-    // Subroutine interfaces are per stage. Every stage is asked: one the program lacks has no
-    // resources (an error some driver might raise instead is drained with the others), and a
-    // program made by glProgramBinary or glCreateShaderProgramv has no attached shader that
-    // would say which stages it has.
-    let stages = [
-        gl::VERTEX_SHADER,
-        gl::TESS_CONTROL_SHADER,
-        gl::TESS_EVALUATION_SHADER,
-        gl::GEOMETRY_SHADER,
-        gl::FRAGMENT_SHADER,
-        gl::COMPUTE_SHADER,
-    ];
-    for stage in stages {
-        let (interface, uniform_interface) = match stage {
-            gl::VERTEX_SHADER => (gl::VERTEX_SUBROUTINE, gl::VERTEX_SUBROUTINE_UNIFORM),
-            gl::TESS_CONTROL_SHADER => (gl::TESS_CONTROL_SUBROUTINE, gl::TESS_CONTROL_SUBROUTINE_UNIFORM),
-            gl::TESS_EVALUATION_SHADER => (gl::TESS_EVALUATION_SUBROUTINE, gl::TESS_EVALUATION_SUBROUTINE_UNIFORM),
-            gl::GEOMETRY_SHADER => (gl::GEOMETRY_SUBROUTINE, gl::GEOMETRY_SUBROUTINE_UNIFORM),
-            gl::FRAGMENT_SHADER => (gl::FRAGMENT_SUBROUTINE, gl::FRAGMENT_SUBROUTINE_UNIFORM),
-            _ => (gl::COMPUTE_SUBROUTINE, gl::COMPUTE_SUBROUTINE_UNIFORM),
-        };
-        for (name, _) in names(interface) {
-            ask(Lookup::SubroutineIndex, stage, &name);
+    // Every stage is asked: one the program lacks has no resources (an error some driver might
+    // raise instead is drained with the others), and a program made by glProgramBinary or
+    // glCreateShaderProgramv has no attached shader that would say which stages it has.
+    for (stage, subroutines, uniforms) in STAGES {
+        for (name, _) in names(subroutines) {
+            put(&[(SubroutineIndex, stage)], &name);
         }
-        for (name, size) in names(uniform_interface) {
+        for (name, size) in names(uniforms) {
             for s in spellings(&name, size) {
-                ask(Lookup::SubroutineUniformLocation, stage, &s);
+                put(&[(SubroutineUniformLocation, stage)], &s);
             }
         }
     }

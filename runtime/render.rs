@@ -158,6 +158,10 @@ impl RenderContext {
         if self.diag.options.track_deletes {
             self.diag.objects_created(class, names);
         }
+        if class == "program" {
+            // A name handed out again: what was kept for an older program of that name goes.
+            self.common.programs.created(names);
+        }
         if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
             state.shadow.names_created(class, names, created);
         }
@@ -229,10 +233,12 @@ impl RenderContext {
     }
 
     /// Reads the bindings back after code that may have changed them behind the shadow.
+    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`).
     pub(crate) fn refresh_shadow(&self) {
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.shadow.refresh(self.raw_gl());
         }
+        self.common.programs.forget_dead(self.raw_gl());
     }
 
     /// A description of the context (EGL device, GL renderer).
@@ -346,6 +352,8 @@ impl Scheduler {
                 let late =
                     frame < self.first || self.frames.get((frame - self.first) as usize).is_some_and(|f| f.abandoned);
                 if late {
+                    // `Frame::submit` gives such a list back to its caller (it checks the frame
+                    // under the lock the frame is given up with); this is the fallback.
                     common.sink.send(Report::lifecycle(
                         ReportKind::Submission,
                         format!(
@@ -568,9 +576,13 @@ impl Scheduler {
         if later_frames {
             // Rule 4: give the frame up.
             let f = self.frames.front_mut().expect("waiting on the front frame");
-            f.abandoned = true;
             let missing: Vec<u32> = (f.next..f.slots.unwrap_or(f.next)).filter(|&s| !f.has_list(s)).collect();
-            ctx.common.open.lock().unwrap_or_else(|e| e.into_inner()).abandon(frame);
+            // A slot submitted and still in the channel is not given up: `Frame::submit` marks
+            // it under this lock before sending, or finds the frame given up and keeps its list.
+            if !ctx.common.open.lock().unwrap_or_else(|e| e.into_inner()).abandon(frame, &missing) {
+                return;
+            }
+            f.abandoned = true;
             ctx.common.sink.send(Report::lifecycle(
                 ReportKind::AbandonedFrame,
                 format!(

@@ -252,7 +252,7 @@ fn a_frame_range_replays_the_frames_before_it_and_stops_after_it() {
         let c = capture::Capture::open(&path).unwrap();
         let device = Device::headless().unwrap();
         let mut ended = Vec::new();
-        let options = ReplayOptions { frames: Some(0..1), dump: true };
+        let options = ReplayOptions { frames: Some(0..1), dump: true, ..Default::default() };
         let mut dumps = Vec::new();
         let summary = capture::replay(&c, &device, &options, &mut |e| match e {
             ReplayEvent::FrameEnd { index, .. } => ended.push(index),
@@ -263,7 +263,12 @@ fn a_frame_range_replays_the_frames_before_it_and_stops_after_it() {
         assert_eq!(ended, [0]);
         assert_eq!(summary.frames, 1);
         assert!(dumps.iter().any(|d| d.contains("glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)")), "{dumps:?}");
-        let err = capture::replay(&c, &device, &ReplayOptions { frames: Some(1..4), dump: false }, &mut |_| {});
+        let err = capture::replay(
+            &c,
+            &device,
+            &ReplayOptions { frames: Some(1..4), dump: false, ..Default::default() },
+            &mut |_| {},
+        );
         assert!(matches!(err, Err(capture::ReplayError::Frames { has: 3, .. })), "{err:?}");
     });
 }

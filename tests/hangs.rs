@@ -255,7 +255,7 @@ fn a_slot_never_submitted_is_a_report_and_a_second_submit_an_error() {
         list.clear_color(0.25, 0.5, 0.75, 1.0);
         frame.submit(0, list).unwrap();
         let r = frame.submit(0, device.command_list());
-        assert!(matches!(r, Err(Error::SlotTaken { slot: 0, .. })), "{r:?}");
+        assert!(matches!(r, Err(glcmd::SubmitError { error: Error::SlotTaken { slot: 0, .. }, .. })), "{r:?}");
         frame.submit(2, device.command_list()).unwrap();
         drop(frame);
         device.wait_frames(n + 1).unwrap();

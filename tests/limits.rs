@@ -69,3 +69,121 @@ fn every_limit_equals_direct_gl_and_makes_no_round_trip() {
     assert_eq!(device.get_integerv(gl::VIEWPORT).unwrap(), vec![1, 2, 3, 4]);
     assert_eq!(device.stats().round_trips, before + 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Only implementation constants are cached (issue 16, item 5)
+// ---------------------------------------------------------------------------------------------
+
+/// `tests/data/gl46_implementation_dependent.txt`: (table, pname name) rows.
+fn spec_tables() -> Vec<(String, String)> {
+    let text = include_str!("data/gl46_implementation_dependent.txt");
+    let mut table = String::new();
+    let mut rows = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(t) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            table = t.to_string();
+        } else {
+            rows.push((table.clone(), line.split_whitespace().next().unwrap().to_string()));
+        }
+    }
+    rows
+}
+
+/// Every `#define GL_* 0x...` of the vendored glcorearb.h: name to value.
+fn enum_values() -> std::collections::HashMap<String, u32> {
+    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/vendor/glcorearb.h")).unwrap();
+    header
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("#define ")?.split_whitespace();
+            let (name, value) = (w.next()?, w.next()?);
+            let v = match value.strip_prefix("0x") {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => value.parse().ok()?,
+            };
+            Some((name.to_string(), v))
+        })
+        .collect()
+}
+
+/// The values of the spec's implementation-dependent rows and of its framebuffer-dependent ones.
+fn spec_values() -> (std::collections::HashSet<u32>, std::collections::HashSet<u32>) {
+    let values = enum_values();
+    let (mut constant, mut framebuffer) = (std::collections::HashSet::new(), std::collections::HashSet::new());
+    for (table, name) in spec_tables() {
+        let v = *values.get(&name).unwrap_or_else(|| panic!("{name} is not defined in glcorearb.h"));
+        if table == "Framebuffer Dependent Values" {
+            framebuffer.insert(v);
+        } else {
+            constant.insert(v);
+        }
+    }
+    (constant, framebuffer)
+}
+
+#[test]
+fn every_cached_pname_is_in_the_specification_s_implementation_dependent_tables() {
+    let (constant, framebuffer) = spec_values();
+    let mut outside = Vec::new();
+    for &(pname, _) in LIMITS.iter().chain(INDEXED_LIMITS) {
+        if !constant.contains(&pname) || framebuffer.contains(&pname) {
+            outside.push(format!("{}", glcmd::dump::EnumName(pname)));
+        }
+    }
+    assert!(outside.is_empty(), "cached, but not implementation constants of the GL 4.6 tables: {outside:?}");
+    // And on a real context: what the limits cache holds is among them.
+    let device = device();
+    for &(pname, _) in LIMITS {
+        if device.limits().integerv(pname).is_some() {
+            assert!(constant.contains(&pname), "{}", glcmd::dump::EnumName(pname));
+        }
+    }
+    for pname in [gl::DOUBLEBUFFER, gl::STEREO, gl::SAMPLES, gl::SAMPLE_BUFFERS, gl::MAX_SHADER_COMPILER_THREADS_KHR] {
+        assert!(device.limits().integerv(pname).is_none(), "{} is cached", glcmd::dump::EnumName(pname));
+    }
+    eprintln!(
+        "{} cached pnames, all in the {} rows of the 4.6 tables",
+        LIMITS.len() + INDEXED_LIMITS.len(),
+        constant.len()
+    );
+}
+
+/// State that was cached once: `GL_MAX_SHADER_COMPILER_THREADS_KHR` after
+/// `glMaxShaderCompilerThreadsKHR(2)`, `GL_DOUBLEBUFFER` and `GL_STEREO` with a framebuffer
+/// object bound. Each answers as direct GL after the same calls, and so does every cached pname.
+#[test]
+fn settable_and_framebuffer_dependent_pnames_answer_as_the_gl_after_they_change() {
+    let d = Direct::new();
+    let g = &d.gl;
+    let device = device();
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let direct_fbo = d.fbo_rgba8(4, 4);
+    let mut list = device.command_list();
+    list.max_shader_compiler_threads_khr(2);
+    list.bind_framebuffer(gl::DRAW_FRAMEBUFFER, fbo);
+    device.submit(list).unwrap();
+    unsafe {
+        (g.MaxShaderCompilerThreadsKHR)(2);
+        (g.BindFramebuffer)(gl::DRAW_FRAMEBUFFER, direct_fbo);
+    }
+    assert_eq!(device.get_error().unwrap(), d.error(), "the same error for the set");
+    let threads = device.get_integerv(gl::MAX_SHADER_COMPILER_THREADS_KHR).unwrap();
+    assert_eq!(threads, d.integers(gl::MAX_SHADER_COMPILER_THREADS_KHR, 1), "after glMaxShaderCompilerThreadsKHR(2)");
+    eprintln!("GL_MAX_SHADER_COMPILER_THREADS_KHR: {threads:?}");
+    for pname in [gl::DOUBLEBUFFER, gl::STEREO, gl::SAMPLES, gl::SAMPLE_BUFFERS] {
+        let mut b = [0u8; 16];
+        unsafe { (g.GetBooleanv)(pname, b.as_mut_ptr()) };
+        assert_eq!(device.get_booleanv(pname).unwrap(), b[..1], "{}", glcmd::dump::EnumName(pname));
+        assert_eq!(device.get_integerv(pname).unwrap(), d.integers(pname, 1), "{}", glcmd::dump::EnumName(pname));
+    }
+    for &(pname, _) in LIMITS {
+        let Some(cached) = device.limits().integerv(pname) else { continue };
+        assert_eq!(
+            device.get_integerv(pname).unwrap(),
+            d.integers(pname, cached.len()),
+            "{}",
+            glcmd::dump::EnumName(pname)
+        );
+    }
+    assert_eq!(device.get_error().unwrap(), d.error());
+}

@@ -421,3 +421,37 @@ fn a_lookup_behind_a_slot_this_thread_owes_fails_at_once() {
     assert_eq!(device.get_programiv(program, gl::LINK_STATUS).unwrap(), vec![1]);
     assert!(device.get_uniform_location(program, "mvp").unwrap() >= 0);
 }
+
+/// Lookups of ever new names (issue 16, item 7): each is asked of the GL and answered right,
+/// but the cache keeps at most `MISSES_KEPT` of them per program (and `MISS_BYTES` of names),
+/// so its size stays bounded however many names are looked up; the prefilled answers stay.
+#[test]
+fn lookups_of_ever_new_names_keep_the_cache_bounded() {
+    use glcmd::programs::{MISSES_KEPT, MISS_BYTES};
+    let device = device();
+    let program = device_program(&device, &[(gl::VERTEX_SHADER, QUAD_VS), (gl::FRAGMENT_SHADER, COLOR_FS)]);
+    assert_eq!(device.get_uniform_location(program, "color").unwrap(), LOC_COLOR);
+    let prefilled = device.stats().program_answers;
+    assert!(prefilled > 0);
+    let mut most = 0;
+    let padding = "x".repeat(100);
+    for i in 0..20_000 {
+        let name = format!("missing_{padding}_{i}");
+        assert_eq!(device.get_uniform_location(program, &name).unwrap(), -1, "{name}");
+        most = most.max(device.stats().program_answers);
+    }
+    assert!(most <= prefilled + MISSES_KEPT, "{most} answers kept ({prefilled} prefilled)");
+    assert!((most - prefilled) * 110 <= MISS_BYTES + 110, "{} misses of 110 bytes kept", most - prefilled);
+    assert_eq!(device.stats().program_entries, 1);
+    // The answers are still the GL's: the prefilled ones, and a miss asked again.
+    assert_eq!(device.get_uniform_location(program, "color").unwrap(), LOC_COLOR);
+    assert_eq!(device.get_uniform_location(program, "rect").unwrap(), LOC_RECT);
+    assert_eq!(device.get_uniform_location(program, "size").unwrap(), LOC_SIZE);
+    assert_eq!(device.get_uniform_location(program, &format!("missing_{padding}_7")).unwrap(), -1);
+    // A name longer than the byte bound is answered and not kept.
+    let huge = "y".repeat(MISS_BYTES + 1);
+    let before = device.stats().program_answers;
+    assert_eq!(device.get_uniform_location(program, &huge).unwrap(), -1);
+    assert!(device.stats().program_answers <= before);
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+}

@@ -468,7 +468,10 @@ fn item8_a_high_slot_submitted_twice_is_an_error() {
     let device = device();
     let frame = device.begin_frame(300).unwrap();
     frame.submit(299, device.command_list()).unwrap();
-    assert!(matches!(frame.submit(299, device.command_list()), Err(Error::SlotTaken { slot: 299 })));
+    assert!(matches!(
+        frame.submit(299, device.command_list()),
+        Err(glcmd::SubmitError { error: Error::SlotTaken { slot: 299 }, .. })
+    ));
     for slot in 0..299 {
         frame.submit(slot, device.command_list()).unwrap();
     }

@@ -285,20 +285,25 @@ GLCMD_API GlcmdStatus glcmdListBegin(GlcmdDevice *device);
  */
 GLCMD_API GlcmdStatus glcmdListBeginSlot(GlcmdFrame *frame, uint32_t slot);
 
-/* Names the current list: a debug group around it at replay, and the `list` of its reports. */
+/*
+ * Names the current list: a debug group around it at replay, and the `list` of its reports.
+ * `label` is a NUL-terminated UTF-8 string (copied; NULL is GLCMD_ERROR_NULL_POINTER).
+ */
 GLCMD_API GlcmdStatus glcmdListSetLabel(const char *label);
 
 /*
  * Submits the calling thread's current list to `slot` of `frame`; the thread has no current
- * list after (its device stays current). On GLCMD_ERROR_INVALID_HANDLE or a slot out of range
- * the list stays current; on other errors it is discarded.
+ * list after (its device stays current). A refused submit (any error: an invalid handle, a slot
+ * out of range, taken or claimed, an ended frame, a lost device) leaves the list current on the
+ * thread, unchanged: submit it again (to another slot or frame, or with glcmdSubmit) or discard
+ * it (glcmdListDiscard). Nothing recorded in it, deletes included, is lost by a refusal.
  */
 GLCMD_API GlcmdStatus glcmdListSubmit(GlcmdFrame *frame, uint32_t slot);
 
 /*
  * Submits the calling thread's current list as a frame of its own (after any frame still
- * open); the thread has no current list after. On GLCMD_ERROR_INVALID_HANDLE the list stays
- * current.
+ * open); the thread has no current list after. A refused submit (an invalid handle, a lost
+ * device) leaves the list current on the thread, unchanged, as for glcmdListSubmit.
  */
 GLCMD_API GlcmdStatus glcmdSubmit(GlcmdDevice *device);
 
@@ -306,7 +311,8 @@ GLCMD_API GlcmdStatus glcmdSubmit(GlcmdDevice *device);
 GLCMD_API GlcmdStatus glcmdListDiscard(void);
 
 /*
- * Takes the next diagnostic report of the device, if any: `report->kind` is GLCMD_REPORT_NONE
+ * Takes the next diagnostic report of the device, if any (`report` points to a whole GlcmdReport,
+ * written): `report->kind` is GLCMD_REPORT_NONE
  * when none was waiting. Commands recorded through the C entry points carry no source location;
  * the list label and command index identify them.
  */
@@ -330,12 +336,16 @@ GLCMD_API const char *glcmdStatusName(GlcmdStatus status);
 
 /*
  * The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
- * glcmd does not know. Compatible with glad's and SDL's loader signature. The entry points
+ * glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
+ * with glad's and SDL's loader signature. The entry points
  * record into, or query through, the current list and device of the thread that calls them.
  */
 GLCMD_API void *glcmdGetProcAddress(const char *name);
 
-/* Fills `table` with every entry point (the same as glcmdGetProcAddress gives). */
+/*
+ * Fills `table` with every entry point (the same as glcmdGetProcAddress gives). `table` points
+ * to a whole GlcmdGL (sizeof(GlcmdGL) bytes, written); NULL is GLCMD_ERROR_NULL_POINTER.
+ */
 GLCMD_API GlcmdStatus glcmdLoadGL(GlcmdGL *table);
 
 /* The number of GL functions with an entry point (GLCMD_FUNCTION_COUNT). */
@@ -357,6 +367,15 @@ GLCMD_API GlcmdStatus glcmdFunctionInfo(uint32_t index, const char **name, uint3
  * Every entry point, with the exact C signature of glcorearb.h, named without the `gl` prefix and
  * sorted by GL name: a glad-style table that glcmdLoadGL fills. The comment after each member is
  * its kind (record, create, delete, query, special) and whether it is unsupported through C.
+ *
+ * The caller's contract. A C pointer carries no length, so an entry point cannot check that an
+ * array holds what the GL reads: it copies as many elements as the length rule of the Rust
+ * method says, and a shorter array is read past its end (undefined behaviour, in the caller).
+ * The comment above each entry point with pointer arguments states, for each of them, what it
+ * must point to: a non-NULL array holds the elements named there (`count` elements: as many
+ * as the argument `count` says), an output has room for them. NULL where the contract does not
+ * allow it is refused (GLCMD_ERROR_NULL_POINTER), as is a negative count; what is checked,
+ * glcmd checks exactly as for the Rust method.
  */
 struct GlcmdGL {
     void (GLCMD_APIENTRY *ActiveProgramEXT)(GLuint program); /* record */
@@ -371,29 +390,69 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *BeginQuery)(GLenum target, GLuint id); /* record */
     void (GLCMD_APIENTRY *BeginQueryIndexed)(GLenum target, GLuint index, GLuint id); /* record */
     void (GLCMD_APIENTRY *BeginTransformFeedback)(GLenum primitiveMode); /* record */
+    /*
+     * glBindAttribLocation (record): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     void (GLCMD_APIENTRY *BindAttribLocation)(GLuint program, GLuint index, const GLchar *name); /* record */
     void (GLCMD_APIENTRY *BindBuffer)(GLenum target, GLuint buffer); /* record */
     void (GLCMD_APIENTRY *BindBufferBase)(GLenum target, GLuint index, GLuint buffer); /* record */
     void (GLCMD_APIENTRY *BindBufferRange)(GLenum target, GLuint index, GLuint buffer, GLintptr offset, GLsizeiptr size); /* record */
+    /*
+     * glBindBuffersBase (record): the caller's contract
+     *   `buffers`: NULL, or `count` GLuint
+     */
     void (GLCMD_APIENTRY *BindBuffersBase)(GLenum target, GLuint first, GLsizei count, const GLuint *buffers); /* record */
+    /*
+     * glBindBuffersRange (record): the caller's contract
+     *   `buffers`: NULL, or `count` GLuint
+     *   `offsets`: `count` GLintptr
+     *   `sizes`: `count` GLsizeiptr
+     */
     void (GLCMD_APIENTRY *BindBuffersRange)(GLenum target, GLuint first, GLsizei count, const GLuint *buffers, const GLintptr *offsets, const GLsizeiptr *sizes); /* record */
+    /*
+     * glBindFragDataLocation (record): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     void (GLCMD_APIENTRY *BindFragDataLocation)(GLuint program, GLuint color, const GLchar *name); /* record */
+    /*
+     * glBindFragDataLocationIndexed (record): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     void (GLCMD_APIENTRY *BindFragDataLocationIndexed)(GLuint program, GLuint colorNumber, GLuint index, const GLchar *name); /* record */
     void (GLCMD_APIENTRY *BindFramebuffer)(GLenum target, GLuint framebuffer); /* record */
     void (GLCMD_APIENTRY *BindImageTexture)(GLuint unit, GLuint texture, GLint level, GLboolean layered, GLint layer, GLenum access, GLenum format); /* record */
+    /*
+     * glBindImageTextures (record): the caller's contract
+     *   `textures`: NULL, or `count` GLuint
+     */
     void (GLCMD_APIENTRY *BindImageTextures)(GLuint first, GLsizei count, const GLuint *textures); /* record */
     void (GLCMD_APIENTRY *BindMultiTextureEXT)(GLenum texunit, GLenum target, GLuint texture); /* record */
     void (GLCMD_APIENTRY *BindProgramPipeline)(GLuint pipeline); /* record */
     void (GLCMD_APIENTRY *BindRenderbuffer)(GLenum target, GLuint renderbuffer); /* record */
     void (GLCMD_APIENTRY *BindSampler)(GLuint unit, GLuint sampler); /* record */
+    /*
+     * glBindSamplers (record): the caller's contract
+     *   `samplers`: NULL, or `count` GLuint
+     */
     void (GLCMD_APIENTRY *BindSamplers)(GLuint first, GLsizei count, const GLuint *samplers); /* record */
     void (GLCMD_APIENTRY *BindShadingRateImageNV)(GLuint texture); /* record */
     void (GLCMD_APIENTRY *BindTexture)(GLenum target, GLuint texture); /* record */
     void (GLCMD_APIENTRY *BindTextureUnit)(GLuint unit, GLuint texture); /* record */
+    /*
+     * glBindTextures (record): the caller's contract
+     *   `textures`: NULL, or `count` GLuint
+     */
     void (GLCMD_APIENTRY *BindTextures)(GLuint first, GLsizei count, const GLuint *textures); /* record */
     void (GLCMD_APIENTRY *BindTransformFeedback)(GLenum target, GLuint id); /* record */
     void (GLCMD_APIENTRY *BindVertexArray)(GLuint array); /* record */
     void (GLCMD_APIENTRY *BindVertexBuffer)(GLuint bindingindex, GLuint buffer, GLintptr offset, GLsizei stride); /* record */
+    /*
+     * glBindVertexBuffers (record): the caller's contract
+     *   `buffers`: NULL, or `count` GLuint
+     *   `offsets`: `count` GLintptr
+     *   `strides`: `count` GLsizei
+     */
     void (GLCMD_APIENTRY *BindVertexBuffers)(GLuint first, GLsizei count, const GLuint *buffers, const GLintptr *offsets, const GLsizei *strides); /* record */
     void (GLCMD_APIENTRY *BlendBarrierKHR)(void); /* record */
     void (GLCMD_APIENTRY *BlendBarrierNV)(void); /* record */
@@ -415,10 +474,22 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *BlitNamedFramebuffer)(GLuint readFramebuffer, GLuint drawFramebuffer, GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1, GLint dstX0, GLint dstY0, GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter); /* record */
     void (GLCMD_APIENTRY *BufferAddressRangeNV)(GLenum pname, GLuint index, GLuint64EXT address, GLsizeiptr length); /* record */
     void (GLCMD_APIENTRY *BufferAttachMemoryNV)(GLenum target, GLuint memory, GLuint64 offset); /* record */
+    /*
+     * glBufferData (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *BufferData)(GLenum target, GLsizeiptr size, const void *data, GLenum usage); /* record */
     void (GLCMD_APIENTRY *BufferPageCommitmentARB)(GLenum target, GLintptr offset, GLsizeiptr size, GLboolean commit); /* record */
     void (GLCMD_APIENTRY *BufferPageCommitmentMemNV)(GLenum target, GLintptr offset, GLsizeiptr size, GLuint memory, GLuint64 memOffset, GLboolean commit); /* record */
+    /*
+     * glBufferStorage (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *BufferStorage)(GLenum target, GLsizeiptr size, const void *data, GLbitfield flags); /* record */
+    /*
+     * glBufferSubData (record): the caller's contract
+     *   `data`: `size` bytes
+     */
     void (GLCMD_APIENTRY *BufferSubData)(GLenum target, GLintptr offset, GLsizeiptr size, const void *data); /* record */
     void (GLCMD_APIENTRY *CallCommandListNV)(GLuint list); /* record */
     GLenum (GLCMD_APIENTRY *CheckFramebufferStatus)(GLenum target); /* query */
@@ -426,26 +497,82 @@ struct GlcmdGL {
     GLenum (GLCMD_APIENTRY *CheckNamedFramebufferStatusEXT)(GLuint framebuffer, GLenum target); /* query */
     void (GLCMD_APIENTRY *ClampColor)(GLenum target, GLenum clamp); /* record */
     void (GLCMD_APIENTRY *Clear)(GLbitfield mask); /* record */
+    /*
+     * glClearBufferData (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearBufferData)(GLenum target, GLenum internalformat, GLenum format, GLenum type, const void *data); /* record */
+    /*
+     * glClearBufferSubData (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearBufferSubData)(GLenum target, GLenum internalformat, GLintptr offset, GLsizeiptr size, GLenum format, GLenum type, const void *data); /* record */
     void (GLCMD_APIENTRY *ClearBufferfi)(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil); /* record */
+    /*
+     * glClearBufferfv (record): the caller's contract
+     *   `value`: as many GLfloat as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearBufferfv)(GLenum buffer, GLint drawbuffer, const GLfloat *value); /* record */
+    /*
+     * glClearBufferiv (record): the caller's contract
+     *   `value`: as many GLint as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearBufferiv)(GLenum buffer, GLint drawbuffer, const GLint *value); /* record */
+    /*
+     * glClearBufferuiv (record): the caller's contract
+     *   `value`: as many GLuint as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearBufferuiv)(GLenum buffer, GLint drawbuffer, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ClearColor)(GLfloat red, GLfloat green, GLfloat blue, GLfloat alpha); /* record */
     void (GLCMD_APIENTRY *ClearDepth)(GLdouble depth); /* record */
     void (GLCMD_APIENTRY *ClearDepthdNV)(GLdouble depth); /* record */
     void (GLCMD_APIENTRY *ClearDepthf)(GLfloat d); /* record */
+    /*
+     * glClearNamedBufferData (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearNamedBufferData)(GLuint buffer, GLenum internalformat, GLenum format, GLenum type, const void *data); /* record */
+    /*
+     * glClearNamedBufferDataEXT (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearNamedBufferDataEXT)(GLuint buffer, GLenum internalformat, GLenum format, GLenum type, const void *data); /* record */
+    /*
+     * glClearNamedBufferSubData (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearNamedBufferSubData)(GLuint buffer, GLenum internalformat, GLintptr offset, GLsizeiptr size, GLenum format, GLenum type, const void *data); /* record */
+    /*
+     * glClearNamedBufferSubDataEXT (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearNamedBufferSubDataEXT)(GLuint buffer, GLenum internalformat, GLsizeiptr offset, GLsizeiptr size, GLenum format, GLenum type, const void *data); /* record */
     void (GLCMD_APIENTRY *ClearNamedFramebufferfi)(GLuint framebuffer, GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil); /* record */
+    /*
+     * glClearNamedFramebufferfv (record): the caller's contract
+     *   `value`: as many GLfloat as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearNamedFramebufferfv)(GLuint framebuffer, GLenum buffer, GLint drawbuffer, const GLfloat *value); /* record */
+    /*
+     * glClearNamedFramebufferiv (record): the caller's contract
+     *   `value`: as many GLint as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearNamedFramebufferiv)(GLuint framebuffer, GLenum buffer, GLint drawbuffer, const GLint *value); /* record */
+    /*
+     * glClearNamedFramebufferuiv (record): the caller's contract
+     *   `value`: as many GLuint as `buffer` takes (glcmd's Buffer table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *ClearNamedFramebufferuiv)(GLuint framebuffer, GLenum buffer, GLint drawbuffer, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ClearStencil)(GLint s); /* record */
+    /*
+     * glClearTexImage (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearTexImage)(GLuint texture, GLint level, GLenum format, GLenum type, const void *data); /* record */
+    /*
+     * glClearTexSubImage (record): the caller's contract
+     *   `data`: one texel (or element) of `format`/`type`
+     */
     void (GLCMD_APIENTRY *ClearTexSubImage)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const void *data); /* record */
     void (GLCMD_APIENTRY *ClientAttribDefaultEXT)(GLbitfield mask); /* record */
     GLenum (GLCMD_APIENTRY *ClientWaitSync)(GLsync sync, GLbitfield flags, GLuint64 timeout); /* special */
@@ -456,27 +583,116 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *CommandListSegmentsNV)(GLuint list, GLuint segments); /* record */
     void (GLCMD_APIENTRY *CompileCommandListNV)(GLuint list); /* record */
     void (GLCMD_APIENTRY *CompileShader)(GLuint shader); /* record */
+    /*
+     * glCompileShaderIncludeARB (record): the caller's contract
+     *   `path`: `count` pointers to strings, each NUL-terminated, or of `length[i]` chars where `length` is not NULL and `length[i]` is not negative
+     *   `length`: NULL, or `count` GLint (the lengths of `path`)
+     */
     void (GLCMD_APIENTRY *CompileShaderIncludeARB)(GLuint shader, GLsizei count, const GLchar *const*path, const GLint *length); /* record */
+    /*
+     * glCompressedMultiTexImage1DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexImage1DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedMultiTexImage2DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexImage2DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedMultiTexImage3DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedMultiTexSubImage1DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexSubImage1DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedMultiTexSubImage2DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexSubImage2DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedMultiTexSubImage3DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedMultiTexSubImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTexImage1D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexImage1D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTexImage2D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexImage2D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTexImage3D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexImage3D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTexSubImage1D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexSubImage1D)(GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTexSubImage2D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexSubImage2D)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTexSubImage3D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTexSubImage3D)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTextureImage1DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureImage1DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTextureImage2DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureImage2DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTextureImage3DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureImage3DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTextureSubImage1D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage1D)(GLuint texture, GLint level, GLint xoffset, GLsizei width, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTextureSubImage1DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage1DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTextureSubImage2D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage2D)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTextureSubImage2DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage2DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLsizei imageSize, const void *bits); /* record */
+    /*
+     * glCompressedTextureSubImage3D (record): the caller's contract
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage3D)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *data); /* record */
+    /*
+     * glCompressedTextureSubImage3DEXT (record): the caller's contract
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *CompressedTextureSubImage3DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *bits); /* record */
     void (GLCMD_APIENTRY *ConservativeRasterParameterfNV)(GLenum pname, GLfloat value); /* record */
     void (GLCMD_APIENTRY *ConservativeRasterParameteriNV)(GLenum pname, GLint param); /* record */
@@ -502,59 +718,218 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *CopyTextureSubImage2DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint x, GLint y, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *CopyTextureSubImage3D)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLint x, GLint y, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *CopyTextureSubImage3DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLint x, GLint y, GLsizei width, GLsizei height); /* record */
+    /*
+     * glCoverFillPathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *CoverFillPathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLenum coverMode, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *CoverFillPathNV)(GLuint path, GLenum coverMode); /* record */
+    /*
+     * glCoverStrokePathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *CoverStrokePathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLenum coverMode, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *CoverStrokePathNV)(GLuint path, GLenum coverMode); /* record */
     void (GLCMD_APIENTRY *CoverageModulationNV)(GLenum components); /* record */
+    /*
+     * glCoverageModulationTableNV (record): the caller's contract
+     *   `v`: `n` GLfloat
+     */
     void (GLCMD_APIENTRY *CoverageModulationTableNV)(GLsizei n, const GLfloat *v); /* record */
+    /*
+     * glCreateBuffers (create): the caller's contract
+     *   `buffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateBuffers)(GLsizei n, GLuint *buffers); /* create */
+    /*
+     * glCreateCommandListsNV (create): the caller's contract
+     *   `lists`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateCommandListsNV)(GLsizei n, GLuint *lists); /* create */
+    /*
+     * glCreateFramebuffers (create): the caller's contract
+     *   `framebuffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateFramebuffers)(GLsizei n, GLuint *framebuffers); /* create */
+    /*
+     * glCreatePerfQueryINTEL (create): the caller's contract
+     *   `queryHandle`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *CreatePerfQueryINTEL)(GLuint queryId, GLuint *queryHandle); /* create */
     GLuint (GLCMD_APIENTRY *CreateProgram)(void); /* create */
+    /*
+     * glCreateProgramPipelines (create): the caller's contract
+     *   `pipelines`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateProgramPipelines)(GLsizei n, GLuint *pipelines); /* create */
+    /*
+     * glCreateQueries (create): the caller's contract
+     *   `ids`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateQueries)(GLenum target, GLsizei n, GLuint *ids); /* create */
+    /*
+     * glCreateRenderbuffers (create): the caller's contract
+     *   `renderbuffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateRenderbuffers)(GLsizei n, GLuint *renderbuffers); /* create */
+    /*
+     * glCreateSamplers (create): the caller's contract
+     *   `samplers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateSamplers)(GLsizei n, GLuint *samplers); /* create */
     GLuint (GLCMD_APIENTRY *CreateShader)(GLenum type); /* create */
+    /*
+     * glCreateShaderProgramEXT (create): the caller's contract
+     *   `string`: a NUL-terminated string
+     */
     GLuint (GLCMD_APIENTRY *CreateShaderProgramEXT)(GLenum type, const GLchar *string); /* create */
+    /*
+     * glCreateShaderProgramv (create): the caller's contract
+     *   `strings`: `count` pointers to NUL-terminated strings
+     */
     GLuint (GLCMD_APIENTRY *CreateShaderProgramv)(GLenum type, GLsizei count, const GLchar *const*strings); /* create */
+    /*
+     * glCreateStatesNV (create): the caller's contract
+     *   `states`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateStatesNV)(GLsizei n, GLuint *states); /* create */
+    /*
+     * glCreateSyncFromCLeventARB (special): the caller's contract
+     *   `context`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `event`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     GLsync (GLCMD_APIENTRY *CreateSyncFromCLeventARB)(struct _cl_context *context, struct _cl_event *event, GLbitfield flags); /* special, unsupported */
+    /*
+     * glCreateTextures (create): the caller's contract
+     *   `textures`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateTextures)(GLenum target, GLsizei n, GLuint *textures); /* create */
+    /*
+     * glCreateTransformFeedbacks (create): the caller's contract
+     *   `ids`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateTransformFeedbacks)(GLsizei n, GLuint *ids); /* create */
+    /*
+     * glCreateVertexArrays (create): the caller's contract
+     *   `arrays`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *CreateVertexArrays)(GLsizei n, GLuint *arrays); /* create */
     void (GLCMD_APIENTRY *CullFace)(GLenum mode); /* record */
+    /*
+     * glDebugMessageCallback (special): the caller's contract
+     *   `userParam`: passed through unchanged; glcmd never reads it
+     */
     void (GLCMD_APIENTRY *DebugMessageCallback)(GLDEBUGPROC callback, const void *userParam); /* special */
+    /*
+     * glDebugMessageCallbackARB (special): the caller's contract
+     *   `userParam`: passed through unchanged; glcmd never reads it
+     */
     void (GLCMD_APIENTRY *DebugMessageCallbackARB)(GLDEBUGPROCARB callback, const void *userParam); /* special */
+    /*
+     * glDebugMessageControl (record): the caller's contract
+     *   `ids`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *DebugMessageControl)(GLenum source, GLenum type, GLenum severity, GLsizei count, const GLuint *ids, GLboolean enabled); /* record */
+    /*
+     * glDebugMessageControlARB (record): the caller's contract
+     *   `ids`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *DebugMessageControlARB)(GLenum source, GLenum type, GLenum severity, GLsizei count, const GLuint *ids, GLboolean enabled); /* record */
+    /*
+     * glDebugMessageInsert (record): the caller's contract
+     *   `buf`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *DebugMessageInsert)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *buf); /* record */
+    /*
+     * glDebugMessageInsertARB (record): the caller's contract
+     *   `buf`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *DebugMessageInsertARB)(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *buf); /* record */
+    /*
+     * glDeleteBuffers (delete): the caller's contract
+     *   `buffers`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteBuffers)(GLsizei n, const GLuint *buffers); /* delete */
+    /*
+     * glDeleteCommandListsNV (delete): the caller's contract
+     *   `lists`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteCommandListsNV)(GLsizei n, const GLuint *lists); /* delete */
+    /*
+     * glDeleteFramebuffers (delete): the caller's contract
+     *   `framebuffers`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteFramebuffers)(GLsizei n, const GLuint *framebuffers); /* delete */
+    /*
+     * glDeleteNamedStringARB (delete): the caller's contract
+     *   `name`: `namelen` chars, or a NUL-terminated string when `namelen` is negative
+     */
     void (GLCMD_APIENTRY *DeleteNamedStringARB)(GLint namelen, const GLchar *name); /* delete */
     void (GLCMD_APIENTRY *DeletePathsNV)(GLuint path, GLsizei range); /* delete */
+    /*
+     * glDeletePerfMonitorsAMD (delete): the caller's contract
+     *   `monitors`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeletePerfMonitorsAMD)(GLsizei n, GLuint *monitors); /* delete */
     void (GLCMD_APIENTRY *DeletePerfQueryINTEL)(GLuint queryHandle); /* delete */
     void (GLCMD_APIENTRY *DeleteProgram)(GLuint program); /* delete */
+    /*
+     * glDeleteProgramPipelines (delete): the caller's contract
+     *   `pipelines`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteProgramPipelines)(GLsizei n, const GLuint *pipelines); /* delete */
+    /*
+     * glDeleteQueries (delete): the caller's contract
+     *   `ids`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteQueries)(GLsizei n, const GLuint *ids); /* delete */
+    /*
+     * glDeleteRenderbuffers (delete): the caller's contract
+     *   `renderbuffers`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteRenderbuffers)(GLsizei n, const GLuint *renderbuffers); /* delete */
+    /*
+     * glDeleteSamplers (delete): the caller's contract
+     *   `samplers`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteSamplers)(GLsizei count, const GLuint *samplers); /* delete */
     void (GLCMD_APIENTRY *DeleteShader)(GLuint shader); /* delete */
+    /*
+     * glDeleteStatesNV (delete): the caller's contract
+     *   `states`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteStatesNV)(GLsizei n, const GLuint *states); /* delete */
     void (GLCMD_APIENTRY *DeleteSync)(GLsync sync); /* delete */
+    /*
+     * glDeleteTextures (delete): the caller's contract
+     *   `textures`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteTextures)(GLsizei n, const GLuint *textures); /* delete */
+    /*
+     * glDeleteTransformFeedbacks (delete): the caller's contract
+     *   `ids`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteTransformFeedbacks)(GLsizei n, const GLuint *ids); /* delete */
+    /*
+     * glDeleteVertexArrays (delete): the caller's contract
+     *   `arrays`: `n` GLuint
+     */
     void (GLCMD_APIENTRY *DeleteVertexArrays)(GLsizei n, const GLuint *arrays); /* delete */
     void (GLCMD_APIENTRY *DepthBoundsdNV)(GLdouble zmin, GLdouble zmax); /* record */
     void (GLCMD_APIENTRY *DepthFunc)(GLenum func); /* record */
     void (GLCMD_APIENTRY *DepthMask)(GLboolean flag); /* record */
     void (GLCMD_APIENTRY *DepthRange)(GLdouble n, GLdouble f); /* record */
+    /*
+     * glDepthRangeArraydvNV (record): the caller's contract
+     *   `v`: `count` x 2 GLdouble
+     */
     void (GLCMD_APIENTRY *DepthRangeArraydvNV)(GLuint first, GLsizei count, const GLdouble *v); /* record */
+    /*
+     * glDepthRangeArrayv (record): the caller's contract
+     *   `v`: `count` x 2 GLdouble
+     */
     void (GLCMD_APIENTRY *DepthRangeArrayv)(GLuint first, GLsizei count, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *DepthRangeIndexed)(GLuint index, GLdouble n, GLdouble f); /* record */
     void (GLCMD_APIENTRY *DepthRangeIndexeddNV)(GLuint index, GLdouble n, GLdouble f); /* record */
@@ -574,36 +949,120 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *DispatchComputeGroupSizeARB)(GLuint num_groups_x, GLuint num_groups_y, GLuint num_groups_z, GLuint group_size_x, GLuint group_size_y, GLuint group_size_z); /* record */
     void (GLCMD_APIENTRY *DispatchComputeIndirect)(GLintptr indirect); /* record */
     void (GLCMD_APIENTRY *DrawArrays)(GLenum mode, GLint first, GLsizei count); /* record */
+    /*
+     * glDrawArraysIndirect (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawArraysIndirect)(GLenum mode, const void *indirect); /* record */
     void (GLCMD_APIENTRY *DrawArraysInstanced)(GLenum mode, GLint first, GLsizei count, GLsizei instancecount); /* record */
     void (GLCMD_APIENTRY *DrawArraysInstancedARB)(GLenum mode, GLint first, GLsizei count, GLsizei primcount); /* record */
     void (GLCMD_APIENTRY *DrawArraysInstancedBaseInstance)(GLenum mode, GLint first, GLsizei count, GLsizei instancecount, GLuint baseinstance); /* record */
     void (GLCMD_APIENTRY *DrawArraysInstancedEXT)(GLenum mode, GLint start, GLsizei count, GLsizei primcount); /* record */
     void (GLCMD_APIENTRY *DrawBuffer)(GLenum buf); /* record */
+    /*
+     * glDrawBuffers (record): the caller's contract
+     *   `bufs`: `n` GLenum
+     */
     void (GLCMD_APIENTRY *DrawBuffers)(GLsizei n, const GLenum *bufs); /* record */
+    /*
+     * glDrawCommandsAddressNV (record): the caller's contract
+     *   `indirects`: `count` GLuint64
+     *   `sizes`: `count` GLsizei
+     */
     void (GLCMD_APIENTRY *DrawCommandsAddressNV)(GLenum primitiveMode, const GLuint64 *indirects, const GLsizei *sizes, GLuint count); /* record */
+    /*
+     * glDrawCommandsNV (record): the caller's contract
+     *   `indirects`: `count` GLintptr
+     *   `sizes`: `count` GLsizei
+     */
     void (GLCMD_APIENTRY *DrawCommandsNV)(GLenum primitiveMode, GLuint buffer, const GLintptr *indirects, const GLsizei *sizes, GLuint count); /* record */
+    /*
+     * glDrawCommandsStatesAddressNV (record): the caller's contract
+     *   `indirects`: `count` GLuint64
+     *   `sizes`: `count` GLsizei
+     *   `states`: `count` GLuint
+     *   `fbos`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *DrawCommandsStatesAddressNV)(const GLuint64 *indirects, const GLsizei *sizes, const GLuint *states, const GLuint *fbos, GLuint count); /* record */
+    /*
+     * glDrawCommandsStatesNV (record): the caller's contract
+     *   `indirects`: `count` GLintptr
+     *   `sizes`: `count` GLsizei
+     *   `states`: `count` GLuint
+     *   `fbos`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *DrawCommandsStatesNV)(GLuint buffer, const GLintptr *indirects, const GLsizei *sizes, const GLuint *states, const GLuint *fbos, GLuint count); /* record */
+    /*
+     * glDrawElements (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElements)(GLenum mode, GLsizei count, GLenum type, const void *indices); /* record */
+    /*
+     * glDrawElementsBaseVertex (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsBaseVertex)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLint basevertex); /* record */
+    /*
+     * glDrawElementsIndirect (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsIndirect)(GLenum mode, GLenum type, const void *indirect); /* record */
+    /*
+     * glDrawElementsInstanced (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstanced)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount); /* record */
+    /*
+     * glDrawElementsInstancedARB (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstancedARB)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei primcount); /* record */
+    /*
+     * glDrawElementsInstancedBaseInstance (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstancedBaseInstance)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount, GLuint baseinstance); /* record */
+    /*
+     * glDrawElementsInstancedBaseVertex (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstancedBaseVertex)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount, GLint basevertex); /* record */
+    /*
+     * glDrawElementsInstancedBaseVertexBaseInstance (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstancedBaseVertexBaseInstance)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei instancecount, GLint basevertex, GLuint baseinstance); /* record */
+    /*
+     * glDrawElementsInstancedEXT (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawElementsInstancedEXT)(GLenum mode, GLsizei count, GLenum type, const void *indices, GLsizei primcount); /* record */
     void (GLCMD_APIENTRY *DrawMeshTasksIndirectNV)(GLintptr indirect); /* record */
     void (GLCMD_APIENTRY *DrawMeshTasksNV)(GLuint first, GLuint count); /* record */
+    /*
+     * glDrawRangeElements (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawRangeElements)(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices); /* record */
+    /*
+     * glDrawRangeElementsBaseVertex (record): the caller's contract
+     *   `indices`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *DrawRangeElementsBaseVertex)(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices, GLint basevertex); /* record */
     void (GLCMD_APIENTRY *DrawTransformFeedback)(GLenum mode, GLuint id); /* record */
     void (GLCMD_APIENTRY *DrawTransformFeedbackInstanced)(GLenum mode, GLuint id, GLsizei instancecount); /* record */
     void (GLCMD_APIENTRY *DrawTransformFeedbackStream)(GLenum mode, GLuint id, GLuint stream); /* record */
     void (GLCMD_APIENTRY *DrawTransformFeedbackStreamInstanced)(GLenum mode, GLuint id, GLuint stream, GLsizei instancecount); /* record */
     void (GLCMD_APIENTRY *DrawVkImageNV)(GLuint64 vkImage, GLuint sampler, GLfloat x0, GLfloat y0, GLfloat x1, GLfloat y1, GLfloat z, GLfloat s0, GLfloat t0, GLfloat s1, GLfloat t1); /* record */
+    /*
+     * glEGLImageTargetTexStorageEXT (special): the caller's contract
+     *   `attrib_list`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *EGLImageTargetTexStorageEXT)(GLenum target, GLeglImageOES image, const GLint *attrib_list); /* special, unsupported */
+    /*
+     * glEGLImageTargetTextureStorageEXT (special): the caller's contract
+     *   `attrib_list`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *EGLImageTargetTextureStorageEXT)(GLuint texture, GLeglImageOES image, const GLint *attrib_list); /* special, unsupported */
     void (GLCMD_APIENTRY *EdgeFlagFormatNV)(GLsizei stride); /* record */
     void (GLCMD_APIENTRY *Enable)(GLenum cap); /* record */
@@ -632,13 +1091,25 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *FogCoordFormatNV)(GLenum type, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *FragmentCoverageColorNV)(GLuint color); /* record */
     void (GLCMD_APIENTRY *FramebufferDrawBufferEXT)(GLuint framebuffer, GLenum mode); /* record */
+    /*
+     * glFramebufferDrawBuffersEXT (record): the caller's contract
+     *   `bufs`: `n` GLenum
+     */
     void (GLCMD_APIENTRY *FramebufferDrawBuffersEXT)(GLuint framebuffer, GLsizei n, const GLenum *bufs); /* record */
     void (GLCMD_APIENTRY *FramebufferFetchBarrierEXT)(void); /* record */
     void (GLCMD_APIENTRY *FramebufferParameteri)(GLenum target, GLenum pname, GLint param); /* record */
     void (GLCMD_APIENTRY *FramebufferParameteriMESA)(GLenum target, GLenum pname, GLint param); /* record */
     void (GLCMD_APIENTRY *FramebufferReadBufferEXT)(GLuint framebuffer, GLenum mode); /* record */
     void (GLCMD_APIENTRY *FramebufferRenderbuffer)(GLenum target, GLenum attachment, GLenum renderbuffertarget, GLuint renderbuffer); /* record */
+    /*
+     * glFramebufferSampleLocationsfvARB (record): the caller's contract
+     *   `v`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *FramebufferSampleLocationsfvARB)(GLenum target, GLuint start, GLsizei count, const GLfloat *v); /* record */
+    /*
+     * glFramebufferSampleLocationsfvNV (record): the caller's contract
+     *   `v`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *FramebufferSampleLocationsfvNV)(GLenum target, GLuint start, GLsizei count, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *FramebufferTexture)(GLenum target, GLenum attachment, GLuint texture, GLint level); /* record */
     void (GLCMD_APIENTRY *FramebufferTexture1D)(GLenum target, GLenum attachment, GLenum textarget, GLuint texture, GLint level); /* record */
@@ -650,265 +1121,1259 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *FramebufferTextureLayerARB)(GLenum target, GLenum attachment, GLuint texture, GLint level, GLint layer); /* record */
     void (GLCMD_APIENTRY *FramebufferTextureMultiviewOVR)(GLenum target, GLenum attachment, GLuint texture, GLint level, GLint baseViewIndex, GLsizei numViews); /* record */
     void (GLCMD_APIENTRY *FrontFace)(GLenum mode); /* record */
+    /*
+     * glGenBuffers (create): the caller's contract
+     *   `buffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenBuffers)(GLsizei n, GLuint *buffers); /* create */
+    /*
+     * glGenFramebuffers (create): the caller's contract
+     *   `framebuffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenFramebuffers)(GLsizei n, GLuint *framebuffers); /* create */
     GLuint (GLCMD_APIENTRY *GenPathsNV)(GLsizei range); /* create */
+    /*
+     * glGenPerfMonitorsAMD (create): the caller's contract
+     *   `monitors`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenPerfMonitorsAMD)(GLsizei n, GLuint *monitors); /* create */
+    /*
+     * glGenProgramPipelines (create): the caller's contract
+     *   `pipelines`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenProgramPipelines)(GLsizei n, GLuint *pipelines); /* create */
+    /*
+     * glGenQueries (create): the caller's contract
+     *   `ids`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenQueries)(GLsizei n, GLuint *ids); /* create */
+    /*
+     * glGenRenderbuffers (create): the caller's contract
+     *   `renderbuffers`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenRenderbuffers)(GLsizei n, GLuint *renderbuffers); /* create */
+    /*
+     * glGenSamplers (create): the caller's contract
+     *   `samplers`: room for `count` GLuint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GenSamplers)(GLsizei count, GLuint *samplers); /* create */
+    /*
+     * glGenTextures (create): the caller's contract
+     *   `textures`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenTextures)(GLsizei n, GLuint *textures); /* create */
+    /*
+     * glGenTransformFeedbacks (create): the caller's contract
+     *   `ids`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenTransformFeedbacks)(GLsizei n, GLuint *ids); /* create */
+    /*
+     * glGenVertexArrays (create): the caller's contract
+     *   `arrays`: room for `n` GLuint (may be NULL when `n` is 0)
+     */
     void (GLCMD_APIENTRY *GenVertexArrays)(GLsizei n, GLuint *arrays); /* create */
     void (GLCMD_APIENTRY *GenerateMipmap)(GLenum target); /* record */
     void (GLCMD_APIENTRY *GenerateMultiTexMipmapEXT)(GLenum texunit, GLenum target); /* record */
     void (GLCMD_APIENTRY *GenerateTextureMipmap)(GLuint texture); /* record */
     void (GLCMD_APIENTRY *GenerateTextureMipmapEXT)(GLuint texture, GLenum target); /* record */
+    /*
+     * glGetActiveAtomicCounterBufferiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's AtomicCounterBufferPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetActiveAtomicCounterBufferiv)(GLuint program, GLuint bufferIndex, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetActiveAttrib (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `size`: room for one GLint
+     *   `type`: room for one GLenum
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveAttrib)(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLint *size, GLenum *type, GLchar *name); /* query */
+    /*
+     * glGetActiveSubroutineName (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveSubroutineName)(GLuint program, GLenum shadertype, GLuint index, GLsizei bufSize, GLsizei *length, GLchar *name); /* query */
+    /*
+     * glGetActiveSubroutineUniformName (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveSubroutineUniformName)(GLuint program, GLenum shadertype, GLuint index, GLsizei bufSize, GLsizei *length, GLchar *name); /* query */
+    /*
+     * glGetActiveSubroutineUniformiv (query): the caller's contract
+     *   `values`: room for as many GLint as `pname` gives (glcmd's SubroutineParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetActiveSubroutineUniformiv)(GLuint program, GLenum shadertype, GLuint index, GLenum pname, GLint *values); /* query */
+    /*
+     * glGetActiveUniform (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `size`: room for one GLint
+     *   `type`: room for one GLenum
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveUniform)(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLint *size, GLenum *type, GLchar *name); /* query */
+    /*
+     * glGetActiveUniformBlockName (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `uniformBlockName`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveUniformBlockName)(GLuint program, GLuint uniformBlockIndex, GLsizei bufSize, GLsizei *length, GLchar *uniformBlockName); /* query */
+    /*
+     * glGetActiveUniformBlockiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's UniformBlockPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetActiveUniformBlockiv)(GLuint program, GLuint uniformBlockIndex, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetActiveUniformName (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `uniformName`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveUniformName)(GLuint program, GLuint uniformIndex, GLsizei bufSize, GLsizei *length, GLchar *uniformName); /* query */
+    /*
+     * glGetActiveUniformsiv (query): the caller's contract
+     *   `uniformIndices`: `uniformCount` GLuint
+     *   `params`: room for `uniformCount` GLint (may be NULL when `uniformCount` is 0)
+     */
     void (GLCMD_APIENTRY *GetActiveUniformsiv)(GLuint program, GLsizei uniformCount, const GLuint *uniformIndices, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetAttachedShaders (query): the caller's contract
+     *   `count`: NULL, or room for one GLsizei
+     *   `shaders`: room for `maxCount` GLuint (may be NULL when `maxCount` is 0)
+     */
     void (GLCMD_APIENTRY *GetAttachedShaders)(GLuint program, GLsizei maxCount, GLsizei *count, GLuint *shaders); /* query */
+    /*
+     * glGetAttribLocation (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetAttribLocation)(GLuint program, const GLchar *name); /* query */
+    /*
+     * glGetBooleanIndexedvEXT (query): the caller's contract
+     *   `data`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetBooleanIndexedvEXT)(GLenum target, GLuint index, GLboolean *data); /* query, unsupported */
+    /*
+     * glGetBooleani_v (query): the caller's contract
+     *   `data`: room for as many values as glGetIntegeri_v gives for the same pname
+     */
     void (GLCMD_APIENTRY *GetBooleani_v)(GLenum target, GLuint index, GLboolean *data); /* query */
+    /*
+     * glGetBooleanv (query): the caller's contract
+     *   `data`: room for as many GLboolean as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetBooleanv)(GLenum pname, GLboolean *data); /* query */
+    /*
+     * glGetBufferParameteri64v (query): the caller's contract
+     *   `params`: room for as many GLint64 as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetBufferParameteri64v)(GLenum target, GLenum pname, GLint64 *params); /* query */
+    /*
+     * glGetBufferParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetBufferParameteriv)(GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetBufferParameterui64vNV (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetBufferParameterui64vNV)(GLenum target, GLenum pname, GLuint64EXT *params); /* query, unsupported */
+    /*
+     * glGetBufferPointerv (query): the caller's contract
+     *   `params`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetBufferPointerv)(GLenum target, GLenum pname, void **params); /* query */
+    /*
+     * glGetBufferSubData (query): the caller's contract
+     *   `data`: room for `size` bytes (may be NULL when `size` is 0)
+     */
     void (GLCMD_APIENTRY *GetBufferSubData)(GLenum target, GLintptr offset, GLsizeiptr size, void *data); /* query */
     GLuint (GLCMD_APIENTRY *GetCommandHeaderNV)(GLenum tokenID, GLuint size); /* query */
+    /*
+     * glGetCompressedMultiTexImageEXT (query): the caller's contract
+     *   `img`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetCompressedMultiTexImageEXT)(GLenum texunit, GLenum target, GLint lod, void *img); /* query, unsupported */
+    /*
+     * glGetCompressedTexImage (query): the caller's contract
+     *   `img`: room for the level's compressed image (its GL_TEXTURE_COMPRESSED_IMAGE_SIZE)
+     */
     void (GLCMD_APIENTRY *GetCompressedTexImage)(GLenum target, GLint level, void *img); /* query */
+    /*
+     * glGetCompressedTextureImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetCompressedTextureImage)(GLuint texture, GLint level, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetCompressedTextureImageEXT (query): the caller's contract
+     *   `img`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetCompressedTextureImageEXT)(GLuint texture, GLenum target, GLint lod, void *img); /* query, unsupported */
+    /*
+     * glGetCompressedTextureSubImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetCompressedTextureSubImage)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetCoverageModulationTableNV (query): the caller's contract
+     *   `v`: room for `bufSize` / 4 GLfloat (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetCoverageModulationTableNV)(GLsizei bufSize, GLfloat *v); /* query */
+    /*
+     * glGetDebugMessageLog (special): the caller's contract
+     *   `sources`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `types`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `ids`: room for `count` GLuint (may be NULL when `count` is 0)
+     *   `severities`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `lengths`: room for `count` GLsizei (may be NULL when `count` is 0)
+     *   `messageLog`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     GLuint (GLCMD_APIENTRY *GetDebugMessageLog)(GLuint count, GLsizei bufSize, GLenum *sources, GLenum *types, GLuint *ids, GLenum *severities, GLsizei *lengths, GLchar *messageLog); /* special */
+    /*
+     * glGetDebugMessageLogARB (special): the caller's contract
+     *   `sources`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `types`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `ids`: room for `count` GLuint (may be NULL when `count` is 0)
+     *   `severities`: room for `count` GLenum (may be NULL when `count` is 0)
+     *   `lengths`: room for `count` GLsizei (may be NULL when `count` is 0)
+     *   `messageLog`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     GLuint (GLCMD_APIENTRY *GetDebugMessageLogARB)(GLuint count, GLsizei bufSize, GLenum *sources, GLenum *types, GLuint *ids, GLenum *severities, GLsizei *lengths, GLchar *messageLog); /* special */
+    /*
+     * glGetDoubleIndexedvEXT (query): the caller's contract
+     *   `data`: room for as many GLdouble as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetDoubleIndexedvEXT)(GLenum target, GLuint index, GLdouble *data); /* query */
+    /*
+     * glGetDoublei_v (query): the caller's contract
+     *   `data`: room for as many GLdouble as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetDoublei_v)(GLenum target, GLuint index, GLdouble *data); /* query */
+    /*
+     * glGetDoublei_vEXT (query): the caller's contract
+     *   `params`: room for as many GLdouble as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetDoublei_vEXT)(GLenum pname, GLuint index, GLdouble *params); /* query */
+    /*
+     * glGetDoublev (query): the caller's contract
+     *   `data`: room for as many GLdouble as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetDoublev)(GLenum pname, GLdouble *data); /* query */
     GLenum (GLCMD_APIENTRY *GetError)(void); /* special */
+    /*
+     * glGetFirstPerfQueryIdINTEL (query): the caller's contract
+     *   `queryId`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *GetFirstPerfQueryIdINTEL)(GLuint *queryId); /* query */
+    /*
+     * glGetFloatIndexedvEXT (query): the caller's contract
+     *   `data`: room for as many GLfloat as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFloatIndexedvEXT)(GLenum target, GLuint index, GLfloat *data); /* query */
+    /*
+     * glGetFloati_v (query): the caller's contract
+     *   `data`: room for as many GLfloat as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFloati_v)(GLenum target, GLuint index, GLfloat *data); /* query */
+    /*
+     * glGetFloati_vEXT (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFloati_vEXT)(GLenum pname, GLuint index, GLfloat *params); /* query */
+    /*
+     * glGetFloatv (query): the caller's contract
+     *   `data`: room for as many GLfloat as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFloatv)(GLenum pname, GLfloat *data); /* query */
+    /*
+     * glGetFragDataIndex (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetFragDataIndex)(GLuint program, const GLchar *name); /* query */
+    /*
+     * glGetFragDataLocation (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetFragDataLocation)(GLuint program, const GLchar *name); /* query */
+    /*
+     * glGetFramebufferAttachmentParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's FramebufferAttachmentParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFramebufferAttachmentParameteriv)(GLenum target, GLenum attachment, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetFramebufferParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's FramebufferAttachmentParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFramebufferParameteriv)(GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetFramebufferParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetFramebufferParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFramebufferParameterivEXT)(GLuint framebuffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetFramebufferParameterivMESA (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's FramebufferAttachmentParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetFramebufferParameterivMESA)(GLenum target, GLenum pname, GLint *params); /* query */
     GLenum (GLCMD_APIENTRY *GetGraphicsResetStatus)(void); /* query */
     GLenum (GLCMD_APIENTRY *GetGraphicsResetStatusARB)(void); /* query */
     GLuint64 (GLCMD_APIENTRY *GetImageHandleARB)(GLuint texture, GLint level, GLboolean layered, GLint layer, GLenum format); /* query */
     GLuint64 (GLCMD_APIENTRY *GetImageHandleNV)(GLuint texture, GLint level, GLboolean layered, GLint layer, GLenum format); /* query */
+    /*
+     * glGetInteger64i_v (query): the caller's contract
+     *   `data`: room for as many GLint64 as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetInteger64i_v)(GLenum target, GLuint index, GLint64 *data); /* query */
+    /*
+     * glGetInteger64v (query): the caller's contract
+     *   `data`: room for as many GLint64 as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetInteger64v)(GLenum pname, GLint64 *data); /* query */
+    /*
+     * glGetIntegerIndexedvEXT (query): the caller's contract
+     *   `data`: room for as many GLint as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetIntegerIndexedvEXT)(GLenum target, GLuint index, GLint *data); /* query */
+    /*
+     * glGetIntegeri_v (query): the caller's contract
+     *   `data`: room for as many GLint as `target` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetIntegeri_v)(GLenum target, GLuint index, GLint *data); /* query */
+    /*
+     * glGetIntegerui64i_vNV (query): the caller's contract
+     *   `result`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetIntegerui64i_vNV)(GLenum value, GLuint index, GLuint64EXT *result); /* query, unsupported */
+    /*
+     * glGetIntegerui64vNV (query): the caller's contract
+     *   `result`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetIntegerui64vNV)(GLenum value, GLuint64EXT *result); /* query, unsupported */
+    /*
+     * glGetIntegerv (query): the caller's contract
+     *   `data`: room for as many GLint as `pname` gives (glcmd's GetPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetIntegerv)(GLenum pname, GLint *data); /* query */
+    /*
+     * glGetInternalformatSampleivNV (query): the caller's contract
+     *   `params`: room for `count` GLint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetInternalformatSampleivNV)(GLenum target, GLenum internalformat, GLsizei samples, GLenum pname, GLsizei count, GLint *params); /* query */
+    /*
+     * glGetInternalformati64v (query): the caller's contract
+     *   `params`: room for `count` GLint64 (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetInternalformati64v)(GLenum target, GLenum internalformat, GLenum pname, GLsizei count, GLint64 *params); /* query */
+    /*
+     * glGetInternalformativ (query): the caller's contract
+     *   `params`: room for `count` GLint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetInternalformativ)(GLenum target, GLenum internalformat, GLenum pname, GLsizei count, GLint *params); /* query */
+    /*
+     * glGetMemoryObjectDetachedResourcesuivNV (query): the caller's contract
+     *   `params`: room for `count` GLuint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetMemoryObjectDetachedResourcesuivNV)(GLuint memory, GLenum pname, GLint first, GLsizei count, GLuint *params); /* query */
+    /*
+     * glGetMultiTexEnvfvEXT (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexEnvfvEXT)(GLenum texunit, GLenum target, GLenum pname, GLfloat *params); /* query, unsupported */
+    /*
+     * glGetMultiTexEnvivEXT (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexEnvivEXT)(GLenum texunit, GLenum target, GLenum pname, GLint *params); /* query, unsupported */
+    /*
+     * glGetMultiTexGendvEXT (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexGendvEXT)(GLenum texunit, GLenum coord, GLenum pname, GLdouble *params); /* query, unsupported */
+    /*
+     * glGetMultiTexGenfvEXT (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexGenfvEXT)(GLenum texunit, GLenum coord, GLenum pname, GLfloat *params); /* query, unsupported */
+    /*
+     * glGetMultiTexGenivEXT (query): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexGenivEXT)(GLenum texunit, GLenum coord, GLenum pname, GLint *params); /* query, unsupported */
+    /*
+     * glGetMultiTexImageEXT (query): the caller's contract
+     *   `pixels`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetMultiTexImageEXT)(GLenum texunit, GLenum target, GLint level, GLenum format, GLenum type, void *pixels); /* query, unsupported */
+    /*
+     * glGetMultiTexLevelParameterfvEXT (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexLevelParameterfvEXT)(GLenum texunit, GLenum target, GLint level, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetMultiTexLevelParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexLevelParameterivEXT)(GLenum texunit, GLenum target, GLint level, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetMultiTexParameterIivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexParameterIivEXT)(GLenum texunit, GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetMultiTexParameterIuivEXT (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexParameterIuivEXT)(GLenum texunit, GLenum target, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetMultiTexParameterfvEXT (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexParameterfvEXT)(GLenum texunit, GLenum target, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetMultiTexParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultiTexParameterivEXT)(GLenum texunit, GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetMultisamplefv (query): the caller's contract
+     *   `val`: room for as many GLfloat as `pname` gives (glcmd's GetMultisamplePNameNV table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetMultisamplefv)(GLenum pname, GLuint index, GLfloat *val); /* query */
+    /*
+     * glGetNamedBufferParameteri64v (query): the caller's contract
+     *   `params`: room for as many GLint64 as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferParameteri64v)(GLuint buffer, GLenum pname, GLint64 *params); /* query */
+    /*
+     * glGetNamedBufferParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferParameteriv)(GLuint buffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedBufferParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferParameterivEXT)(GLuint buffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedBufferParameterui64vNV (query): the caller's contract
+     *   `params`: room for as many GLuint64EXT as `pname` gives (glcmd's BufferPNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferParameterui64vNV)(GLuint buffer, GLenum pname, GLuint64EXT *params); /* query */
+    /*
+     * glGetNamedBufferPointerv (query): the caller's contract
+     *   `params`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferPointerv)(GLuint buffer, GLenum pname, void **params); /* query */
+    /*
+     * glGetNamedBufferPointervEXT (query): the caller's contract
+     *   `params`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferPointervEXT)(GLuint buffer, GLenum pname, void **params); /* query */
+    /*
+     * glGetNamedBufferSubData (query): the caller's contract
+     *   `data`: room for `size` bytes (may be NULL when `size` is 0)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferSubData)(GLuint buffer, GLintptr offset, GLsizeiptr size, void *data); /* query */
+    /*
+     * glGetNamedBufferSubDataEXT (query): the caller's contract
+     *   `data`: room for `size` bytes (may be NULL when `size` is 0)
+     */
     void (GLCMD_APIENTRY *GetNamedBufferSubDataEXT)(GLuint buffer, GLintptr offset, GLsizeiptr size, void *data); /* query */
+    /*
+     * glGetNamedFramebufferAttachmentParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's FramebufferAttachmentParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedFramebufferAttachmentParameteriv)(GLuint framebuffer, GLenum attachment, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedFramebufferAttachmentParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's FramebufferAttachmentParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedFramebufferAttachmentParameterivEXT)(GLuint framebuffer, GLenum attachment, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedFramebufferParameteriv (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's GetFramebufferParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedFramebufferParameteriv)(GLuint framebuffer, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetNamedFramebufferParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetFramebufferParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedFramebufferParameterivEXT)(GLuint framebuffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedProgramLocalParameterIivEXT (query): the caller's contract
+     *   `params`: room for 4 GLint
+     */
     void (GLCMD_APIENTRY *GetNamedProgramLocalParameterIivEXT)(GLuint program, GLenum target, GLuint index, GLint *params); /* query */
+    /*
+     * glGetNamedProgramLocalParameterIuivEXT (query): the caller's contract
+     *   `params`: room for 4 GLuint
+     */
     void (GLCMD_APIENTRY *GetNamedProgramLocalParameterIuivEXT)(GLuint program, GLenum target, GLuint index, GLuint *params); /* query */
+    /*
+     * glGetNamedProgramLocalParameterdvEXT (query): the caller's contract
+     *   `params`: room for 4 GLdouble
+     */
     void (GLCMD_APIENTRY *GetNamedProgramLocalParameterdvEXT)(GLuint program, GLenum target, GLuint index, GLdouble *params); /* query */
+    /*
+     * glGetNamedProgramLocalParameterfvEXT (query): the caller's contract
+     *   `params`: room for 4 GLfloat
+     */
     void (GLCMD_APIENTRY *GetNamedProgramLocalParameterfvEXT)(GLuint program, GLenum target, GLuint index, GLfloat *params); /* query */
+    /*
+     * glGetNamedProgramStringEXT (query): the caller's contract
+     *   `string`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetNamedProgramStringEXT)(GLuint program, GLenum target, GLenum pname, void *string); /* query, unsupported */
+    /*
+     * glGetNamedProgramivEXT (query): the caller's contract
+     *   `params`: room for one GLint
+     */
     void (GLCMD_APIENTRY *GetNamedProgramivEXT)(GLuint program, GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedRenderbufferParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's RenderbufferParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedRenderbufferParameteriv)(GLuint renderbuffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedRenderbufferParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's RenderbufferParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetNamedRenderbufferParameterivEXT)(GLuint renderbuffer, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNamedStringARB (query): the caller's contract
+     *   `name`: `namelen` chars, or a NUL-terminated string when `namelen` is negative
+     *   `stringlen`: room for one GLint
+     *   `string`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetNamedStringARB)(GLint namelen, const GLchar *name, GLsizei bufSize, GLint *stringlen, GLchar *string); /* query */
+    /*
+     * glGetNamedStringivARB (query): the caller's contract
+     *   `name`: `namelen` chars, or a NUL-terminated string when `namelen` is negative
+     *   `params`: room for one value
+     */
     void (GLCMD_APIENTRY *GetNamedStringivARB)(GLint namelen, const GLchar *name, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetNextPerfQueryIdINTEL (query): the caller's contract
+     *   `nextQueryId`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *GetNextPerfQueryIdINTEL)(GLuint queryId, GLuint *nextQueryId); /* query */
+    /*
+     * glGetObjectLabel (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `label`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetObjectLabel)(GLenum identifier, GLuint name, GLsizei bufSize, GLsizei *length, GLchar *label); /* query */
+    /*
+     * glGetObjectLabelEXT (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `label`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetObjectLabelEXT)(GLenum type, GLuint object, GLsizei bufSize, GLsizei *length, GLchar *label); /* query */
+    /*
+     * glGetObjectPtrLabel (query): the caller's contract
+     *   `ptr`: a GLsync returned by glFenceSync through glcmd
+     *   `length`: NULL, or room for one GLsizei
+     *   `label`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetObjectPtrLabel)(const void *ptr, GLsizei bufSize, GLsizei *length, GLchar *label); /* query */
+    /*
+     * glGetPathCommandsNV (query): the caller's contract
+     *   `commands`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathCommandsNV)(GLuint path, GLubyte *commands); /* query, unsupported */
+    /*
+     * glGetPathCoordsNV (query): the caller's contract
+     *   `coords`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathCoordsNV)(GLuint path, GLfloat *coords); /* query, unsupported */
+    /*
+     * glGetPathDashArrayNV (query): the caller's contract
+     *   `dashArray`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathDashArrayNV)(GLuint path, GLfloat *dashArray); /* query, unsupported */
     GLfloat (GLCMD_APIENTRY *GetPathLengthNV)(GLuint path, GLsizei startSegment, GLsizei numSegments); /* query */
+    /*
+     * glGetPathMetricRangeNV (query): the caller's contract
+     *   `metrics`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathMetricRangeNV)(GLbitfield metricQueryMask, GLuint firstPathName, GLsizei numPaths, GLsizei stride, GLfloat *metrics); /* query, unsupported */
+    /*
+     * glGetPathMetricsNV (query): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `metrics`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathMetricsNV)(GLbitfield metricQueryMask, GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLsizei stride, GLfloat *metrics); /* query, unsupported */
+    /*
+     * glGetPathParameterfvNV (query): the caller's contract
+     *   `value`: room for 4 GLfloat
+     */
     void (GLCMD_APIENTRY *GetPathParameterfvNV)(GLuint path, GLenum pname, GLfloat *value); /* query */
+    /*
+     * glGetPathParameterivNV (query): the caller's contract
+     *   `value`: room for 4 GLint
+     */
     void (GLCMD_APIENTRY *GetPathParameterivNV)(GLuint path, GLenum pname, GLint *value); /* query */
+    /*
+     * glGetPathSpacingNV (query): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `returnedSpacing`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPathSpacingNV)(GLenum pathListMode, GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLfloat advanceScale, GLfloat kerningScale, GLenum transformType, GLfloat *returnedSpacing); /* query, unsupported */
+    /*
+     * glGetPerfCounterInfoINTEL (query): the caller's contract
+     *   `counterName`: room for `counterNameLength` chars, the NUL included (may be NULL when `counterNameLength` is 0)
+     *   `counterDesc`: room for `counterDescLength` chars, the NUL included (may be NULL when `counterDescLength` is 0)
+     *   `counterOffset`: room for one GLuint
+     *   `counterDataSize`: room for one GLuint
+     *   `counterTypeEnum`: room for one GLuint
+     *   `counterDataTypeEnum`: room for one GLuint
+     *   `rawCounterMaxValue`: room for one GLuint64
+     */
     void (GLCMD_APIENTRY *GetPerfCounterInfoINTEL)(GLuint queryId, GLuint counterId, GLuint counterNameLength, GLchar *counterName, GLuint counterDescLength, GLchar *counterDesc, GLuint *counterOffset, GLuint *counterDataSize, GLuint *counterTypeEnum, GLuint *counterDataTypeEnum, GLuint64 *rawCounterMaxValue); /* query */
+    /*
+     * glGetPerfMonitorCounterDataAMD (query): the caller's contract
+     *   `data`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `bytesWritten`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorCounterDataAMD)(GLuint monitor, GLenum pname, GLsizei dataSize, GLuint *data, GLint *bytesWritten); /* query, unsupported */
+    /*
+     * glGetPerfMonitorCounterInfoAMD (query): the caller's contract
+     *   `data`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorCounterInfoAMD)(GLuint group, GLuint counter, GLenum pname, void *data); /* query, unsupported */
+    /*
+     * glGetPerfMonitorCounterStringAMD (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `counterString`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorCounterStringAMD)(GLuint group, GLuint counter, GLsizei bufSize, GLsizei *length, GLchar *counterString); /* query */
+    /*
+     * glGetPerfMonitorCountersAMD (query): the caller's contract
+     *   `numCounters`: room for one GLint
+     *   `maxActiveCounters`: room for one GLint
+     *   `counters`: room for `counterSize` GLuint (may be NULL when `counterSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorCountersAMD)(GLuint group, GLint *numCounters, GLint *maxActiveCounters, GLsizei counterSize, GLuint *counters); /* query */
+    /*
+     * glGetPerfMonitorGroupStringAMD (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `groupString`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorGroupStringAMD)(GLuint group, GLsizei bufSize, GLsizei *length, GLchar *groupString); /* query */
+    /*
+     * glGetPerfMonitorGroupsAMD (query): the caller's contract
+     *   `numGroups`: room for one GLint
+     *   `groups`: room for `groupsSize` GLuint (may be NULL when `groupsSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetPerfMonitorGroupsAMD)(GLint *numGroups, GLsizei groupsSize, GLuint *groups); /* query */
+    /*
+     * glGetPerfQueryDataINTEL (query): the caller's contract
+     *   `data`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `bytesWritten`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetPerfQueryDataINTEL)(GLuint queryHandle, GLuint flags, GLsizei dataSize, void *data, GLuint *bytesWritten); /* query, unsupported */
+    /*
+     * glGetPerfQueryIdByNameINTEL (query): the caller's contract
+     *   `queryName`: a NUL-terminated string
+     *   `queryId`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *GetPerfQueryIdByNameINTEL)(GLchar *queryName, GLuint *queryId); /* query */
+    /*
+     * glGetPerfQueryInfoINTEL (query): the caller's contract
+     *   `queryName`: room for `queryNameLength` chars, the NUL included (may be NULL when `queryNameLength` is 0)
+     *   `dataSize`: room for one GLuint
+     *   `noCounters`: room for one GLuint
+     *   `noInstances`: room for one GLuint
+     *   `capsMask`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *GetPerfQueryInfoINTEL)(GLuint queryId, GLuint queryNameLength, GLchar *queryName, GLuint *dataSize, GLuint *noCounters, GLuint *noInstances, GLuint *capsMask); /* query */
+    /*
+     * glGetPointerIndexedvEXT (query): the caller's contract
+     *   `data`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetPointerIndexedvEXT)(GLenum target, GLuint index, void **data); /* query */
+    /*
+     * glGetPointeri_vEXT (query): the caller's contract
+     *   `params`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetPointeri_vEXT)(GLenum pname, GLuint index, void **params); /* query */
+    /*
+     * glGetPointerv (query): the caller's contract
+     *   `params`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetPointerv)(GLenum pname, void **params); /* query */
+    /*
+     * glGetProgramBinary (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `binaryFormat`: room for one GLenum
+     *   `binary`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetProgramBinary)(GLuint program, GLsizei bufSize, GLsizei *length, GLenum *binaryFormat, void *binary); /* query */
+    /*
+     * glGetProgramInfoLog (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `infoLog`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetProgramInfoLog)(GLuint program, GLsizei bufSize, GLsizei *length, GLchar *infoLog); /* query */
+    /*
+     * glGetProgramInterfaceiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's ProgramInterfacePName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetProgramInterfaceiv)(GLuint program, GLenum programInterface, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetProgramPipelineInfoLog (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `infoLog`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetProgramPipelineInfoLog)(GLuint pipeline, GLsizei bufSize, GLsizei *length, GLchar *infoLog); /* query */
+    /*
+     * glGetProgramPipelineiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's PipelineParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetProgramPipelineiv)(GLuint pipeline, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetProgramResourceIndex (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLuint (GLCMD_APIENTRY *GetProgramResourceIndex)(GLuint program, GLenum programInterface, const GLchar *name); /* query */
+    /*
+     * glGetProgramResourceLocation (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetProgramResourceLocation)(GLuint program, GLenum programInterface, const GLchar *name); /* query */
+    /*
+     * glGetProgramResourceLocationIndex (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetProgramResourceLocationIndex)(GLuint program, GLenum programInterface, const GLchar *name); /* query */
+    /*
+     * glGetProgramResourceName (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetProgramResourceName)(GLuint program, GLenum programInterface, GLuint index, GLsizei bufSize, GLsizei *length, GLchar *name); /* query */
+    /*
+     * glGetProgramResourcefvNV (query): the caller's contract
+     *   `props`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `length`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetProgramResourcefvNV)(GLuint program, GLenum programInterface, GLuint index, GLsizei propCount, const GLenum *props, GLsizei count, GLsizei *length, GLfloat *params); /* query, unsupported */
+    /*
+     * glGetProgramResourceiv (special): the caller's contract
+     *   `props`: `propCount` GLenum
+     *   `length`: NULL, or room for one GLsizei
+     *   `params`: room for `count` GLint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetProgramResourceiv)(GLuint program, GLenum programInterface, GLuint index, GLsizei propCount, const GLenum *props, GLsizei count, GLsizei *length, GLint *params); /* special */
+    /*
+     * glGetProgramStageiv (query): the caller's contract
+     *   `values`: room for one GLint
+     */
     void (GLCMD_APIENTRY *GetProgramStageiv)(GLuint program, GLenum shadertype, GLenum pname, GLint *values); /* query */
+    /*
+     * glGetProgramiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's ProgramPropertyARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetProgramiv)(GLuint program, GLenum pname, GLint *params); /* query */
     void (GLCMD_APIENTRY *GetQueryBufferObjecti64v)(GLuint id, GLuint buffer, GLenum pname, GLintptr offset); /* record */
     void (GLCMD_APIENTRY *GetQueryBufferObjectiv)(GLuint id, GLuint buffer, GLenum pname, GLintptr offset); /* record */
     void (GLCMD_APIENTRY *GetQueryBufferObjectui64v)(GLuint id, GLuint buffer, GLenum pname, GLintptr offset); /* record */
     void (GLCMD_APIENTRY *GetQueryBufferObjectuiv)(GLuint id, GLuint buffer, GLenum pname, GLintptr offset); /* record */
+    /*
+     * glGetQueryIndexediv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's QueryParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryIndexediv)(GLenum target, GLuint index, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetQueryObjecti64v (query): the caller's contract
+     *   `params`: room for as many GLint64 as `pname` gives (glcmd's QueryObjectParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryObjecti64v)(GLuint id, GLenum pname, GLint64 *params); /* query */
+    /*
+     * glGetQueryObjectiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's QueryObjectParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryObjectiv)(GLuint id, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetQueryObjectui64v (query): the caller's contract
+     *   `params`: room for as many GLuint64 as `pname` gives (glcmd's QueryObjectParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryObjectui64v)(GLuint id, GLenum pname, GLuint64 *params); /* query */
+    /*
+     * glGetQueryObjectuiv (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's QueryObjectParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryObjectuiv)(GLuint id, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetQueryiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's QueryParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetQueryiv)(GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetRenderbufferParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's RenderbufferParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetRenderbufferParameteriv)(GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetSamplerParameterIiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetSamplerParameterIiv)(GLuint sampler, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetSamplerParameterIuiv (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetSamplerParameterIuiv)(GLuint sampler, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetSamplerParameterfv (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's SamplerParameterF table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetSamplerParameterfv)(GLuint sampler, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetSamplerParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetSamplerParameteriv)(GLuint sampler, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetShaderInfoLog (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `infoLog`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetShaderInfoLog)(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *infoLog); /* query */
+    /*
+     * glGetShaderPrecisionFormat (query): the caller's contract
+     *   `range`: room for 2 GLint
+     *   `precision`: room for one GLint
+     */
     void (GLCMD_APIENTRY *GetShaderPrecisionFormat)(GLenum shadertype, GLenum precisiontype, GLint *range, GLint *precision); /* query */
+    /*
+     * glGetShaderSource (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `source`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetShaderSource)(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *source); /* query */
+    /*
+     * glGetShaderiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's ShaderParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetShaderiv)(GLuint shader, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetShadingRateImagePaletteNV (query): the caller's contract
+     *   `rate`: room for one GLenum
+     */
     void (GLCMD_APIENTRY *GetShadingRateImagePaletteNV)(GLuint viewport, GLuint entry, GLenum *rate); /* query */
+    /*
+     * glGetShadingRateSampleLocationivNV (query): the caller's contract
+     *   `location`: room for 3 GLint
+     */
     void (GLCMD_APIENTRY *GetShadingRateSampleLocationivNV)(GLenum rate, GLuint samples, GLuint index, GLint *location); /* query */
     GLushort (GLCMD_APIENTRY *GetStageIndexNV)(GLenum shadertype); /* query */
     const GLubyte *(GLCMD_APIENTRY *GetString)(GLenum name); /* query */
     const GLubyte *(GLCMD_APIENTRY *GetStringi)(GLenum name, GLuint index); /* query */
+    /*
+     * glGetSubroutineIndex (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLuint (GLCMD_APIENTRY *GetSubroutineIndex)(GLuint program, GLenum shadertype, const GLchar *name); /* query */
+    /*
+     * glGetSubroutineUniformLocation (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetSubroutineUniformLocation)(GLuint program, GLenum shadertype, const GLchar *name); /* query */
+    /*
+     * glGetSynciv (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `values`: room for `count` GLint (may be NULL when `count` is 0)
+     */
     void (GLCMD_APIENTRY *GetSynciv)(GLsync sync, GLenum pname, GLsizei count, GLsizei *length, GLint *values); /* query */
+    /*
+     * glGetTexImage (query): the caller's contract
+     *   `pixels`: room for the level's image in `format`/`type` under the render thread's pack state
+     */
     void (GLCMD_APIENTRY *GetTexImage)(GLenum target, GLint level, GLenum format, GLenum type, void *pixels); /* query */
+    /*
+     * glGetTexLevelParameterfv (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexLevelParameterfv)(GLenum target, GLint level, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTexLevelParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexLevelParameteriv)(GLenum target, GLint level, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTexParameterIiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexParameterIiv)(GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTexParameterIuiv (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexParameterIuiv)(GLenum target, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetTexParameterfv (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexParameterfv)(GLenum target, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTexParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTexParameteriv)(GLenum target, GLenum pname, GLint *params); /* query */
     GLuint64 (GLCMD_APIENTRY *GetTextureHandleARB)(GLuint texture); /* query */
     GLuint64 (GLCMD_APIENTRY *GetTextureHandleNV)(GLuint texture); /* query */
+    /*
+     * glGetTextureImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetTextureImage)(GLuint texture, GLint level, GLenum format, GLenum type, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetTextureImageEXT (query): the caller's contract
+     *   `pixels`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *GetTextureImageEXT)(GLuint texture, GLenum target, GLint level, GLenum format, GLenum type, void *pixels); /* query, unsupported */
+    /*
+     * glGetTextureLevelParameterfv (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureLevelParameterfv)(GLuint texture, GLint level, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTextureLevelParameterfvEXT (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureLevelParameterfvEXT)(GLuint texture, GLenum target, GLint level, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTextureLevelParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureLevelParameteriv)(GLuint texture, GLint level, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTextureLevelParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureLevelParameterivEXT)(GLuint texture, GLenum target, GLint level, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTextureParameterIiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterIiv)(GLuint texture, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTextureParameterIivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterIivEXT)(GLuint texture, GLenum target, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTextureParameterIuiv (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterIuiv)(GLuint texture, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetTextureParameterIuivEXT (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterIuivEXT)(GLuint texture, GLenum target, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetTextureParameterfv (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterfv)(GLuint texture, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTextureParameterfvEXT (query): the caller's contract
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterfvEXT)(GLuint texture, GLenum target, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetTextureParameteriv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameteriv)(GLuint texture, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetTextureParameterivEXT (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's GetTextureParameter table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTextureParameterivEXT)(GLuint texture, GLenum target, GLenum pname, GLint *params); /* query */
     GLuint64 (GLCMD_APIENTRY *GetTextureSamplerHandleARB)(GLuint texture, GLuint sampler); /* query */
     GLuint64 (GLCMD_APIENTRY *GetTextureSamplerHandleNV)(GLuint texture, GLuint sampler); /* query */
+    /*
+     * glGetTextureSubImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetTextureSubImage)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetTransformFeedbackVarying (query): the caller's contract
+     *   `length`: NULL, or room for one GLsizei
+     *   `size`: room for one GLsizei
+     *   `type`: room for one GLenum
+     *   `name`: room for `bufSize` chars, the NUL included (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetTransformFeedbackVarying)(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLsizei *size, GLenum *type, GLchar *name); /* query */
+    /*
+     * glGetTransformFeedbacki64_v (query): the caller's contract
+     *   `param`: room for as many GLint64 as `pname` gives (glcmd's TransformFeedbackPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTransformFeedbacki64_v)(GLuint xfb, GLenum pname, GLuint index, GLint64 *param); /* query */
+    /*
+     * glGetTransformFeedbacki_v (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's TransformFeedbackPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTransformFeedbacki_v)(GLuint xfb, GLenum pname, GLuint index, GLint *param); /* query */
+    /*
+     * glGetTransformFeedbackiv (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's TransformFeedbackPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetTransformFeedbackiv)(GLuint xfb, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetUniformBlockIndex (query): the caller's contract
+     *   `uniformBlockName`: a NUL-terminated string
+     */
     GLuint (GLCMD_APIENTRY *GetUniformBlockIndex)(GLuint program, const GLchar *uniformBlockName); /* query */
+    /*
+     * glGetUniformIndices (query): the caller's contract
+     *   `uniformNames`: `uniformCount` pointers to NUL-terminated strings
+     *   `uniformIndices`: room for `uniformCount` GLuint (may be NULL when `uniformCount` is 0)
+     */
     void (GLCMD_APIENTRY *GetUniformIndices)(GLuint program, GLsizei uniformCount, const GLchar *const*uniformNames, GLuint *uniformIndices); /* query */
+    /*
+     * glGetUniformLocation (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLint (GLCMD_APIENTRY *GetUniformLocation)(GLuint program, const GLchar *name); /* query */
+    /*
+     * glGetUniformSubroutineuiv (query): the caller's contract
+     *   `params`: room for one GLuint
+     */
     void (GLCMD_APIENTRY *GetUniformSubroutineuiv)(GLenum shadertype, GLint location, GLuint *params); /* query */
+    /*
+     * glGetUniformdv (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformdv)(GLuint program, GLint location, GLdouble *params); /* query */
+    /*
+     * glGetUniformfv (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformfv)(GLuint program, GLint location, GLfloat *params); /* query */
+    /*
+     * glGetUniformi64vARB (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformi64vARB)(GLuint program, GLint location, GLint64 *params); /* query */
+    /*
+     * glGetUniformi64vNV (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformi64vNV)(GLuint program, GLint location, GLint64EXT *params); /* query */
+    /*
+     * glGetUniformiv (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformiv)(GLuint program, GLint location, GLint *params); /* query */
+    /*
+     * glGetUniformui64vARB (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformui64vARB)(GLuint program, GLint location, GLuint64 *params); /* query */
+    /*
+     * glGetUniformui64vNV (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformui64vNV)(GLuint program, GLint location, GLuint64EXT *params); /* query */
+    /*
+     * glGetUniformuiv (query): the caller's contract
+     *   `params`: room for as many values as the uniform at `location` has (its type)
+     */
     void (GLCMD_APIENTRY *GetUniformuiv)(GLuint program, GLint location, GLuint *params); /* query */
+    /*
+     * glGetVertexArrayIndexed64iv (query): the caller's contract
+     *   `param`: room for as many GLint64 as `pname` gives (glcmd's VertexArrayPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayIndexed64iv)(GLuint vaobj, GLuint index, GLenum pname, GLint64 *param); /* query */
+    /*
+     * glGetVertexArrayIndexediv (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's VertexArrayPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayIndexediv)(GLuint vaobj, GLuint index, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetVertexArrayIntegeri_vEXT (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's VertexArrayPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayIntegeri_vEXT)(GLuint vaobj, GLuint index, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetVertexArrayIntegervEXT (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's VertexArrayPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayIntegervEXT)(GLuint vaobj, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetVertexArrayPointeri_vEXT (query): the caller's contract
+     *   `param`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayPointeri_vEXT)(GLuint vaobj, GLuint index, GLenum pname, void **param); /* query */
+    /*
+     * glGetVertexArrayPointervEXT (query): the caller's contract
+     *   `param`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayPointervEXT)(GLuint vaobj, GLenum pname, void **param); /* query */
+    /*
+     * glGetVertexArrayiv (query): the caller's contract
+     *   `param`: room for as many GLint as `pname` gives (glcmd's VertexArrayPName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexArrayiv)(GLuint vaobj, GLenum pname, GLint *param); /* query */
+    /*
+     * glGetVertexAttribIiv (query): the caller's contract
+     *   `params`: room for as many GLint as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribIiv)(GLuint index, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetVertexAttribIuiv (query): the caller's contract
+     *   `params`: room for as many GLuint as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribIuiv)(GLuint index, GLenum pname, GLuint *params); /* query */
+    /*
+     * glGetVertexAttribLdv (query): the caller's contract
+     *   `params`: room for as many GLdouble as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribLdv)(GLuint index, GLenum pname, GLdouble *params); /* query */
+    /*
+     * glGetVertexAttribLi64vNV (query): the caller's contract
+     *   `params`: room for as many GLint64EXT as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribLi64vNV)(GLuint index, GLenum pname, GLint64EXT *params); /* query */
+    /*
+     * glGetVertexAttribLui64vARB (query): the caller's contract
+     *   `params`: room for as many GLuint64EXT as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribLui64vARB)(GLuint index, GLenum pname, GLuint64EXT *params); /* query */
+    /*
+     * glGetVertexAttribLui64vNV (query): the caller's contract
+     *   `params`: room for as many GLuint64EXT as `pname` gives (glcmd's VertexAttribEnum table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribLui64vNV)(GLuint index, GLenum pname, GLuint64EXT *params); /* query */
+    /*
+     * glGetVertexAttribPointerv (query): the caller's contract
+     *   `pointer`: room for one pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *GetVertexAttribPointerv)(GLuint index, GLenum pname, void **pointer); /* query */
+    /*
+     * glGetVertexAttribdv (query): the caller's contract
+     *   `params`: room for 4 GLdouble
+     */
     void (GLCMD_APIENTRY *GetVertexAttribdv)(GLuint index, GLenum pname, GLdouble *params); /* query */
+    /*
+     * glGetVertexAttribfv (query): the caller's contract
+     *   `params`: room for 4 GLfloat
+     */
     void (GLCMD_APIENTRY *GetVertexAttribfv)(GLuint index, GLenum pname, GLfloat *params); /* query */
+    /*
+     * glGetVertexAttribiv (query): the caller's contract
+     *   `params`: room for 4 GLint
+     */
     void (GLCMD_APIENTRY *GetVertexAttribiv)(GLuint index, GLenum pname, GLint *params); /* query */
+    /*
+     * glGetVkProcAddrNV (query): the caller's contract
+     *   `name`: a NUL-terminated string
+     */
     GLVULKANPROCNV (GLCMD_APIENTRY *GetVkProcAddrNV)(const GLchar *name); /* query */
+    /*
+     * glGetnCompressedTexImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetnCompressedTexImage)(GLenum target, GLint lod, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetnCompressedTexImageARB (query): the caller's contract
+     *   `img`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetnCompressedTexImageARB)(GLenum target, GLint lod, GLsizei bufSize, void *img); /* query */
+    /*
+     * glGetnTexImage (query): the caller's contract
+     *   `pixels`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetnTexImage)(GLenum target, GLint level, GLenum format, GLenum type, GLsizei bufSize, void *pixels); /* query */
+    /*
+     * glGetnTexImageARB (query): the caller's contract
+     *   `img`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *GetnTexImageARB)(GLenum target, GLint level, GLenum format, GLenum type, GLsizei bufSize, void *img); /* query */
+    /*
+     * glGetnUniformdv (query): the caller's contract
+     *   `params`: room for `bufSize` / 8 GLdouble (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformdv)(GLuint program, GLint location, GLsizei bufSize, GLdouble *params); /* query */
+    /*
+     * glGetnUniformdvARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 8 GLdouble (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformdvARB)(GLuint program, GLint location, GLsizei bufSize, GLdouble *params); /* query */
+    /*
+     * glGetnUniformfv (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLfloat (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformfv)(GLuint program, GLint location, GLsizei bufSize, GLfloat *params); /* query */
+    /*
+     * glGetnUniformfvARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLfloat (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformfvARB)(GLuint program, GLint location, GLsizei bufSize, GLfloat *params); /* query */
+    /*
+     * glGetnUniformi64vARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 8 GLint64 (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformi64vARB)(GLuint program, GLint location, GLsizei bufSize, GLint64 *params); /* query */
+    /*
+     * glGetnUniformiv (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLint (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformiv)(GLuint program, GLint location, GLsizei bufSize, GLint *params); /* query */
+    /*
+     * glGetnUniformivARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLint (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformivARB)(GLuint program, GLint location, GLsizei bufSize, GLint *params); /* query */
+    /*
+     * glGetnUniformui64vARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 8 GLuint64 (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformui64vARB)(GLuint program, GLint location, GLsizei bufSize, GLuint64 *params); /* query */
+    /*
+     * glGetnUniformuiv (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLuint (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformuiv)(GLuint program, GLint location, GLsizei bufSize, GLuint *params); /* query */
+    /*
+     * glGetnUniformuivARB (query): the caller's contract
+     *   `params`: room for `bufSize` / 4 GLuint (`bufSize` counts bytes)
+     */
     void (GLCMD_APIENTRY *GetnUniformuivARB)(GLuint program, GLint location, GLsizei bufSize, GLuint *params); /* query */
     void (GLCMD_APIENTRY *Hint)(GLenum target, GLenum mode); /* record */
     void (GLCMD_APIENTRY *IndexFormatNV)(GLenum type, GLsizei stride); /* record */
+    /*
+     * glInsertEventMarkerEXT (record): the caller's contract
+     *   `marker`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *InsertEventMarkerEXT)(GLsizei length, const GLchar *marker); /* record */
     void (GLCMD_APIENTRY *InterpolatePathsNV)(GLuint resultPath, GLuint pathA, GLuint pathB, GLfloat weight); /* record */
     void (GLCMD_APIENTRY *InvalidateBufferData)(GLuint buffer); /* record */
     void (GLCMD_APIENTRY *InvalidateBufferSubData)(GLuint buffer, GLintptr offset, GLsizeiptr length); /* record */
+    /*
+     * glInvalidateFramebuffer (record): the caller's contract
+     *   `attachments`: `numAttachments` GLenum
+     */
     void (GLCMD_APIENTRY *InvalidateFramebuffer)(GLenum target, GLsizei numAttachments, const GLenum *attachments); /* record */
+    /*
+     * glInvalidateNamedFramebufferData (record): the caller's contract
+     *   `attachments`: `numAttachments` GLenum
+     */
     void (GLCMD_APIENTRY *InvalidateNamedFramebufferData)(GLuint framebuffer, GLsizei numAttachments, const GLenum *attachments); /* record */
+    /*
+     * glInvalidateNamedFramebufferSubData (record): the caller's contract
+     *   `attachments`: `numAttachments` GLenum
+     */
     void (GLCMD_APIENTRY *InvalidateNamedFramebufferSubData)(GLuint framebuffer, GLsizei numAttachments, const GLenum *attachments, GLint x, GLint y, GLsizei width, GLsizei height); /* record */
+    /*
+     * glInvalidateSubFramebuffer (record): the caller's contract
+     *   `attachments`: `numAttachments` GLenum
+     */
     void (GLCMD_APIENTRY *InvalidateSubFramebuffer)(GLenum target, GLsizei numAttachments, const GLenum *attachments, GLint x, GLint y, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *InvalidateTexImage)(GLuint texture, GLint level); /* record */
     void (GLCMD_APIENTRY *InvalidateTexSubImage)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth); /* record */
@@ -922,6 +2387,10 @@ struct GlcmdGL {
     GLboolean (GLCMD_APIENTRY *IsImageHandleResidentARB)(GLuint64 handle); /* query */
     GLboolean (GLCMD_APIENTRY *IsImageHandleResidentNV)(GLuint64 handle); /* query */
     GLboolean (GLCMD_APIENTRY *IsNamedBufferResidentNV)(GLuint buffer); /* query */
+    /*
+     * glIsNamedStringARB (query): the caller's contract
+     *   `name`: `namelen` chars, or a NUL-terminated string when `namelen` is negative
+     */
     GLboolean (GLCMD_APIENTRY *IsNamedStringARB)(GLint namelen, const GLchar *name); /* query */
     GLboolean (GLCMD_APIENTRY *IsPathNV)(GLuint path); /* query */
     GLboolean (GLCMD_APIENTRY *IsPointInFillPathNV)(GLuint path, GLuint mask, GLfloat x, GLfloat y); /* query */
@@ -939,9 +2408,20 @@ struct GlcmdGL {
     GLboolean (GLCMD_APIENTRY *IsTextureHandleResidentNV)(GLuint64 handle); /* query */
     GLboolean (GLCMD_APIENTRY *IsTransformFeedback)(GLuint id); /* query */
     GLboolean (GLCMD_APIENTRY *IsVertexArray)(GLuint array); /* query */
+    /*
+     * glLabelObjectEXT (record): the caller's contract
+     *   `label`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *LabelObjectEXT)(GLenum type, GLuint object, GLsizei length, const GLchar *label); /* record */
     void (GLCMD_APIENTRY *LineWidth)(GLfloat width); /* record */
     void (GLCMD_APIENTRY *LinkProgram)(GLuint program); /* record */
+    /*
+     * glListDrawCommandsStatesClientNV (special): the caller's contract
+     *   `indirects`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `sizes`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `states`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `fbos`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *ListDrawCommandsStatesClientNV)(GLuint list, GLuint segment, const void **indirects, const GLsizei *sizes, const GLuint *states, const GLuint *fbos, GLuint count); /* special, unsupported */
     void (GLCMD_APIENTRY *LogicOp)(GLenum opcode); /* record */
     void (GLCMD_APIENTRY *MakeBufferNonResidentNV)(GLenum target); /* record */
@@ -963,20 +2443,76 @@ struct GlcmdGL {
     void *(GLCMD_APIENTRY *MapNamedBufferRange)(GLuint buffer, GLintptr offset, GLsizeiptr length, GLbitfield access); /* special */
     void *(GLCMD_APIENTRY *MapNamedBufferRangeEXT)(GLuint buffer, GLintptr offset, GLsizeiptr length, GLbitfield access); /* special */
     void (GLCMD_APIENTRY *MatrixFrustumEXT)(GLenum mode, GLdouble left, GLdouble right, GLdouble bottom, GLdouble top, GLdouble zNear, GLdouble zFar); /* record */
+    /*
+     * glMatrixLoad3x2fNV (record): the caller's contract
+     *   `m`: 6 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixLoad3x2fNV)(GLenum matrixMode, const GLfloat *m); /* record */
+    /*
+     * glMatrixLoad3x3fNV (record): the caller's contract
+     *   `m`: 9 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixLoad3x3fNV)(GLenum matrixMode, const GLfloat *m); /* record */
     void (GLCMD_APIENTRY *MatrixLoadIdentityEXT)(GLenum mode); /* record */
+    /*
+     * glMatrixLoadTranspose3x3fNV (record): the caller's contract
+     *   `m`: 9 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixLoadTranspose3x3fNV)(GLenum matrixMode, const GLfloat *m); /* record */
+    /*
+     * glMatrixLoadTransposedEXT (record): the caller's contract
+     *   `m`: 16 GLdouble
+     */
     void (GLCMD_APIENTRY *MatrixLoadTransposedEXT)(GLenum mode, const GLdouble *m); /* record */
+    /*
+     * glMatrixLoadTransposefEXT (record): the caller's contract
+     *   `m`: 16 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixLoadTransposefEXT)(GLenum mode, const GLfloat *m); /* record */
+    /*
+     * glMatrixLoaddEXT (record): the caller's contract
+     *   `m`: 16 GLdouble
+     */
     void (GLCMD_APIENTRY *MatrixLoaddEXT)(GLenum mode, const GLdouble *m); /* record */
+    /*
+     * glMatrixLoadfEXT (record): the caller's contract
+     *   `m`: 16 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixLoadfEXT)(GLenum mode, const GLfloat *m); /* record */
+    /*
+     * glMatrixMult3x2fNV (record): the caller's contract
+     *   `m`: 6 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixMult3x2fNV)(GLenum matrixMode, const GLfloat *m); /* record */
+    /*
+     * glMatrixMult3x3fNV (record): the caller's contract
+     *   `m`: 9 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixMult3x3fNV)(GLenum matrixMode, const GLfloat *m); /* record */
+    /*
+     * glMatrixMultTranspose3x3fNV (record): the caller's contract
+     *   `m`: 9 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixMultTranspose3x3fNV)(GLenum matrixMode, const GLfloat *m); /* record */
+    /*
+     * glMatrixMultTransposedEXT (record): the caller's contract
+     *   `m`: 16 GLdouble
+     */
     void (GLCMD_APIENTRY *MatrixMultTransposedEXT)(GLenum mode, const GLdouble *m); /* record */
+    /*
+     * glMatrixMultTransposefEXT (record): the caller's contract
+     *   `m`: 16 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixMultTransposefEXT)(GLenum mode, const GLfloat *m); /* record */
+    /*
+     * glMatrixMultdEXT (record): the caller's contract
+     *   `m`: 16 GLdouble
+     */
     void (GLCMD_APIENTRY *MatrixMultdEXT)(GLenum mode, const GLdouble *m); /* record */
+    /*
+     * glMatrixMultfEXT (record): the caller's contract
+     *   `m`: 16 GLfloat
+     */
     void (GLCMD_APIENTRY *MatrixMultfEXT)(GLenum mode, const GLfloat *m); /* record */
     void (GLCMD_APIENTRY *MatrixOrthoEXT)(GLenum mode, GLdouble left, GLdouble right, GLdouble bottom, GLdouble top, GLdouble zNear, GLdouble zFar); /* record */
     void (GLCMD_APIENTRY *MatrixPopEXT)(GLenum mode); /* record */
@@ -993,65 +2529,221 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *MemoryBarrierByRegion)(GLbitfield barriers); /* record */
     void (GLCMD_APIENTRY *MinSampleShading)(GLfloat value); /* record */
     void (GLCMD_APIENTRY *MinSampleShadingARB)(GLfloat value); /* record */
+    /*
+     * glMultiDrawArrays (record): the caller's contract
+     *   `first`: `drawcount` GLint
+     *   `count`: `drawcount` GLsizei
+     */
     void (GLCMD_APIENTRY *MultiDrawArrays)(GLenum mode, const GLint *first, const GLsizei *count, GLsizei drawcount); /* record */
+    /*
+     * glMultiDrawArraysIndirect (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawArraysIndirect)(GLenum mode, const void *indirect, GLsizei drawcount, GLsizei stride); /* record */
+    /*
+     * glMultiDrawArraysIndirectBindlessCountNV (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawArraysIndirectBindlessCountNV)(GLenum mode, const void *indirect, GLsizei drawCount, GLsizei maxDrawCount, GLsizei stride, GLint vertexBufferCount); /* record */
+    /*
+     * glMultiDrawArraysIndirectBindlessNV (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawArraysIndirectBindlessNV)(GLenum mode, const void *indirect, GLsizei drawCount, GLsizei stride, GLint vertexBufferCount); /* record */
+    /*
+     * glMultiDrawArraysIndirectCount (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawArraysIndirectCount)(GLenum mode, const void *indirect, GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride); /* record */
+    /*
+     * glMultiDrawArraysIndirectCountARB (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawArraysIndirectCountARB)(GLenum mode, const void *indirect, GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride); /* record */
+    /*
+     * glMultiDrawElements (record): the caller's contract
+     *   `count`: `drawcount` GLsizei
+     *   `indices`: `drawcount` pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     */
     void (GLCMD_APIENTRY *MultiDrawElements)(GLenum mode, const GLsizei *count, GLenum type, const void *const*indices, GLsizei drawcount); /* record */
+    /*
+     * glMultiDrawElementsBaseVertex (record): the caller's contract
+     *   `count`: `drawcount` GLsizei
+     *   `indices`: `drawcount` pointer-sized byte offsets into the bound element array buffer (never read as pointers)
+     *   `basevertex`: `drawcount` GLint
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsBaseVertex)(GLenum mode, const GLsizei *count, GLenum type, const void *const*indices, GLsizei drawcount, const GLint *basevertex); /* record */
+    /*
+     * glMultiDrawElementsIndirect (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsIndirect)(GLenum mode, GLenum type, const void *indirect, GLsizei drawcount, GLsizei stride); /* record */
+    /*
+     * glMultiDrawElementsIndirectBindlessCountNV (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsIndirectBindlessCountNV)(GLenum mode, GLenum type, const void *indirect, GLsizei drawCount, GLsizei maxDrawCount, GLsizei stride, GLint vertexBufferCount); /* record */
+    /*
+     * glMultiDrawElementsIndirectBindlessNV (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsIndirectBindlessNV)(GLenum mode, GLenum type, const void *indirect, GLsizei drawCount, GLsizei stride, GLint vertexBufferCount); /* record */
+    /*
+     * glMultiDrawElementsIndirectCount (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsIndirectCount)(GLenum mode, GLenum type, const void *indirect, GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride); /* record */
+    /*
+     * glMultiDrawElementsIndirectCountARB (record): the caller's contract
+     *   `indirect`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiDrawElementsIndirectCountARB)(GLenum mode, GLenum type, const void *indirect, GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *MultiDrawMeshTasksIndirectCountNV)(GLintptr indirect, GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *MultiDrawMeshTasksIndirectNV)(GLintptr indirect, GLsizei drawcount, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *MultiTexBufferEXT)(GLenum texunit, GLenum target, GLenum internalformat, GLuint buffer); /* record */
+    /*
+     * glMultiTexCoordPointerEXT (record): the caller's contract
+     *   `pointer`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *MultiTexCoordPointerEXT)(GLenum texunit, GLint size, GLenum type, GLsizei stride, const void *pointer); /* record */
     void (GLCMD_APIENTRY *MultiTexEnvfEXT)(GLenum texunit, GLenum target, GLenum pname, GLfloat param); /* record */
+    /*
+     * glMultiTexEnvfvEXT (record): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *MultiTexEnvfvEXT)(GLenum texunit, GLenum target, GLenum pname, const GLfloat *params); /* record, unsupported */
     void (GLCMD_APIENTRY *MultiTexEnviEXT)(GLenum texunit, GLenum target, GLenum pname, GLint param); /* record */
+    /*
+     * glMultiTexEnvivEXT (record): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *MultiTexEnvivEXT)(GLenum texunit, GLenum target, GLenum pname, const GLint *params); /* record, unsupported */
     void (GLCMD_APIENTRY *MultiTexGendEXT)(GLenum texunit, GLenum coord, GLenum pname, GLdouble param); /* record */
+    /*
+     * glMultiTexGendvEXT (record): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *MultiTexGendvEXT)(GLenum texunit, GLenum coord, GLenum pname, const GLdouble *params); /* record, unsupported */
     void (GLCMD_APIENTRY *MultiTexGenfEXT)(GLenum texunit, GLenum coord, GLenum pname, GLfloat param); /* record */
+    /*
+     * glMultiTexGenfvEXT (record): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *MultiTexGenfvEXT)(GLenum texunit, GLenum coord, GLenum pname, const GLfloat *params); /* record, unsupported */
     void (GLCMD_APIENTRY *MultiTexGeniEXT)(GLenum texunit, GLenum coord, GLenum pname, GLint param); /* record */
+    /*
+     * glMultiTexGenivEXT (record): the caller's contract
+     *   `params`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *MultiTexGenivEXT)(GLenum texunit, GLenum coord, GLenum pname, const GLint *params); /* record, unsupported */
+    /*
+     * glMultiTexImage1DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexImage1DEXT)(GLenum texunit, GLenum target, GLint level, GLint internalformat, GLsizei width, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glMultiTexImage2DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexImage2DEXT)(GLenum texunit, GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glMultiTexImage3DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glMultiTexParameterIivEXT (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *MultiTexParameterIivEXT)(GLenum texunit, GLenum target, GLenum pname, const GLint *params); /* record */
+    /*
+     * glMultiTexParameterIuivEXT (record): the caller's contract
+     *   `params`: as many GLuint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *MultiTexParameterIuivEXT)(GLenum texunit, GLenum target, GLenum pname, const GLuint *params); /* record */
     void (GLCMD_APIENTRY *MultiTexParameterfEXT)(GLenum texunit, GLenum target, GLenum pname, GLfloat param); /* record */
+    /*
+     * glMultiTexParameterfvEXT (record): the caller's contract
+     *   `params`: as many GLfloat as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *MultiTexParameterfvEXT)(GLenum texunit, GLenum target, GLenum pname, const GLfloat *params); /* record */
     void (GLCMD_APIENTRY *MultiTexParameteriEXT)(GLenum texunit, GLenum target, GLenum pname, GLint param); /* record */
+    /*
+     * glMultiTexParameterivEXT (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *MultiTexParameterivEXT)(GLenum texunit, GLenum target, GLenum pname, const GLint *params); /* record */
     void (GLCMD_APIENTRY *MultiTexRenderbufferEXT)(GLenum texunit, GLenum target, GLuint renderbuffer); /* record */
+    /*
+     * glMultiTexSubImage1DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexSubImage1DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glMultiTexSubImage2DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexSubImage2DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glMultiTexSubImage3DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *MultiTexSubImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *NamedBufferAttachMemoryNV)(GLuint buffer, GLuint memory, GLuint64 offset); /* record */
+    /*
+     * glNamedBufferData (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferData)(GLuint buffer, GLsizeiptr size, const void *data, GLenum usage); /* record */
+    /*
+     * glNamedBufferDataEXT (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferDataEXT)(GLuint buffer, GLsizeiptr size, const void *data, GLenum usage); /* record */
     void (GLCMD_APIENTRY *NamedBufferPageCommitmentARB)(GLuint buffer, GLintptr offset, GLsizeiptr size, GLboolean commit); /* record */
     void (GLCMD_APIENTRY *NamedBufferPageCommitmentEXT)(GLuint buffer, GLintptr offset, GLsizeiptr size, GLboolean commit); /* record */
     void (GLCMD_APIENTRY *NamedBufferPageCommitmentMemNV)(GLuint buffer, GLintptr offset, GLsizeiptr size, GLuint memory, GLuint64 memOffset, GLboolean commit); /* record */
+    /*
+     * glNamedBufferStorage (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferStorage)(GLuint buffer, GLsizeiptr size, const void *data, GLbitfield flags); /* record */
+    /*
+     * glNamedBufferStorageEXT (record): the caller's contract
+     *   `data`: NULL, or `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferStorageEXT)(GLuint buffer, GLsizeiptr size, const void *data, GLbitfield flags); /* record */
+    /*
+     * glNamedBufferSubData (record): the caller's contract
+     *   `data`: `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferSubData)(GLuint buffer, GLintptr offset, GLsizeiptr size, const void *data); /* record */
+    /*
+     * glNamedBufferSubDataEXT (record): the caller's contract
+     *   `data`: `size` bytes
+     */
     void (GLCMD_APIENTRY *NamedBufferSubDataEXT)(GLuint buffer, GLintptr offset, GLsizeiptr size, const void *data); /* record */
     void (GLCMD_APIENTRY *NamedCopyBufferSubDataEXT)(GLuint readBuffer, GLuint writeBuffer, GLintptr readOffset, GLintptr writeOffset, GLsizeiptr size); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferDrawBuffer)(GLuint framebuffer, GLenum buf); /* record */
+    /*
+     * glNamedFramebufferDrawBuffers (record): the caller's contract
+     *   `bufs`: `n` GLenum
+     */
     void (GLCMD_APIENTRY *NamedFramebufferDrawBuffers)(GLuint framebuffer, GLsizei n, const GLenum *bufs); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferParameteri)(GLuint framebuffer, GLenum pname, GLint param); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferParameteriEXT)(GLuint framebuffer, GLenum pname, GLint param); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferReadBuffer)(GLuint framebuffer, GLenum src); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferRenderbuffer)(GLuint framebuffer, GLenum attachment, GLenum renderbuffertarget, GLuint renderbuffer); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferRenderbufferEXT)(GLuint framebuffer, GLenum attachment, GLenum renderbuffertarget, GLuint renderbuffer); /* record */
+    /*
+     * glNamedFramebufferSampleLocationsfvARB (record): the caller's contract
+     *   `v`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *NamedFramebufferSampleLocationsfvARB)(GLuint framebuffer, GLuint start, GLsizei count, const GLfloat *v); /* record */
+    /*
+     * glNamedFramebufferSampleLocationsfvNV (record): the caller's contract
+     *   `v`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *NamedFramebufferSampleLocationsfvNV)(GLuint framebuffer, GLuint start, GLsizei count, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferTexture)(GLuint framebuffer, GLenum attachment, GLuint texture, GLint level); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferTexture1DEXT)(GLuint framebuffer, GLenum attachment, GLenum textarget, GLuint texture, GLint level); /* record */
@@ -1062,16 +2754,48 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *NamedFramebufferTextureLayer)(GLuint framebuffer, GLenum attachment, GLuint texture, GLint level, GLint layer); /* record */
     void (GLCMD_APIENTRY *NamedFramebufferTextureLayerEXT)(GLuint framebuffer, GLenum attachment, GLuint texture, GLint level, GLint layer); /* record */
     void (GLCMD_APIENTRY *NamedProgramLocalParameter4dEXT)(GLuint program, GLenum target, GLuint index, GLdouble x, GLdouble y, GLdouble z, GLdouble w); /* record */
+    /*
+     * glNamedProgramLocalParameter4dvEXT (record): the caller's contract
+     *   `params`: 4 GLdouble
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParameter4dvEXT)(GLuint program, GLenum target, GLuint index, const GLdouble *params); /* record */
     void (GLCMD_APIENTRY *NamedProgramLocalParameter4fEXT)(GLuint program, GLenum target, GLuint index, GLfloat x, GLfloat y, GLfloat z, GLfloat w); /* record */
+    /*
+     * glNamedProgramLocalParameter4fvEXT (record): the caller's contract
+     *   `params`: 4 GLfloat
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParameter4fvEXT)(GLuint program, GLenum target, GLuint index, const GLfloat *params); /* record */
     void (GLCMD_APIENTRY *NamedProgramLocalParameterI4iEXT)(GLuint program, GLenum target, GLuint index, GLint x, GLint y, GLint z, GLint w); /* record */
+    /*
+     * glNamedProgramLocalParameterI4ivEXT (record): the caller's contract
+     *   `params`: 4 GLint
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParameterI4ivEXT)(GLuint program, GLenum target, GLuint index, const GLint *params); /* record */
     void (GLCMD_APIENTRY *NamedProgramLocalParameterI4uiEXT)(GLuint program, GLenum target, GLuint index, GLuint x, GLuint y, GLuint z, GLuint w); /* record */
+    /*
+     * glNamedProgramLocalParameterI4uivEXT (record): the caller's contract
+     *   `params`: 4 GLuint
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParameterI4uivEXT)(GLuint program, GLenum target, GLuint index, const GLuint *params); /* record */
+    /*
+     * glNamedProgramLocalParameters4fvEXT (record): the caller's contract
+     *   `params`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParameters4fvEXT)(GLuint program, GLenum target, GLuint index, GLsizei count, const GLfloat *params); /* record */
+    /*
+     * glNamedProgramLocalParametersI4ivEXT (record): the caller's contract
+     *   `params`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParametersI4ivEXT)(GLuint program, GLenum target, GLuint index, GLsizei count, const GLint *params); /* record */
+    /*
+     * glNamedProgramLocalParametersI4uivEXT (record): the caller's contract
+     *   `params`: `count` x 4 GLuint
+     */
     void (GLCMD_APIENTRY *NamedProgramLocalParametersI4uivEXT)(GLuint program, GLenum target, GLuint index, GLsizei count, const GLuint *params); /* record */
+    /*
+     * glNamedProgramStringEXT (record): the caller's contract
+     *   `string`: `len` bytes
+     */
     void (GLCMD_APIENTRY *NamedProgramStringEXT)(GLuint program, GLenum target, GLenum format, GLsizei len, const void *string); /* record */
     void (GLCMD_APIENTRY *NamedRenderbufferStorage)(GLuint renderbuffer, GLenum internalformat, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *NamedRenderbufferStorageEXT)(GLuint renderbuffer, GLenum internalformat, GLsizei width, GLsizei height); /* record */
@@ -1079,37 +2803,126 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *NamedRenderbufferStorageMultisampleAdvancedAMD)(GLuint renderbuffer, GLsizei samples, GLsizei storageSamples, GLenum internalformat, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *NamedRenderbufferStorageMultisampleCoverageEXT)(GLuint renderbuffer, GLsizei coverageSamples, GLsizei colorSamples, GLenum internalformat, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *NamedRenderbufferStorageMultisampleEXT)(GLuint renderbuffer, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height); /* record */
+    /*
+     * glNamedStringARB (record): the caller's contract
+     *   `name`: `namelen` chars, or a NUL-terminated string when `namelen` is negative
+     *   `string`: `stringlen` chars, or a NUL-terminated string when `stringlen` is negative
+     */
     void (GLCMD_APIENTRY *NamedStringARB)(GLenum type, GLint namelen, const GLchar *name, GLint stringlen, const GLchar *string); /* record */
     void (GLCMD_APIENTRY *NormalFormatNV)(GLenum type, GLsizei stride); /* record */
+    /*
+     * glObjectLabel (record): the caller's contract
+     *   `label`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *ObjectLabel)(GLenum identifier, GLuint name, GLsizei length, const GLchar *label); /* record */
+    /*
+     * glObjectPtrLabel (record): the caller's contract
+     *   `ptr`: a GLsync returned by glFenceSync through glcmd
+     *   `label`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *ObjectPtrLabel)(const void *ptr, GLsizei length, const GLchar *label); /* record */
+    /*
+     * glPatchParameterfv (record): the caller's contract
+     *   `values`: as many GLfloat as `pname` takes (glcmd's PatchParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *PatchParameterfv)(GLenum pname, const GLfloat *values); /* record */
     void (GLCMD_APIENTRY *PatchParameteri)(GLenum pname, GLint value); /* record */
+    /*
+     * glPathCommandsNV (record): the caller's contract
+     *   `commands`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `coords`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathCommandsNV)(GLuint path, GLsizei numCommands, const GLubyte *commands, GLsizei numCoords, GLenum coordType, const void *coords); /* record, unsupported */
+    /*
+     * glPathCoordsNV (record): the caller's contract
+     *   `coords`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathCoordsNV)(GLuint path, GLsizei numCoords, GLenum coordType, const void *coords); /* record, unsupported */
     void (GLCMD_APIENTRY *PathCoverDepthFuncNV)(GLenum func); /* record */
+    /*
+     * glPathDashArrayNV (record): the caller's contract
+     *   `dashArray`: `dashCount` GLfloat
+     */
     void (GLCMD_APIENTRY *PathDashArrayNV)(GLuint path, GLsizei dashCount, const GLfloat *dashArray); /* record */
+    /*
+     * glPathGlyphIndexArrayNV (query): the caller's contract
+     *   `fontName`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     GLenum (GLCMD_APIENTRY *PathGlyphIndexArrayNV)(GLuint firstPathName, GLenum fontTarget, const void *fontName, GLbitfield fontStyle, GLuint firstGlyphIndex, GLsizei numGlyphs, GLuint pathParameterTemplate, GLfloat emScale); /* query, unsupported */
+    /*
+     * glPathGlyphIndexRangeNV (query): the caller's contract
+     *   `fontName`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `baseAndCount`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     GLenum (GLCMD_APIENTRY *PathGlyphIndexRangeNV)(GLenum fontTarget, const void *fontName, GLbitfield fontStyle, GLuint pathParameterTemplate, GLfloat emScale, GLuint *baseAndCount); /* query, unsupported */
+    /*
+     * glPathGlyphRangeNV (record): the caller's contract
+     *   `fontName`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathGlyphRangeNV)(GLuint firstPathName, GLenum fontTarget, const void *fontName, GLbitfield fontStyle, GLuint firstGlyph, GLsizei numGlyphs, GLenum handleMissingGlyphs, GLuint pathParameterTemplate, GLfloat emScale); /* record, unsupported */
+    /*
+     * glPathGlyphsNV (record): the caller's contract
+     *   `fontName`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `charcodes`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathGlyphsNV)(GLuint firstPathName, GLenum fontTarget, const void *fontName, GLbitfield fontStyle, GLsizei numGlyphs, GLenum type, const void *charcodes, GLenum handleMissingGlyphs, GLuint pathParameterTemplate, GLfloat emScale); /* record, unsupported */
+    /*
+     * glPathMemoryGlyphIndexArrayNV (query): the caller's contract
+     *   `fontData`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     GLenum (GLCMD_APIENTRY *PathMemoryGlyphIndexArrayNV)(GLuint firstPathName, GLenum fontTarget, GLsizeiptr fontSize, const void *fontData, GLsizei faceIndex, GLuint firstGlyphIndex, GLsizei numGlyphs, GLuint pathParameterTemplate, GLfloat emScale); /* query, unsupported */
     void (GLCMD_APIENTRY *PathParameterfNV)(GLuint path, GLenum pname, GLfloat value); /* record */
+    /*
+     * glPathParameterfvNV (record): the caller's contract
+     *   `value`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathParameterfvNV)(GLuint path, GLenum pname, const GLfloat *value); /* record, unsupported */
     void (GLCMD_APIENTRY *PathParameteriNV)(GLuint path, GLenum pname, GLint value); /* record */
+    /*
+     * glPathParameterivNV (record): the caller's contract
+     *   `value`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathParameterivNV)(GLuint path, GLenum pname, const GLint *value); /* record, unsupported */
     void (GLCMD_APIENTRY *PathStencilDepthOffsetNV)(GLfloat factor, GLfloat units); /* record */
     void (GLCMD_APIENTRY *PathStencilFuncNV)(GLenum func, GLint ref, GLuint mask); /* record */
+    /*
+     * glPathStringNV (record): the caller's contract
+     *   `pathString`: `length` bytes
+     */
     void (GLCMD_APIENTRY *PathStringNV)(GLuint path, GLenum format, GLsizei length, const void *pathString); /* record */
+    /*
+     * glPathSubCommandsNV (record): the caller's contract
+     *   `commands`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `coords`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathSubCommandsNV)(GLuint path, GLsizei commandStart, GLsizei commandsToDelete, GLsizei numCommands, const GLubyte *commands, GLsizei numCoords, GLenum coordType, const void *coords); /* record, unsupported */
+    /*
+     * glPathSubCoordsNV (record): the caller's contract
+     *   `coords`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *PathSubCoordsNV)(GLuint path, GLsizei coordStart, GLsizei numCoords, GLenum coordType, const void *coords); /* record, unsupported */
     void (GLCMD_APIENTRY *PauseTransformFeedback)(void); /* record */
     void (GLCMD_APIENTRY *PixelStoref)(GLenum pname, GLfloat param); /* record */
     void (GLCMD_APIENTRY *PixelStorei)(GLenum pname, GLint param); /* record */
+    /*
+     * glPointAlongPathNV (query): the caller's contract
+     *   `x`: room for one GLfloat
+     *   `y`: room for one GLfloat
+     *   `tangentX`: room for one GLfloat
+     *   `tangentY`: room for one GLfloat
+     */
     GLboolean (GLCMD_APIENTRY *PointAlongPathNV)(GLuint path, GLsizei startSegment, GLsizei numSegments, GLfloat distance, GLfloat *x, GLfloat *y, GLfloat *tangentX, GLfloat *tangentY); /* query */
     void (GLCMD_APIENTRY *PointParameterf)(GLenum pname, GLfloat param); /* record */
+    /*
+     * glPointParameterfv (record): the caller's contract
+     *   `params`: as many GLfloat as `pname` takes (glcmd's PointParameterNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *PointParameterfv)(GLenum pname, const GLfloat *params); /* record */
     void (GLCMD_APIENTRY *PointParameteri)(GLenum pname, GLint param); /* record */
+    /*
+     * glPointParameteriv (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's PointParameterNameARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *PointParameteriv)(GLenum pname, const GLint *params); /* record */
     void (GLCMD_APIENTRY *PointSize)(GLfloat size); /* record */
     void (GLCMD_APIENTRY *PolygonMode)(GLenum face, GLenum mode); /* record */
@@ -1120,157 +2933,533 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *PopGroupMarkerEXT)(void); /* record */
     void (GLCMD_APIENTRY *PrimitiveBoundingBoxARB)(GLfloat minX, GLfloat minY, GLfloat minZ, GLfloat minW, GLfloat maxX, GLfloat maxY, GLfloat maxZ, GLfloat maxW); /* record */
     void (GLCMD_APIENTRY *PrimitiveRestartIndex)(GLuint index); /* record */
+    /*
+     * glProgramBinary (record): the caller's contract
+     *   `binary`: `length` bytes
+     */
     void (GLCMD_APIENTRY *ProgramBinary)(GLuint program, GLenum binaryFormat, const void *binary, GLsizei length); /* record */
     void (GLCMD_APIENTRY *ProgramParameteri)(GLuint program, GLenum pname, GLint value); /* record */
     void (GLCMD_APIENTRY *ProgramParameteriARB)(GLuint program, GLenum pname, GLint value); /* record */
+    /*
+     * glProgramPathFragmentInputGenNV (record): the caller's contract
+     *   `coeffs`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *ProgramPathFragmentInputGenNV)(GLuint program, GLint location, GLenum genMode, GLint components, const GLfloat *coeffs); /* record, unsupported */
     void (GLCMD_APIENTRY *ProgramUniform1d)(GLuint program, GLint location, GLdouble v0); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1dEXT)(GLuint program, GLint location, GLdouble x); /* record */
+    /*
+     * glProgramUniform1dv (record): the caller's contract
+     *   `value`: `count` GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform1dv)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
+    /*
+     * glProgramUniform1dvEXT (record): the caller's contract
+     *   `value`: `count` GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform1dvEXT)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1f)(GLuint program, GLint location, GLfloat v0); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1fEXT)(GLuint program, GLint location, GLfloat v0); /* record */
+    /*
+     * glProgramUniform1fv (record): the caller's contract
+     *   `value`: `count` GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform1fv)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
+    /*
+     * glProgramUniform1fvEXT (record): the caller's contract
+     *   `value`: `count` GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform1fvEXT)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1i)(GLuint program, GLint location, GLint v0); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1i64ARB)(GLuint program, GLint location, GLint64 x); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1i64NV)(GLuint program, GLint location, GLint64EXT x); /* record */
+    /*
+     * glProgramUniform1i64vARB (record): the caller's contract
+     *   `value`: `count` GLint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform1i64vARB)(GLuint program, GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glProgramUniform1i64vNV (record): the caller's contract
+     *   `value`: `count` GLint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform1i64vNV)(GLuint program, GLint location, GLsizei count, const GLint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1iEXT)(GLuint program, GLint location, GLint v0); /* record */
+    /*
+     * glProgramUniform1iv (record): the caller's contract
+     *   `value`: `count` GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform1iv)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
+    /*
+     * glProgramUniform1ivEXT (record): the caller's contract
+     *   `value`: `count` GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform1ivEXT)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1ui)(GLuint program, GLint location, GLuint v0); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1ui64ARB)(GLuint program, GLint location, GLuint64 x); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1ui64NV)(GLuint program, GLint location, GLuint64EXT x); /* record */
+    /*
+     * glProgramUniform1ui64vARB (record): the caller's contract
+     *   `value`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform1ui64vARB)(GLuint program, GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glProgramUniform1ui64vNV (record): the caller's contract
+     *   `value`: `count` GLuint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform1ui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform1uiEXT)(GLuint program, GLint location, GLuint v0); /* record */
+    /*
+     * glProgramUniform1uiv (record): the caller's contract
+     *   `value`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform1uiv)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
+    /*
+     * glProgramUniform1uivEXT (record): the caller's contract
+     *   `value`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform1uivEXT)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2d)(GLuint program, GLint location, GLdouble v0, GLdouble v1); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2dEXT)(GLuint program, GLint location, GLdouble x, GLdouble y); /* record */
+    /*
+     * glProgramUniform2dv (record): the caller's contract
+     *   `value`: `count` x 2 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform2dv)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
+    /*
+     * glProgramUniform2dvEXT (record): the caller's contract
+     *   `value`: `count` x 2 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform2dvEXT)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2f)(GLuint program, GLint location, GLfloat v0, GLfloat v1); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2fEXT)(GLuint program, GLint location, GLfloat v0, GLfloat v1); /* record */
+    /*
+     * glProgramUniform2fv (record): the caller's contract
+     *   `value`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform2fv)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
+    /*
+     * glProgramUniform2fvEXT (record): the caller's contract
+     *   `value`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform2fvEXT)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2i)(GLuint program, GLint location, GLint v0, GLint v1); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2i64ARB)(GLuint program, GLint location, GLint64 x, GLint64 y); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2i64NV)(GLuint program, GLint location, GLint64EXT x, GLint64EXT y); /* record */
+    /*
+     * glProgramUniform2i64vARB (record): the caller's contract
+     *   `value`: `count` x 2 GLint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform2i64vARB)(GLuint program, GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glProgramUniform2i64vNV (record): the caller's contract
+     *   `value`: `count` x 2 GLint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform2i64vNV)(GLuint program, GLint location, GLsizei count, const GLint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2iEXT)(GLuint program, GLint location, GLint v0, GLint v1); /* record */
+    /*
+     * glProgramUniform2iv (record): the caller's contract
+     *   `value`: `count` x 2 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform2iv)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
+    /*
+     * glProgramUniform2ivEXT (record): the caller's contract
+     *   `value`: `count` x 2 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform2ivEXT)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2ui)(GLuint program, GLint location, GLuint v0, GLuint v1); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2ui64ARB)(GLuint program, GLint location, GLuint64 x, GLuint64 y); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2ui64NV)(GLuint program, GLint location, GLuint64EXT x, GLuint64EXT y); /* record */
+    /*
+     * glProgramUniform2ui64vARB (record): the caller's contract
+     *   `value`: `count` x 2 GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform2ui64vARB)(GLuint program, GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glProgramUniform2ui64vNV (record): the caller's contract
+     *   `value`: `count` x 2 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform2ui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform2uiEXT)(GLuint program, GLint location, GLuint v0, GLuint v1); /* record */
+    /*
+     * glProgramUniform2uiv (record): the caller's contract
+     *   `value`: `count` x 2 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform2uiv)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
+    /*
+     * glProgramUniform2uivEXT (record): the caller's contract
+     *   `value`: `count` x 2 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform2uivEXT)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3d)(GLuint program, GLint location, GLdouble v0, GLdouble v1, GLdouble v2); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3dEXT)(GLuint program, GLint location, GLdouble x, GLdouble y, GLdouble z); /* record */
+    /*
+     * glProgramUniform3dv (record): the caller's contract
+     *   `value`: `count` x 3 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform3dv)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
+    /*
+     * glProgramUniform3dvEXT (record): the caller's contract
+     *   `value`: `count` x 3 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform3dvEXT)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3f)(GLuint program, GLint location, GLfloat v0, GLfloat v1, GLfloat v2); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3fEXT)(GLuint program, GLint location, GLfloat v0, GLfloat v1, GLfloat v2); /* record */
+    /*
+     * glProgramUniform3fv (record): the caller's contract
+     *   `value`: `count` x 3 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform3fv)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
+    /*
+     * glProgramUniform3fvEXT (record): the caller's contract
+     *   `value`: `count` x 3 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform3fvEXT)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3i)(GLuint program, GLint location, GLint v0, GLint v1, GLint v2); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3i64ARB)(GLuint program, GLint location, GLint64 x, GLint64 y, GLint64 z); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3i64NV)(GLuint program, GLint location, GLint64EXT x, GLint64EXT y, GLint64EXT z); /* record */
+    /*
+     * glProgramUniform3i64vARB (record): the caller's contract
+     *   `value`: `count` x 3 GLint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform3i64vARB)(GLuint program, GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glProgramUniform3i64vNV (record): the caller's contract
+     *   `value`: `count` x 3 GLint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform3i64vNV)(GLuint program, GLint location, GLsizei count, const GLint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3iEXT)(GLuint program, GLint location, GLint v0, GLint v1, GLint v2); /* record */
+    /*
+     * glProgramUniform3iv (record): the caller's contract
+     *   `value`: `count` x 3 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform3iv)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
+    /*
+     * glProgramUniform3ivEXT (record): the caller's contract
+     *   `value`: `count` x 3 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform3ivEXT)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3ui)(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3ui64ARB)(GLuint program, GLint location, GLuint64 x, GLuint64 y, GLuint64 z); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3ui64NV)(GLuint program, GLint location, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z); /* record */
+    /*
+     * glProgramUniform3ui64vARB (record): the caller's contract
+     *   `value`: `count` x 3 GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform3ui64vARB)(GLuint program, GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glProgramUniform3ui64vNV (record): the caller's contract
+     *   `value`: `count` x 3 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform3ui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform3uiEXT)(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2); /* record */
+    /*
+     * glProgramUniform3uiv (record): the caller's contract
+     *   `value`: `count` x 3 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform3uiv)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
+    /*
+     * glProgramUniform3uivEXT (record): the caller's contract
+     *   `value`: `count` x 3 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform3uivEXT)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4d)(GLuint program, GLint location, GLdouble v0, GLdouble v1, GLdouble v2, GLdouble v3); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4dEXT)(GLuint program, GLint location, GLdouble x, GLdouble y, GLdouble z, GLdouble w); /* record */
+    /*
+     * glProgramUniform4dv (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform4dv)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
+    /*
+     * glProgramUniform4dvEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniform4dvEXT)(GLuint program, GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4f)(GLuint program, GLint location, GLfloat v0, GLfloat v1, GLfloat v2, GLfloat v3); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4fEXT)(GLuint program, GLint location, GLfloat v0, GLfloat v1, GLfloat v2, GLfloat v3); /* record */
+    /*
+     * glProgramUniform4fv (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform4fv)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
+    /*
+     * glProgramUniform4fvEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniform4fvEXT)(GLuint program, GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4i)(GLuint program, GLint location, GLint v0, GLint v1, GLint v2, GLint v3); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4i64ARB)(GLuint program, GLint location, GLint64 x, GLint64 y, GLint64 z, GLint64 w); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4i64NV)(GLuint program, GLint location, GLint64EXT x, GLint64EXT y, GLint64EXT z, GLint64EXT w); /* record */
+    /*
+     * glProgramUniform4i64vARB (record): the caller's contract
+     *   `value`: `count` x 4 GLint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform4i64vARB)(GLuint program, GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glProgramUniform4i64vNV (record): the caller's contract
+     *   `value`: `count` x 4 GLint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform4i64vNV)(GLuint program, GLint location, GLsizei count, const GLint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4iEXT)(GLuint program, GLint location, GLint v0, GLint v1, GLint v2, GLint v3); /* record */
+    /*
+     * glProgramUniform4iv (record): the caller's contract
+     *   `value`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform4iv)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
+    /*
+     * glProgramUniform4ivEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *ProgramUniform4ivEXT)(GLuint program, GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4ui)(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4ui64ARB)(GLuint program, GLint location, GLuint64 x, GLuint64 y, GLuint64 z, GLuint64 w); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4ui64NV)(GLuint program, GLint location, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z, GLuint64EXT w); /* record */
+    /*
+     * glProgramUniform4ui64vARB (record): the caller's contract
+     *   `value`: `count` x 4 GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniform4ui64vARB)(GLuint program, GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glProgramUniform4ui64vNV (record): the caller's contract
+     *   `value`: `count` x 4 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniform4ui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniform4uiEXT)(GLuint program, GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3); /* record */
+    /*
+     * glProgramUniform4uiv (record): the caller's contract
+     *   `value`: `count` x 4 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform4uiv)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
+    /*
+     * glProgramUniform4uivEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLuint
+     */
     void (GLCMD_APIENTRY *ProgramUniform4uivEXT)(GLuint program, GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniformHandleui64ARB)(GLuint program, GLint location, GLuint64 value); /* record */
     void (GLCMD_APIENTRY *ProgramUniformHandleui64NV)(GLuint program, GLint location, GLuint64 value); /* record */
+    /*
+     * glProgramUniformHandleui64vARB (record): the caller's contract
+     *   `values`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniformHandleui64vARB)(GLuint program, GLint location, GLsizei count, const GLuint64 *values); /* record */
+    /*
+     * glProgramUniformHandleui64vNV (record): the caller's contract
+     *   `values`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *ProgramUniformHandleui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64 *values); /* record */
+    /*
+     * glProgramUniformMatrix2dv (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2dvEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2fv (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix2fvEXT (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix2x3dv (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x3dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2x3dvEXT (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x3dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2x3fv (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x3fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix2x3fvEXT (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x3fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix2x4dv (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x4dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2x4dvEXT (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x4dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix2x4fv (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x4fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix2x4fvEXT (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix2x4fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3dv (record): the caller's contract
+     *   `value`: `count` x 9 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3dvEXT (record): the caller's contract
+     *   `value`: `count` x 9 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3fv (record): the caller's contract
+     *   `value`: `count` x 9 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3fvEXT (record): the caller's contract
+     *   `value`: `count` x 9 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3x2dv (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x2dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3x2dvEXT (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x2dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3x2fv (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x2fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3x2fvEXT (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x2fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3x4dv (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x4dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3x4dvEXT (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x4dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix3x4fv (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x4fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix3x4fvEXT (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix3x4fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4dv (record): the caller's contract
+     *   `value`: `count` x 16 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4dvEXT (record): the caller's contract
+     *   `value`: `count` x 16 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4fv (record): the caller's contract
+     *   `value`: `count` x 16 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4fvEXT (record): the caller's contract
+     *   `value`: `count` x 16 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4x2dv (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x2dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4x2dvEXT (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x2dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4x2fv (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x2fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4x2fvEXT (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x2fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4x3dv (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x3dv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4x3dvEXT (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x3dvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glProgramUniformMatrix4x3fv (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x3fv)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glProgramUniformMatrix4x3fvEXT (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *ProgramUniformMatrix4x3fvEXT)(GLuint program, GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *ProgramUniformui64NV)(GLuint program, GLint location, GLuint64EXT value); /* record */
+    /*
+     * glProgramUniformui64vNV (record): the caller's contract
+     *   `value`: `count` GLuint64EXT
+     */
     void (GLCMD_APIENTRY *ProgramUniformui64vNV)(GLuint program, GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     void (GLCMD_APIENTRY *ProvokingVertex)(GLenum mode); /* record */
     void (GLCMD_APIENTRY *PushClientAttribDefaultEXT)(GLbitfield mask); /* record */
+    /*
+     * glPushDebugGroup (record): the caller's contract
+     *   `message`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *PushDebugGroup)(GLenum source, GLuint id, GLsizei length, const GLchar *message); /* record */
+    /*
+     * glPushGroupMarkerEXT (record): the caller's contract
+     *   `marker`: `length` chars, or a NUL-terminated string when `length` is negative
+     */
     void (GLCMD_APIENTRY *PushGroupMarkerEXT)(GLsizei length, const GLchar *marker); /* record */
     void (GLCMD_APIENTRY *QueryCounter)(GLuint id, GLenum target); /* record */
     void (GLCMD_APIENTRY *RasterSamplesEXT)(GLuint samples, GLboolean fixedsamplelocations); /* record */
     void (GLCMD_APIENTRY *ReadBuffer)(GLenum src); /* record */
+    /*
+     * glReadPixels (query): the caller's contract
+     *   `pixels`: room for the bytes the GL writes for `width` x `height` in `format`/`type` under the pack state the render thread has; or, while the current list has a buffer bound to GL_PIXEL_PACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *ReadPixels)(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type, void *pixels); /* query */
+    /*
+     * glReadnPixels (query): the caller's contract
+     *   `data`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *ReadnPixels)(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type, GLsizei bufSize, void *data); /* query */
+    /*
+     * glReadnPixelsARB (query): the caller's contract
+     *   `data`: room for `bufSize` bytes (may be NULL when `bufSize` is 0)
+     */
     void (GLCMD_APIENTRY *ReadnPixelsARB)(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format, GLenum type, GLsizei bufSize, void *data); /* query */
     void (GLCMD_APIENTRY *ReleaseShaderCompiler)(void); /* record */
     void (GLCMD_APIENTRY *RenderbufferStorage)(GLenum target, GLenum internalformat, GLsizei width, GLsizei height); /* record */
@@ -1282,32 +3471,99 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *ResumeTransformFeedback)(void); /* record */
     void (GLCMD_APIENTRY *SampleCoverage)(GLfloat value, GLboolean invert); /* record */
     void (GLCMD_APIENTRY *SampleMaski)(GLuint maskNumber, GLbitfield mask); /* record */
+    /*
+     * glSamplerParameterIiv (record): the caller's contract
+     *   `param`: as many GLint as `pname` takes (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *SamplerParameterIiv)(GLuint sampler, GLenum pname, const GLint *param); /* record */
+    /*
+     * glSamplerParameterIuiv (record): the caller's contract
+     *   `param`: as many GLuint as `pname` takes (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *SamplerParameterIuiv)(GLuint sampler, GLenum pname, const GLuint *param); /* record */
     void (GLCMD_APIENTRY *SamplerParameterf)(GLuint sampler, GLenum pname, GLfloat param); /* record */
+    /*
+     * glSamplerParameterfv (record): the caller's contract
+     *   `param`: as many GLfloat as `pname` takes (glcmd's SamplerParameterF table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *SamplerParameterfv)(GLuint sampler, GLenum pname, const GLfloat *param); /* record */
     void (GLCMD_APIENTRY *SamplerParameteri)(GLuint sampler, GLenum pname, GLint param); /* record */
+    /*
+     * glSamplerParameteriv (record): the caller's contract
+     *   `param`: as many GLint as `pname` takes (glcmd's SamplerParameterI table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *SamplerParameteriv)(GLuint sampler, GLenum pname, const GLint *param); /* record */
     void (GLCMD_APIENTRY *Scissor)(GLint x, GLint y, GLsizei width, GLsizei height); /* record */
+    /*
+     * glScissorArrayv (record): the caller's contract
+     *   `v`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *ScissorArrayv)(GLuint first, GLsizei count, const GLint *v); /* record */
+    /*
+     * glScissorExclusiveArrayvNV (record): the caller's contract
+     *   `v`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *ScissorExclusiveArrayvNV)(GLuint first, GLsizei count, const GLint *v); /* record */
     void (GLCMD_APIENTRY *ScissorExclusiveNV)(GLint x, GLint y, GLsizei width, GLsizei height); /* record */
     void (GLCMD_APIENTRY *ScissorIndexed)(GLuint index, GLint left, GLint bottom, GLsizei width, GLsizei height); /* record */
+    /*
+     * glScissorIndexedv (record): the caller's contract
+     *   `v`: 4 GLint
+     */
     void (GLCMD_APIENTRY *ScissorIndexedv)(GLuint index, const GLint *v); /* record */
     void (GLCMD_APIENTRY *SecondaryColorFormatNV)(GLint size, GLenum type, GLsizei stride); /* record */
+    /*
+     * glSelectPerfMonitorCountersAMD (record): the caller's contract
+     *   `counterList`: `numCounters` GLuint
+     */
     void (GLCMD_APIENTRY *SelectPerfMonitorCountersAMD)(GLuint monitor, GLboolean enable, GLuint group, GLint numCounters, GLuint *counterList); /* record */
+    /*
+     * glShaderBinary (record): the caller's contract
+     *   `shaders`: `count` GLuint
+     *   `binary`: `length` bytes
+     */
     void (GLCMD_APIENTRY *ShaderBinary)(GLsizei count, const GLuint *shaders, GLenum binaryFormat, const void *binary, GLsizei length); /* record */
+    /*
+     * glShaderSource (record): the caller's contract
+     *   `string`: `count` pointers to strings, each NUL-terminated, or of `length[i]` chars where `length` is not NULL and `length[i]` is not negative
+     *   `length`: NULL, or `count` GLint (the lengths of `string`)
+     */
     void (GLCMD_APIENTRY *ShaderSource)(GLuint shader, GLsizei count, const GLchar *const*string, const GLint *length); /* record */
     void (GLCMD_APIENTRY *ShaderStorageBlockBinding)(GLuint program, GLuint storageBlockIndex, GLuint storageBlockBinding); /* record */
     void (GLCMD_APIENTRY *ShadingRateImageBarrierNV)(GLboolean synchronize); /* record */
+    /*
+     * glShadingRateImagePaletteNV (record): the caller's contract
+     *   `rates`: `count` GLenum
+     */
     void (GLCMD_APIENTRY *ShadingRateImagePaletteNV)(GLuint viewport, GLuint first, GLsizei count, const GLenum *rates); /* record */
+    /*
+     * glShadingRateSampleOrderCustomNV (record): the caller's contract
+     *   `locations`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *ShadingRateSampleOrderCustomNV)(GLenum rate, GLuint samples, const GLint *locations); /* record, unsupported */
     void (GLCMD_APIENTRY *ShadingRateSampleOrderNV)(GLenum order); /* record */
     void (GLCMD_APIENTRY *SignalVkFenceNV)(GLuint64 vkFence); /* record */
     void (GLCMD_APIENTRY *SignalVkSemaphoreNV)(GLuint64 vkSemaphore); /* record */
+    /*
+     * glSpecializeShader (record): the caller's contract
+     *   `pEntryPoint`: a NUL-terminated string
+     *   `pConstantIndex`: `numSpecializationConstants` GLuint
+     *   `pConstantValue`: `numSpecializationConstants` GLuint
+     */
     void (GLCMD_APIENTRY *SpecializeShader)(GLuint shader, const GLchar *pEntryPoint, GLuint numSpecializationConstants, const GLuint *pConstantIndex, const GLuint *pConstantValue); /* record */
+    /*
+     * glSpecializeShaderARB (record): the caller's contract
+     *   `pEntryPoint`: a NUL-terminated string
+     *   `pConstantIndex`: `numSpecializationConstants` GLuint
+     *   `pConstantValue`: `numSpecializationConstants` GLuint
+     */
     void (GLCMD_APIENTRY *SpecializeShaderARB)(GLuint shader, const GLchar *pEntryPoint, GLuint numSpecializationConstants, const GLuint *pConstantIndex, const GLuint *pConstantValue); /* record */
     void (GLCMD_APIENTRY *StateCaptureNV)(GLuint state, GLenum mode); /* record */
+    /*
+     * glStencilFillPathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *StencilFillPathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLenum fillMode, GLuint mask, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *StencilFillPathNV)(GLuint path, GLenum fillMode, GLuint mask); /* record */
     void (GLCMD_APIENTRY *StencilFunc)(GLenum func, GLint ref, GLuint mask); /* record */
@@ -1316,10 +3572,25 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *StencilMaskSeparate)(GLenum face, GLuint mask); /* record */
     void (GLCMD_APIENTRY *StencilOp)(GLenum fail, GLenum zfail, GLenum zpass); /* record */
     void (GLCMD_APIENTRY *StencilOpSeparate)(GLenum face, GLenum sfail, GLenum dpfail, GLenum dppass); /* record */
+    /*
+     * glStencilStrokePathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *StencilStrokePathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLint reference, GLuint mask, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *StencilStrokePathNV)(GLuint path, GLint reference, GLuint mask); /* record */
+    /*
+     * glStencilThenCoverFillPathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *StencilThenCoverFillPathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLenum fillMode, GLuint mask, GLenum coverMode, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *StencilThenCoverFillPathNV)(GLuint path, GLenum fillMode, GLuint mask, GLenum coverMode); /* record */
+    /*
+     * glStencilThenCoverStrokePathInstancedNV (record): the caller's contract
+     *   `paths`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *StencilThenCoverStrokePathInstancedNV)(GLsizei numPaths, GLenum pathNameType, const void *paths, GLuint pathBase, GLint reference, GLuint mask, GLenum coverMode, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *StencilThenCoverStrokePathNV)(GLuint path, GLint reference, GLuint mask, GLenum coverMode); /* record */
     void (GLCMD_APIENTRY *SubpixelPrecisionBiasNV)(GLuint xbits, GLuint ybits); /* record */
@@ -1328,18 +3599,46 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *TexBufferARB)(GLenum target, GLenum internalformat, GLuint buffer); /* record */
     void (GLCMD_APIENTRY *TexBufferRange)(GLenum target, GLenum internalformat, GLuint buffer, GLintptr offset, GLsizeiptr size); /* record */
     void (GLCMD_APIENTRY *TexCoordFormatNV)(GLint size, GLenum type, GLsizei stride); /* record */
+    /*
+     * glTexImage1D (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexImage1D)(GLenum target, GLint level, GLint internalformat, GLsizei width, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTexImage2D (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexImage2D)(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *TexImage2DMultisample)(GLenum target, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height, GLboolean fixedsamplelocations); /* record */
+    /*
+     * glTexImage3D (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexImage3D)(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *TexImage3DMultisample)(GLenum target, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLboolean fixedsamplelocations); /* record */
     void (GLCMD_APIENTRY *TexPageCommitmentARB)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLboolean commit); /* record */
     void (GLCMD_APIENTRY *TexPageCommitmentMemNV)(GLenum target, GLint layer, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLuint memory, GLuint64 offset, GLboolean commit); /* record */
+    /*
+     * glTexParameterIiv (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TexParameterIiv)(GLenum target, GLenum pname, const GLint *params); /* record */
+    /*
+     * glTexParameterIuiv (record): the caller's contract
+     *   `params`: as many GLuint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TexParameterIuiv)(GLenum target, GLenum pname, const GLuint *params); /* record */
     void (GLCMD_APIENTRY *TexParameterf)(GLenum target, GLenum pname, GLfloat param); /* record */
+    /*
+     * glTexParameterfv (record): the caller's contract
+     *   `params`: as many GLfloat as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TexParameterfv)(GLenum target, GLenum pname, const GLfloat *params); /* record */
     void (GLCMD_APIENTRY *TexParameteri)(GLenum target, GLenum pname, GLint param); /* record */
+    /*
+     * glTexParameteriv (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TexParameteriv)(GLenum target, GLenum pname, const GLint *params); /* record */
     void (GLCMD_APIENTRY *TexStorage1D)(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width); /* record */
     void (GLCMD_APIENTRY *TexStorage1DEXT)(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width); /* record */
@@ -1349,8 +3648,20 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *TexStorage3D)(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth); /* record */
     void (GLCMD_APIENTRY *TexStorage3DEXT)(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth); /* record */
     void (GLCMD_APIENTRY *TexStorage3DMultisample)(GLenum target, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLboolean fixedsamplelocations); /* record */
+    /*
+     * glTexSubImage1D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexSubImage1D)(GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTexSubImage2D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexSubImage2D)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTexSubImage3D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TexSubImage3D)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *TextureAttachMemoryNV)(GLuint texture, GLuint memory, GLuint64 offset); /* record */
     void (GLCMD_APIENTRY *TextureBarrier)(void); /* record */
@@ -1359,22 +3670,66 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *TextureBufferEXT)(GLuint texture, GLenum target, GLenum internalformat, GLuint buffer); /* record */
     void (GLCMD_APIENTRY *TextureBufferRange)(GLuint texture, GLenum internalformat, GLuint buffer, GLintptr offset, GLsizeiptr size); /* record */
     void (GLCMD_APIENTRY *TextureBufferRangeEXT)(GLuint texture, GLenum target, GLenum internalformat, GLuint buffer, GLintptr offset, GLsizeiptr size); /* record */
+    /*
+     * glTextureImage1DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureImage1DEXT)(GLuint texture, GLenum target, GLint level, GLint internalformat, GLsizei width, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureImage2DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureImage2DEXT)(GLuint texture, GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureImage3DEXT (record): the caller's contract
+     *   `pixels`: NULL, or the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureImage3DEXT)(GLuint texture, GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *TexturePageCommitmentEXT)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLboolean commit); /* record */
     void (GLCMD_APIENTRY *TexturePageCommitmentMemNV)(GLuint texture, GLint layer, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLuint memory, GLuint64 offset, GLboolean commit); /* record */
+    /*
+     * glTextureParameterIiv (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterIiv)(GLuint texture, GLenum pname, const GLint *params); /* record */
+    /*
+     * glTextureParameterIivEXT (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterIivEXT)(GLuint texture, GLenum target, GLenum pname, const GLint *params); /* record */
+    /*
+     * glTextureParameterIuiv (record): the caller's contract
+     *   `params`: as many GLuint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterIuiv)(GLuint texture, GLenum pname, const GLuint *params); /* record */
+    /*
+     * glTextureParameterIuivEXT (record): the caller's contract
+     *   `params`: as many GLuint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterIuivEXT)(GLuint texture, GLenum target, GLenum pname, const GLuint *params); /* record */
     void (GLCMD_APIENTRY *TextureParameterf)(GLuint texture, GLenum pname, GLfloat param); /* record */
     void (GLCMD_APIENTRY *TextureParameterfEXT)(GLuint texture, GLenum target, GLenum pname, GLfloat param); /* record */
+    /*
+     * glTextureParameterfv (record): the caller's contract
+     *   `param`: as many GLfloat as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterfv)(GLuint texture, GLenum pname, const GLfloat *param); /* record */
+    /*
+     * glTextureParameterfvEXT (record): the caller's contract
+     *   `params`: as many GLfloat as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterfvEXT)(GLuint texture, GLenum target, GLenum pname, const GLfloat *params); /* record */
     void (GLCMD_APIENTRY *TextureParameteri)(GLuint texture, GLenum pname, GLint param); /* record */
     void (GLCMD_APIENTRY *TextureParameteriEXT)(GLuint texture, GLenum target, GLenum pname, GLint param); /* record */
+    /*
+     * glTextureParameteriv (record): the caller's contract
+     *   `param`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameteriv)(GLuint texture, GLenum pname, const GLint *param); /* record */
+    /*
+     * glTextureParameterivEXT (record): the caller's contract
+     *   `params`: as many GLint as `pname` takes (glcmd's TextureParameterName table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is read)
+     */
     void (GLCMD_APIENTRY *TextureParameterivEXT)(GLuint texture, GLenum target, GLenum pname, const GLint *params); /* record */
     void (GLCMD_APIENTRY *TextureRenderbufferEXT)(GLuint texture, GLenum target, GLuint renderbuffer); /* record */
     void (GLCMD_APIENTRY *TextureStorage1D)(GLuint texture, GLsizei levels, GLenum internalformat, GLsizei width); /* record */
@@ -1387,106 +3742,354 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *TextureStorage3DEXT)(GLuint texture, GLenum target, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth); /* record */
     void (GLCMD_APIENTRY *TextureStorage3DMultisample)(GLuint texture, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLboolean fixedsamplelocations); /* record */
     void (GLCMD_APIENTRY *TextureStorage3DMultisampleEXT)(GLuint texture, GLenum target, GLsizei samples, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLboolean fixedsamplelocations); /* record */
+    /*
+     * glTextureSubImage1D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage1D)(GLuint texture, GLint level, GLint xoffset, GLsizei width, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureSubImage1DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage1DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLsizei width, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureSubImage2D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage2D)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureSubImage2DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage2DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureSubImage3D (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage3D)(GLuint texture, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const void *pixels); /* record */
+    /*
+     * glTextureSubImage3DEXT (record): the caller's contract
+     *   `pixels`: the bytes the GL reads for the image of `width` x `height` x `depth` (as the function has them) in `format`/`type` under the current list's pixel-store state; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     */
     void (GLCMD_APIENTRY *TextureSubImage3DEXT)(GLuint texture, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const void *pixels); /* record */
     void (GLCMD_APIENTRY *TextureView)(GLuint texture, GLenum target, GLuint origtexture, GLenum internalformat, GLuint minlevel, GLuint numlevels, GLuint minlayer, GLuint numlayers); /* record */
     void (GLCMD_APIENTRY *TransformFeedbackBufferBase)(GLuint xfb, GLuint index, GLuint buffer); /* record */
     void (GLCMD_APIENTRY *TransformFeedbackBufferRange)(GLuint xfb, GLuint index, GLuint buffer, GLintptr offset, GLsizeiptr size); /* record */
+    /*
+     * glTransformFeedbackVaryings (record): the caller's contract
+     *   `varyings`: `count` pointers to NUL-terminated strings
+     */
     void (GLCMD_APIENTRY *TransformFeedbackVaryings)(GLuint program, GLsizei count, const GLchar *const*varyings, GLenum bufferMode); /* record */
+    /*
+     * glTransformPathNV (record): the caller's contract
+     *   `transformValues`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
+     */
     void (GLCMD_APIENTRY *TransformPathNV)(GLuint resultPath, GLuint srcPath, GLenum transformType, const GLfloat *transformValues); /* record, unsupported */
     void (GLCMD_APIENTRY *Uniform1d)(GLint location, GLdouble x); /* record */
+    /*
+     * glUniform1dv (record): the caller's contract
+     *   `value`: `count` GLdouble
+     */
     void (GLCMD_APIENTRY *Uniform1dv)(GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *Uniform1f)(GLint location, GLfloat v0); /* record */
+    /*
+     * glUniform1fv (record): the caller's contract
+     *   `value`: `count` GLfloat
+     */
     void (GLCMD_APIENTRY *Uniform1fv)(GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *Uniform1i)(GLint location, GLint v0); /* record */
     void (GLCMD_APIENTRY *Uniform1i64ARB)(GLint location, GLint64 x); /* record */
     void (GLCMD_APIENTRY *Uniform1i64NV)(GLint location, GLint64EXT x); /* record */
+    /*
+     * glUniform1i64vARB (record): the caller's contract
+     *   `value`: `count` GLint64
+     */
     void (GLCMD_APIENTRY *Uniform1i64vARB)(GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glUniform1i64vNV (record): the caller's contract
+     *   `value`: `count` GLint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform1i64vNV)(GLint location, GLsizei count, const GLint64EXT *value); /* record */
+    /*
+     * glUniform1iv (record): the caller's contract
+     *   `value`: `count` GLint
+     */
     void (GLCMD_APIENTRY *Uniform1iv)(GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *Uniform1ui)(GLint location, GLuint v0); /* record */
     void (GLCMD_APIENTRY *Uniform1ui64ARB)(GLint location, GLuint64 x); /* record */
     void (GLCMD_APIENTRY *Uniform1ui64NV)(GLint location, GLuint64EXT x); /* record */
+    /*
+     * glUniform1ui64vARB (record): the caller's contract
+     *   `value`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *Uniform1ui64vARB)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniform1ui64vNV (record): the caller's contract
+     *   `value`: `count` GLuint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform1ui64vNV)(GLint location, GLsizei count, const GLuint64EXT *value); /* record */
+    /*
+     * glUniform1uiv (record): the caller's contract
+     *   `value`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *Uniform1uiv)(GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *Uniform2d)(GLint location, GLdouble x, GLdouble y); /* record */
+    /*
+     * glUniform2dv (record): the caller's contract
+     *   `value`: `count` x 2 GLdouble
+     */
     void (GLCMD_APIENTRY *Uniform2dv)(GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *Uniform2f)(GLint location, GLfloat v0, GLfloat v1); /* record */
+    /*
+     * glUniform2fv (record): the caller's contract
+     *   `value`: `count` x 2 GLfloat
+     */
     void (GLCMD_APIENTRY *Uniform2fv)(GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *Uniform2i)(GLint location, GLint v0, GLint v1); /* record */
     void (GLCMD_APIENTRY *Uniform2i64ARB)(GLint location, GLint64 x, GLint64 y); /* record */
     void (GLCMD_APIENTRY *Uniform2i64NV)(GLint location, GLint64EXT x, GLint64EXT y); /* record */
+    /*
+     * glUniform2i64vARB (record): the caller's contract
+     *   `value`: `count` x 2 GLint64
+     */
     void (GLCMD_APIENTRY *Uniform2i64vARB)(GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glUniform2i64vNV (record): the caller's contract
+     *   `value`: `count` x 2 GLint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform2i64vNV)(GLint location, GLsizei count, const GLint64EXT *value); /* record */
+    /*
+     * glUniform2iv (record): the caller's contract
+     *   `value`: `count` x 2 GLint
+     */
     void (GLCMD_APIENTRY *Uniform2iv)(GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *Uniform2ui)(GLint location, GLuint v0, GLuint v1); /* record */
     void (GLCMD_APIENTRY *Uniform2ui64ARB)(GLint location, GLuint64 x, GLuint64 y); /* record */
     void (GLCMD_APIENTRY *Uniform2ui64NV)(GLint location, GLuint64EXT x, GLuint64EXT y); /* record */
+    /*
+     * glUniform2ui64vARB (record): the caller's contract
+     *   `value`: `count` x 2 GLuint64
+     */
     void (GLCMD_APIENTRY *Uniform2ui64vARB)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniform2ui64vNV (record): the caller's contract
+     *   `value`: `count` x 2 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform2ui64vNV)(GLint location, GLsizei count, const GLuint64EXT *value); /* record */
+    /*
+     * glUniform2uiv (record): the caller's contract
+     *   `value`: `count` x 2 GLuint
+     */
     void (GLCMD_APIENTRY *Uniform2uiv)(GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *Uniform3d)(GLint location, GLdouble x, GLdouble y, GLdouble z); /* record */
+    /*
+     * glUniform3dv (record): the caller's contract
+     *   `value`: `count` x 3 GLdouble
+     */
     void (GLCMD_APIENTRY *Uniform3dv)(GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *Uniform3f)(GLint location, GLfloat v0, GLfloat v1, GLfloat v2); /* record */
+    /*
+     * glUniform3fv (record): the caller's contract
+     *   `value`: `count` x 3 GLfloat
+     */
     void (GLCMD_APIENTRY *Uniform3fv)(GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *Uniform3i)(GLint location, GLint v0, GLint v1, GLint v2); /* record */
     void (GLCMD_APIENTRY *Uniform3i64ARB)(GLint location, GLint64 x, GLint64 y, GLint64 z); /* record */
     void (GLCMD_APIENTRY *Uniform3i64NV)(GLint location, GLint64EXT x, GLint64EXT y, GLint64EXT z); /* record */
+    /*
+     * glUniform3i64vARB (record): the caller's contract
+     *   `value`: `count` x 3 GLint64
+     */
     void (GLCMD_APIENTRY *Uniform3i64vARB)(GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glUniform3i64vNV (record): the caller's contract
+     *   `value`: `count` x 3 GLint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform3i64vNV)(GLint location, GLsizei count, const GLint64EXT *value); /* record */
+    /*
+     * glUniform3iv (record): the caller's contract
+     *   `value`: `count` x 3 GLint
+     */
     void (GLCMD_APIENTRY *Uniform3iv)(GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *Uniform3ui)(GLint location, GLuint v0, GLuint v1, GLuint v2); /* record */
     void (GLCMD_APIENTRY *Uniform3ui64ARB)(GLint location, GLuint64 x, GLuint64 y, GLuint64 z); /* record */
     void (GLCMD_APIENTRY *Uniform3ui64NV)(GLint location, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z); /* record */
+    /*
+     * glUniform3ui64vARB (record): the caller's contract
+     *   `value`: `count` x 3 GLuint64
+     */
     void (GLCMD_APIENTRY *Uniform3ui64vARB)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniform3ui64vNV (record): the caller's contract
+     *   `value`: `count` x 3 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform3ui64vNV)(GLint location, GLsizei count, const GLuint64EXT *value); /* record */
+    /*
+     * glUniform3uiv (record): the caller's contract
+     *   `value`: `count` x 3 GLuint
+     */
     void (GLCMD_APIENTRY *Uniform3uiv)(GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *Uniform4d)(GLint location, GLdouble x, GLdouble y, GLdouble z, GLdouble w); /* record */
+    /*
+     * glUniform4dv (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *Uniform4dv)(GLint location, GLsizei count, const GLdouble *value); /* record */
     void (GLCMD_APIENTRY *Uniform4f)(GLint location, GLfloat v0, GLfloat v1, GLfloat v2, GLfloat v3); /* record */
+    /*
+     * glUniform4fv (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *Uniform4fv)(GLint location, GLsizei count, const GLfloat *value); /* record */
     void (GLCMD_APIENTRY *Uniform4i)(GLint location, GLint v0, GLint v1, GLint v2, GLint v3); /* record */
     void (GLCMD_APIENTRY *Uniform4i64ARB)(GLint location, GLint64 x, GLint64 y, GLint64 z, GLint64 w); /* record */
     void (GLCMD_APIENTRY *Uniform4i64NV)(GLint location, GLint64EXT x, GLint64EXT y, GLint64EXT z, GLint64EXT w); /* record */
+    /*
+     * glUniform4i64vARB (record): the caller's contract
+     *   `value`: `count` x 4 GLint64
+     */
     void (GLCMD_APIENTRY *Uniform4i64vARB)(GLint location, GLsizei count, const GLint64 *value); /* record */
+    /*
+     * glUniform4i64vNV (record): the caller's contract
+     *   `value`: `count` x 4 GLint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform4i64vNV)(GLint location, GLsizei count, const GLint64EXT *value); /* record */
+    /*
+     * glUniform4iv (record): the caller's contract
+     *   `value`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *Uniform4iv)(GLint location, GLsizei count, const GLint *value); /* record */
     void (GLCMD_APIENTRY *Uniform4ui)(GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3); /* record */
     void (GLCMD_APIENTRY *Uniform4ui64ARB)(GLint location, GLuint64 x, GLuint64 y, GLuint64 z, GLuint64 w); /* record */
     void (GLCMD_APIENTRY *Uniform4ui64NV)(GLint location, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z, GLuint64EXT w); /* record */
+    /*
+     * glUniform4ui64vARB (record): the caller's contract
+     *   `value`: `count` x 4 GLuint64
+     */
     void (GLCMD_APIENTRY *Uniform4ui64vARB)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniform4ui64vNV (record): the caller's contract
+     *   `value`: `count` x 4 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *Uniform4ui64vNV)(GLint location, GLsizei count, const GLuint64EXT *value); /* record */
+    /*
+     * glUniform4uiv (record): the caller's contract
+     *   `value`: `count` x 4 GLuint
+     */
     void (GLCMD_APIENTRY *Uniform4uiv)(GLint location, GLsizei count, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *UniformBlockBinding)(GLuint program, GLuint uniformBlockIndex, GLuint uniformBlockBinding); /* record */
     void (GLCMD_APIENTRY *UniformHandleui64ARB)(GLint location, GLuint64 value); /* record */
     void (GLCMD_APIENTRY *UniformHandleui64NV)(GLint location, GLuint64 value); /* record */
+    /*
+     * glUniformHandleui64vARB (record): the caller's contract
+     *   `value`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *UniformHandleui64vARB)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniformHandleui64vNV (record): the caller's contract
+     *   `value`: `count` GLuint64
+     */
     void (GLCMD_APIENTRY *UniformHandleui64vNV)(GLint location, GLsizei count, const GLuint64 *value); /* record */
+    /*
+     * glUniformMatrix2dv (record): the caller's contract
+     *   `value`: `count` x 4 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix2dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix2fv (record): the caller's contract
+     *   `value`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix2fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix2x3dv (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix2x3dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix2x3fv (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix2x3fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix2x4dv (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix2x4dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix2x4fv (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix2x4fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix3dv (record): the caller's contract
+     *   `value`: `count` x 9 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix3dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix3fv (record): the caller's contract
+     *   `value`: `count` x 9 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix3fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix3x2dv (record): the caller's contract
+     *   `value`: `count` x 6 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix3x2dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix3x2fv (record): the caller's contract
+     *   `value`: `count` x 6 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix3x2fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix3x4dv (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix3x4dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix3x4fv (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix3x4fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix4dv (record): the caller's contract
+     *   `value`: `count` x 16 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix4dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix4fv (record): the caller's contract
+     *   `value`: `count` x 16 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix4fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix4x2dv (record): the caller's contract
+     *   `value`: `count` x 8 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix4x2dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix4x2fv (record): the caller's contract
+     *   `value`: `count` x 8 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix4x2fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformMatrix4x3dv (record): the caller's contract
+     *   `value`: `count` x 12 GLdouble
+     */
     void (GLCMD_APIENTRY *UniformMatrix4x3dv)(GLint location, GLsizei count, GLboolean transpose, const GLdouble *value); /* record */
+    /*
+     * glUniformMatrix4x3fv (record): the caller's contract
+     *   `value`: `count` x 12 GLfloat
+     */
     void (GLCMD_APIENTRY *UniformMatrix4x3fv)(GLint location, GLsizei count, GLboolean transpose, const GLfloat *value); /* record */
+    /*
+     * glUniformSubroutinesuiv (record): the caller's contract
+     *   `indices`: `count` GLuint
+     */
     void (GLCMD_APIENTRY *UniformSubroutinesuiv)(GLenum shadertype, GLsizei count, const GLuint *indices); /* record */
     void (GLCMD_APIENTRY *Uniformui64NV)(GLint location, GLuint64EXT value); /* record */
+    /*
+     * glUniformui64vNV (record): the caller's contract
+     *   `value`: `count` GLuint64EXT
+     */
     void (GLCMD_APIENTRY *Uniformui64vNV)(GLint location, GLsizei count, const GLuint64EXT *value); /* record */
     GLboolean (GLCMD_APIENTRY *UnmapBuffer)(GLenum target); /* query */
     GLboolean (GLCMD_APIENTRY *UnmapNamedBuffer)(GLuint buffer); /* query */
@@ -1521,43 +4124,141 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *VertexArrayVertexAttribOffsetEXT)(GLuint vaobj, GLuint buffer, GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride, GLintptr offset); /* record */
     void (GLCMD_APIENTRY *VertexArrayVertexBindingDivisorEXT)(GLuint vaobj, GLuint bindingindex, GLuint divisor); /* record */
     void (GLCMD_APIENTRY *VertexArrayVertexBuffer)(GLuint vaobj, GLuint bindingindex, GLuint buffer, GLintptr offset, GLsizei stride); /* record */
+    /*
+     * glVertexArrayVertexBuffers (record): the caller's contract
+     *   `buffers`: NULL, or `count` GLuint
+     *   `offsets`: `count` GLintptr
+     *   `strides`: `count` GLsizei
+     */
     void (GLCMD_APIENTRY *VertexArrayVertexBuffers)(GLuint vaobj, GLuint first, GLsizei count, const GLuint *buffers, const GLintptr *offsets, const GLsizei *strides); /* record */
     void (GLCMD_APIENTRY *VertexArrayVertexOffsetEXT)(GLuint vaobj, GLuint buffer, GLint size, GLenum type, GLsizei stride, GLintptr offset); /* record */
     void (GLCMD_APIENTRY *VertexAttrib1d)(GLuint index, GLdouble x); /* record */
+    /*
+     * glVertexAttrib1dv (record): the caller's contract
+     *   `v`: 1 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttrib1dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib1f)(GLuint index, GLfloat x); /* record */
+    /*
+     * glVertexAttrib1fv (record): the caller's contract
+     *   `v`: 1 GLfloat
+     */
     void (GLCMD_APIENTRY *VertexAttrib1fv)(GLuint index, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib1s)(GLuint index, GLshort x); /* record */
+    /*
+     * glVertexAttrib1sv (record): the caller's contract
+     *   `v`: 1 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttrib1sv)(GLuint index, const GLshort *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib2d)(GLuint index, GLdouble x, GLdouble y); /* record */
+    /*
+     * glVertexAttrib2dv (record): the caller's contract
+     *   `v`: 2 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttrib2dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib2f)(GLuint index, GLfloat x, GLfloat y); /* record */
+    /*
+     * glVertexAttrib2fv (record): the caller's contract
+     *   `v`: 2 GLfloat
+     */
     void (GLCMD_APIENTRY *VertexAttrib2fv)(GLuint index, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib2s)(GLuint index, GLshort x, GLshort y); /* record */
+    /*
+     * glVertexAttrib2sv (record): the caller's contract
+     *   `v`: 2 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttrib2sv)(GLuint index, const GLshort *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib3d)(GLuint index, GLdouble x, GLdouble y, GLdouble z); /* record */
+    /*
+     * glVertexAttrib3dv (record): the caller's contract
+     *   `v`: 3 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttrib3dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib3f)(GLuint index, GLfloat x, GLfloat y, GLfloat z); /* record */
+    /*
+     * glVertexAttrib3fv (record): the caller's contract
+     *   `v`: 3 GLfloat
+     */
     void (GLCMD_APIENTRY *VertexAttrib3fv)(GLuint index, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib3s)(GLuint index, GLshort x, GLshort y, GLshort z); /* record */
+    /*
+     * glVertexAttrib3sv (record): the caller's contract
+     *   `v`: 3 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttrib3sv)(GLuint index, const GLshort *v); /* record */
+    /*
+     * glVertexAttrib4Nbv (record): the caller's contract
+     *   `v`: 4 GLbyte
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Nbv)(GLuint index, const GLbyte *v); /* record */
+    /*
+     * glVertexAttrib4Niv (record): the caller's contract
+     *   `v`: 4 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Niv)(GLuint index, const GLint *v); /* record */
+    /*
+     * glVertexAttrib4Nsv (record): the caller's contract
+     *   `v`: 4 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Nsv)(GLuint index, const GLshort *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib4Nub)(GLuint index, GLubyte x, GLubyte y, GLubyte z, GLubyte w); /* record */
+    /*
+     * glVertexAttrib4Nubv (record): the caller's contract
+     *   `v`: 4 GLubyte
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Nubv)(GLuint index, const GLubyte *v); /* record */
+    /*
+     * glVertexAttrib4Nuiv (record): the caller's contract
+     *   `v`: 4 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Nuiv)(GLuint index, const GLuint *v); /* record */
+    /*
+     * glVertexAttrib4Nusv (record): the caller's contract
+     *   `v`: 4 GLushort
+     */
     void (GLCMD_APIENTRY *VertexAttrib4Nusv)(GLuint index, const GLushort *v); /* record */
+    /*
+     * glVertexAttrib4bv (record): the caller's contract
+     *   `v`: 4 GLbyte
+     */
     void (GLCMD_APIENTRY *VertexAttrib4bv)(GLuint index, const GLbyte *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib4d)(GLuint index, GLdouble x, GLdouble y, GLdouble z, GLdouble w); /* record */
+    /*
+     * glVertexAttrib4dv (record): the caller's contract
+     *   `v`: 4 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttrib4dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib4f)(GLuint index, GLfloat x, GLfloat y, GLfloat z, GLfloat w); /* record */
+    /*
+     * glVertexAttrib4fv (record): the caller's contract
+     *   `v`: 4 GLfloat
+     */
     void (GLCMD_APIENTRY *VertexAttrib4fv)(GLuint index, const GLfloat *v); /* record */
+    /*
+     * glVertexAttrib4iv (record): the caller's contract
+     *   `v`: 4 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttrib4iv)(GLuint index, const GLint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttrib4s)(GLuint index, GLshort x, GLshort y, GLshort z, GLshort w); /* record */
+    /*
+     * glVertexAttrib4sv (record): the caller's contract
+     *   `v`: 4 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttrib4sv)(GLuint index, const GLshort *v); /* record */
+    /*
+     * glVertexAttrib4ubv (record): the caller's contract
+     *   `v`: 4 GLubyte
+     */
     void (GLCMD_APIENTRY *VertexAttrib4ubv)(GLuint index, const GLubyte *v); /* record */
+    /*
+     * glVertexAttrib4uiv (record): the caller's contract
+     *   `v`: 4 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttrib4uiv)(GLuint index, const GLuint *v); /* record */
+    /*
+     * glVertexAttrib4usv (record): the caller's contract
+     *   `v`: 4 GLushort
+     */
     void (GLCMD_APIENTRY *VertexAttrib4usv)(GLuint index, const GLushort *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribBinding)(GLuint attribindex, GLuint bindingindex); /* record */
     void (GLCMD_APIENTRY *VertexAttribDivisor)(GLuint index, GLuint divisor); /* record */
@@ -1565,77 +4266,222 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *VertexAttribFormat)(GLuint attribindex, GLint size, GLenum type, GLboolean normalized, GLuint relativeoffset); /* record */
     void (GLCMD_APIENTRY *VertexAttribFormatNV)(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *VertexAttribI1i)(GLuint index, GLint x); /* record */
+    /*
+     * glVertexAttribI1iv (record): the caller's contract
+     *   `v`: 1 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttribI1iv)(GLuint index, const GLint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI1ui)(GLuint index, GLuint x); /* record */
+    /*
+     * glVertexAttribI1uiv (record): the caller's contract
+     *   `v`: 1 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribI1uiv)(GLuint index, const GLuint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI2i)(GLuint index, GLint x, GLint y); /* record */
+    /*
+     * glVertexAttribI2iv (record): the caller's contract
+     *   `v`: 2 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttribI2iv)(GLuint index, const GLint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI2ui)(GLuint index, GLuint x, GLuint y); /* record */
+    /*
+     * glVertexAttribI2uiv (record): the caller's contract
+     *   `v`: 2 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribI2uiv)(GLuint index, const GLuint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI3i)(GLuint index, GLint x, GLint y, GLint z); /* record */
+    /*
+     * glVertexAttribI3iv (record): the caller's contract
+     *   `v`: 3 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttribI3iv)(GLuint index, const GLint *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI3ui)(GLuint index, GLuint x, GLuint y, GLuint z); /* record */
+    /*
+     * glVertexAttribI3uiv (record): the caller's contract
+     *   `v`: 3 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribI3uiv)(GLuint index, const GLuint *v); /* record */
+    /*
+     * glVertexAttribI4bv (record): the caller's contract
+     *   `v`: 4 GLbyte
+     */
     void (GLCMD_APIENTRY *VertexAttribI4bv)(GLuint index, const GLbyte *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI4i)(GLuint index, GLint x, GLint y, GLint z, GLint w); /* record */
+    /*
+     * glVertexAttribI4iv (record): the caller's contract
+     *   `v`: 4 GLint
+     */
     void (GLCMD_APIENTRY *VertexAttribI4iv)(GLuint index, const GLint *v); /* record */
+    /*
+     * glVertexAttribI4sv (record): the caller's contract
+     *   `v`: 4 GLshort
+     */
     void (GLCMD_APIENTRY *VertexAttribI4sv)(GLuint index, const GLshort *v); /* record */
+    /*
+     * glVertexAttribI4ubv (record): the caller's contract
+     *   `v`: 4 GLubyte
+     */
     void (GLCMD_APIENTRY *VertexAttribI4ubv)(GLuint index, const GLubyte *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribI4ui)(GLuint index, GLuint x, GLuint y, GLuint z, GLuint w); /* record */
+    /*
+     * glVertexAttribI4uiv (record): the caller's contract
+     *   `v`: 4 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribI4uiv)(GLuint index, const GLuint *v); /* record */
+    /*
+     * glVertexAttribI4usv (record): the caller's contract
+     *   `v`: 4 GLushort
+     */
     void (GLCMD_APIENTRY *VertexAttribI4usv)(GLuint index, const GLushort *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribIFormat)(GLuint attribindex, GLint size, GLenum type, GLuint relativeoffset); /* record */
     void (GLCMD_APIENTRY *VertexAttribIFormatNV)(GLuint index, GLint size, GLenum type, GLsizei stride); /* record */
+    /*
+     * glVertexAttribIPointer (record): the caller's contract
+     *   `pointer`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *VertexAttribIPointer)(GLuint index, GLint size, GLenum type, GLsizei stride, const void *pointer); /* record */
     void (GLCMD_APIENTRY *VertexAttribL1d)(GLuint index, GLdouble x); /* record */
+    /*
+     * glVertexAttribL1dv (record): the caller's contract
+     *   `v`: 1 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttribL1dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL1i64NV)(GLuint index, GLint64EXT x); /* record */
+    /*
+     * glVertexAttribL1i64vNV (record): the caller's contract
+     *   `v`: 1 GLint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL1i64vNV)(GLuint index, const GLint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL1ui64ARB)(GLuint index, GLuint64EXT x); /* record */
     void (GLCMD_APIENTRY *VertexAttribL1ui64NV)(GLuint index, GLuint64EXT x); /* record */
+    /*
+     * glVertexAttribL1ui64vARB (record): the caller's contract
+     *   `v`: 1 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL1ui64vARB)(GLuint index, const GLuint64EXT *v); /* record */
+    /*
+     * glVertexAttribL1ui64vNV (record): the caller's contract
+     *   `v`: 1 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL1ui64vNV)(GLuint index, const GLuint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL2d)(GLuint index, GLdouble x, GLdouble y); /* record */
+    /*
+     * glVertexAttribL2dv (record): the caller's contract
+     *   `v`: 2 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttribL2dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL2i64NV)(GLuint index, GLint64EXT x, GLint64EXT y); /* record */
+    /*
+     * glVertexAttribL2i64vNV (record): the caller's contract
+     *   `v`: 2 GLint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL2i64vNV)(GLuint index, const GLint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL2ui64NV)(GLuint index, GLuint64EXT x, GLuint64EXT y); /* record */
+    /*
+     * glVertexAttribL2ui64vNV (record): the caller's contract
+     *   `v`: 2 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL2ui64vNV)(GLuint index, const GLuint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL3d)(GLuint index, GLdouble x, GLdouble y, GLdouble z); /* record */
+    /*
+     * glVertexAttribL3dv (record): the caller's contract
+     *   `v`: 3 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttribL3dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL3i64NV)(GLuint index, GLint64EXT x, GLint64EXT y, GLint64EXT z); /* record */
+    /*
+     * glVertexAttribL3i64vNV (record): the caller's contract
+     *   `v`: 3 GLint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL3i64vNV)(GLuint index, const GLint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL3ui64NV)(GLuint index, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z); /* record */
+    /*
+     * glVertexAttribL3ui64vNV (record): the caller's contract
+     *   `v`: 3 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL3ui64vNV)(GLuint index, const GLuint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL4d)(GLuint index, GLdouble x, GLdouble y, GLdouble z, GLdouble w); /* record */
+    /*
+     * glVertexAttribL4dv (record): the caller's contract
+     *   `v`: 4 GLdouble
+     */
     void (GLCMD_APIENTRY *VertexAttribL4dv)(GLuint index, const GLdouble *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL4i64NV)(GLuint index, GLint64EXT x, GLint64EXT y, GLint64EXT z, GLint64EXT w); /* record */
+    /*
+     * glVertexAttribL4i64vNV (record): the caller's contract
+     *   `v`: 4 GLint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL4i64vNV)(GLuint index, const GLint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribL4ui64NV)(GLuint index, GLuint64EXT x, GLuint64EXT y, GLuint64EXT z, GLuint64EXT w); /* record */
+    /*
+     * glVertexAttribL4ui64vNV (record): the caller's contract
+     *   `v`: 4 GLuint64EXT
+     */
     void (GLCMD_APIENTRY *VertexAttribL4ui64vNV)(GLuint index, const GLuint64EXT *v); /* record */
     void (GLCMD_APIENTRY *VertexAttribLFormat)(GLuint attribindex, GLint size, GLenum type, GLuint relativeoffset); /* record */
     void (GLCMD_APIENTRY *VertexAttribLFormatNV)(GLuint index, GLint size, GLenum type, GLsizei stride); /* record */
+    /*
+     * glVertexAttribLPointer (record): the caller's contract
+     *   `pointer`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *VertexAttribLPointer)(GLuint index, GLint size, GLenum type, GLsizei stride, const void *pointer); /* record */
     void (GLCMD_APIENTRY *VertexAttribP1ui)(GLuint index, GLenum type, GLboolean normalized, GLuint value); /* record */
+    /*
+     * glVertexAttribP1uiv (record): the caller's contract
+     *   `value`: 1 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribP1uiv)(GLuint index, GLenum type, GLboolean normalized, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *VertexAttribP2ui)(GLuint index, GLenum type, GLboolean normalized, GLuint value); /* record */
+    /*
+     * glVertexAttribP2uiv (record): the caller's contract
+     *   `value`: 1 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribP2uiv)(GLuint index, GLenum type, GLboolean normalized, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *VertexAttribP3ui)(GLuint index, GLenum type, GLboolean normalized, GLuint value); /* record */
+    /*
+     * glVertexAttribP3uiv (record): the caller's contract
+     *   `value`: 1 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribP3uiv)(GLuint index, GLenum type, GLboolean normalized, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *VertexAttribP4ui)(GLuint index, GLenum type, GLboolean normalized, GLuint value); /* record */
+    /*
+     * glVertexAttribP4uiv (record): the caller's contract
+     *   `value`: 1 GLuint
+     */
     void (GLCMD_APIENTRY *VertexAttribP4uiv)(GLuint index, GLenum type, GLboolean normalized, const GLuint *value); /* record */
+    /*
+     * glVertexAttribPointer (record): the caller's contract
+     *   `pointer`: a byte offset into the buffer bound to the target the function reads (never read as a pointer: with nothing bound the command is skipped and reported)
+     */
     void (GLCMD_APIENTRY *VertexAttribPointer)(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride, const void *pointer); /* record */
     void (GLCMD_APIENTRY *VertexBindingDivisor)(GLuint bindingindex, GLuint divisor); /* record */
     void (GLCMD_APIENTRY *VertexFormatNV)(GLint size, GLenum type, GLsizei stride); /* record */
     void (GLCMD_APIENTRY *Viewport)(GLint x, GLint y, GLsizei width, GLsizei height); /* record */
+    /*
+     * glViewportArrayv (record): the caller's contract
+     *   `v`: `count` x 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ViewportArrayv)(GLuint first, GLsizei count, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *ViewportIndexedf)(GLuint index, GLfloat x, GLfloat y, GLfloat w, GLfloat h); /* record */
+    /*
+     * glViewportIndexedfv (record): the caller's contract
+     *   `v`: 4 GLfloat
+     */
     void (GLCMD_APIENTRY *ViewportIndexedfv)(GLuint index, const GLfloat *v); /* record */
     void (GLCMD_APIENTRY *ViewportPositionWScaleNV)(GLuint index, GLfloat xcoeff, GLfloat ycoeff); /* record */
     void (GLCMD_APIENTRY *ViewportSwizzleNV)(GLuint index, GLenum swizzlex, GLenum swizzley, GLenum swizzlez, GLenum swizzlew); /* record */
     void (GLCMD_APIENTRY *WaitSync)(GLsync sync, GLbitfield flags, GLuint64 timeout); /* record */
     void (GLCMD_APIENTRY *WaitVkSemaphoreNV)(GLuint64 vkSemaphore); /* record */
+    /*
+     * glWeightPathsNV (record): the caller's contract
+     *   `paths`: `numPaths` GLuint
+     *   `weights`: `numPaths` GLfloat
+     */
     void (GLCMD_APIENTRY *WeightPathsNV)(GLuint resultPath, GLsizei numPaths, const GLuint *paths, const GLfloat *weights); /* record */
+    /*
+     * glWindowRectanglesEXT (record): the caller's contract
+     *   `box`: `count` x 4 GLint
+     */
     void (GLCMD_APIENTRY *WindowRectanglesEXT)(GLenum mode, GLsizei count, const GLint *box); /* record */
 };
 

@@ -329,6 +329,7 @@ pub extern "C" fn glcmdListBeginSlot(frame: *mut GlcmdFrame, slot: u32) -> Glcmd
 }
 
 /// Names the current list: a debug group around it at replay, and the `list` of its reports.
+/// `label` is a NUL-terminated UTF-8 string (copied; NULL is GLCMD_ERROR_NULL_POINTER).
 #[no_mangle]
 pub unsafe extern "C" fn glcmdListSetLabel(label: *const c_char) -> GlcmdStatus {
     const F: &str = "glcmdListSetLabel";
@@ -340,34 +341,28 @@ pub unsafe extern "C" fn glcmdListSetLabel(label: *const c_char) -> GlcmdStatus 
 }
 
 /// Submits the calling thread's current list to `slot` of `frame`; the thread has no current
-/// list after (its device stays current). On GLCMD_ERROR_INVALID_HANDLE or a slot out of range
-/// the list stays current; on other errors it is discarded.
+/// list after (its device stays current). A refused submit (any error: an invalid handle, a slot
+/// out of range, taken or claimed, an ended frame, a lost device) leaves the list current on the
+/// thread, unchanged: submit it again (to another slot or frame, or with glcmdSubmit) or discard
+/// it (glcmdListDiscard). Nothing recorded in it, deletes included, is lost by a refusal.
 #[no_mangle]
 pub extern "C" fn glcmdListSubmit(frame: *mut GlcmdFrame, slot: u32) -> GlcmdStatus {
     const F: &str = "glcmdListSubmit";
     guard(F, || {
         let entry = handles::frame(F, frame as usize)?;
-        if slot as usize >= entry.frame.slots() {
-            return Err(CallError::from_glcmd(
-                F,
-                glcmd::Error::SlotOutOfRange { slot: slot as usize, slots: entry.frame.slots() },
-            ));
-        }
-        let recording = current::take(F)?;
-        entry.frame.submit(slot as usize, recording.list).map_err(|e| CallError::from_glcmd(F, e))
+        current::submit(F, |list| entry.frame.submit(slot as usize, list))
     })
 }
 
 /// Submits the calling thread's current list as a frame of its own (after any frame still
-/// open); the thread has no current list after. On GLCMD_ERROR_INVALID_HANDLE the list stays
-/// current.
+/// open); the thread has no current list after. A refused submit (an invalid handle, a lost
+/// device) leaves the list current on the thread, unchanged, as for glcmdListSubmit.
 #[no_mangle]
 pub extern "C" fn glcmdSubmit(device: *mut GlcmdDevice) -> GlcmdStatus {
     const F: &str = "glcmdSubmit";
     guard(F, || {
         let d = handles::device(F, device as usize)?.device(F)?;
-        let recording = current::take(F)?;
-        d.submit(recording.list).map_err(|e| CallError::from_glcmd(F, e))
+        current::submit(F, |list| d.submit(list))
     })
 }
 
@@ -381,7 +376,8 @@ pub extern "C" fn glcmdListDiscard() -> GlcmdStatus {
     })
 }
 
-/// Takes the next diagnostic report of the device, if any: `report->kind` is GLCMD_REPORT_NONE
+/// Takes the next diagnostic report of the device, if any (`report` points to a whole GlcmdReport,
+/// written): `report->kind` is GLCMD_REPORT_NONE
 /// when none was waiting. Commands recorded through the C entry points carry no source location;
 /// the list label and command index identify them.
 #[no_mangle]
@@ -430,7 +426,8 @@ pub extern "C" fn glcmdStatusName(status: GlcmdStatus) -> *const c_char {
 }
 
 /// The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
-/// glcmd does not know. Compatible with glad's and SDL's loader signature. The entry points
+/// glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
+/// with glad's and SDL's loader signature. The entry points
 /// record into, or query through, the current list and device of the thread that calls them.
 #[no_mangle]
 pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void {
@@ -446,7 +443,8 @@ pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void
     .unwrap_or(std::ptr::null_mut())
 }
 
-/// Fills `table` with every entry point (the same as glcmdGetProcAddress gives).
+/// Fills `table` with every entry point (the same as glcmdGetProcAddress gives). `table` points
+/// to a whole GlcmdGL (sizeof(GlcmdGL) bytes, written); NULL is GLCMD_ERROR_NULL_POINTER.
 #[no_mangle]
 pub unsafe extern "C" fn glcmdLoadGL(table: *mut GlcmdGL) -> GlcmdStatus {
     const F: &str = "glcmdLoadGL";

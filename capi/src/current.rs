@@ -114,6 +114,25 @@ pub fn take(function: &str) -> Result<Recording, CallError> {
     with_thread(function, |t| t.recording.take().ok_or_else(|| CallError::no_list(function)))
 }
 
+/// Submits the current list with `submit`; a refused submit puts the list back, unchanged, as
+/// the thread's current list (with its pixel-store state), so nothing recorded is lost.
+pub fn submit(
+    function: &'static str,
+    submit: impl FnOnce(CommandList) -> Result<(), glcmd::SubmitError>,
+) -> Result<(), CallError> {
+    let mut recording = take(function)?;
+    let list = std::mem::take(&mut recording.list);
+    let Err(refused) = submit(list) else { return Ok(()) };
+    let (error, list) = refused.into_parts();
+    recording.list = list;
+    // Nothing ran on this thread in between that could have made another list current.
+    with_thread(function, |t| {
+        t.recording = Some(recording);
+        Ok(())
+    })?;
+    Err(CallError::from_glcmd(function, error))
+}
+
 /// Runs `f` on the current list.
 pub fn with_recording<R>(function: &str, f: impl FnOnce(&mut Recording) -> R) -> Result<R, CallError> {
     with_thread(function, |t| match t.recording.as_mut() {

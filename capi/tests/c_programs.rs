@@ -4,7 +4,9 @@
 //! * `examples/c/scene.c` renders its scene on four threads through `glcmdGetProcAddress`; its
 //!   PNG must hold exactly the bytes of the same scene rendered through the Rust API;
 //! * `tests/c/misuse.c` misuses the C ABI in every way the issue names; each must be an error,
-//!   not a crash. `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs it under a tool:
+//!   not a crash;
+//! * `tests/c/refused_submit.c` makes every refused submit and resubmits the list it keeps.
+//!   `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs them under a tool:
 //!   `.ci/valgrind.sh` does.
 
 use std::path::{Path, PathBuf};
@@ -225,4 +227,13 @@ fn misuse_gets_errors_not_crashes() {
     let exe = compile(&root().join("capi/tests/c/misuse.c"), "misuse");
     let stdout = run(&exe, &[]);
     assert!(stdout.contains(", 0 failures,"), "{stdout}");
+}
+
+/// `tests/c/refused_submit.c`: every refused submit leaves the list current, unchanged, and the
+/// list replays (its delete runs) when submitted again.
+#[test]
+fn a_refused_submit_leaves_the_list_current() {
+    let exe = compile(&root().join("capi/tests/c/refused_submit.c"), "refused_submit");
+    let stdout = run(&exe, &[]);
+    assert!(stdout.contains(", 0 failures"), "{stdout}");
 }

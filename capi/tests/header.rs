@@ -115,3 +115,77 @@ fn every_entry_has_the_type_of_glcorearb_h() {
     compile(&dir, &cxx(), CXX, "signatures.cpp", &source);
     println!("{} entries of GlcmdGL have glcorearb.h's types", api.functions.len());
 }
+
+/// The caller's contract (issue 16, item 9): the C boundary cannot know how long an array is,
+/// so `glcmd.h` says, above every entry point with a pointer argument, what each pointer must
+/// hold, by the length rule the Rust method uses. Iterates the model: every pointer argument of
+/// every function has its line, and the line names what its rule counts by (the count argument,
+/// the constant, the pname, the byte length, the offset, a pointer passed through unread).
+#[test]
+fn every_pointer_argument_has_its_contract_above_its_entry_point() {
+    use glcmd_codegen::model::{Role, Rule};
+    let inputs = glcmd_codegen::Inputs::vendored(&root());
+    let api = glcmd_codegen::load(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let lines: Vec<&str> = header.lines().collect();
+    let (mut functions, mut pointers) = (0, 0);
+    for f in &api.functions {
+        let ptrs: Vec<_> = f.params.iter().filter(|p| p.ty.is_pointer()).collect();
+        if ptrs.is_empty() {
+            continue;
+        }
+        let member = format!("(GLCMD_APIENTRY *{})(", f.short_name());
+        let at = lines.iter().position(|l| l.contains(&member)).unwrap_or_else(|| panic!("no member for {}", f.name));
+        // The comment block right above the member.
+        assert_eq!(lines[at - 1].trim(), "*/", "{}: no contract comment above its entry point", f.name);
+        let start = (0..at).rev().find(|&i| lines[i].trim() == "/*").expect("the comment's start");
+        let block = &lines[start..at];
+        assert!(block.iter().any(|l| l.contains(&f.name) && l.contains("contract")), "{}: {block:#?}", f.name);
+        let unsupported = lines[at].contains("unsupported */");
+        for p in ptrs {
+            let key = format!("`{}`:", p.name);
+            let line = block
+                .iter()
+                .find(|l| l.trim_start().trim_start_matches('*').trim_start().starts_with(&key))
+                .unwrap_or_else(|| panic!("{}: no contract line for `{}`", f.name, p.name));
+            if unsupported {
+                assert!(line.contains("unsupported"), "{}: {line}", f.name);
+                continue;
+            }
+            let must: Vec<String> = match &p.role {
+                Role::In(Rule::Param(x)) | Role::Out(Rule::Param(x)) => vec![format!("`{x}`")],
+                Role::In(Rule::Const(n)) | Role::Out(Rule::Const(n)) => vec![n.to_string()],
+                Role::In(Rule::Product(x, k)) | Role::Out(Rule::Product(x, k)) => {
+                    vec![format!("`{x}`"), k.to_string()]
+                }
+                Role::In(Rule::Quotient(x, d)) | Role::Out(Rule::Quotient(x, d)) => {
+                    vec![format!("`{x}`"), d.to_string()]
+                }
+                Role::In(Rule::Pname { param, .. }) | Role::Out(Rule::Pname { param, .. }) => {
+                    vec![format!("`{param}`")]
+                }
+                Role::In(Rule::Strings(count)) => vec![format!("`{count}`"), "NUL".into()],
+                Role::In(Rule::String) => vec!["NUL".into()],
+                Role::Offset => vec!["offset".into()],
+                Role::Opaque => vec!["never reads".into()],
+                Role::OutLength { .. } => vec!["room for one".into()],
+                _ => vec![],
+            };
+            for m in must {
+                assert!(line.contains(&m), "{}: the contract of `{}` does not name {m}: {line}", f.name, p.name);
+            }
+            if p.nullable && matches!(p.role, Role::In(_)) {
+                assert!(
+                    line.contains("NULL"),
+                    "{}: `{}` may be NULL, and its contract says so: {line}",
+                    f.name,
+                    p.name
+                );
+            }
+            pointers += 1;
+        }
+        functions += 1;
+    }
+    eprintln!("{functions} entry points with pointer arguments, {pointers} contract lines checked");
+    assert!(functions > 500, "{functions}");
+}

@@ -19,6 +19,7 @@
 //! (`glcmd-codegen list|emit`) prints them and exits non-zero.
 
 pub mod bindings;
+pub mod budget;
 pub mod classify;
 pub mod ctype;
 pub mod emit;

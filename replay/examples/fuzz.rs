@@ -57,14 +57,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
     );
     println!(
-        "seed {seed}: {} inputs in {:.1} s ({:.0}/s), {} loaded, {} replayed ({} replay errors), {} crashes, {} over \
-         the allocation bound; largest allocation {} bytes for an input of {}",
+        "seed {seed}: {} inputs in {:.1} s ({:.0}/s), {} loaded, {} replayed ({} replay errors, {} over budget), {} \
+         crashes, {} over the allocation bound; largest allocation {} bytes for an input of {}",
         out.tried,
         out.elapsed.as_secs_f64(),
         out.tried as f64 / out.elapsed.as_secs_f64(),
         out.loaded,
         out.replayed,
         out.replay_errors,
+        out.over_budget,
         out.crashes.len(),
         out.over_alloc,
         out.largest_alloc.0,

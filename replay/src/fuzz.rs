@@ -7,7 +7,9 @@
 //! at what the validator must catch: a packet's opcode replaced by another (every field then
 //! means something else), a packet field or a parameter word set to a boundary value (0, -1,
 //! the buffer's size, the markers for "buffer offset" and "null"), a record length off by a
-//! little.
+//! little, an argument of a create or query record (a create's count, which must equal the
+//! names it recorded). Sizes and counts set to boundary values are what the replay's budget
+//! (`capture::ReplayBudget`) must stop: a replay that passes it is a value, not a crash.
 //!
 //! The oracle: loading returns a capture or a typed error, never a panic (caught and kept as a
 //! crash with its input), and the largest allocation made while loading stays within a small
@@ -112,6 +114,8 @@ pub struct Seed {
     packets: Vec<(usize, usize)>,
     /// (offset, length) of each parameter buffer.
     params: Vec<(usize, usize)>,
+    /// (offset, length) of the arguments of each create and query record.
+    calls: Vec<(usize, usize)>,
 }
 
 impl Seed {
@@ -120,10 +124,16 @@ impl Seed {
     pub fn new(bytes: Vec<u8>) -> Result<Seed, LoadError> {
         let c = Capture::from_bytes(&bytes)?;
         let mut records = Vec::new();
+        let mut calls = Vec::new();
         let mut at = capture::format::HEADER_BYTES;
         while at + 5 <= bytes.len() {
             let len = u32::from_ne_bytes(bytes[at + 1..at + 5].try_into().expect("4 bytes")) as usize;
             records.push((at, 5 + len));
+            // A call record: tag, length, function (2), arguments' length (4), arguments.
+            if bytes[at] == capture::format::TAG_CALL && at + 11 <= bytes.len() {
+                let args = u32::from_ne_bytes(bytes[at + 7..at + 11].try_into().expect("4 bytes")) as usize;
+                calls.push((at + 11, args));
+            }
             at += 5 + len;
         }
         let mut packets = Vec::new();
@@ -134,7 +144,7 @@ impl Seed {
             }
             params.push((l.params_offset(), l.params().len()));
         }
-        Ok(Seed { bytes, records, packets, params })
+        Ok(Seed { bytes, records, packets, params, calls })
     }
 }
 
@@ -195,7 +205,7 @@ pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
             let n = (len * unit).max(1);
             Some(at + rng.below(n) / 2 * 2)
         };
-        match rng.below(12) {
+        match rng.below(13) {
             0 => {
                 let at = rng.below(b.len());
                 b[at] ^= 1 << rng.below(8);
@@ -279,6 +289,15 @@ pub fn mutate(seed: &Seed, rng: &mut Rng) -> Vec<u8> {
                     }
                 }
             }
+            11 => {
+                // An argument of a create or query: a create's count (which must match the
+                // names it recorded), a query's size.
+                if let Some(&(at, len)) = seed.calls.get(rng.below(seed.calls.len())) {
+                    let at = at + (rng.below(len.max(1)) & !3);
+                    let v = interesting(rng, &sizes);
+                    put32(&mut b, at, v);
+                }
+            }
             _ => {
                 // A header field: version, flags, frames.
                 let at = [12usize, 24, 28, 32, 40][rng.below(5)];
@@ -309,6 +328,8 @@ pub struct Outcome {
     pub replayed: u64,
     /// Replays that stopped with an error (a value, not a crash: a create the device refused).
     pub replay_errors: u64,
+    /// Of those, replays the resource budget stopped (a size or count set past it).
+    pub over_budget: u64,
     /// Load errors by kind.
     pub refused: BTreeMap<String, u64>,
     pub crashes: Vec<Crash>,
@@ -413,6 +434,9 @@ pub fn run(seeds: &[Seed], config: &Config<'_>) -> Outcome {
                     let replayed = capture::replay(&c, device, &ReplayOptions::default(), &mut |_| {});
                     // Whatever the replay did, the device must still answer.
                     let alive = device.get_error();
+                    if matches!(replayed, Err(capture::ReplayError::Budget { .. })) {
+                        out.over_budget += 1;
+                    }
                     (replayed.err().map(|e| e.to_string()), alive.err().map(|e| e.to_string()))
                 }));
                 match r {

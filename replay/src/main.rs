@@ -1,11 +1,16 @@
-//! `glcmd-replay FILE [--dump] [--png OUT.png] [--frames A..B] [--quiet]`
+//! `glcmd-replay FILE [--dump] [--png OUT.png] [--frames A..B] [--quiet] [--max-objects N]
+//! [--max-storage BYTES] [--max-vertices N]`
 //!
 //! Loads a glcmd capture (every record checked before anything reaches the GL), replays it on
 //! a headless device with object names remapped, compares each recorded query answer with the
-//! replayed one, and optionally writes the framebuffer the last frame drew to as a PNG.
+//! replayed one, and optionally writes the framebuffer the last frame drew to as a PNG. The
+//! replay has a resource budget (`glcmd::capture::ReplayBudget`: live objects, bytes of storage,
+//! vertices drawn); a capture that passes it stops with an error naming the record, and the
+//! `--max-*` options raise it.
 //!
 //! Exit status: 0 replayed with every answer alike; 3 replayed, but some answers differ (or a
-//! create failed); 1 the capture could not be loaded or replayed; 2 bad arguments.
+//! create failed); 1 the capture could not be loaded or replayed (or passed its budget); 2 bad
+//! arguments.
 
 use std::ops::Range;
 use std::process::ExitCode;
@@ -13,12 +18,17 @@ use std::process::ExitCode;
 use glcmd::capture::{self, ReplayEvent, ReplayOptions};
 
 const USAGE: &str = "usage: glcmd-replay FILE [--dump] [--png OUT.png] [--frames A..B] [--quiet]
+                    [--max-objects N] [--max-storage BYTES] [--max-vertices N]
 
-  --dump         print every list of the replayed frames, one GL call per line
-  --png OUT.png  write the framebuffer the replay last drew to
-  --frames A..B  replay captured frames A to B-1 (0 is the first frame after the set-up);
-                 the frames before A still replay, unreported
-  --quiet        print only differences, reports and the summary";
+  --dump               print every list of the replayed frames, one GL call per line
+  --png OUT.png        write the framebuffer the replay last drew to
+  --frames A..B        replay captured frames A to B-1 (0 is the first frame after the set-up);
+                       the frames before A still replay, unreported
+  --quiet              print only differences, reports and the summary
+  --max-objects N      objects alive at once (default 1M)
+  --max-storage BYTES  bytes of buffer and texel storage held at once (default 4G)
+  --max-vertices N     vertices drawn over the replay, instances included (default 16G)
+                       Amounts take a K, M, G or T suffix (powers of 1024), or `unlimited`.";
 
 struct Args {
     file: String,
@@ -26,11 +36,29 @@ struct Args {
     png: Option<String>,
     frames: Option<Range<usize>>,
     quiet: bool,
+    budget: capture::ReplayBudget,
+}
+
+/// An amount: digits with an optional K, M, G or T suffix (powers of 1024), or `unlimited`.
+fn amount(option: &str, v: &str) -> Result<u64, String> {
+    if v == "unlimited" {
+        return Ok(u64::MAX);
+    }
+    let (digits, shift) = match v.as_bytes().last() {
+        Some(b'K' | b'k') => (&v[..v.len() - 1], 10),
+        Some(b'M' | b'm') => (&v[..v.len() - 1], 20),
+        Some(b'G' | b'g') => (&v[..v.len() - 1], 30),
+        Some(b'T' | b't') => (&v[..v.len() - 1], 40),
+        _ => (v, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("{option} {v:?}: expected a number, e.g. 8G, or `unlimited`"))?;
+    n.checked_mul(1 << shift).ok_or(format!("{option} {v:?}: too large (use `unlimited`)"))
 }
 
 fn parse() -> Result<Args, String> {
     let mut file = None;
     let (mut dump, mut png, mut frames, mut quiet) = (false, None, None, false);
+    let mut budget = capture::ReplayBudget::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -43,6 +71,15 @@ fn parse() -> Result<Args, String> {
                 let n = |s: &str| s.parse::<usize>().map_err(|_| format!("--frames {v:?}: {s:?} is not a number"));
                 frames = Some(n(a)?..n(b)?);
             }
+            "--max-objects" | "--max-storage" | "--max-vertices" => {
+                let v = args.next().ok_or(format!("{arg} needs an amount"))?;
+                let n = amount(&arg, &v)?;
+                match arg.as_str() {
+                    "--max-objects" => budget.objects = n,
+                    "--max-storage" => budget.storage_bytes = n,
+                    _ => budget.vertices = n,
+                }
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -52,7 +89,7 @@ fn parse() -> Result<Args, String> {
             other => return Err(format!("one capture at a time ({other:?})")),
         }
     }
-    Ok(Args { file: file.ok_or("no capture file given")?, dump, png, frames, quiet })
+    Ok(Args { file: file.ok_or("no capture file given")?, dump, png, frames, quiet, budget })
 }
 
 fn main() -> ExitCode {
@@ -98,7 +135,7 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
              past the end of a buffer is undefined behaviour (replay only captures you trust)"
         );
     }
-    let options = ReplayOptions { frames: args.frames.clone(), dump: args.dump };
+    let options = ReplayOptions { frames: args.frames.clone(), dump: args.dump, budget: args.budget };
     let quiet = args.quiet;
     let summary = capture::replay(&c, &device, &options, &mut |event| match event {
         ReplayEvent::SetupDone if !quiet => println!("-- set-up replayed"),

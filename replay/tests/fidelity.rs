@@ -83,3 +83,39 @@ fn bad_files_and_arguments_fail_with_a_message() {
     let out = Command::new(env!("CARGO_BIN_EXE_glcmd-replay")).args(["x", "--frames", "2"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The budget options (issue 16, item 6): a capture whose buffer is 64 MiB fails under
+/// `--max-storage 32M` with a message naming the record and the option, and replays under
+/// `--max-storage 128M`; a bad amount is an argument error.
+#[test]
+fn the_budget_options_raise_the_budget() {
+    use glcmd::capture::{CaptureOptions, ReplayBudget};
+    let dir = std::env::temp_dir().join(format!("glcmd-replay-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("buffer.glcap");
+    {
+        let device = glcmd::Device::with_options(glcmd::Options {
+            capture: Some(CaptureOptions::default()),
+            ..Default::default()
+        })
+        .unwrap();
+        let buffer = device.create_buffers(1).unwrap()[0];
+        let handle = device.capture(&path, 1).unwrap();
+        let mut list = device.command_list();
+        list.named_buffer_storage(buffer, 64 << 20, None, 0);
+        device.submit(list).unwrap();
+        handle.wait(std::time::Duration::from_secs(60)).unwrap();
+    }
+    assert!(ReplayBudget::default().storage_bytes > 64 << 20);
+    let replay =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_glcmd-replay")).arg(&path).args(args).output().unwrap();
+    let out = replay(&["--quiet", "--max-storage", "32M"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("glNamedBufferStorage") && stderr.contains("--max-storage"), "{stderr}");
+    assert!(stderr.contains(&format!("{}", 64u64 << 20)), "{stderr}");
+    let out = replay(&["--quiet", "--max-storage", "128M", "--max-objects", "10", "--max-vertices", "unlimited"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(replay(&["--max-storage", "lots"]).status.code(), Some(2));
+    assert_eq!(replay(&["--max-objects", "0"]).status.code(), Some(1), "no object fits a budget of 0");
+}

@@ -33,13 +33,14 @@ fn a_short_fuzz_round_finds_no_crash() {
     };
     let out = fuzz::run(&[seed], &config);
     eprintln!(
-        "{} inputs of {} bytes in {:.1} s: {} loaded ({} replayed, {} replay errors), {} crashes; largest allocation {} bytes (input {}); refused: {:?}",
+        "{} inputs of {} bytes in {:.1} s: {} loaded ({} replayed, {} replay errors, {} over budget), {} crashes; largest allocation {} bytes (input {}); refused: {:?}",
         out.tried,
         std::fs::metadata(&path).unwrap().len(),
         out.elapsed.as_secs_f64(),
         out.loaded,
         out.replayed,
         out.replay_errors,
+        out.over_budget,
         out.crashes.len(),
         out.largest_alloc.0,
         out.largest_alloc.1,

@@ -25,6 +25,11 @@ pub enum CallProblem {
     Answer { error: WireError },
     #[error("argument `{param}` names {class:?} {name}, which no earlier create of the capture returned")]
     UnknownName { param: &'static str, class: Class, name: u32 },
+    #[error(
+        "the create asks for {asked} names (`{param}`) but the capture recorded {recorded}: a replayed create makes \
+         exactly the names its record holds"
+    )]
+    CreateCount { param: &'static str, asked: i64, recorded: usize },
 }
 
 /// Checks (loading) or translates (replay) object names.
@@ -91,6 +96,17 @@ pub struct Outcome {
     /// The answers differ (for a create: it failed; the names themselves are remapped, not
     /// compared).
     pub differs: bool,
+    /// For a create: the names the capture recorded, with their class and the create's target
+    /// (`glCreateTextures`), for the replay's budget.
+    pub created: Option<Created>,
+}
+
+/// The names a recorded create returned.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub class: Class,
+    pub names: Vec<u32>,
+    pub target: Option<u32>,
 }
 
 /// The names in a create's answer.
@@ -142,7 +158,7 @@ where
     F: Fn(&Device) -> Result<T, Error>,
 {
     let was: T = captured(answer)?;
-    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
+    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false, created: None };
     if let Some(device) = device {
         match run(call, device) {
             Ok(now) => {
@@ -158,10 +174,20 @@ where
     Ok(out)
 }
 
-/// A create: its names become known (loading) or mapped to the replay's (replay).
+/// What a create is asked to make: (the count argument, how many names it asks for), or
+/// `None` for a create of one name; and the create's target, if it has one.
+pub(crate) struct Asked {
+    pub count: Option<(&'static str, i64)>,
+    pub target: Option<u32>,
+}
+
+/// A create: its names become known (loading) or mapped to the replay's (replay). It must ask
+/// for exactly the names its record holds: a record whose count argument says more (a million
+/// names from a 25-byte record) is refused, at load and at replay, before anything is made.
 pub(crate) fn create<T, F>(
     function: &'static str,
     class: Class,
+    asked: Asked,
     call: F,
     answer: &[u8],
     names: &mut dyn Names,
@@ -172,7 +198,13 @@ where
     F: Fn(&Device) -> Result<T, Error>,
 {
     let was: T = captured(answer)?;
-    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false };
+    let recorded = was.names();
+    let (param, n) = asked.count.unwrap_or(("(one name)", 1));
+    if n != recorded.len() as i64 {
+        return Err(CallProblem::CreateCount { param, asked: n, recorded: recorded.len() });
+    }
+    let created = Some(Created { class, names: recorded, target: asked.target });
+    let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false, created };
     match device {
         None => names.created(class, &was.names(), None),
         Some(device) => match run(call, device) {

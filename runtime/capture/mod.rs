@@ -78,7 +78,10 @@
 //! file's size. Replay ([`replay`]) then goes through the ordinary path: lists are submitted
 //! to frames of a [`Device`], whose render thread applies the binding shadow,
 //! name and range checks it applies to any list; names are translated (`player.rs`) and the
-//! translated list checked again. The loader is fuzzed (`replay/tests/fuzz.rs`).
+//! translated list checked again. The loader is fuzzed (`replay/tests/fuzz.rs`). A replay cannot
+//! amplify the file: a create makes exactly the names it recorded, and what the records would
+//! allocate and draw is counted against a resource budget before they reach the device
+//! (`budget.rs`).
 //!
 //! ## What a replay does not reproduce
 //!
@@ -102,6 +105,7 @@
 //! arguments and answer. The summary of a capture says how long each side spent; BENCHMARKS.md
 //! has the figures.
 
+pub mod budget;
 pub mod calls;
 pub mod format;
 pub mod load;
@@ -113,6 +117,7 @@ pub mod wire;
 
 use std::path::PathBuf;
 
+pub use budget::{OverBudget, ReplayBudget, Resource};
 pub use format::Header;
 pub use load::{Capture, ListRecord, LoadError, PacketInfo, Record};
 pub use player::{read_final_framebuffer, replay, Image, ReplayError, ReplayEvent, ReplayOptions, ReplaySummary};

@@ -21,6 +21,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::budget::Budget;
 use super::calls::{CallProblem, Names, Outcome};
 use super::load::{Capture, ListRecord, Record};
 use super::validate;
@@ -38,6 +39,9 @@ pub struct ReplayOptions {
     pub frames: Option<Range<usize>>,
     /// Report every list as text, one GL call per line.
     pub dump: bool,
+    /// What the replay may use (`budget.rs`): a record that would pass it stops the replay
+    /// with [`ReplayError::Budget`] before it reaches the device.
+    pub budget: super::budget::ReplayBudget,
 }
 
 /// What the replay tells its caller as it goes.
@@ -86,6 +90,8 @@ pub enum ReplayError {
     Frames { asked: Range<usize>, has: usize },
     #[error("the final framebuffer: {0}")]
     Framebuffer(String),
+    #[error("{record}: {problem}")]
+    Budget { record: String, problem: super::budget::OverBudget },
 }
 
 /// The capture's names paired with the replay's, per class.
@@ -151,6 +157,7 @@ pub fn replay(
     }
     let reports = device.reports();
     let mut names = NameMap::default();
+    let mut budget = Budget::new(options.budget);
     let mut summary = ReplaySummary::default();
     let before = device.stats();
     let mut open: Option<(u64, Frame, usize)> = None;
@@ -168,7 +175,8 @@ pub fn replay(
                 observe(ReplayEvent::SetupDone);
             }
             Record::Note(text) => observe(ReplayEvent::Note(text.clone())),
-            Record::Call { function, args, answer, .. } => {
+            Record::Call { function, args, answer, offset } => {
+                budget_call(&mut budget, *function, args, answer, *offset)?;
                 let outcome = crate::generated::capture::call(*function, args, answer, &mut names, Some(device))
                     .map_err(|problem| ReplayError::Call {
                         function: crate::generated::capture::call_info(*function).map_or("?", |(n, _)| n).to_string(),
@@ -193,6 +201,7 @@ pub fn replay(
                     begun += 1;
                 }
                 let (_, frame, slot) = open.as_mut().expect("opened above");
+                budget_list(&mut budget, l, *slot)?;
                 let list = translate(device, l, &mut names).map_err(|problem| ReplayError::Translated {
                     frame: l.frame,
                     list: *slot,
@@ -208,7 +217,7 @@ pub fn replay(
                 }
                 summary.lists += 1;
                 summary.commands += l.commands;
-                frame.submit(*slot, list)?;
+                frame.submit(*slot, list).map_err(Error::from)?;
                 *slot += 1;
             }
             Record::FrameEnd { frame } => {
@@ -237,6 +246,38 @@ pub fn replay(
     summary.skipped = stats.refused - before.refused;
     summary.unmapped = names.unmapped;
     Ok(summary)
+}
+
+/// Counts what a recorded create makes, before it is made.
+fn budget_call(
+    budget: &mut Budget,
+    function: u16,
+    args: &[u8],
+    answer: &[u8],
+    offset: usize,
+) -> Result<(), ReplayError> {
+    let gl_name = crate::generated::capture::call_info(function).map_or("?", |(n, _)| n);
+    if let Ok(Outcome { created: Some(created), .. }) =
+        crate::generated::capture::call(function, args, answer, &mut AnyName, None)
+    {
+        budget
+            .created(&created)
+            .map_err(|problem| ReplayError::Budget { record: format!("{gl_name} at byte {offset}"), problem })?;
+    }
+    Ok(())
+}
+
+/// Counts what a list (the `index`-th of its frame) allocates and draws, before it is submitted.
+fn budget_list(budget: &mut Budget, l: &ListRecord, index: usize) -> Result<(), ReplayError> {
+    budget.list(l).map_err(|(at, command, function, problem)| ReplayError::Budget {
+        record: format!(
+            "frame {}, list {index} (slot {}), command {command} ({function}) at byte {}",
+            l.frame,
+            l.slot,
+            l.packets_offset + at * 8
+        ),
+        problem,
+    })
 }
 
 /// A copy of a captured list with the replay's names, checked again, as a `CommandList`.
@@ -336,7 +377,7 @@ pub fn read_final_framebuffer(device: &Device) -> Result<Image, ReplayError> {
     list.pixel_storei(gl::PACK_ROW_LENGTH, 0);
     list.pixel_storei(gl::PACK_SKIP_PIXELS, 0);
     list.pixel_storei(gl::PACK_SKIP_ROWS, 0);
-    device.submit(list)?;
+    device.submit(list).map_err(Error::from)?;
     let rgba = device.readn_pixels(0, 0, width, height, gl::RGBA, gl::UNSIGNED_BYTE, bytes as i32)?;
     Ok(Image { width: width as u32, height: height as u32, rgba })
 }

@@ -1,6 +1,7 @@
 //! The types of the generated capture tables (`generated::capture`, from
 //! `codegen/src/emit/capture.rs`): how to find and size each array argument of a packet, and
-//! which arguments name GL objects. `validate.rs` reads them.
+//! which arguments name GL objects (`validate.rs` reads them), and what each command costs a
+//! replay (`budget.rs` reads them).
 
 use crate::generated::pname::Count;
 use crate::shadow::Class;
@@ -102,6 +103,72 @@ pub struct NameField {
     pub array: Option<(NameCount, bool)>,
 }
 
+/// A binding target: a packet field, or a fixed enum value.
+#[derive(Clone, Copy, Debug)]
+pub enum Field {
+    Int(Int),
+    Value(u32),
+}
+
+/// Texel storage a command asks for (see `Cost::Image`).
+#[derive(Clone, Copy, Debug)]
+pub struct Image {
+    /// `Texture` or `Renderbuffer`.
+    pub class: Class,
+    /// The object is the one bound to this target (`None` with `name` `None`: charged on top).
+    pub target: Option<Int>,
+    /// The object is named by this field.
+    pub name: Option<Int>,
+    /// A whole chain of this many levels, or one image of this level.
+    pub levels: Option<Int>,
+    pub level: Option<Int>,
+    /// The internal format, for the bytes of a texel.
+    pub format: Option<Int>,
+    pub width: Int,
+    pub height: Option<Int>,
+    pub depth: Option<Int>,
+    pub samples: Option<Int>,
+    /// Compressed data of this many bytes (`imageSize`).
+    pub bytes: Option<Int>,
+}
+
+/// What a command costs a replay of a capture: objects it frees, storage it allocates,
+/// vertices it draws, bindings the storage calls resolve through (`codegen/src/budget.rs`).
+#[derive(Clone, Copy, Debug)]
+pub enum Cost {
+    None,
+    /// A delete: the names of the opcode's name fields are freed.
+    Delete,
+    /// Binds object `name` of `class` to `target` (textures: on the active unit).
+    Bind {
+        class: Class,
+        target: Int,
+        name: Int,
+    },
+    /// Changes bindings of `class` the budget does not follow (`target`'s, or every target's).
+    Forget {
+        class: Class,
+        target: Option<Field>,
+    },
+    ActiveTexture {
+        unit: Int,
+    },
+    /// `size` bytes of buffer storage for the buffer named by `buffer` or bound to `target`.
+    Buffer {
+        target: Option<Int>,
+        buffer: Option<Int>,
+        size: Int,
+    },
+    Image(Image),
+    /// `count` vertices, or the sum of the `counts` array (parameter-buffer offset field, and
+    /// the field of its length), times `instances`.
+    Draw {
+        count: Option<Int>,
+        counts: Option<(u16, Int)>,
+        instances: Option<Int>,
+    },
+}
+
 /// What the capture loader knows about one opcode.
 #[derive(Clone, Copy, Debug)]
 pub struct Opcode {
@@ -113,6 +180,8 @@ pub struct Opcode {
     pub names: &'static [NameField],
     /// The program field of a link (`glLinkProgram`, `glProgramBinary`).
     pub links: Option<Int>,
+    /// What the command costs a replay.
+    pub cost: Cost,
 }
 
 impl NameClass {

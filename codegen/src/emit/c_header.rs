@@ -434,13 +434,9 @@ pub fn emit(api: &Api, api_source: &str) -> Result<String, Vec<Error>> {
         kinds(Kind::Query),
         kinds(Kind::Special),
     );
-    out.push_str(
-        "/*\n * Every entry point, with the exact C signature of glcorearb.h, named without the `gl` prefix and\n \
-         * sorted by GL name: a glad-style table that glcmdLoadGL fills. The comment after each member is\n \
-         * its kind (record, create, delete, query, special) and whether it is unsupported through C.\n */\n\
-         struct GlcmdGL {\n",
-    );
+    out.push_str(TABLE_PREAMBLE);
     for f in &api.functions {
+        write_contract(&mut out, f);
         let params: Vec<String> = f.params.iter().map(|p| c_decl(&p.ty, &p.name)).collect();
         let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
         let ret = f.ret.to_string();
@@ -472,6 +468,36 @@ pub fn emit(api: &Api, api_source: &str) -> Result<String, Vec<Error>> {
         Err(errors)
     }
 }
+
+/// The caller's contract of `f`'s pointer arguments (`c_contract.rs`), as a comment above its
+/// member of `GlcmdGL`; nothing for a function without pointer arguments.
+fn write_contract(out: &mut String, f: &crate::model::Function) {
+    let contracts = super::c_contract::contracts(f);
+    if contracts.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "    /*\n     * {} ({}): the caller's contract", f.name, f.kind);
+    for (name, text) in &contracts {
+        let _ = writeln!(out, "     *   `{name}`: {}", text.replace("*/", "* /"));
+    }
+    let _ = writeln!(out, "     */");
+}
+
+/// The comment that opens `struct GlcmdGL`, with what the caller's contract lines mean.
+const TABLE_PREAMBLE: &str =
+    "/*\n * Every entry point, with the exact C signature of glcorearb.h, named without the `gl` prefix and\n \
+         * sorted by GL name: a glad-style table that glcmdLoadGL fills. The comment after each member is\n \
+         * its kind (record, create, delete, query, special) and whether it is unsupported through C.\n \
+         *\n \
+         * The caller's contract. A C pointer carries no length, so an entry point cannot check that an\n \
+         * array holds what the GL reads: it copies as many elements as the length rule of the Rust\n \
+         * method says, and a shorter array is read past its end (undefined behaviour, in the caller).\n \
+         * The comment above each entry point with pointer arguments states, for each of them, what it\n \
+         * must point to: a non-NULL array holds the elements named there (`count` elements: as many\n \
+         * as the argument `count` says), an output has room for them. NULL where the contract does not\n \
+         * allow it is refused (GLCMD_ERROR_NULL_POINTER), as is a negative count; what is checked,\n \
+         * glcmd checks exactly as for the Rust method.\n */\n\
+         struct GlcmdGL {\n";
 
 const PROLOGUE: &str = "\
 /*

@@ -52,7 +52,7 @@ pub fn emit(api: &Api) -> TokenStream {
     let get_error = api.functions.iter().position(|f| f.name == "glGetError").expect("glGetError") as u16;
     quote! {
         use super::types;
-        use crate::capture::tables::{ArrayField, Int, Len, NameClass, NameCount, NameField, Opcode};
+        use crate::capture::tables::{ArrayField, Cost, Field, Image, Int, Len, NameClass, NameCount, NameField, Opcode};
         use crate::capture::calls::{self, CallProblem, Decoder, Names, Outcome};
         use crate::device::Device;
         use crate::shadow::Class;
@@ -235,8 +235,81 @@ fn opcode_info(api: &Api, f: &Function) -> TokenStream {
         quote!(None)
     };
     let name = &f.name;
+    let cost = cost(f, &fields);
     quote! {
-        Opcode { function: #name, refused: #refused, arrays: &[#(#arrays),*], names: &[#(#names),*], links: #links }
+        Opcode { function: #name, refused: #refused, arrays: &[#(#arrays),*], names: &[#(#names),*], links: #links, cost: #cost }
+    }
+}
+
+/// The `Cost` of an opcode (`budget.rs`'s rule, or a delete's).
+fn cost(f: &Function, fields: &HashMap<String, (usize, usize, String)>) -> TokenStream {
+    use crate::budget::{CostRule, Object, Target};
+    if f.kind == Kind::Delete {
+        return quote!(Cost::Delete);
+    }
+    let Some(rule) = crate::budget::rule(&f.name) else { return quote!(Cost::None) };
+    let arg = |p: &str| int_of(f, fields, p);
+    let opt = |p: Option<&str>| match p {
+        Some(p) => {
+            let i = arg(p);
+            quote!(Some(#i))
+        }
+        None => quote!(None),
+    };
+    let class = |o: Object| match o {
+        Object::Buffer => quote!(Class::Buffer),
+        Object::Texture => quote!(Class::Texture),
+        Object::Renderbuffer => quote!(Class::Renderbuffer),
+    };
+    match rule {
+        CostRule::Bind { object, target, name } => {
+            let (c, t, n) = (class(object), arg(target), arg(name));
+            quote!(Cost::Bind { class: #c, target: #t, name: #n })
+        }
+        CostRule::Forget { object, target } => {
+            let c = class(object);
+            let t = match target {
+                None => quote!(None),
+                Some(Target::Arg(p)) => {
+                    let i = arg(p);
+                    quote!(Some(Field::Int(#i)))
+                }
+                Some(Target::Value(v)) => quote!(Some(Field::Value(#v))),
+            };
+            quote!(Cost::Forget { class: #c, target: #t })
+        }
+        CostRule::ActiveTexture { unit } => {
+            let u = arg(unit);
+            quote!(Cost::ActiveTexture { unit: #u })
+        }
+        CostRule::Buffer { target, buffer, size } => {
+            let (t, b, s) = (opt(target), opt(buffer), arg(size));
+            quote!(Cost::Buffer { target: #t, buffer: #b, size: #s })
+        }
+        CostRule::Image { object, target, name, levels, level, format, width, height, depth, samples, bytes } => {
+            let c = class(object);
+            let (t, n, ls, l, fm) = (opt(target), opt(name), opt(levels), opt(level), opt(format));
+            let (w, h, d, s, b) = (arg(width), opt(height), opt(depth), opt(samples), opt(bytes));
+            quote! {
+                Cost::Image(Image { class: #c, target: #t, name: #n, levels: #ls, level: #l, format: #fm, width: #w, height: #h, depth: #d, samples: #s, bytes: #b })
+            }
+        }
+        CostRule::Draw { count, counts, instances } => {
+            let (c, i) = (opt(count), opt(instances));
+            let counts = match counts {
+                Some(p) => {
+                    let param = param_named(f, p);
+                    let Role::In(Rule::Param(n)) = &param.role else {
+                        panic!("{}: `{p}` is not an array sized by a parameter", f.name)
+                    };
+                    let at = fields[&param_ident(&param.name)].0 as u16;
+                    let n = arg(n);
+                    quote!(Some((#at, #n)))
+                }
+                None => quote!(None),
+            };
+            quote!(Cost::Draw { count: #c, counts: #counts, instances: #i })
+        }
     }
 }
 
@@ -478,7 +551,28 @@ fn call_arm(index: usize, f: &Function) -> TokenStream {
     let run = match created {
         Some(variant) => {
             let class = format_ident!("{}", variant);
-            quote!(calls::create(#gl_name, Class::#class, call, answer, names, device))
+            // How many names it asks for: the count of its output array (one name otherwise).
+            let count = match outs.as_slice() {
+                [out] => match &out.role {
+                    Role::Out(Rule::Param(n)) => {
+                        let i = f.params.iter().position(|q| q.name == *n).expect("the count parameter");
+                        let a = format_ident!("a{}", i);
+                        quote!(Some((#n, #a as i64)))
+                    }
+                    _ => quote!(None),
+                },
+                _ => quote!(None),
+            };
+            let target = match f.params.iter().position(|q| q.name == "target") {
+                Some(i) => {
+                    let a = format_ident!("a{}", i);
+                    quote!(Some(#a as u32))
+                }
+                None => quote!(None),
+            };
+            quote! {
+                calls::create(#gl_name, Class::#class, calls::Asked { count: #count, target: #target }, call, answer, names, device)
+            }
         }
         None => quote!(calls::query(#gl_name, call, answer, device)),
     };

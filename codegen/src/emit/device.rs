@@ -678,10 +678,8 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
         setup = replaced;
     }
 
-    if f.name == "glCreateShaderProgramv" {
-        finish.push(quote!(ctx.program_linked(ret);));
-    }
-    // Names a create function returns are live again (for use-after-delete tracking).
+    // Names a create function returns are live again (for use-after-delete tracking, and the
+    // program cache forgets an older program of the same name: before the link below is read).
     if f.kind == Kind::Create {
         if let Some(class) = &f.ret_class {
             finish.push(quote!(ctx.objects_created(#class, &[ret], true);));
@@ -693,6 +691,9 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                 finish.push(quote!(ctx.objects_created(#class, &#a, #created);));
             }
         }
+    }
+    if f.name == "glCreateShaderProgramv" {
+        finish.push(quote!(ctx.program_linked(ret);));
     }
     let ret_is_void = f.ret.is_void();
     let mut all_results = Vec::new();

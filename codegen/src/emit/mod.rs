@@ -21,6 +21,9 @@
 // test), not in build scripts.
 #[cfg(all(feature = "pretty", feature = "capi"))]
 pub mod c_header;
+// The caller's contract of each C entry point, for the header (it reads `capi`'s plans).
+#[cfg(feature = "capi")]
+pub mod c_contract;
 // The emitters of the other crates' build scripts: features, so that glcmd's own build script
 // (which every dependent runs) does not compile them.
 #[cfg(feature = "capi")]

@@ -208,6 +208,76 @@ pub fn bound(function: &'static str, argument: &'static str, binding: GLenum, va
     )
 }
 
+/// A read of `len` bytes at `offset` of the buffer bound to `target` (whose binding pname is
+/// `binding`): a buffer is bound and the range lies inside its storage (computed here in 128
+/// bits, independently of the runtime's 64-bit checks).
+pub fn range(
+    function: &'static str,
+    argument: &'static str,
+    target: GLenum,
+    binding: GLenum,
+    offset: u128,
+    len: u128,
+) -> bool {
+    if !bound(function, argument, binding, offset as usize) {
+        return false;
+    }
+    let mut size: GLint64 = 0;
+    // SAFETY: a single-integer query of a bound target.
+    unsafe { (real().GetBufferParameteri64v)(target, gl::BUFFER_SIZE, &mut size) };
+    if offset + len <= size.max(0) as u128 {
+        return true;
+    }
+    violation(
+        function,
+        argument,
+        format!("{len} bytes at offset {offset:#x} reached the GL, past the end of a buffer of {size} bytes"),
+    )
+}
+
+/// The commands an indirect draw or dispatch reads: `drawcount` of `command` bytes, `stride`
+/// apart (0: packed), from `offset`. Counts the GL refuses (negative) read nothing.
+pub fn indirect(
+    function: &'static str,
+    target: GLenum,
+    binding: GLenum,
+    offset: usize,
+    drawcount: i64,
+    stride: i64,
+    command: u128,
+) -> bool {
+    if drawcount <= 0 {
+        return bound(function, "indirect", binding, offset);
+    }
+    let stride = if stride == 0 { command as i128 } else { stride as i128 };
+    let last = (drawcount as i128 - 1) * stride;
+    if last < 0 {
+        return violation(function, "stride", format!("a negative stride {stride} reached the GL"));
+    }
+    range(function, "indirect", target, binding, offset as u128, last as u128 + command)
+}
+
+/// The indices an element draw reads: `count` of `type_` at `offset` of the element buffer.
+pub fn indices(function: &'static str, count: i64, type_: GLenum, offset: usize) -> bool {
+    let size: u128 = match type_ {
+        gl::UNSIGNED_BYTE => 1,
+        gl::UNSIGNED_SHORT => 2,
+        gl::UNSIGNED_INT => 4,
+        _ => return true,
+    };
+    if count <= 0 {
+        return true;
+    }
+    range(
+        function,
+        "indices",
+        gl::ELEMENT_ARRAY_BUFFER,
+        gl::ELEMENT_ARRAY_BUFFER_BINDING,
+        offset as u128,
+        count as u128 * size,
+    )
+}
+
 /// A pointer that a bound buffer turns into an offset (pixel transfers, query results): with a
 /// buffer bound it is an offset (the GL checks its range); otherwise it must be client memory
 /// of at least `bytes` (`None`: the GL derives the size from state; only the start is checked).

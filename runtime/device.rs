@@ -473,6 +473,17 @@ impl Device {
         })
     }
 
+    /// Compares glcmd's binding shadow (what the render thread believes is bound, which decides
+    /// whether an offset may reach the GL) with the GL's own bindings, after everything
+    /// submitted so far has run. Returns one line for each place where the shadow claims more
+    /// than the GL has (a buffer the GL has not bound, an attribute it thinks reads a buffer
+    /// while the GL's reads client memory, a larger storage size); empty when the shadow is
+    /// exact or errs on the safe side. A diagnostic for tests and bug reports: it reads back
+    /// every tracked vertex array, so it costs a few hundred GL queries.
+    pub fn audit_binding_shadow(&self) -> Result<Vec<String>, Error> {
+        self.call("audit_binding_shadow", |ctx| Ok(ctx.audit_shadow()))
+    }
+
     /// Queues `f` to run on the render thread after everything submitted so far, and returns at
     /// once (an asynchronous round trip: send results back over a channel of your own). It
     /// still runs if this is the last handle and is dropped right after: dropping the device

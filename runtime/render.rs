@@ -241,6 +241,15 @@ impl RenderContext {
         self.common.programs.forget_dead(self.raw_gl());
     }
 
+    /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the
+    /// shadow is in use by a replay further up this thread's stack).
+    pub(crate) fn audit_shadow(&self) -> Vec<String> {
+        match self.state.try_borrow() {
+            Ok(state) => state.shadow.audit(self.raw_gl()),
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// A description of the context (EGL device, GL renderer).
     pub fn describe(&self) -> String {
         self.context.describe()

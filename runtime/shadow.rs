@@ -357,6 +357,9 @@ pub enum Refusal {
     Wraps { first: u32, count: i64 },
     /// A NaN where the GL range-checks a state value (`bindings::refuses_nan` in the generator).
     NotANumber { argument: &'static str },
+    /// A read or write of `len` bytes at `offset` into the buffer bound to `target`, which
+    /// passes the end of its storage (`size` bytes) or of the 64-bit range.
+    Overrun { target: Target, offset: u64, len: Option<u64>, size: u64 },
 }
 
 impl std::fmt::Display for Refusal {
@@ -414,6 +417,19 @@ impl std::fmt::Display for Refusal {
                 "level {level} of texture {texture}, whose levels are 0..={max} (0 only, for rectangle, buffer and \
                  multisample textures): Mesa dereferences the texture its own check rejected, so glcmd skipped the call"
             ),
+            Refusal::Overrun { target, offset, len: Some(len), size } => write!(
+                f,
+                "the call would access {len} bytes at offset {offset} of the buffer bound to {}, whose storage is \
+                 {size} bytes (drivers compute the end in 32- or 64-bit arithmetic that can wrap, and then read \
+                 process memory), so glcmd skipped the call; keep offset + size within the buffer",
+                target.gl_name()
+            ),
+            Refusal::Overrun { target, offset, len: None, size } => write!(
+                f,
+                "the call would access more than 2^64 bytes from offset {offset} of the buffer bound to {} ({size} \
+                 bytes of storage): its count and stride overflow, so glcmd skipped the call",
+                target.gl_name()
+            ),
             Refusal::OffsetWithoutBuffer { offset } => write!(
                 f,
                 "buffer 0 with offset {offset:#x}: with no buffer the offset would be a client address, so glcmd \
@@ -438,9 +454,26 @@ pub struct Shadow {
     max_stride: i32,
     /// A core-profile context: vertex array object 0 cannot be drawn with.
     core: bool,
-    /// The current vertex array's draw check, while nothing changed it: (reads no client
-    /// array, has an element buffer). Draws take this fast path.
-    draw_cache: Option<(bool, bool)>,
+    /// Context targets this context does not have (`GL_PARAMETER_BUFFER` before GL 4.6 without
+    /// ARB_indirect_parameters, ...), one bit per `Target::slot`: a bind to one is refused by
+    /// the GL, so the shadow never records it.
+    unsupported: u8,
+    /// Storage sizes of buffers, as the GL reported them (`GL_BUFFER_SIZE`). Every call that may
+    /// change a buffer's storage clears it, so a size is never older than the storage.
+    sizes: HashMap<u32, u64>,
+    /// The current vertex array's draw check, while nothing changed it. Draws take this fast
+    /// path.
+    draw_cache: Option<DrawCache>,
+}
+
+/// What a draw needs to know of the current vertex array, computed once per change.
+#[derive(Clone, Copy, Debug)]
+struct DrawCache {
+    /// No enabled attribute reads a client array.
+    arrays_ok: bool,
+    /// The element buffer (0: none) and the size of its storage.
+    element: u32,
+    element_size: u64,
 }
 
 impl Shadow {
@@ -456,6 +489,7 @@ impl Shadow {
         let max_bindings = (get(gl::MAX_VERTEX_ATTRIB_BINDINGS).max(16) as u32).min(MAX_ATTRIBS as u32);
         let stride = get(gl::MAX_VERTEX_ATTRIB_STRIDE);
         let core = get(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0;
+        let unsupported = unsupported_targets(gl_fns);
         let mut vaos = HashMap::new();
         vaos.insert(0, Vao::new());
         let mut shadow = Shadow {
@@ -468,6 +502,8 @@ impl Shadow {
             max_bindings,
             max_stride: if stride > 0 { stride } else { 2048 },
             core,
+            unsupported,
+            sizes: HashMap::new(),
             draw_cache: None,
         };
         // A context handed over by the application (a window) may have state already.
@@ -569,6 +605,9 @@ impl Shadow {
     pub fn bind_buffer(&mut self, gl_fns: &Gl, target: GLenum, buffer: GLuint) {
         self.draw_cache = None;
         let Some(t) = Target::from_gl(target) else { return };
+        if t != Target::ElementArray && self.unsupported & 1 << t.slot() != 0 {
+            return;
+        }
         let bound = match self.buffer_known(buffer) {
             Some(_) => {
                 if buffer != 0 {
@@ -668,41 +707,55 @@ impl Shadow {
 
     /// After a multi-bind of vertex buffers `first..first + count` of `vao` (None: current).
     ///
+    /// The GL refuses the whole call (a negative count, `first + count` past
+    /// `GL_MAX_VERTEX_ATTRIB_BINDINGS`, a vertex array that does not exist) or single entries
+    /// (their binding is then unchanged, the others are made): each entry is applied as
+    /// [`vertex_buffer`](Self::vertex_buffer) applies one, and a call the GL may have refused
+    /// whole marks the vertex array for reading back.
+    ///
     /// # Safety
-    /// `buffers` and `strides` are null or point to `count` values.
+    /// `buffers`, `offsets` and `strides` are null or point to `count` values.
     pub unsafe fn vertex_buffers(
         &mut self,
         vao: Option<GLuint>,
         first: GLuint,
         count: GLsizei,
         buffers: *const GLuint,
+        offsets: *const GLintptr,
         strides: *const GLsizei,
     ) {
         self.draw_cache = None;
-        for i in 0..count.max(0) as u32 {
-            let (b, st) = if buffers.is_null() {
-                (0, 0)
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let whole = count >= 0 && first as i64 + count as i64 <= self.max_bindings as i64 && self.vao_certain(vao);
+        if !whole {
+            self.vao_mut(vao_id).stale = true;
+            return;
+        }
+        // SAFETY: the caller's guarantee, for each array that is not null.
+        let at = |p: *const GLuint, i: usize| if p.is_null() { 0 } else { unsafe { p.add(i).read_unaligned() } };
+        for i in 0..count as usize {
+            let (b, o, st) = if buffers.is_null() {
+                // A null `buffers` unbinds every binding of the range; offsets and strides are
+                // ignored (and set to 0 by the GL).
+                (0, 0, 0)
             } else {
                 // SAFETY: the caller's guarantee.
-                unsafe {
-                    (
-                        buffers.add(i as usize).read_unaligned(),
-                        if strides.is_null() { 0 } else { strides.add(i as usize).read_unaligned() },
-                    )
-                }
+                let o = if offsets.is_null() { 0 } else { unsafe { offsets.add(i).read_unaligned() as i64 } };
+                (at(buffers, i), o, at(strides.cast(), i) as GLsizei)
             };
-            match first.checked_add(i) {
-                Some(index) => self.vertex_buffer(vao, index, b, st),
-                None => self.vertex_array_changed(vao.unwrap_or(self.current_vao)),
-            }
+            self.vertex_buffer(vao, first + i as u32, b, o, st);
         }
     }
 
-    /// After binding `buffer` to binding point `index` of `vao` (None: the current one).
-    pub fn vertex_buffer(&mut self, vao: Option<GLuint>, index: GLuint, buffer: GLuint, stride: GLsizei) {
+    /// After binding `buffer` at `offset` to binding point `index` of `vao` (None: the current
+    /// one). The GL refuses a negative offset, a stride out of range, an index past its limit and
+    /// a name it never made, and then keeps the old binding: unless every argument is one the GL
+    /// accepts, the vertex array is read back before its next draw.
+    pub fn vertex_buffer(&mut self, vao: Option<GLuint>, index: GLuint, buffer: GLuint, offset: i64, stride: GLsizei) {
         self.draw_cache = None;
         let vao_id = vao.unwrap_or(self.current_vao);
         let certain = index < self.max_bindings
+            && offset >= 0
             && (0..=self.max_stride).contains(&stride)
             && self.buffer_known(buffer) == Some(Known::Object)
             && match vao {
@@ -801,6 +854,7 @@ impl Shadow {
                 continue;
             }
             self.set_buffer(n, None);
+            self.sizes.remove(&n);
             for b in self.context.iter_mut() {
                 if *b == n {
                     *b = 0;
@@ -834,6 +888,13 @@ impl Shadow {
         }
     }
 
+    /// After a call that may have (re)allocated some buffer's storage (`glBufferData`,
+    /// `glBufferStorage` and their DSA and extension forms): the sizes are asked again.
+    pub fn storage_changed(&mut self) {
+        self.draw_cache = None;
+        self.sizes.clear();
+    }
+
     // ---- checks ------------------------------------------------------------------------
 
     /// The buffer bound to a context target.
@@ -857,16 +918,22 @@ impl Shadow {
     /// has an element buffer. A stale vertex array is read back from the GL first.
     #[inline]
     pub fn check_draw(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
-        if let Some((arrays_ok, has_elements)) = self.draw_cache {
-            if arrays_ok && (has_elements || !elements) {
-                return Ok(());
+        self.draw_check(gl_fns, elements).map(|_| ())
+    }
+
+    /// [`check_draw`](Self::check_draw), returning the draw's view of the vertex array.
+    #[inline]
+    fn draw_check(&mut self, gl_fns: &Gl, elements: bool) -> Result<DrawCache, Refusal> {
+        if let Some(c) = self.draw_cache {
+            if c.arrays_ok && (c.element != 0 || !elements) {
+                return Ok(c);
             }
         }
         self.check_draw_slow(gl_fns, elements)
     }
 
     #[cold]
-    fn check_draw_slow(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
+    fn check_draw_slow(&mut self, gl_fns: &Gl, elements: bool) -> Result<DrawCache, Refusal> {
         let vao_id = self.current_vao;
         if self.core && vao_id == 0 {
             return Err(Refusal::NoVertexArray);
@@ -877,14 +944,123 @@ impl Shadow {
             self.vaos.insert(vao_id, fresh);
         }
         let v = &self.vaos[&vao_id];
-        self.draw_cache = Some((v.client_array().is_none(), v.element != 0));
-        if let Some((attribute, _)) = v.client_array() {
+        let (client_array, element) = (v.client_array(), v.element);
+        let element_size = if element != 0 { self.buffer_size(gl_fns, Target::ElementArray, element) } else { 0 };
+        let cache = DrawCache { arrays_ok: client_array.is_none(), element, element_size };
+        self.draw_cache = Some(cache);
+        if let Some((attribute, _)) = client_array {
             return Err(Refusal::ClientArray { vertex_array: vao_id, attribute });
         }
-        if elements && v.element == 0 {
+        if elements && element == 0 {
             return Err(Refusal::NoBuffer { target: Target::ElementArray, vertex_array: Some(vao_id) });
         }
+        Ok(cache)
+    }
+
+    /// Before an element draw of `count` indices of `type_` at offset `indices` into the
+    /// element buffer: the draw check, and the indices must lie inside the buffer's storage.
+    /// A count or type the GL refuses is left to the GL (it reads nothing).
+    #[inline]
+    pub fn check_indices(&mut self, gl_fns: &Gl, count: GLsizei, type_: GLenum, indices: usize) -> Result<(), Refusal> {
+        let c = self.draw_check(gl_fns, true)?;
+        let Some(size) = index_size(type_) else { return Ok(()) };
+        if count <= 0 {
+            return Ok(());
+        }
+        let len = count as u64 * size;
+        match (indices as u64).checked_add(len) {
+            Some(end) if end <= c.element_size => Ok(()),
+            _ => Err(Refusal::Overrun {
+                target: Target::ElementArray,
+                offset: indices as u64,
+                len: Some(len),
+                size: c.element_size,
+            }),
+        }
+    }
+
+    /// Before `glMultiDrawElements*`: [`check_indices`](Self::check_indices) for each of the
+    /// `drawcount` draws.
+    ///
+    /// # Safety
+    /// `counts` and `indices` are null or point to `drawcount` values.
+    pub unsafe fn check_multi_indices(
+        &mut self,
+        gl_fns: &Gl,
+        counts: *const GLsizei,
+        type_: GLenum,
+        indices: *const *const std::ffi::c_void,
+        drawcount: GLsizei,
+    ) -> Result<(), Refusal> {
+        self.draw_check(gl_fns, true)?;
+        if counts.is_null() || indices.is_null() {
+            return Ok(());
+        }
+        for i in 0..drawcount.max(0) as usize {
+            // SAFETY: the caller's guarantee.
+            let (count, offset) = unsafe { (counts.add(i).read_unaligned(), indices.add(i).read_unaligned()) };
+            self.check_indices(gl_fns, count, type_, offset as usize)?;
+        }
         Ok(())
+    }
+
+    /// Before an indirect draw or dispatch: `drawcount` commands of `command` bytes, `stride`
+    /// apart (0: tightly packed), read from offset `indirect` of the buffer bound to `target`.
+    /// The whole read, `indirect + (drawcount - 1) * stride + command`, is computed in 64 bits
+    /// with overflow checks and must lie inside the buffer's storage. (Drivers compute it in
+    /// narrower or wrapping arithmetic: Mesa's `indirect + size` wraps for an offset near
+    /// 2^64, and its 32-bit `drawcount * stride` wraps for a count near 2^28.) A count of 0
+    /// reads nothing, and a negative one is refused by the GL: both are left to it. A negative
+    /// stride would read before the offset (Mesa's `stride % 4` check passes -4): refused.
+    pub fn check_indirect(
+        &mut self,
+        gl_fns: &Gl,
+        target: Target,
+        indirect: u64,
+        drawcount: i64,
+        stride: i64,
+        command: u64,
+    ) -> Result<(), Refusal> {
+        self.require(target)?;
+        if drawcount <= 0 {
+            return Ok(());
+        }
+        if stride < 0 {
+            return Err(Refusal::Range { value: stride });
+        }
+        let stride = if stride == 0 { command } else { stride as u64 };
+        let len = (drawcount as u64 - 1).checked_mul(stride).and_then(|l| l.checked_add(command));
+        match len {
+            Some(len) => self.check_range(gl_fns, target, indirect, len),
+            None => {
+                let size = self.buffer_size(gl_fns, target, self.bound(target));
+                Err(Refusal::Overrun { target, offset: indirect, len: None, size })
+            }
+        }
+    }
+
+    /// Before a call that reads or writes `len` bytes at `offset` of the buffer bound to
+    /// `target`: a buffer is bound, and `offset + len` is within its storage.
+    pub fn check_range(&mut self, gl_fns: &Gl, target: Target, offset: u64, len: u64) -> Result<(), Refusal> {
+        self.require(target)?;
+        let size = self.buffer_size(gl_fns, target, self.bound(target));
+        match offset.checked_add(len) {
+            Some(end) if end <= size => Ok(()),
+            _ => Err(Refusal::Overrun { target, offset, len: Some(len), size }),
+        }
+    }
+
+    /// The storage size of `buffer`, bound to `target`: from the cache, or asked of the GL.
+    fn buffer_size(&mut self, gl_fns: &Gl, target: Target, buffer: u32) -> u64 {
+        if let Some(&size) = self.sizes.get(&buffer) {
+            return size;
+        }
+        let mut size: GLint64 = 0;
+        // SAFETY: a single-integer query of the buffer bound to a target the context has.
+        unsafe { (gl_fns.GetBufferParameteri64v)(target.gl_enum(), gl::BUFFER_SIZE, &mut size) };
+        let size = size.max(0) as u64;
+        self.sizes.insert(buffer, size);
+        size
     }
 
     // ---- refresh -----------------------------------------------------------------------
@@ -894,8 +1070,10 @@ impl Shadow {
     pub fn refresh(&mut self, gl_fns: &Gl) {
         self.draw_cache = None;
         self.generation = self.generation.wrapping_add(1).max(1);
+        self.sizes.clear();
         for t in Target::CONTEXT {
-            self.context[t.slot()] = read_binding(gl_fns, t);
+            // A target the context lacks is never bound (and asking would raise an error).
+            self.context[t.slot()] = if self.unsupported & 1 << t.slot() != 0 { 0 } else { read_binding(gl_fns, t) };
         }
         let mut v = 0;
         // SAFETY: a single-integer query.
@@ -905,6 +1083,84 @@ impl Shadow {
             vao.stale = true;
         }
         self.vaos.entry(self.current_vao).or_insert_with(Vao::stale);
+    }
+}
+
+impl Shadow {
+    /// Compares what the shadow believes with the GL's own bindings, read back with `glGet*`,
+    /// and describes every place where the shadow claims more than the GL has: a buffer bound
+    /// to a context target or a vertex array's element binding that the GL lacks, an enabled
+    /// attribute the shadow thinks reads a buffer while the GL's reads none, a storage size
+    /// larger than the GL's. (Claiming less is safe: it only refuses or re-reads.) Vertex arrays
+    /// marked stale are skipped: they are read back before their next draw. The GL's vertex
+    /// array binding is restored before this returns.
+    pub fn audit(&self, gl_fns: &Gl) -> Vec<String> {
+        let mut found = Vec::new();
+        for t in Target::CONTEXT {
+            let claimed = self.context[t.slot()];
+            if self.unsupported & 1 << t.slot() == 0 && claimed != 0 && read_binding(gl_fns, t) != claimed {
+                found.push(format!(
+                    "{}: shadow has buffer {claimed}, the GL has {}",
+                    t.gl_name(),
+                    read_binding(gl_fns, t)
+                ));
+            }
+        }
+        let mut current = 0;
+        // SAFETY: a single-integer query.
+        unsafe { (gl_fns.GetIntegerv)(gl::VERTEX_ARRAY_BINDING, &mut current) };
+        if current as u32 != self.current_vao {
+            found.push(format!("vertex array binding: shadow has {}, the GL has {current}", self.current_vao));
+        }
+        for (&id, shadow) in self.vaos.iter().filter(|(_, v)| !v.stale) {
+            // SAFETY: binding a vertex array the GL has (checked first) and then the one that
+            // was bound.
+            if (id == 0 && self.core) || (id != 0 && unsafe { (gl_fns.IsVertexArray)(id) } == 0) {
+                continue;
+            }
+            unsafe { (gl_fns.BindVertexArray)(id) };
+            let gl_state = read_current_vao(gl_fns, self.max_attribs);
+            vao_audit(id, shadow, &gl_state, self.max_attribs, &mut found);
+        }
+        // SAFETY: as above.
+        unsafe { (gl_fns.BindVertexArray)(current as u32) };
+        for (&buffer, &size) in &self.sizes {
+            let mut real: GLint64 = -1;
+            // SAFETY: a single-integer query of a buffer that exists (checked first).
+            if unsafe { (gl_fns.IsBuffer)(buffer) } != 0 {
+                unsafe { (gl_fns.GetNamedBufferParameteri64v)(buffer, gl::BUFFER_SIZE, &mut real) };
+            }
+            if size as i64 > real.max(0) {
+                found.push(format!("buffer {buffer}: shadow has {size} bytes of storage, the GL has {real}"));
+            }
+        }
+        found
+    }
+}
+
+/// [`Shadow::audit`] of one vertex array: `shadow` against `gl`, its state read back.
+fn vao_audit(id: u32, shadow: &Vao, gl: &Vao, attribs: u32, found: &mut Vec<String>) {
+    if shadow.element != 0 && shadow.element != gl.element {
+        found.push(format!(
+            "vertex array {id}: shadow has element buffer {}, the GL has {}",
+            shadow.element, gl.element
+        ));
+    }
+    let buffer_of = |v: &Vao, i: usize| v.bindings[v.attrib_binding[i] as usize];
+    for i in 0..attribs as usize {
+        let gl_reads_client = gl.enabled & (1 << i) != 0 && buffer_of(gl, i) == BindingBuffer::Buffer(0);
+        if !gl_reads_client {
+            continue;
+        }
+        let shadow_enabled = shadow.enabled & (1 << i) != 0;
+        if !shadow_enabled || matches!(buffer_of(shadow, i), BindingBuffer::Buffer(b) if b != 0) {
+            found.push(format!(
+                "vertex array {id}, attribute {i}: the GL reads a client array (enabled, no buffer); the shadow has \
+                 it {} with {:?}",
+                if shadow_enabled { "enabled" } else { "disabled" },
+                buffer_of(shadow, i)
+            ));
+        }
     }
 }
 
@@ -994,6 +1250,16 @@ pub fn check_not_pinned(target: GLenum) -> Result<(), Refusal> {
     }
 }
 
+/// Bytes per index of an element draw's `type`, or None for a type the GL refuses.
+fn index_size(type_: GLenum) -> Option<u64> {
+    match type_ {
+        gl::UNSIGNED_BYTE => Some(1),
+        gl::UNSIGNED_SHORT => Some(2),
+        gl::UNSIGNED_INT => Some(4),
+        _ => None,
+    }
+}
+
 /// Which `glVertexAttrib*Pointer` a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttribKind {
@@ -1025,6 +1291,35 @@ fn common_format(size: GLint, type_: GLenum, kind: AttribKind) -> bool {
         }
         AttribKind::Long => type_ == gl::DOUBLE,
     }
+}
+
+/// The context targets (as `Target::slot` bits) this context lacks, from its version and
+/// extensions: a bind to one raises `GL_INVALID_ENUM` and changes nothing. (Asked this way, not
+/// by provoking errors, so an adopted context's pending errors stay the application's.)
+fn unsupported_targets(gl_fns: &Gl) -> u8 {
+    let (mut major, mut minor, mut count) = (0, 0, 0);
+    // SAFETY: single-integer queries.
+    unsafe {
+        (gl_fns.GetIntegerv)(gl::MAJOR_VERSION, &mut major);
+        (gl_fns.GetIntegerv)(gl::MINOR_VERSION, &mut minor);
+        (gl_fns.GetIntegerv)(gl::NUM_EXTENSIONS, &mut count);
+    }
+    let has = |wanted: &str| {
+        (0..count.max(0) as u32).any(|i| {
+            // SAFETY: `i` is below GL_NUM_EXTENSIONS; the GL returns a static NUL-terminated
+            // string (or null).
+            let s = unsafe { (gl_fns.GetStringi)(gl::EXTENSIONS, i) };
+            !s.is_null() && unsafe { std::ffi::CStr::from_ptr(s.cast()) }.to_bytes() == wanted.as_bytes()
+        })
+    };
+    let version = (major, minor);
+    let needs = [
+        (Target::DrawIndirect, (4, 0), "GL_ARB_draw_indirect"),
+        (Target::DispatchIndirect, (4, 3), "GL_ARB_compute_shader"),
+        (Target::Query, (4, 4), "GL_ARB_query_buffer_object"),
+        (Target::Parameter, (4, 6), "GL_ARB_indirect_parameters"),
+    ];
+    needs.iter().filter(|(_, v, ext)| version < *v && !has(ext)).fold(0, |bits, (t, _, _)| bits | 1 << t.slot())
 }
 
 fn read_binding(gl_fns: &Gl, target: Target) -> u32 {

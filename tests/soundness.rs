@@ -677,3 +677,188 @@ fn item10_the_deleted_names_map_and_the_reports_queue_are_bounded() {
     assert_eq!(stats.reports_dropped, 92, "{stats:?}");
     assert_eq!(device.reports().try_iter().count(), 8);
 }
+
+// ---- Round 2 (issue 16), item 1: the shadow follows what the GL accepted -------------------
+
+/// The attack of issue 16, item 1: attribute 0 holds offset `x` of an array buffer, the buffer
+/// is deleted while the vertex array is bound (the GL keeps `x` as a client pointer), then a
+/// multi-bind the GL refuses for that entry (a negative offset) names a real buffer. The shadow
+/// must not believe binding 0 has a buffer: the next draw is skipped, and the audit finds the
+/// shadow claims nothing the GL lacks. `dsa`: the `glVertexArrayVertexBuffers` form.
+fn refused_multi_bind_after_delete(dsa: bool) {
+    let device = device();
+    let objects = draw_setup(&device);
+    let (_, _, vao) = objects;
+    let [attached, other] = device.create_buffers(2).unwrap()[..] else { unreachable!() };
+    let mut list = device.command_list();
+    list.named_buffer_storage(attached, 4096, None, 0);
+    list.named_buffer_storage(other, 4096, None, 0);
+    record_draw_state(&mut list, objects);
+    list.bind_buffer(gl::ARRAY_BUFFER, attached);
+    list.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0x1000);
+    list.enable_vertex_attrib_array(0);
+    list.bind_buffer(gl::ARRAY_BUFFER, 0);
+    list.delete_buffers(&[attached]);
+    device.submit(list).unwrap();
+    let mut list = device.command_list();
+    if dsa {
+        list.vertex_array_vertex_buffers(vao, 0, 1, Some(&[other]), &[-16], &[16]);
+    } else {
+        list.bind_vertex_buffers(0, 1, Some(&[other]), &[-16], &[16]);
+    }
+    list.draw_arrays(gl::TRIANGLES, 0, 3);
+    device.submit(list).unwrap();
+    // The GL's error for the entry, and glcmd's for the draw it skipped.
+    let errors = [device.get_error().unwrap(), device.get_error().unwrap()];
+    assert!(errors.contains(&gl::INVALID_VALUE), "the GL refused the entry: {errors:x?}");
+    assert_eq!(device.get_integeri_v(gl::VERTEX_BINDING_BUFFER, 0).unwrap(), vec![0], "the GL kept no buffer");
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    assert!(reports[0].call.starts_with("glDrawArrays("), "{}", reports[0]);
+    assert!(reports[0].message.contains("attribute 0"), "{}", reports[0]);
+    assert_eq!(device.audit_binding_shadow().unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn round2_item1_a_refused_multi_bind_entry_is_not_believed() {
+    refused_multi_bind_after_delete(false);
+}
+
+#[test]
+fn round2_item1_a_refused_dsa_multi_bind_entry_is_not_believed() {
+    refused_multi_bind_after_delete(true);
+}
+
+/// A multi-bind the GL refuses whole (`first + count` past `GL_MAX_VERTEX_ATTRIB_BINDINGS`)
+/// changes nothing, in the GL and in the shadow.
+#[test]
+fn round2_item1_a_multi_bind_refused_whole_changes_nothing() {
+    let device = device();
+    let objects = draw_setup(&device);
+    let buffer = device.create_buffer().unwrap();
+    let max = device.get_integerv(gl::MAX_VERTEX_ATTRIB_BINDINGS).unwrap()[0] as u32;
+    let mut list = device.command_list();
+    list.named_buffer_storage(buffer, 4096, None, 0);
+    record_draw_state(&mut list, objects);
+    list.enable_vertex_attrib_array(0);
+    list.vertex_attrib_binding(0, max - 1);
+    list.bind_vertex_buffers(max - 1, 2, Some(&[buffer, buffer]), &[0, 0], &[16, 16]);
+    list.draw_arrays(gl::TRIANGLES, 0, 3);
+    device.submit(list).unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 1, "the draw reads a client array: {reports:#?}");
+    assert_eq!(device.audit_binding_shadow().unwrap(), Vec::<String>::new());
+}
+
+// ---- Round 2 (issue 16), item 2: every offset is a checked range ---------------------------
+
+/// A 4x4 draw whose commands sit in a buffer of exactly one DrawArraysIndirectCommand (count
+/// 4, one instance), bound to `GL_DRAW_INDIRECT_BUFFER`.
+fn indirect_setup(device: &Device) -> ((GLuint, GLuint, GLuint), GLuint) {
+    let objects = draw_setup(device);
+    let buffer = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_storage_from_slice(buffer, &[4u32, 1, 0, 0], 0);
+    device.submit(list).unwrap();
+    (objects, buffer)
+}
+
+#[test]
+fn round2_item2_indirect_offsets_near_2_64_are_refused() {
+    let device = device();
+    let (objects, buffer) = indirect_setup(&device);
+    let mut list = device.command_list();
+    record_draw_state(&mut list, objects);
+    list.bind_buffer(gl::DRAW_INDIRECT_BUFFER, buffer);
+    list.bind_buffer(gl::DISPATCH_INDIRECT_BUFFER, buffer);
+    let near_end = usize::MAX - 15; // read as a GLintptr: -16, and -16 + 16 = 0 passes a wrapping check
+    list.draw_arrays_indirect(gl::TRIANGLE_STRIP, near_end);
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, near_end, 1, 0);
+    list.draw_arrays_indirect(gl::TRIANGLE_STRIP, 4); // 4 + 16 > 16 bytes of storage
+    list.dispatch_compute_indirect(i64::MAX as isize - 4);
+    list.dispatch_compute_indirect(8); // 8 + 12 > 16
+    device.submit(list).unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 5, "{reports:#?}");
+    for r in &reports {
+        assert!(r.message.contains("bytes at offset"), "{r}");
+    }
+    assert!(reports[0].message.contains("GL_DRAW_INDIRECT_BUFFER"), "{}", reports[0]);
+    assert!(reports[3].message.contains("GL_DISPATCH_INDIRECT_BUFFER"), "{}", reports[3]);
+}
+
+#[test]
+fn round2_item2_multi_draw_counts_whose_32_bit_product_wraps_are_refused() {
+    let device = device();
+    let (objects, buffer) = indirect_setup(&device);
+    let (_, fbo, _) = objects;
+    let mut list = device.command_list();
+    record_draw_state(&mut list, objects);
+    list.bind_buffer(gl::DRAW_INDIRECT_BUFFER, buffer);
+    // (2^28 + 1 - 1) * 16 = 2^32: 0 in 32 bits, so a driver that multiplies in 32 bits reads
+    // 16 bytes it thinks fit, and then 2^28 + 1 commands.
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, 0, (1 << 28) + 1, 16);
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, 0, 2, 0); // 32 bytes from a buffer of 16
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, 0, 2, -16); // reads before the offset
+    device.submit(list).unwrap();
+    device.get_error().unwrap();
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 3, "{reports:#?}");
+    assert!(device_read_rgba8(&device, fbo, 4, 4).iter().all(|&b| b == 0), "nothing was drawn");
+    // The one command the buffer holds draws.
+    let mut list = device.command_list();
+    record_draw_state(&mut list, objects);
+    list.bind_buffer(gl::DRAW_INDIRECT_BUFFER, buffer);
+    list.multi_draw_arrays_indirect(gl::TRIANGLE_STRIP, 0, 1, 16);
+    device.submit(list).unwrap();
+    let pixels = device_read_rgba8(&device, fbo, 4, 4);
+    assert!(pixels.chunks(4).all(|p| p == [0, 255, 0, 255]), "{pixels:?}");
+    assert!(skipped(&device).is_empty());
+}
+
+#[test]
+fn round2_item2_element_draws_read_only_inside_the_element_buffer() {
+    let device = device();
+    let objects = draw_setup(&device);
+    let (_, fbo, vao) = objects;
+    let elements = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_storage_from_slice(elements, &[0u16, 1, 2, 3], 0); // 8 bytes
+    list.vertex_array_element_buffer(vao, elements);
+    record_draw_state(&mut list, objects);
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_SHORT, 2); // 2 + 8 > 8
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_SHORT, usize::MAX - 7); // wraps
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_INT, 0); // 16 > 8
+    list.draw_elements_instanced_base_vertex(gl::TRIANGLE_STRIP, 5, gl::UNSIGNED_SHORT, 0, 1, 0);
+    list.multi_draw_elements(gl::TRIANGLE_STRIP, &[4, 4], gl::UNSIGNED_SHORT, &[0, 2]);
+    device.submit(list).unwrap();
+    device.get_error().unwrap();
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 5, "{reports:#?}");
+    assert!(reports.iter().all(|r| r.message.contains("GL_ELEMENT_ARRAY_BUFFER")), "{reports:#?}");
+    assert!(device_read_rgba8(&device, fbo, 4, 4).iter().all(|&b| b == 0), "nothing was drawn");
+    // Within the buffer, they draw; a larger storage (re-specified) is seen at once.
+    let mut list = device.command_list();
+    record_draw_state(&mut list, objects);
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_SHORT, 0);
+    list.multi_draw_elements(gl::TRIANGLE_STRIP, &[4, 2], gl::UNSIGNED_SHORT, &[0, 4]);
+    device.submit(list).unwrap();
+    let pixels = device_read_rgba8(&device, fbo, 4, 4);
+    assert!(pixels.chunks(4).all(|p| p == [0, 255, 0, 255]), "{pixels:?}");
+    assert!(skipped(&device).is_empty());
+    let bigger = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_data_from_slice(bigger, &[0u16, 1, 2, 3, 0, 1, 2, 3], gl::STATIC_DRAW);
+    list.vertex_array_element_buffer(vao, bigger);
+    record_draw_state(&mut list, objects);
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_SHORT, 8);
+    list.named_buffer_data_from_slice(bigger, &[0u16, 1], gl::STATIC_DRAW); // now 4 bytes
+    list.draw_elements(gl::TRIANGLE_STRIP, 4, gl::UNSIGNED_SHORT, 0);
+    device.submit(list).unwrap();
+    device.get_error().unwrap();
+    let reports = skipped(&device);
+    assert_eq!(reports.len(), 1, "only the draw after the storage shrank: {reports:#?}");
+    assert_eq!(device.audit_binding_shadow().unwrap(), Vec::<String>::new());
+}

@@ -56,10 +56,18 @@ pub enum Hook {
     Refresh,
     /// A draw from the current vertex array: `elements` reads the element buffer (through
     /// `indices`), `indirect` reads `GL_DRAW_INDIRECT_BUFFER`, `count` reads the draw count from
-    /// `GL_PARAMETER_BUFFER`.
-    Draw { elements: bool, indirect: bool, count: bool },
-    /// `glDispatchComputeIndirect(indirect)`: reads `GL_DISPATCH_INDIRECT_BUFFER`.
+    /// `GL_PARAMETER_BUFFER`, `multi` takes arrays of counts and offsets (`glMultiDraw*` that
+    /// are not indirect). Every range it reads from a buffer is checked against the buffer's
+    /// storage (`shadow::check_indices`, `check_indirect`, `check_range`).
+    Draw { elements: bool, indirect: bool, count: bool, multi: bool },
+    /// `glDispatchComputeIndirect(indirect)`: reads 12 bytes of `GL_DISPATCH_INDIRECT_BUFFER`.
     DispatchIndirect,
+    /// `glDrawMeshTasksIndirectNV` and its multi and count forms: read 8-byte commands from
+    /// `GL_DRAW_INDIRECT_BUFFER` (and, for `count`, the draw count from `GL_PARAMETER_BUFFER`).
+    MeshTasksIndirect { count: bool },
+    /// (Re)allocates a buffer's storage (`glBufferData`, `glBufferStorage` and their DSA and
+    /// extension forms): the sizes the shadow checks ranges against are asked again.
+    Storage,
     /// `glInvalidateTexSubImage(texture, level, ...)`: Mesa dereferences the texture object its
     /// own error check rejected (a level past `GL_TEXTURE_MAX_LEVEL`, a non-zero level of a
     /// rectangle, buffer or multisample texture), so the level is checked first.
@@ -106,11 +114,20 @@ pub fn hook(f: &Function) -> Option<Hook> {
         "glDeleteVertexArrays" => Hook::DeleteVertexArrays,
         "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => Hook::Refresh,
         "glDispatchComputeIndirect" => Hook::DispatchIndirect,
+        "glDrawMeshTasksIndirectNV" | "glMultiDrawMeshTasksIndirectNV" => Hook::MeshTasksIndirect { count: false },
+        "glMultiDrawMeshTasksIndirectCountNV" => Hook::MeshTasksIndirect { count: true },
+        _ if ["glBufferData", "glBufferStorage", "glNamedBufferData", "glNamedBufferStorage"]
+            .iter()
+            .any(|p| n.starts_with(p)) =>
+        {
+            Hook::Storage
+        }
         "glInvalidateTexSubImage" => Hook::TextureLevel,
         _ if is_vertex_draw(n) => Hook::Draw {
             elements: n.contains("Elements"),
             indirect: n.contains("Indirect"),
             count: n.contains("IndirectCount"),
+            multi: n.starts_with("glMultiDraw") && !n.contains("Indirect"),
         },
         _ => return None,
     })

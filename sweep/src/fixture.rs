@@ -17,7 +17,18 @@ pub trait Gen: Copy + Default {
 macro_rules! gen_int {
     ($($t:ty),*) => {$(impl Gen for $t { fn gen(i: usize) -> Self { (i % 97) as $t } })*};
 }
-gen_int!(u8, i8, u16, i16, u32, i32, u64, i64, usize, isize);
+gen_int!(u8, u16, u32, u64, usize);
+// Signed elements are negative at every third position (offsets, strides and counts inside
+// arrays: a multi-bind whose one entry the GL refuses must not change what glcmd believes).
+// Pointer-sized ones (offsets) at other positions than 32-bit ones (strides, counts), so one
+// entry of a multi-bind can be refused for its offset alone.
+macro_rules! gen_signed {
+    ($r:literal: $($t:ty),*) => {$(impl Gen for $t {
+        fn gen(i: usize) -> Self { if i % 3 == $r { -((i % 97) as $t) - 1 } else { (i % 97) as $t } }
+    })*};
+}
+gen_signed!(1: i64, isize);
+gen_signed!(2: i8, i16, i32);
 impl Gen for f32 {
     fn gen(i: usize) -> Self {
         i as f32 * 0.25
@@ -134,6 +145,11 @@ impl Fixture {
         })
     }
 
+    /// The real objects of `class` the fixture made.
+    pub(crate) fn real_names(&self, class: &str) -> &[u32] {
+        self.names.get(class).map_or(&[], Vec::as_slice)
+    }
+
     fn pick<T: Copy>(&self, v: usize, i: usize, choices: &[T]) -> T {
         choices[mix(v, i) % choices.len()]
     }
@@ -177,11 +193,13 @@ impl Fixture {
     }
 
     pub fn int(&self, v: usize, i: usize) -> i64 {
-        self.pick(v, i, &[0, 1, 2, 4, 8, 16, -1, i32::MAX as i64, i32::MIN as i64])
+        // 2^28 + 1: times a stride of 16 it wraps 32-bit products (indirect multi-draws).
+        self.pick(v, i, &[0, 1, 2, 4, 8, 16, -1, (1 << 28) + 1, i32::MAX as i64, i32::MIN as i64])
     }
 
     pub fn wide(&self, v: usize, i: usize) -> i64 {
-        self.pick(v, i, &[0, 16, 256, -1, 1 << 40, i64::MAX])
+        // i64::MAX - 4: offset + a few bytes wraps a signed 64-bit sum.
+        self.pick(v, i, &[0, 16, 256, -1, 1 << 40, i64::MAX - 4, i64::MAX])
     }
 
     /// A count that sizes a slice argument.
@@ -262,7 +280,8 @@ impl Fixture {
     /// An offset: small ones, one past any buffer, the address of a live allocation, the
     /// largest.
     pub fn offset(&self, v: usize, i: usize) -> usize {
-        self.pick(v, i, &[0, 4, 16, 0x1000, self.victim.as_ptr() as usize, usize::MAX])
+        // 2^64 - 16: read as a signed GLintptr it is -16, and `offset + 16` wraps to 0.
+        self.pick(v, i, &[0, 4, 16, 0x1000, self.victim.as_ptr() as usize, usize::MAX - 15, usize::MAX])
     }
 
     pub fn out_len(&self, v: usize, i: usize) -> usize {

@@ -11,6 +11,7 @@
 //! driver is [`run`]; `tests/sweep.rs` runs it in a child process (so a crash or a hang is a
 //! reported failure, not a lost test binary) and prints the summary.
 
+pub mod audit;
 pub mod fixture;
 
 #[allow(clippy::all, unused_variables, unused_mut, unused_braces)]

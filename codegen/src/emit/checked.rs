@@ -178,25 +178,56 @@ fn wrapper(f: &Function) -> TokenStream {
         checks.push(check);
     }
     match bindings::hook(f) {
-        Some(Hook::Draw { elements, indirect, count }) => {
+        Some(Hook::Draw { elements, indirect, count, multi }) => {
             checks.push(quote!(ok &= checked::draw(#name, #elements);));
+            let has = |n: &str| f.params.iter().any(|p| p.name == n);
+            if elements && !indirect && !multi {
+                let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
+                checks.push(quote!(ok &= checked::indices(#name, #c as i64, #t, #i as usize);));
+            }
+            if elements && multi {
+                let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
+                let n = arg(if has("drawcount") { "drawcount" } else { "primcount" });
+                checks.push(quote! {
+                    // Only once the arrays themselves passed their checks above.
+                    if ok { for k in 0..(#n.max(0) as usize) {
+                        // SAFETY: both arrays were checked to hold `drawcount` values above.
+                        let (c, i) = unsafe { (#c.add(k).read_unaligned(), #i.add(k).read_unaligned()) };
+                        ok &= checked::indices(#name, c as i64, #t, i as usize);
+                    } }
+                });
+            }
             if indirect {
                 let a = arg("indirect");
-                checks.push(
-                    quote!(ok &= checked::bound(#name, "indirect", gl::DRAW_INDIRECT_BUFFER_BINDING, #a as usize);),
-                );
+                let n = if count {
+                    let m = arg("maxdrawcount");
+                    quote!(#m as i64)
+                } else if has("drawcount") {
+                    let d = arg("drawcount");
+                    quote!(#d as i64)
+                } else if has("primcount") {
+                    let d = arg("primcount");
+                    quote!(#d as i64)
+                } else {
+                    quote!(1)
+                };
+                let stride = if has("stride") {
+                    let s = arg("stride");
+                    quote!(#s as i64)
+                } else {
+                    quote!(0)
+                };
+                let command: u128 = if elements { 20 } else { 16 };
+                checks.push(quote!(ok &= checked::indirect(#name, gl::DRAW_INDIRECT_BUFFER, gl::DRAW_INDIRECT_BUFFER_BINDING, #a as usize, #n, #stride, #command);));
             }
             if count {
                 let a = arg("drawcount");
-                checks
-                    .push(quote!(ok &= checked::bound(#name, "drawcount", gl::PARAMETER_BUFFER_BINDING, #a as usize);));
+                checks.push(quote!(ok &= checked::range(#name, "drawcount", gl::PARAMETER_BUFFER, gl::PARAMETER_BUFFER_BINDING, #a as u64 as u128, 4);));
             }
         }
         Some(Hook::DispatchIndirect) => {
             let a = arg("indirect");
-            checks.push(
-                quote!(ok &= checked::bound(#name, "indirect", gl::DISPATCH_INDIRECT_BUFFER_BINDING, #a as usize);),
-            );
+            checks.push(quote!(ok &= checked::indirect(#name, gl::DISPATCH_INDIRECT_BUFFER, gl::DISPATCH_INDIRECT_BUFFER_BINDING, #a as usize, 1, 0, 12);));
         }
         _ => {}
     }

@@ -659,6 +659,75 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
 }
 
 /// The binding-shadow checks before the call (each may skip it) and updates after it.
+/// The checks of a draw before it runs (each an expression giving `Result<(), Refusal>`): the
+/// vertex array reads no client memory, and every range the draw reads from a buffer lies
+/// inside that buffer's storage: the indices of an element draw (each draw's, for the `multi`
+/// forms), the commands of an indirect draw.
+fn draw_checks(
+    f: &Function,
+    arg: &dyn Fn(&str) -> proc_macro2::Ident,
+    elements: bool,
+    indirect: bool,
+    multi: bool,
+) -> Vec<TokenStream> {
+    let mut checks = Vec::new();
+    if elements && !indirect {
+        let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
+        checks.push(if multi {
+            let n = arg(draw_count_param(f).expect("a multi-draw has a draw count"));
+            quote!(unsafe { r.shadow().check_multi_indices(raw, #c, #t, #i, #n) })
+        } else {
+            quote!(r.shadow().check_indices(raw, #c, #t, #i as usize))
+        });
+    } else {
+        checks.push(quote!(r.shadow().check_draw(raw, #elements)));
+    }
+    if indirect {
+        let i = arg("indirect");
+        let (n, stride) = indirect_count_stride(f, arg, f.name.contains("IndirectCount"));
+        // DrawArraysIndirectCommand is 4 uints; DrawElementsIndirectCommand is 5.
+        let command: u64 = if elements { 20 } else { 16 };
+        checks.push(
+            quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
+        );
+    }
+    checks
+}
+
+/// The parameter holding how many draws a multi-draw makes (`drawcount`, or `primcount` in
+/// the older extension forms), if any.
+fn draw_count_param(f: &Function) -> Option<&'static str> {
+    ["drawcount", "primcount"]
+        .into_iter()
+        .find(|n| f.params.iter().any(|p| p.name == *n && !p.ty.is_pointer() && p.ty.base == "GLsizei"))
+}
+
+/// How many commands an indirect draw reads (its count argument, `maxdrawcount` for the
+/// `IndirectCount` forms, 1 for single draws) and their stride (0 where it has none: tightly
+/// packed).
+fn indirect_count_stride(
+    f: &Function,
+    arg: &dyn Fn(&str) -> proc_macro2::Ident,
+    count_form: bool,
+) -> (TokenStream, TokenStream) {
+    let n = if count_form {
+        let m = arg("maxdrawcount");
+        quote!(#m)
+    } else if let Some(p) = draw_count_param(f) {
+        let d = arg(p);
+        quote!(#d)
+    } else {
+        quote!(1)
+    };
+    let stride = if f.params.iter().any(|p| p.name == "stride") {
+        let s = arg("stride");
+        quote!(#s)
+    } else {
+        quote!(0)
+    };
+    (n, stride)
+}
+
 fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
     // A skipped link still counts as replayed, so lookups waiting for it stop waiting.
     let link_skipped = if bindings::links_program(f) {
@@ -795,13 +864,13 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             let (i, b, o, st) = (arg("bindingindex"), arg("buffer"), arg("offset"), arg("stride"));
             let vao = dsa(d);
             pre.push(refuse(quote!(r.shadow().check_vertex_buffer(#b, #o as i64))));
-            post.push(quote!(r.shadow().vertex_buffer(#vao, #i, #b, #st);));
+            post.push(quote!(r.shadow().vertex_buffer(#vao, #i, #b, #o as i64, #st);));
         }
         Some(Hook::VertexBuffers { dsa: d }) => {
             let (first, count, b, o, st) = (arg("first"), arg("count"), arg("buffers"), arg("offsets"), arg("strides"));
             let vao = dsa(d);
             pre.push(refuse(quote!(unsafe { r.shadow().check_vertex_buffers(#count, #b, #o) })));
-            post.push(quote!(unsafe { r.shadow().vertex_buffers(#vao, #first, #count, #b, #st) };));
+            post.push(quote!(unsafe { r.shadow().vertex_buffers(#vao, #first, #count, #b, #o, #st) };));
         }
         Some(Hook::AttribPointer(kind)) => {
             let (i, size, t, st, ptr) = (arg("index"), arg("size"), arg("type"), arg("stride"), arg("pointer"));
@@ -838,16 +907,29 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             let (t, l) = (arg("texture"), arg("level"));
             pre.push(refuse(quote!(crate::shadow::check_texture_level(raw, #t, #l))));
         }
-        Some(Hook::Draw { elements, indirect, count }) => {
-            pre.push(refuse(quote!(r.shadow().check_draw(raw, #elements))));
-            if indirect {
-                pre.push(refuse(quote!(r.shadow().require(Target::DrawIndirect))));
-            }
+        Some(Hook::Draw { elements, indirect, count, multi }) => {
+            pre.extend(draw_checks(f, arg, elements, indirect, multi).into_iter().map(&refuse));
             if count {
-                pre.push(refuse(quote!(r.shadow().require(Target::Parameter))));
+                let d = arg("drawcount");
+                pre.push(refuse(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4))));
             }
         }
-        Some(Hook::DispatchIndirect) => pre.push(refuse(quote!(r.shadow().require(Target::DispatchIndirect)))),
+        Some(Hook::DispatchIndirect) => {
+            let i = arg("indirect");
+            pre.push(refuse(quote!(r.shadow().check_indirect(raw, Target::DispatchIndirect, #i as u64, 1, 0, 12))));
+        }
+        Some(Hook::MeshTasksIndirect { count }) => {
+            let i = arg("indirect");
+            let (n, stride) = indirect_count_stride(f, arg, count);
+            pre.push(refuse(
+                quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, 8)),
+            ));
+            if count {
+                let d = arg("drawcount");
+                pre.push(refuse(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4))));
+            }
+        }
+        Some(Hook::Storage) => post.push(quote!(r.shadow().storage_changed();)),
     }
     (quote!(#(#pre)*), quote!(#(#post)*))
 }

@@ -248,9 +248,24 @@ pub fn emit(api: &Api) -> TokenStream {
             query.push(quote!((#gl_name, #scalar, #name as QueryFn),));
         }
     }
+    // The functions the binding shadow watches (a bind, multi-bind, delete, vertex-array or
+    // storage change, or a checked draw): the shadow audit calls each and compares the shadow
+    // with the GL after it.
+    let hooked: Vec<&str> = api
+        .functions
+        .iter()
+        .filter(|f| {
+            crate::bindings::hook(f).is_some() && matches!(f.kind, Kind::Record | Kind::Delete) && !f.is_unsafe()
+        })
+        .map(|f| f.name.as_str())
+        .collect();
     quote! {
         use glcmd::{types, CommandList, Device};
         use crate::fixture::Fixture;
+
+        /// The GL functions whose replay updates or checks the binding shadow (the generator's
+        /// `bindings::hook` table), for the shadow audit.
+        pub static SHADOW_HOOKED: &[&str] = &[#(#hooked),*];
 
         /// Records one call of a method with variant `v`'s arguments.
         pub type RecordFn = fn(&mut CommandList, &Fixture, usize);

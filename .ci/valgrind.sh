@@ -30,7 +30,7 @@ done
 exe=$(exe_of tests/entry_points.rs)
 echo "memcheck: the C entry points ($exe)"
 valgrind --quiet --error-exitcode=99 --leak-check=no --suppressions=.ci/valgrind.supp "$exe" --test-threads=1 -q
-echo "memcheck: the C programs (capi/tests/c/misuse.c and refused_submit.c, examples/c/scene.c)"
+echo "memcheck: the C programs (capi/tests/c/misuse.c, refused_submit.c and callback_reentry.c, examples/c/scene.c)"
 exe=$(exe_of tests/c_programs.rs)
 # Run from the crate's directory, as cargo runs its tests.
 (cd capi && GLCMD_C_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=no --suppressions=$PWD/../.ci/valgrind.supp" \

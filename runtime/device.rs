@@ -511,6 +511,23 @@ impl Device {
     /// Sets the application's KHR_debug callback. It runs on the render thread, after glcmd's
     /// own attribution when diagnostics are on (`glDebugMessageCallback` itself is special:
     /// glcmd owns the one GL callback and chains this one).
+    ///
+    /// The callback runs inside the GL call that raised the message, often in the middle of a
+    /// list's replay. It may call back into glcmd through a clone of the device:
+    ///
+    /// * `set_debug_callback` (also to replace or clear itself: the new callback gets the next
+    ///   message; the old closure is dropped once it has returned);
+    /// * queries, creates and `with_gl`: they run at once, with the GL state as it is at that
+    ///   command (no waiting for the rest of the list);
+    /// * `submit`, `begin_frame`, `Frame::submit` and `post`: queued, replayed after the frame
+    ///   being replayed;
+    /// * anything that would wait for the render thread (`wait_frames`, a program lookup
+    ///   waiting for a link not yet replayed) fails with [`Error::OnRenderThread`].
+    ///
+    /// Messages the GL raises for the callback's own calls are not delivered (to it or to a
+    /// callback it installs) nor reported: that would recurse. A callback that holds a clone of
+    /// the device keeps the device alive until it is replaced; dropping the last handle inside
+    /// it shuts the device down after what was submitted has replayed.
     pub fn set_debug_callback(&self, callback: impl Fn(&DebugMessage) + Send + 'static) -> Result<(), Error> {
         self.call("glDebugMessageCallback", move |ctx| {
             ctx.diag.install(ctx.raw_gl());

@@ -29,6 +29,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::panic::Location;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -504,7 +505,12 @@ pub(crate) struct Diagnostics {
     current_round_trip: Cell<Option<&'static str>>,
     /// Deleted names: (class, name) -> (delete call, recording site).
     deleted: RefCell<DeletedNames>,
-    app_callback: RefCell<Option<AppCallback>>,
+    /// The application's callback. Shared (`Rc`), so the debug callback holds its own reference
+    /// while it runs and no borrow of this cell is held across the call: the callback may
+    /// replace or clear itself (`Device::set_debug_callback` from inside it) without a borrow
+    /// panic, and the closure it replaced is dropped only after it has returned, never while
+    /// its own code is running.
+    app_callback: RefCell<Option<Rc<AppCallback>>>,
     /// Set while the debug callback runs: a message raised by the callback's own work (an
     /// application callback that makes a failing GL call) is not handled again, so the callback
     /// cannot recurse until the stack overflows.
@@ -548,8 +554,17 @@ impl Diagnostics {
         }
     }
 
+    /// Replaces the application's callback; takes effect for the next message, also when called
+    /// from inside the running callback (which keeps its own reference until it returns).
     pub(crate) fn set_app_callback(&self, callback: Option<AppCallback>) {
-        *self.app_callback.borrow_mut() = callback;
+        let old = match self.app_callback.try_borrow_mut() {
+            Ok(mut cell) => std::mem::replace(&mut *cell, callback.map(Rc::new)),
+            // Unreachable: the cell is borrowed only for a clone in `debug_callback`, with no
+            // call in between. Dropping the new callback is still better than a panic here.
+            Err(_) => None,
+        };
+        // Dropped after the borrow ends: its captures may run code of their own when dropped.
+        drop(old);
     }
 
     pub(crate) fn round_trip(&self, name: Option<&'static str>) {
@@ -769,10 +784,11 @@ extern "system" fn debug_callback(
         } else {
             log::debug!("GL: {text}");
         }
-        if let Ok(cb) = diag.app_callback.try_borrow() {
-            if let Some(cb) = cb.as_ref() {
-                cb(&DebugMessage { source, kind, id, severity, message: text });
-            }
+        // A reference of our own, taken with a borrow that ends at once: the callback may
+        // replace itself while it runs (see `app_callback`).
+        let app = diag.app_callback.try_borrow().ok().and_then(|cb| cb.clone());
+        if let Some(cb) = app {
+            cb(&DebugMessage { source, kind, id, severity, message: text });
         }
     }));
     diag.in_callback.set(false);

@@ -170,7 +170,8 @@ pub struct GlcmdReport {
 /// The error callback (glcmdSetErrorCallback): KHR_debug's GLDEBUGPROC signature, so an
 /// application can pass the callback it gives glDebugMessageCallback. source is
 /// GL_DEBUG_SOURCE_THIRD_PARTY, kind GL_DEBUG_TYPE_ERROR, id the GlcmdStatus, severity
-/// GL_DEBUG_SEVERITY_HIGH. It runs on the thread whose call failed.
+/// GL_DEBUG_SEVERITY_HIGH. It runs on the thread whose call failed; glcmdSetErrorCallback
+/// says what it may call.
 pub type GlcmdDebugProc = Option<
     unsafe extern "system" fn(
         source: GLenum,
@@ -255,6 +256,16 @@ pub extern "C" fn glcmdDeviceWaitFrames(device: *mut GlcmdDevice, frames: u64) -
 /// before, and returns when it has run: the escape hatch for what the entry points do not cover
 /// (load the real functions with eglGetProcAddress there). glcmd reads the buffer bindings back
 /// afterwards.
+///
+/// Code on the render thread (`proc`, and a GL debug callback set with glDebugMessageCallback,
+/// which runs there during replay) has no current device or list of its own: a GL entry point
+/// called there fails with GLCMD_ERROR_NO_CURRENT_DEVICE or GLCMD_ERROR_NO_CURRENT_LIST. After
+/// glcmdDeviceMakeCurrent(device) there, creates, queries and glDebugMessageCallback (also to
+/// replace or remove the running debug callback: the change applies to the next message) run at
+/// once, with the GL state as it is; glcmdListBegin and a submit queue a list that replays
+/// later; a call that would wait for the render thread fails with GLCMD_ERROR_ON_RENDER_THREAD.
+/// The device stays current on the render thread until glcmdDeviceMakeCurrent(NULL) there.
+/// Messages the GL raises for a debug callback's own calls are not delivered to it again.
 #[no_mangle]
 pub extern "C" fn glcmdRunOnRenderThread(
     device: *mut GlcmdDevice,
@@ -397,6 +408,15 @@ pub unsafe extern "C" fn glcmdGetReport(device: *mut GlcmdDevice, report: *mut G
 
 /// Installs the error callback, called on every failure of a glcmd function or GL entry point,
 /// on the failing thread (so it must be thread-safe). NULL removes it. Process-wide.
+///
+/// What the callback may call: any glcmd function and any GL entry point, including
+/// glcmdSetErrorCallback (to replace or remove the callback; the change applies to the next
+/// failure) and glcmdLastError (which returns the failure being reported). A call that fails
+/// inside the callback returns its error, sets the thread's last error and, for a GL entry
+/// point, the GL error glGetError returns, as anywhere else; but it does not call the callback
+/// again: a thread never re-enters the callback, so a callback whose own calls fail cannot
+/// recurse. (Failures on other threads still call it, concurrently.) `message` is valid only
+/// during the call; the callback must return normally (no longjmp or C++ exception out of it).
 #[no_mangle]
 pub extern "C" fn glcmdSetErrorCallback(callback: GlcmdDebugProc, user: *const c_void) -> GlcmdStatus {
     const F: &str = "glcmdSetErrorCallback";

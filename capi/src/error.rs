@@ -5,7 +5,8 @@
 //! * **`glcmdLastError`**: the thread's last failure, code and text (thread-local, cleared when
 //!   read, like `glGetError`).
 //! * **The error callback** (`glcmdSetErrorCallback`), KHR_debug-shaped, called on the failing
-//!   thread at the failure.
+//!   thread at the failure; not again for a failure raised while that thread runs it (the
+//!   callback's own failing calls would otherwise recurse until the stack overflows).
 //! * **`glGetError`**, for failures of GL entry points only: the failure raises the GL error the
 //!   GL would have raised for the same mistake (`GL_INVALID_VALUE` for a NULL array or negative
 //!   count, `GL_INVALID_ENUM` for an unknown pname, `GL_INVALID_OPERATION` otherwise), which the
@@ -129,6 +130,8 @@ thread_local! {
     static LAST: RefCell<(GlcmdStatus, CString)> = RefCell::new((GLCMD_OK, CString::default()));
     /// The GL error a failed entry point raised, until `glGetError` returns it (0: none).
     static PENDING_GL: Cell<u32> = const { Cell::new(0) };
+    /// Set while this thread runs the error callback (see `call_back`).
+    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The error callback and its user pointer (as an address: the pointer is the caller's).
@@ -152,24 +155,41 @@ pub fn fail(function: &str, e: CallError) -> GlcmdStatus {
             *l = (status, text);
         }
     });
-    let callback = *CALLBACK.lock().unwrap_or_else(|e| e.into_inner());
-    if let (Some(cb), user) = callback {
-        let length = copy.as_bytes().len().min(i32::MAX as usize) as i32;
-        // SAFETY: the application's callback, with the GLDEBUGPROC arguments it declares; the
-        // message is a NUL-terminated string alive for the call.
-        unsafe {
-            cb(
-                glcmd::gl::DEBUG_SOURCE_THIRD_PARTY,
-                glcmd::gl::DEBUG_TYPE_ERROR,
-                status as u32,
-                glcmd::gl::DEBUG_SEVERITY_HIGH,
-                length,
-                copy.as_ptr(),
-                user as *const c_void,
-            )
-        };
-    }
+    call_back(status, &copy);
     status
+}
+
+/// Calls the error callback with a failure, unless this thread is already running it.
+///
+/// A failure raised by the callback's own work (a failing GL or glcmd call inside it) is
+/// recorded by the caller (last error, GL error) but does not call the callback again: each
+/// such call would fail again, recursing until the stack overflows. Failures on other threads
+/// still call it (it is process-wide). The callback is copied out of its lock before the call,
+/// so `glcmdSetErrorCallback` from inside it does not deadlock; the replacement gets the next
+/// failure raised outside a callback.
+fn call_back(status: GlcmdStatus, message: &CStr) {
+    let (callback, user) = *CALLBACK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cb) = callback else { return };
+    // A thread whose thread-locals are gone (exiting) counts as inside: no call.
+    if IN_CALLBACK.try_with(|c| c.replace(true)).unwrap_or(true) {
+        return;
+    }
+    let length = message.to_bytes().len().min(i32::MAX as usize) as i32;
+    // SAFETY: the application's callback, with the GLDEBUGPROC arguments it declares; the
+    // message is a NUL-terminated string alive for the call. A C function cannot unwind into
+    // Rust (an unwinding `extern "system"` fn aborts), so the flag below is always cleared.
+    unsafe {
+        cb(
+            glcmd::gl::DEBUG_SOURCE_THIRD_PARTY,
+            glcmd::gl::DEBUG_TYPE_ERROR,
+            status as u32,
+            glcmd::gl::DEBUG_SEVERITY_HIGH,
+            length,
+            message.as_ptr(),
+            user as *const c_void,
+        )
+    };
+    let _ = IN_CALLBACK.try_with(|c| c.set(false));
 }
 
 /// Records the failure of a GL entry point: also raises its GL error for `glGetError`.

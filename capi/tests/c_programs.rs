@@ -5,7 +5,9 @@
 //!   PNG must hold exactly the bytes of the same scene rendered through the Rust API;
 //! * `tests/c/misuse.c` misuses the C ABI in every way the issue names; each must be an error,
 //!   not a crash;
-//! * `tests/c/refused_submit.c` makes every refused submit and resubmits the list it keeps.
+//! * `tests/c/refused_submit.c` makes every refused submit and resubmits the list it keeps;
+//! * `tests/c/callback_reentry.c` re-enters glcmd from the error callback and from a GL debug
+//!   callback: served or an error, never a recursion.
 //!   `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs them under a tool:
 //!   `.ci/valgrind.sh` does.
 
@@ -236,4 +238,15 @@ fn a_refused_submit_leaves_the_list_current() {
     let exe = compile(&root().join("capi/tests/c/refused_submit.c"), "refused_submit");
     let stdout = run(&exe, &[]);
     assert!(stdout.contains(", 0 failures"), "{stdout}");
+}
+
+/// `tests/c/callback_reentry.c`: an error callback whose own calls fail (GL entry points, glcmd
+/// functions) is called once per outside failure, never from inside itself; one that replaces or
+/// removes itself takes effect for the next failure; a GL debug callback on the render thread
+/// may replace itself (issue 16, items 8 and 10).
+#[test]
+fn callbacks_that_re_enter_are_served_or_refused_never_recursed() {
+    let exe = compile(&root().join("capi/tests/c/callback_reentry.c"), "callback_reentry");
+    let stdout = run(&exe, &[]);
+    assert!(stdout.contains("callback_reentry: ") && stdout.contains(" checks, 0 failures"), "{stdout}");
 }

@@ -195,7 +195,7 @@ pub fn array<T: Element>(
     out.write_str("}")
 }
 
-/// An array the GL accepts as a null pointer: `NULL` for `None`, else as [`array`].
+/// An array the GL accepts as a null pointer: `NULL` for `None`, else as [`array()`].
 pub fn nullable_array<T: Element>(
     out: &mut dyn Write,
     params: &[u8],

@@ -627,7 +627,7 @@ impl Diagnostics {
         let Some(objects) = OBJECTS[op] else { return };
         let site = list.site_of_slot(slot);
         let packet = list.packets[slot..].as_ptr();
-        let params = list.params.as_ptr().cast::<u8>();
+        let params = list.param_bytes();
         let mut deleted = self.deleted.borrow_mut();
         let call = list.describe(slot);
         // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.
@@ -654,7 +654,7 @@ impl Diagnostics {
         }
         let Some(objects) = OBJECTS[op] else { return };
         let packet = list.packets[slot..].as_ptr();
-        let params = list.params.as_ptr().cast::<u8>();
+        let params = list.param_bytes();
         let deleted = self.deleted.borrow();
         let mut hits = Vec::new();
         // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.

@@ -9,17 +9,29 @@
 //! The per-opcode dump functions are generated (`generated/inspect.rs`); they call the
 //! formatting helpers here. Enums are printed by name from their gl.xml group, arrays show
 //! their contents (long ones abbreviated), strings are quoted.
+//!
+//! Reports (attribution, strict mode, use after delete), `CommandList`'s `Display` and the
+//! capture player read packets here, outside replay, so the readers hold to one rule: every
+//! argument form a recording method can write prints as itself (`NULL` for a null pointer or
+//! `Bytes::None`, `buffer+0x10` for a buffer offset, `{}` for an empty slice), and every read of
+//! the parameter buffer is bounds-checked against it (a slice, not a pointer). A dump cannot
+//! read memory that is not there, whatever the packet holds.
 
 use std::fmt::{self, Write};
 
 use crate::generated::enums::enum_name;
 use crate::generated::inspect::DUMP;
 use crate::list::CommandList;
+use crate::replay::{BYTES_NULL, BYTES_OFFSET};
 
-/// Writes one packet as a GL call.
-pub type DumpFn = unsafe fn(*const u64, *const u8, &mut dyn Write) -> fmt::Result;
-/// Calls back with (gl.xml class, name) for every GL object a packet names.
-pub type ObjectsFn = unsafe fn(*const u64, *const u8, &mut dyn FnMut(&'static str, u32));
+/// Writes one packet as a GL call; the slice is the list's whole parameter buffer.
+///
+/// # Safety
+/// The pointer is the start of a packet, inside its list, whose opcode selects the function.
+pub type DumpFn = unsafe fn(*const u64, &[u8], &mut dyn Write) -> fmt::Result;
+/// Calls back with (gl.xml class, name) for every GL object a packet names (safety as for
+/// [`DumpFn`]).
+pub type ObjectsFn = unsafe fn(*const u64, &[u8], &mut dyn FnMut(&'static str, u32));
 
 /// Displays a GL enum value by name (`GL_COLOR`), or in hex when no enumerant has that value.
 /// Error messages use it.
@@ -108,8 +120,8 @@ pub fn bitfield(out: &mut dyn Write, group: &str, value: u32) -> fmt::Result {
     Ok(())
 }
 
-/// A displayable array element.
-pub trait Element: Copy {
+/// A displayable array element: a plain number, read from any byte position.
+pub trait Element: bytemuck::Pod {
     fn show(self, out: &mut dyn Write, enum_group: Option<&str>) -> fmt::Result;
 }
 
@@ -138,23 +150,44 @@ macro_rules! element_float {
 }
 element_float!(f32, f64);
 
+// Every reader below takes the list's whole parameter buffer as a slice and checks each offset
+// and length against it. The fields come from packets the recording methods wrote, but they
+// encode several argument forms (an offset, a NULL, a buffer offset, a length marker), and a
+// reader that took one form for another would read memory that is not there: a dump of
+// `Bytes::None` once read 4 GiB from offset 0. A region outside the buffer is printed as such.
+
+/// The offset of a nullable array that was recorded as `None` (a null pointer).
+pub const NULL_ARRAY: u64 = u32::MAX as u64;
+
+/// The `len` bytes at `offset` of `params`, if all of them lie inside it.
+fn region(params: &[u8], offset: u64, len: u64) -> Option<&[u8]> {
+    let start = usize::try_from(offset).ok()?;
+    let end = start.checked_add(usize::try_from(len).ok()?)?;
+    params.get(start..end)
+}
+
+fn outside(out: &mut dyn Write, what: &str, offset: u64) -> fmt::Result {
+    write!(out, "<{what} at 0x{offset:x}, outside the list's parameters>")
+}
+
 /// `{a, b, c}`; more than 16 elements end in `... (N values)`.
-///
-/// # Safety
-/// `ptr` points to `len` readable elements (unaligned is fine).
-pub unsafe fn array<T: Element>(
+pub fn array<T: Element>(
     out: &mut dyn Write,
-    ptr: *const T,
+    params: &[u8],
+    offset: u64,
     len: usize,
     enum_group: Option<&str>,
 ) -> fmt::Result {
+    let size = std::mem::size_of::<T>();
+    let Some(data) = region(params, offset, (len as u64).saturating_mul(size as u64)) else {
+        return outside(out, &format!("{len} values"), offset);
+    };
     out.write_str("{")?;
-    for i in 0..len.min(SHOWN) {
+    for (i, chunk) in data.chunks_exact(size).take(SHOWN).enumerate() {
         if i > 0 {
             out.write_str(", ")?;
         }
-        // SAFETY: i < len, guaranteed readable by the caller.
-        unsafe { ptr.add(i).read_unaligned() }.show(out, enum_group)?;
+        bytemuck::pod_read_unaligned::<T>(chunk).show(out, enum_group)?;
     }
     if len > SHOWN {
         write!(out, ", ... ({len} values)")?;
@@ -162,16 +195,34 @@ pub unsafe fn array<T: Element>(
     out.write_str("}")
 }
 
+/// An array the GL accepts as a null pointer: `NULL` for `None`, else as [`array()`].
+pub fn nullable_array<T: Element>(
+    out: &mut dyn Write,
+    params: &[u8],
+    offset: u64,
+    len: usize,
+    enum_group: Option<&str>,
+) -> fmt::Result {
+    if offset == NULL_ARRAY {
+        return out.write_str("NULL");
+    }
+    array::<T>(out, params, offset, len, enum_group)
+}
+
 /// A quoted, escaped string, up to its NUL or `len` bytes; long strings are abbreviated.
-///
-/// # Safety
-/// `ptr` points to a NUL-terminated string (and, with `len`, at least `len` bytes).
-pub unsafe fn string(out: &mut dyn Write, ptr: *const u8, len: Option<i64>) -> fmt::Result {
+pub fn string(out: &mut dyn Write, params: &[u8], offset: u64, len: Option<i64>) -> fmt::Result {
+    let Some(rest) = usize::try_from(offset).ok().and_then(|o| params.get(o..)) else {
+        return outside(out, "a string", offset);
+    };
     let bytes = match len {
-        // SAFETY: the list stored `len` bytes (plus a NUL) at `ptr`.
-        Some(n) if n >= 0 => unsafe { std::slice::from_raw_parts(ptr, n as usize) },
-        // SAFETY: the list stored a NUL-terminated copy.
-        _ => unsafe { std::ffi::CStr::from_ptr(ptr.cast()) }.to_bytes(),
+        Some(n) if n >= 0 => match rest.get(..n as usize) {
+            Some(b) => b,
+            None => return outside(out, &format!("a string of {n} bytes"), offset),
+        },
+        _ => match rest.iter().position(|&b| b == 0) {
+            Some(n) => &rest[..n],
+            None => return outside(out, "an unterminated string", offset),
+        },
     };
     let text = String::from_utf8_lossy(bytes);
     const LIMIT: usize = 60;
@@ -183,42 +234,55 @@ pub unsafe fn string(out: &mut dyn Write, ptr: *const u8, len: Option<i64>) -> f
     }
 }
 
-/// `{"a", "b"}` for strings stored by `CommandList::push_strs`.
-///
-/// # Safety
-/// `table` is the offset of a push_strs table of `count` strings inside `params`.
-pub unsafe fn strings(out: &mut dyn Write, params: *const u8, table: u32, count: usize) -> fmt::Result {
+/// `{"a", "b"}` for strings stored by `CommandList::push_strs` (a table of `count` u32 offsets
+/// at `table`); more than 16 end in `... (N strings)`.
+pub fn strings(out: &mut dyn Write, params: &[u8], table: u64, count: usize) -> fmt::Result {
+    let Some(offsets) = region(params, table, (count as u64).saturating_mul(4)) else {
+        return outside(out, &format!("a table of {count} strings"), table);
+    };
     out.write_str("{")?;
-    for i in 0..count {
+    for (i, off) in offsets.chunks_exact(4).take(SHOWN).enumerate() {
         if i > 0 {
             out.write_str(", ")?;
         }
-        // SAFETY: the table holds `count` offsets of NUL-terminated strings.
-        unsafe {
-            let off = params.add(table as usize + 4 * i).cast::<u32>().read_unaligned();
-            string(out, params.add(off as usize), None)?;
-        }
+        string(out, params, bytemuck::pod_read_unaligned::<u32>(off) as u64, None)?;
+    }
+    if count > SHOWN {
+        write!(out, ", ... ({count} strings)")?;
     }
     out.write_str("}")
 }
 
-/// Caller-sized data: a buffer offset, or the first bytes in hex.
-///
-/// # Safety
-/// When `len != u32::MAX`, `offset` is the offset of `len` bytes inside `params`.
-pub unsafe fn bytes(out: &mut dyn Write, params: *const u8, offset: u64, len: u32) -> fmt::Result {
-    if len == u32::MAX {
-        return write!(out, "buffer+0x{offset:x}");
+/// A `glcmd::Bytes` argument: `buffer+0x10` for a buffer offset, `NULL` for `Bytes::None`,
+/// else the first bytes in hex and the length.
+pub fn bytes(out: &mut dyn Write, params: &[u8], offset: u64, len: u32) -> fmt::Result {
+    match len {
+        BYTES_OFFSET => return write!(out, "buffer+0x{offset:x}"),
+        BYTES_NULL => return out.write_str("NULL"),
+        _ => {}
     }
+    let Some(data) = region(params, offset, len as u64) else {
+        return outside(out, &format!("{len} bytes"), offset);
+    };
     out.write_str("<")?;
-    for i in 0..(len as usize).min(SHOWN) {
-        // SAFETY: i < len.
-        write!(out, "{:02x}", unsafe { *params.add(offset as usize + i) })?;
+    for b in data.iter().take(SHOWN) {
+        write!(out, "{b:02x}")?;
     }
-    if len as usize > SHOWN {
+    if data.len() > SHOWN {
         out.write_str("..")?;
     }
     write!(out, " ({len} bytes)>")
+}
+
+/// Calls `each` with the `count` u32 names at `offset` (none for a null array, or for one
+/// outside the buffer: there are no names to check).
+pub fn names(params: &[u8], offset: u64, count: usize, nullable: bool, mut each: impl FnMut(u32)) {
+    if nullable && offset == NULL_ARRAY {
+        return;
+    }
+    if let Some(data) = region(params, offset, (count as u64).saturating_mul(4)) {
+        data.chunks_exact(4).for_each(|n| each(bytemuck::pod_read_unaligned::<u32>(n)));
+    }
 }
 
 impl CommandList {
@@ -238,7 +302,12 @@ impl CommandList {
     pub(crate) fn write_command(&self, slot: usize, out: &mut dyn Write) -> fmt::Result {
         let op = (self.packets[slot] & 0xFFFF) as usize;
         // SAFETY: `slot` is the start of a packet of this list (from `walk` or a site table).
-        unsafe { DUMP[op](self.packets.as_ptr().add(slot), self.params.as_ptr().cast(), out) }
+        unsafe { DUMP[op](self.packets.as_ptr().add(slot), self.param_bytes(), out) }
+    }
+
+    /// The parameter buffer as bytes, for the readers of packets outside replay.
+    pub(crate) fn param_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.params)
     }
 
     /// The GL call at `slot`, as text.

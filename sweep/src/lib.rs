@@ -10,6 +10,10 @@
 //! function nobody thought of is swept too; the arguments come from [`fixture::Fixture`]. The
 //! driver is [`run`]; `tests/sweep.rs` runs it in a child process (so a crash or a hang is a
 //! reported failure, not a lost test binary) and prints the summary.
+//!
+//! The sweep runs at a diagnostics [`Level`] (`GLCMD_SWEEP_DIAGNOSTICS`): every reader of
+//! packets outside replay (dumps in reports, attribution, strict mode, use-after-delete's
+//! object walk, the capture writer) then sees every argument form the adversarial calls make.
 
 pub mod audit;
 pub mod fixture;
@@ -26,6 +30,58 @@ use std::time::Instant;
 use glcmd::{gl, CommandList, Device, Options};
 
 use fixture::Fixture;
+
+/// The device's diagnostics while sweeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// No diagnostics.
+    Off,
+    /// Recording sites and KHR_debug attribution.
+    Attribution,
+    /// Attribution, breadcrumbs, a watchdog and use-after-delete tracking.
+    All,
+    /// `glGetError` after every command, with everything of `All`.
+    Strict,
+    /// Everything of `All`, a capture's set-up log, and a capture written at the end.
+    Capture,
+}
+
+impl Level {
+    pub const ALL: [Level; 5] = [Level::Off, Level::Attribution, Level::All, Level::Strict, Level::Capture];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Off => "off",
+            Level::Attribution => "attribution",
+            Level::All => "all",
+            Level::Strict => "strict",
+            Level::Capture => "capture",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    fn options(self) -> Options {
+        // The watchdog runs; no report is checked against it, so a slow step (memcheck) is harmless.
+        // Short, because the device's drop waits for the watchdog's sleep (an eighth of it).
+        let all = glcmd::DiagnosticOptions {
+            watchdog: Some(std::time::Duration::from_secs(8)),
+            ..glcmd::DiagnosticOptions::all()
+        };
+        let (diagnostics, capture) = match self {
+            Level::Off => (glcmd::DiagnosticOptions::default(), None),
+            Level::Attribution => (glcmd::DiagnosticOptions { debug_output: true, ..Default::default() }, None),
+            Level::All => (all, None),
+            Level::Strict => (glcmd::DiagnosticOptions { strict: true, ..all }, None),
+            Level::Capture => {
+                (all, Some(glcmd::capture::CaptureOptions { setup_limit: 64 << 20, ..Default::default() }))
+            }
+        };
+        Options { checked_gl: true, track_sites: self != Level::Off, diagnostics, capture, ..Default::default() }
+    }
+}
 
 /// What a sweep did.
 #[derive(Debug, Default)]
@@ -47,6 +103,10 @@ pub struct Summary {
     /// GL calls the checking table saw, and what it found.
     pub checked_calls: u64,
     pub violations: Vec<glcmd::checked::Violation>,
+    /// Diagnostic reports the device produced (queued or dropped when the queue was full).
+    pub reports: u64,
+    /// At `Level::Capture`: the capture written at the end, and what loading it back said.
+    pub capture: Option<String>,
     pub seconds: f64,
 }
 
@@ -63,10 +123,12 @@ fn progress(line: &str) {
     let _ = writeln!(e, "{line}");
 }
 
-/// Runs the sweep: `variants` argument variants per method, in both binding states.
-pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
+/// Runs the sweep: `variants` argument variants per method, in both binding states, with the
+/// diagnostics of `level`.
+pub fn run(variants: usize, level: Level) -> Result<Summary, glcmd::Error> {
     let start = Instant::now();
-    let device = Device::with_options(Options { checked_gl: true, ..Default::default() })?;
+    let device = Device::with_options(level.options())?;
+    let reports = device.reports();
     let fx = Fixture::new(&device)?;
     let mut summary = Summary {
         functions: calls::RECORD
@@ -115,6 +177,7 @@ pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
                 if i % 64 == 63 {
                     // A sync point: replay has caught up, and the device is alive.
                     device.get_error()?;
+                    summary.reports += reports.try_iter().count() as u64;
                 }
             }
             device.get_error()?;
@@ -145,7 +208,11 @@ pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
     }
     std::panic::set_hook(hook);
     device.finish()?;
+    if level == Level::Capture {
+        summary.capture = Some(write_capture(&device)?);
+    }
     let stats = device.stats();
+    summary.reports += reports.try_iter().count() as u64 + stats.reports_dropped;
     summary.skipped = stats.refused;
     let (checked_calls, violations) = glcmd::checked::summary();
     summary.checked_calls = checked_calls;
@@ -153,6 +220,30 @@ pub fn run(variants: usize) -> Result<Summary, glcmd::Error> {
     summary.seconds = start.elapsed().as_secs_f64();
     drop(device);
     Ok(summary)
+}
+
+/// Writes a capture of one (empty) frame after the sweep, so the writer sends the set-up log
+/// of every swept list, and loads it back. Loading may refuse it (adversarial names are not
+/// names the capture created): what matters is that writing and loading end with a value.
+fn write_capture(device: &Device) -> Result<String, glcmd::Error> {
+    let path = std::env::temp_dir().join(format!("glcmd-sweep-{}.glcap", std::process::id()));
+    let handle = device.capture(&path, 1)?;
+    device.submit(device.command_list())?;
+    let written = match handle.wait(std::time::Duration::from_secs(300)) {
+        Ok(s) => format!(
+            "{} records, {} bytes written{}",
+            s.records,
+            s.bytes,
+            if s.setup_incomplete { " (set-up log full)" } else { "" }
+        ),
+        Err(e) => panic!("the sweep's capture was not written: {e}"),
+    };
+    let loaded = match glcmd::capture::Capture::open(&path) {
+        Ok(c) => format!("loaded, {} lists", c.lists().count()),
+        Err(e) => format!("load refused it: {e}"),
+    };
+    let _ = std::fs::remove_file(&path);
+    Ok(format!("{written}; {loaded}"))
 }
 
 impl Fixture {

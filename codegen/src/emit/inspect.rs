@@ -2,6 +2,11 @@
 //! apitrace style, enums by name, array contents shown), and for opcodes whose arguments name
 //! GL objects (gl.xml `class`), a function that lists those names, so the runtime can catch a
 //! use after delete.
+//!
+//! Both read the packet's own fields directly and the parameter buffer only through the
+//! bounds-checked helpers of `runtime/dump.rs`, which know every argument form (null arrays,
+//! `Bytes` markers, string tables): diagnostics run on the render thread, where a wrong read
+//! would take the device down with it.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -116,21 +121,21 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
                     _ => None,
                 });
                 let count = count.expect("a length array belongs to a string array");
-                quote!(dump::array::<i32>(out, params.add({ c.#id } as usize).cast(), ((c.#count) as i64).max(0) as usize, None)?;)
+                quote!(dump::array::<i32>(out, params, { c.#id } as u64, ((c.#count) as i64).max(0) as usize, None)?;)
             }
             Role::In(Rule::String) => {
                 let length = f.params.iter().find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
                 match length {
                     Some(l) => {
                         let l = ident(l);
-                        quote!(dump::string(out, params.add({ c.#id } as usize), Some((c.#l) as i64))?;)
+                        quote!(dump::string(out, params, { c.#id } as u64, Some((c.#l) as i64))?;)
                     }
-                    None => quote!(dump::string(out, params.add({ c.#id } as usize), None)?;),
+                    None => quote!(dump::string(out, params, { c.#id } as u64, None)?;),
                 }
             }
             Role::In(Rule::Strings(count)) => {
                 let count = ident(param_named(f, count));
-                quote!(dump::strings(out, params, { c.#id }, ((c.#count) as i64).max(0) as usize)?;)
+                quote!(dump::strings(out, params, { c.#id } as u64, ((c.#count) as i64).max(0) as usize)?;)
             }
             Role::In(_) if p.unpack_offset || matches!(p.role, Role::In(Rule::Bytes)) => {
                 let len_id = format_ident!("{}_len", param_ident(&p.name));
@@ -144,11 +149,7 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
                 } else {
                     rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
                 };
-                quote! {
-                    if { c.#id } == u32::MAX { out.write_str("NULL")?; } else {
-                        dump::array::<#elem>(out, params.add({ c.#id } as usize).cast(), #count, None)?;
-                    }
-                }
+                quote!(dump::nullable_array::<#elem>(out, params, { c.#id } as u64, #count, None)?;)
             }
             Role::In(rule) => {
                 let count = count_expr(f, rule);
@@ -161,7 +162,7 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
                     rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
                 };
                 let enum_group = if pointee.base == "GLenum" { quote!(Some(#group)) } else { quote!(None) };
-                quote!(dump::array::<#elem>(out, params.add({ c.#id } as usize).cast(), #count, #enum_group)?;)
+                quote!(dump::array::<#elem>(out, params, { c.#id } as u64, #count, #enum_group)?;)
             }
             Role::Out(_) | Role::OutLength { .. } => unreachable!("recorded functions have no outputs"),
         };
@@ -177,11 +178,11 @@ fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_mac
     quote! {
         #[doc = #doc]
         #[allow(unused_variables, unused_unsafe)]
-        unsafe fn #name(p: *const u64, params: *const u8, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
-            // SAFETY: the opcode at `p` selected this function, and array offsets lie inside
-            // the list's parameter buffer.
-            unsafe {
-                let c = p.cast::<#packet>().read_unaligned();
+        unsafe fn #name(p: *const u64, params: &[u8], out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+            // SAFETY: the opcode at `p` selected this function, so a whole packet of this type
+            // lies at `p`. The parameter buffer is read through bounds-checked helpers only.
+            let c = unsafe { p.cast::<#packet>().read_unaligned() };
+            {
                 out.write_str(#gl_name)?;
                 out.write_str("(")?;
                 #(#parts)*
@@ -229,11 +230,9 @@ fn objects_fn(f: &Function, packet: &proc_macro2::Ident) -> Option<(proc_macro2:
             Role::Sync => parts.push(quote!(each(#class, c.#id);)),
             Role::In(rule @ (Rule::Param(_) | Rule::Const(_))) if p.ty.pointee().base == "GLuint" => {
                 let count = count_expr(f, rule);
-                let skip_null = if p.nullable { quote!(if { c.#id } == u32::MAX { return; }) } else { quote!() };
+                let nullable = p.nullable;
                 parts.push(quote! {
-                    #skip_null
-                    let base: *const u32 = params.add({ c.#id } as usize).cast();
-                    for i in 0..#count { each(#class, base.add(i).read_unaligned()); }
+                    dump::names(params, { c.#id } as u64, #count, #nullable, |n| each(#class, n));
                 });
             }
             _ => {}
@@ -247,12 +246,10 @@ fn objects_fn(f: &Function, packet: &proc_macro2::Ident) -> Option<(proc_macro2:
     let tokens = quote! {
         #[doc = #odoc]
         #[allow(unused_unsafe, unused_variables)]
-        unsafe fn #name(p: *const u64, params: *const u8, each: &mut dyn FnMut(&'static str, u32)) {
+        unsafe fn #name(p: *const u64, params: &[u8], each: &mut dyn FnMut(&'static str, u32)) {
             // SAFETY: as for the dump functions.
-            unsafe {
-                let c = p.cast::<#packet>().read_unaligned();
-                #(#parts)*
-            }
+            let c = unsafe { p.cast::<#packet>().read_unaligned() };
+            #(#parts)*
         }
     };
     Some((name, tokens))

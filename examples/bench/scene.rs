@@ -240,12 +240,19 @@ unsafe extern "system" fn nop_get_vertex_attribiv(_: GLuint, _: GLenum, _: *mut 
 
 /// A `Gl` whose replayed functions are no-ops (every other entry is glcmd's "missing" stub).
 /// The integer getters are no-ops too, so a replay state built on it reads "nothing bound".
+/// Every buffer has 1 GiB of storage (the element-range checks of draws ask once per change).
+unsafe extern "system" fn nop_get_buffer_parameteri64v(_target: GLenum, _pname: GLenum, params: *mut GLint64) {
+    // SAFETY: the shadow passes one GLint64.
+    unsafe { *params = 1 << 30 };
+}
+
 pub fn noop_gl() -> Box<Gl> {
     // SAFETY: every non-null address is a function with the GL signature of its name.
     unsafe {
         Gl::load_with(|name| match name.to_bytes() {
             b"glGetIntegerv" => nop_get_integerv as *const c_void,
             b"glGetVertexAttribiv" => nop_get_vertex_attribiv as *const c_void,
+            b"glGetBufferParameteri64v" => nop_get_buffer_parameteri64v as *const c_void,
             b"glBindTexture" => nop_bind_texture as *const c_void,
             b"glUniformMatrix4fv" => nop_uniform_matrix4fv as *const c_void,
             b"glUniform4f" => nop_uniform4f as *const c_void,

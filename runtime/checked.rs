@@ -203,7 +203,7 @@ pub fn bound(function: &'static str, argument: &'static str, binding: GLenum, va
         argument,
         format!(
             "offset {value:#x} reached the GL with nothing bound ({}): it is a client pointer",
-            crate::dump::EnumName(binding)
+            crate::vocab::EnumName(binding)
         ),
     )
 }

@@ -88,7 +88,10 @@ pub fn check_len(function: &str, argument: &str, len: usize, expected: i64, rule
 pub fn check_pname_len(function: &str, argument: &str, len: usize, needed: Option<u32>, pname: u32) {
     if let Some(n) = needed {
         if len < n as usize {
-            panic!("{function}: `{argument}` has {len} elements, but pname {} needs {n}", crate::dump::EnumName(pname));
+            panic!(
+                "{function}: `{argument}` has {len} elements, but pname {} needs {n}",
+                crate::vocab::EnumName(pname)
+            );
         }
     }
 }
@@ -99,7 +102,7 @@ pub fn check_pname_len(function: &str, argument: &str, len: usize, needed: Optio
 pub fn check_scalar_pname(function: &str, pname: u32, count: Option<crate::generated::pname::Count>) {
     if let Some(crate::generated::pname::Count::Fixed(n)) = count {
         if n != 1 {
-            let scalar = crate::dump::EnumName(pname);
+            let scalar = crate::vocab::EnumName(pname);
             panic!(
                 "{function}: pname {scalar} yields {n} values, so the scalar form cannot return it; call the `v` form"
             );

@@ -108,6 +108,8 @@ use glutin::error::ErrorKind;
 use glutin::prelude::*;
 use glutin::surface::{Surface, WindowSurface};
 
+pub use crate::error::ContextError;
+
 /// Environment variable that picks the EGL device by its index.
 pub const DEVICE_ENV: &str = "GLCMD_EGL_DEVICE";
 
@@ -135,107 +137,6 @@ pub struct GlContext {
     display: Display,
     description: String,
     robust: bool,
-}
-
-/// Why a GL context could not be created or used.
-#[derive(Debug, thiserror::Error)]
-pub enum ContextError {
-    /// libEGL is not installed.
-    #[error(
-        "libEGL.so.1 could not be loaded: install libegl1 (the glvnd loader) with a vendor \
-         library, libegl-mesa0 + libgl1-mesa-dri (Mesa) or the NVIDIA driver's EGL"
-    )]
-    EglNotFound {
-        /// glutin's error.
-        #[source]
-        source: glutin::error::Error,
-    },
-
-    /// The EGL implementation cannot list devices or open a display on one.
-    #[error(
-        "the EGL library cannot enumerate devices (EGL_EXT_device_enumeration / \
-         EGL_EXT_platform_device missing): install libegl-mesa0 (Mesa >= 20.3) or the NVIDIA \
-         driver's EGL vendor library"
-    )]
-    NoDeviceSupport {
-        /// glutin's error.
-        #[source]
-        source: glutin::error::Error,
-    },
-
-    /// EGL lists no device at all.
-    #[error(
-        "no EGL device found: install libegl-mesa0 (Mesa) or the NVIDIA driver's EGL vendor \
-         library"
-    )]
-    NoDevice,
-
-    /// `GLCMD_EGL_DEVICE` is not an index of a listed device.
-    #[error(
-        "GLCMD_EGL_DEVICE={value:?} is not the index of an EGL device (there are {count}, \
-         0..{count}): unset it or pick an index from the log"
-    )]
-    BadDeviceIndex {
-        /// The variable's value.
-        value: String,
-        /// How many devices EGL listed.
-        count: usize,
-    },
-
-    /// Devices exist, but none gave an OpenGL 4.5 core surfaceless context.
-    #[error(
-        "no EGL device gave an OpenGL 4.5 core surfaceless context (tried {tried}): needs Mesa \
-         >= 20.3 with libgl1-mesa-dri (llvmpipe) or the NVIDIA driver; run with \
-         EGL_LOG_LEVEL=debug for EGL's reasons"
-    )]
-    NoUsableDevice {
-        /// Each device tried and why it failed.
-        tried: String,
-        /// glutin's error for the last device tried.
-        #[source]
-        source: glutin::error::Error,
-    },
-
-    /// The window's context and surface belong to different GL APIs.
-    #[error(
-        "the window's context is {context} but its surface is {surface}: create both from the \
-         same glutin Display"
-    )]
-    ApiMismatch {
-        /// The context's API.
-        context: &'static str,
-        /// The surface's API.
-        surface: &'static str,
-    },
-
-    /// Making the context current on the calling thread failed.
-    #[error(
-        "could not make the GL context current on the render thread: it must not be current on \
-         any other thread (hand over a NotCurrentContext) and its surface must still exist"
-    )]
-    MakeCurrent {
-        /// glutin's error.
-        #[source]
-        source: glutin::error::Error,
-    },
-
-    /// A context was asked for on a glcmd render thread.
-    #[error(
-        "a GL context cannot be created on a glcmd render thread (inside with_gl, post or a callback): it \
-         would replace the render thread's own context; create it on a thread of your own"
-    )]
-    OnRenderThread,
-
-    /// `swap_buffers` failed.
-    #[error(
-        "presenting the frame (swap_buffers) failed: the window may have been closed or the \
-         display connection lost"
-    )]
-    Present {
-        /// glutin's error.
-        #[source]
-        source: glutin::error::Error,
-    },
 }
 
 impl GlContext {

@@ -34,11 +34,12 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
-use crate::diagnostics::{DebugMessage, DiagnosticOptions, Report, ReportKind, Sink};
+use crate::diagnostics::DiagnosticOptions;
 use crate::frame::{Frame, OpenFrames, SlotBits, SubmitError, MAX_SLOTS};
 use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::render::{self, ContextSource, RenderContext};
+use crate::vocab::{DebugMessage, Report, ReportKind, Sink};
 use crate::Error;
 
 /// Messages the channel can hold before senders wait. Preallocated, so sending never allocates.

@@ -22,7 +22,9 @@ use std::fmt::{self, Write};
 use crate::generated::enums::enum_name;
 use crate::generated::inspect::DUMP;
 use crate::list::CommandList;
-use crate::replay::{BYTES_NULL, BYTES_OFFSET};
+use crate::vocab::params::{BYTES_NULL, BYTES_OFFSET};
+
+pub use crate::vocab::names::EnumName;
 
 /// Writes one packet as a GL call; the slice is the list's whole parameter buffer.
 ///
@@ -32,20 +34,6 @@ pub type DumpFn = unsafe fn(*const u64, &[u8], &mut dyn Write) -> fmt::Result;
 /// Calls back with (gl.xml class, name) for every GL object a packet names (safety as for
 /// [`DumpFn`]).
 pub type ObjectsFn = unsafe fn(*const u64, &[u8], &mut dyn FnMut(&'static str, u32));
-
-/// Displays a GL enum value by name (`GL_COLOR`), or in hex when no enumerant has that value.
-/// Error messages use it.
-#[derive(Clone, Copy, Debug)]
-pub struct EnumName(pub u32);
-
-impl fmt::Display for EnumName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match enum_name("", self.0) {
-            Some(name) => f.write_str(name),
-            None => write!(f, "0x{:04X}", self.0),
-        }
-    }
-}
 
 /// The gl.xml object class an `identifier` of `glObjectLabel` names.
 pub fn class_of_identifier(identifier: u32) -> Option<&'static str> {

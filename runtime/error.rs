@@ -1,12 +1,19 @@
 //! Runtime errors. Each says what happened and what to do about it.
+//!
+//! All of glcmd's error types live here, at the ground floor beside the shared vocabulary,
+//! because every part returns them: [`Error`], and the two it wraps, [`ContextError`] (making a
+//! GL context) and [`CaptureError`] (writing a capture). (`context` and `capture` re-export
+//! their own.)
 
-use crate::dump::EnumName;
+use std::path::PathBuf;
+
+use crate::vocab::EnumName;
 
 /// An error of a `Device` call or submission.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("could not create the GL context: {0}")]
-    Context(#[from] crate::context::ContextError),
+    Context(#[from] ContextError),
 
     #[error(
         "the render thread is gone ({reason}); everything submitted after that point was not run. Create a new Device"
@@ -65,5 +72,123 @@ pub enum Error {
     LinkNotSubmitted { program: u32 },
 
     #[error("capture: {0}")]
-    Capture(#[from] crate::capture::CaptureError),
+    Capture(#[from] CaptureError),
+}
+
+/// Why a GL context could not be created or used.
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    /// libEGL is not installed.
+    #[error(
+        "libEGL.so.1 could not be loaded: install libegl1 (the glvnd loader) with a vendor \
+         library, libegl-mesa0 + libgl1-mesa-dri (Mesa) or the NVIDIA driver's EGL"
+    )]
+    EglNotFound {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// The EGL implementation cannot list devices or open a display on one.
+    #[error(
+        "the EGL library cannot enumerate devices (EGL_EXT_device_enumeration / \
+         EGL_EXT_platform_device missing): install libegl-mesa0 (Mesa >= 20.3) or the NVIDIA \
+         driver's EGL vendor library"
+    )]
+    NoDeviceSupport {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// EGL lists no device at all.
+    #[error(
+        "no EGL device found: install libegl-mesa0 (Mesa) or the NVIDIA driver's EGL vendor \
+         library"
+    )]
+    NoDevice,
+
+    /// `GLCMD_EGL_DEVICE` is not an index of a listed device.
+    #[error(
+        "GLCMD_EGL_DEVICE={value:?} is not the index of an EGL device (there are {count}, \
+         0..{count}): unset it or pick an index from the log"
+    )]
+    BadDeviceIndex {
+        /// The variable's value.
+        value: String,
+        /// How many devices EGL listed.
+        count: usize,
+    },
+
+    /// Devices exist, but none gave an OpenGL 4.5 core surfaceless context.
+    #[error(
+        "no EGL device gave an OpenGL 4.5 core surfaceless context (tried {tried}): needs Mesa \
+         >= 20.3 with libgl1-mesa-dri (llvmpipe) or the NVIDIA driver; run with \
+         EGL_LOG_LEVEL=debug for EGL's reasons"
+    )]
+    NoUsableDevice {
+        /// Each device tried and why it failed.
+        tried: String,
+        /// glutin's error for the last device tried.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// The window's context and surface belong to different GL APIs.
+    #[error(
+        "the window's context is {context} but its surface is {surface}: create both from the \
+         same glutin Display"
+    )]
+    ApiMismatch {
+        /// The context's API.
+        context: &'static str,
+        /// The surface's API.
+        surface: &'static str,
+    },
+
+    /// Making the context current on the calling thread failed.
+    #[error(
+        "could not make the GL context current on the render thread: it must not be current on \
+         any other thread (hand over a NotCurrentContext) and its surface must still exist"
+    )]
+    MakeCurrent {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+
+    /// A context was asked for on a glcmd render thread.
+    #[error(
+        "a GL context cannot be created on a glcmd render thread (inside with_gl, post or a callback): it \
+         would replace the render thread's own context; create it on a thread of your own"
+    )]
+    OnRenderThread,
+
+    /// `swap_buffers` failed.
+    #[error(
+        "presenting the frame (swap_buffers) failed: the window may have been closed or the \
+         display connection lost"
+    )]
+    Present {
+        /// glutin's error.
+        #[source]
+        source: glutin::error::Error,
+    },
+}
+
+/// Why a capture could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureError {
+    #[error("capture is off: create the device with Options::capture set")]
+    Off,
+    #[error("a capture is already being written; wait for it first")]
+    Busy,
+    #[error("a capture of 0 frames was asked for")]
+    NoFrames,
+    #[error("{}: {message}", path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("waited {waited_ms} ms for frames {first}..{} to end; the capture is still being written", first + frames)]
+    Timeout { waited_ms: u128, first: u64, frames: u64 },
+    #[error("the device is gone and its capture thread with it")]
+    DeviceGone,
 }

@@ -118,9 +118,10 @@ pub mod replay;
 pub mod shadow;
 pub mod special;
 mod sync;
+pub mod vocab;
 
 pub use device::{Device, FrameStats, Options, Stats};
-pub use diagnostics::{DiagnosticOptions, Report, ReportKind};
+pub use diagnostics::DiagnosticOptions;
 pub use error::Error;
 pub use frame::{Frame, SubmitError};
 pub use generated::enums as gl;
@@ -129,6 +130,7 @@ pub use generated::Gl;
 pub use list::CommandList;
 pub use render::RenderContext;
 pub use sync::Sync;
+pub use vocab::{Report, ReportKind};
 
 /// Array data for arguments whose length the GL derives from state (pixel data).
 #[derive(Clone, Copy, Debug)]

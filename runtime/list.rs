@@ -195,12 +195,12 @@ impl CommandList {
                 let len = crate::codec::count_i32(s.len(), function, argument) as u32;
                 (self.push_slice(s) as u64, len)
             }
-            crate::Bytes::BufferOffset(o) if offsets => (o as u64, crate::replay::BYTES_OFFSET),
+            crate::Bytes::BufferOffset(o) if offsets => (o as u64, crate::vocab::params::BYTES_OFFSET),
             crate::Bytes::BufferOffset(_) => panic!(
                 "{function}: `{argument}` is always read from client memory; a buffer offset is not accepted (pass \
                  Bytes::Slice)"
             ),
-            crate::Bytes::None if none => (0, crate::replay::BYTES_NULL),
+            crate::Bytes::None if none => (0, crate::vocab::params::BYTES_NULL),
             crate::Bytes::None => panic!(
                 "{function}: `{argument}` cannot be Bytes::None; the GL reads this data (pass Bytes::Slice, or \
                  Bytes::BufferOffset with a pixel-unpack buffer bound)"

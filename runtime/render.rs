@@ -41,13 +41,14 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use crate::context::GlContext;
 use crate::device::{recycle, recycle_unreplayed, CallKind, Common, FrameStats, Job, Msg};
-use crate::diagnostics::{self, Diagnostics, Report, ReportKind};
+use crate::diagnostics::{self, Diagnostics};
 use crate::generated::types::GLsync;
 use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::loader::ContextInfo;
 use crate::replay::{self, ReplayState};
-use crate::shadow::{Class, Target};
+use crate::shadow::Target;
+use crate::vocab::{Class, Report, ReportKind};
 use crate::{special, Error};
 
 /// How the render thread gets its context.

@@ -21,10 +21,10 @@
 use std::collections::HashMap;
 use std::ffi::c_char;
 
-use crate::diagnostics::{Report, ReportKind, Sink};
 use crate::generated::{enums as gl, types::*, Gl, EXECUTE, SLOTS};
 use crate::list::CommandList;
 use crate::shadow::{Refusal, Shadow, Target};
+use crate::vocab::{Report, ReportKind, Sink};
 
 /// The signature of every generated execute function.
 ///
@@ -33,10 +33,7 @@ use crate::shadow::{Refusal, Shadow, Target};
 /// replayed (whose parameter buffer is the replayer's).
 pub type ExecuteFn = unsafe fn(&mut Replayer<'_>, *const u64);
 
-/// `Bytes` packet fields: the length value that marks an offset into the bound buffer.
-pub const BYTES_OFFSET: u32 = u32::MAX;
-/// `Bytes` packet fields: the length value that marks `Bytes::None` (a null pointer).
-pub const BYTES_NULL: u32 = u32::MAX - 1;
+pub use crate::vocab::params::{BYTES_NULL, BYTES_OFFSET};
 
 /// State the render thread keeps across lists and frames.
 pub struct ReplayState {

@@ -33,7 +33,7 @@ use super::validate::{bytes, opcode};
 use crate::generated::capture::OPCODES;
 use crate::generated::SLOTS;
 use crate::gl;
-use crate::shadow::Class;
+use crate::vocab::Class;
 
 /// What a replay may use. [`Default`] suits captures of real applications on a workstation;
 /// raise a limit for a larger capture you trust (`glcmd-replay --max-objects`,

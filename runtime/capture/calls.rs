@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 use super::wire::{self, Get, Put, Reader, WireError};
 use crate::device::Device;
-use crate::shadow::Class;
+use crate::vocab::Class;
 use crate::Error;
 
 /// Why a recorded create or query is not accepted.

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::calls::{CallProblem, Names};
 use super::format::{self, Header};
 use super::validate::{self, PacketProblem};
-use crate::shadow::Class;
+use crate::vocab::Class;
 
 /// Why a capture cannot be loaded.
 #[derive(Debug, thiserror::Error)]

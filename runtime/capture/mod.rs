@@ -123,25 +123,10 @@ pub use load::{Capture, ListRecord, LoadError, PacketInfo, Record};
 pub use player::{read_final_framebuffer, replay, Image, ReplayError, ReplayEvent, ReplayOptions, ReplaySummary};
 pub use recorder::{CaptureHandle, CaptureOptions, CaptureSummary, PostMortem, SetupLog};
 
+pub use crate::error::CaptureError;
+
 use crate::device::Device;
 use crate::render::RenderContext;
-
-/// Why a capture could not be made.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CaptureError {
-    #[error("capture is off: create the device with Options::capture set")]
-    Off,
-    #[error("a capture is already being written; wait for it first")]
-    Busy,
-    #[error("a capture of 0 frames was asked for")]
-    NoFrames,
-    #[error("{}: {message}", path.display())]
-    Io { path: PathBuf, message: String },
-    #[error("waited {waited_ms} ms for frames {first}..{} to end; the capture is still being written", first + frames)]
-    Timeout { waited_ms: u128, first: u64, frames: u64 },
-    #[error("the device is gone and its capture thread with it")]
-    DeviceGone,
-}
 
 impl Device {
     /// Writes the next `frames` frames (from the next frame begun after this call) to `path`,

@@ -27,7 +27,7 @@ use super::load::{Capture, ListRecord, Record};
 use super::validate;
 use crate::diagnostics::Report;
 use crate::list::CommandList;
-use crate::shadow::Class;
+use crate::vocab::Class;
 use crate::{gl, Device, Error, Frame};
 
 /// How to replay.

@@ -4,7 +4,7 @@
 //! replay (`budget.rs` reads them).
 
 use crate::generated::pname::Count;
-use crate::shadow::Class;
+use crate::vocab::Class;
 
 /// An integer packet field: byte offset in the packet, size in bytes, signedness.
 #[derive(Clone, Copy, Debug)]

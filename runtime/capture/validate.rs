@@ -24,7 +24,7 @@ use super::tables::{ArrayField, Int, Len, NameCount, NameField, Opcode};
 use crate::generated::capture::OPCODES;
 use crate::generated::pname::Count;
 use crate::generated::{OPCODE_COUNT, SLOTS};
-use crate::replay::{BYTES_NULL, BYTES_OFFSET};
+use crate::vocab::params::{BYTES_NULL, BYTES_OFFSET};
 
 /// Why a packet is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

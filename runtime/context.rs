@@ -110,6 +110,22 @@ use glutin::surface::{Surface, WindowSurface};
 
 pub use crate::error::ContextError;
 
+thread_local! {
+    /// Whether this thread is a device's render thread (set by the render thread for its life).
+    static RENDER_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks this thread as a render thread (or not). Contexts cannot be made on one: making a
+/// context current there would replace the device's own behind its back.
+pub(crate) fn mark_render_thread(on: bool) {
+    RENDER_THREAD.with(|r| r.set(on));
+}
+
+/// Whether this thread is a render thread.
+pub(crate) fn on_render_thread() -> bool {
+    RENDER_THREAD.with(|r| r.get())
+}
+
 /// Environment variable that picks the EGL device by its index.
 pub const DEVICE_ENV: &str = "GLCMD_EGL_DEVICE";
 
@@ -159,7 +175,7 @@ impl GlContext {
     /// Refused on a glcmd render thread: making a new context current there would take the
     /// render thread's own context away from it.
     pub fn headless_with(robust: bool) -> Result<GlContext, ContextError> {
-        if crate::render::with_current(|c| c.is_some()) {
+        if on_render_thread() {
             return Err(ContextError::OnRenderThread);
         }
         let devices: Vec<Device> = match Device::query_devices() {
@@ -231,7 +247,7 @@ impl GlContext {
     /// window), leave the context not current, move both to the render thread
     /// and call this there. The window must outlive the returned `GlContext`.
     pub fn from_window(context: NotCurrentContext, surface: Surface<WindowSurface>) -> Result<GlContext, ContextError> {
-        if crate::render::with_current(|c| c.is_some()) {
+        if on_render_thread() {
             return Err(ContextError::OnRenderThread);
         }
         let (context_api, surface_api) = (context_api_name(&context), surface_api_name(&surface));

@@ -35,11 +35,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::diagnostics::DiagnosticOptions;
-use crate::frame::{Frame, OpenFrames, SlotBits, SubmitError, MAX_SLOTS};
 use crate::generated::Gl;
 use crate::list::CommandList;
+use crate::open_frames::OpenFrames;
 use crate::render::{self, ContextSource, RenderContext};
-use crate::vocab::{DebugMessage, Report, ReportKind, Sink};
+use crate::vocab::{DebugMessage, Report, Sink};
 use crate::Error;
 
 /// Messages the channel can hold before senders wait. Preallocated, so sending never allocates.
@@ -89,7 +89,7 @@ pub(crate) struct Common {
     pub(crate) stall: Mutex<Option<(u64, u32, Instant)>>,
     pub(crate) open: Mutex<OpenFrames>,
     /// The frame a `Submission` report was last given for (rule 8 of `frame.rs`), plus one.
-    warned: AtomicU64,
+    pub(crate) warned: AtomicU64,
     pub(crate) reports: Receiver<Report>,
     pub(crate) sink: Sink,
     /// The context has robust buffer access (set by the render thread at start-up).
@@ -409,57 +409,6 @@ impl Device {
     pub(crate) fn program_info_log(&self, function: &'static str, program: u32) -> Result<Option<String>, Error> {
         let check = self.program_wait_check(function);
         self.shared.common.programs.info_log(function, program, self.shared.common.options.wait_limit, &check)
-    }
-
-    /// Begins a frame of `slots` lists (at most [`MAX_SLOTS`]). Submit one list per slot (an
-    /// empty list is fine); the render thread replays them in slot order. Frames replay in the
-    /// order they were begun; see the ordering rules in `frame.rs`.
-    pub fn begin_frame(&self, slots: usize) -> Result<Frame, Error> {
-        // Checked before a frame number is taken: a refused frame must not leave a gap that
-        // every later frame would wait for.
-        if slots > MAX_SLOTS {
-            return Err(Error::TooManySlots { slots, max: MAX_SLOTS });
-        }
-        let common = &self.shared.common;
-        let frame = {
-            // Numbered and registered together, so the render thread never sees a frame begun
-            // that `open` does not know.
-            let mut open = common.open.lock().unwrap_or_else(|e| e.into_inner());
-            let frame = common.next_frame.fetch_add(1, Ordering::Relaxed);
-            open.begin(frame);
-            frame
-        };
-        let f = Frame { device: self.clone(), frame, slots, submitted: SlotBits::new(slots) };
-        self.send(Msg::Begin { frame, slots: slots as u32 })?;
-        Ok(f)
-    }
-
-    /// Submits one list as a frame of its own. While an earlier frame is still open, the list
-    /// replays after it (rule 8 of the ordering rules, `frame.rs`), and a `Submission` report
-    /// says so once per open frame.
-    ///
-    /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
-    /// [`Frame::submit`] does.
-    pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
-        let common = &self.shared.common;
-        let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
-        if let Some(open) = oldest_open {
-            if common.warned.fetch_max(open + 1, Ordering::Relaxed) < open + 1 {
-                common.sink.send(Report::lifecycle(
-                    ReportKind::Submission,
-                    format!(
-                        "Device::submit while frame {open} is open: the list replays after frame {open} ends (frames \
-                         replay in the order they were begun). To run it before that frame's lists, submit it to \
-                         slot 0 of the frame; to say that after is intended, use begin_frame(1)"
-                    ),
-                ));
-            }
-        }
-        let frame = match self.begin_frame(1) {
-            Ok(frame) => frame,
-            Err(error) => return Err(SubmitError::new(error, list)),
-        };
-        frame.submit(0, list)
     }
 
     /// Runs `f` with the raw function table on the render thread, after everything submitted

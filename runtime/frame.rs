@@ -44,10 +44,10 @@
 //! until `wait_limit`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::ThreadId;
 
 use crate::device::{Device, Msg};
 use crate::list::CommandList;
+use crate::vocab::{Report, ReportKind};
 use crate::Error;
 
 /// The most slots one frame may have. Per-frame bookkeeping is proportional to it.
@@ -100,6 +100,57 @@ impl SubmitError {
 
 /// The program interface cache's side of a submit (`programs.rs`).
 impl Device {
+    /// Begins a frame of `slots` lists (at most [`MAX_SLOTS`]). Submit one list per slot (an
+    /// empty list is fine); the render thread replays them in slot order. Frames replay in the
+    /// order they were begun; see the ordering rules in `frame.rs`.
+    pub fn begin_frame(&self, slots: usize) -> Result<Frame, Error> {
+        // Checked before a frame number is taken: a refused frame must not leave a gap that
+        // every later frame would wait for.
+        if slots > MAX_SLOTS {
+            return Err(Error::TooManySlots { slots, max: MAX_SLOTS });
+        }
+        let common = &self.shared.common;
+        let frame = {
+            // Numbered and registered together, so the render thread never sees a frame begun
+            // that `open` does not know.
+            let mut open = common.open.lock().unwrap_or_else(|e| e.into_inner());
+            let frame = common.next_frame.fetch_add(1, Ordering::Relaxed);
+            open.begin(frame);
+            frame
+        };
+        let f = Frame { device: self.clone(), frame, slots, submitted: SlotBits::new(slots) };
+        self.send(Msg::Begin { frame, slots: slots as u32 })?;
+        Ok(f)
+    }
+
+    /// Submits one list as a frame of its own. While an earlier frame is still open, the list
+    /// replays after it (rule 8 of the ordering rules, `frame.rs`), and a `Submission` report
+    /// says so once per open frame.
+    ///
+    /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
+    /// [`Frame::submit`] does.
+    pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
+        let common = &self.shared.common;
+        let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
+        if let Some(open) = oldest_open {
+            if common.warned.fetch_max(open + 1, Ordering::Relaxed) < open + 1 {
+                common.sink.send(Report::lifecycle(
+                    ReportKind::Submission,
+                    format!(
+                        "Device::submit while frame {open} is open: the list replays after frame {open} ends (frames \
+                         replay in the order they were begun). To run it before that frame's lists, submit it to \
+                         slot 0 of the frame; to say that after is intended, use begin_frame(1)"
+                    ),
+                ));
+            }
+        }
+        let frame = match self.begin_frame(1) {
+            Ok(frame) => frame,
+            Err(error) => return Err(SubmitError::new(error, list)),
+        };
+        frame.submit(0, list)
+    }
+
     /// Counts the links a list records as submitted (before the list is sent, so a lookup made
     /// after the submit waits for them).
     pub(crate) fn links_submitted(&self, list: &mut CommandList) {
@@ -268,83 +319,5 @@ impl Drop for Frame {
     fn drop(&mut self) {
         self.device.shared.common.open.lock().unwrap_or_else(|e| e.into_inner()).close(self.frame);
         let _ = self.device.send(Msg::Close { frame: self.frame });
-    }
-}
-
-/// Frames begun and not yet dropped, with the thread that began each, how many slots were
-/// submitted, and the claims: what the render thread consults to tell a wait that only the
-/// caller could end from one that depends on another thread. Flat vectors, reused, so a
-/// steady-state frame allocates nothing.
-#[derive(Default)]
-pub(crate) struct OpenFrames {
-    frames: Vec<OpenFrame>,
-    /// (frame, slot, thread) of claimed, unsubmitted slots.
-    claims: Vec<(u64, u32, ThreadId)>,
-    /// (frame, slot) of slots submitted in open frames: the render thread may not have seen the
-    /// submit yet when a lookup on the submitting thread reads its stall, which then names a
-    /// slot that is on its way, not owed.
-    sent: Vec<(u64, u32)>,
-}
-
-struct OpenFrame {
-    frame: u64,
-    thread: ThreadId,
-}
-
-impl OpenFrames {
-    pub(crate) fn begin(&mut self, frame: u64) {
-        self.frames.push(OpenFrame { frame, thread: std::thread::current().id() });
-    }
-
-    fn claim(&mut self, frame: u64, slot: u32) {
-        self.claims.push((frame, slot, std::thread::current().id()));
-    }
-
-    fn submitted(&mut self, frame: u64, slot: u32) {
-        self.claims.retain(|&(f, s, _)| (f, s) != (frame, slot));
-        if self.frames.iter().any(|f| f.frame == frame) {
-            self.sent.push((frame, slot));
-        }
-    }
-
-    fn close(&mut self, frame: u64) {
-        self.frames.retain(|f| f.frame != frame);
-        self.claims.retain(|&(f, _, _)| f != frame);
-        self.sent.retain(|&(f, _)| f != frame);
-    }
-
-    /// Gives a frame up (rule 4) unless one of its `missing` slots was submitted and is on its
-    /// way to the render thread: false then (the list arrives next, nothing is given up).
-    pub(crate) fn abandon(&mut self, frame: u64, missing: &[u32]) -> bool {
-        if self.sent.iter().any(|&(f, s)| f == frame && missing.contains(&s)) {
-            return false;
-        }
-        self.close(frame);
-        true
-    }
-
-    /// The frame was begun and has neither been dropped nor given up.
-    fn is_open(&self, frame: u64) -> bool {
-        self.frames.iter().any(|f| f.frame == frame)
-    }
-
-    /// Who owes an unsubmitted slot, as far as glcmd can tell: `Some(reason)` if only `thread`
-    /// can end a wait for it.
-    pub(crate) fn owed_by(&self, frame: u64, slot: u32, thread: ThreadId) -> Option<&'static str> {
-        if self.sent.contains(&(frame, slot)) {
-            return None;
-        }
-        if let Some(&(_, _, t)) = self.claims.iter().find(|&&(f, s, _)| (f, s) == (frame, slot)) {
-            return (t == thread).then_some("this thread claimed (Frame::list) and has not submitted");
-        }
-        self.frames
-            .iter()
-            .any(|f| f.frame == frame && f.thread == thread)
-            .then_some("is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)")
-    }
-
-    /// The oldest open frame, if any.
-    pub(crate) fn oldest(&self) -> Option<u64> {
-        self.frames.iter().map(|f| f.frame).min()
     }
 }

@@ -101,6 +101,7 @@ pub mod checked;
 pub mod codec;
 #[doc(hidden)]
 pub mod context;
+mod debug_groups;
 pub mod device;
 pub mod diagnostics;
 pub mod dump;
@@ -110,6 +111,7 @@ pub mod generated;
 pub mod limits;
 pub mod list;
 pub mod loader;
+mod open_frames;
 pub mod packet;
 pub mod pools;
 pub mod programs;

@@ -49,7 +49,7 @@ use crate::loader::ContextInfo;
 use crate::replay::{self, ReplayState};
 use crate::shadow::Target;
 use crate::vocab::{Class, Report, ReportKind};
-use crate::{special, Error};
+use crate::{debug_groups, Error};
 
 /// How the render thread gets its context.
 pub(crate) enum ContextSource {
@@ -97,6 +97,7 @@ struct CurrentGuard;
 impl Drop for CurrentGuard {
     fn drop(&mut self) {
         CURRENT.with(|c| c.set(None));
+        crate::context::mark_render_thread(false);
         crate::loader::set_missing_hook(None);
         #[cfg(feature = "checking")]
         crate::checked::uninstall();
@@ -705,7 +706,7 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
     }
     {
         let mut state = ctx.state.borrow_mut();
-        let pushed = special::begin_list(ctx.raw_gl(), &ctx.info, &list);
+        let pushed = debug_groups::begin_list(ctx.raw_gl(), &ctx.info, &list);
         // SAFETY: lists reach the render thread only from glcmd's recording methods (packets
         // written by generated code) or from a capture that `capture::validate::check_list`
         // passed, and `ctx.gl` is this thread's table.
@@ -716,7 +717,7 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
                 replay::replay(&ctx.gl, ctx.raw_gl(), &mut state, &list, index);
             }
         }
-        special::end_list(ctx.raw_gl(), pushed);
+        debug_groups::end_list(ctx.raw_gl(), pushed);
     }
     let (packet_bytes, param_bytes) = list.byte_sizes();
     f.stats.lists += 1;
@@ -779,6 +780,7 @@ pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>,
             ctx.diag.install(ctx.raw_gl());
         }
         CURRENT.with(|c| c.set(Some(&ctx as *const RenderContext)));
+        crate::context::mark_render_thread(true);
         let _guard = CurrentGuard;
         {
             let diag: *const Diagnostics = &*ctx.diag;

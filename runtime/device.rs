@@ -102,7 +102,7 @@ pub(crate) struct Common {
     /// out.
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
     /// Capture (`capture/`), when `Options::capture` is on.
-    pub(crate) capture: Option<crate::capture::recorder::Recorder>,
+    pub(crate) capture: Option<crate::capture_writer::recorder::Recorder>,
 }
 
 /// Counters of the render thread, for `Device::stats`.
@@ -228,7 +228,7 @@ pub struct Options {
     /// Capture and post-mortem capture (`glcmd::capture`): keeps the set-up log from the start
     /// so `Device::capture` can write frames that replay from a clean context. Default off
     /// (`None`): capture costs nothing.
-    pub capture: Option<crate::capture::CaptureOptions>,
+    pub capture: Option<crate::capture_writer::recorder::CaptureOptions>,
 }
 
 impl Default for Options {
@@ -282,7 +282,7 @@ impl Device {
         let (report_tx, report_rx) = crossbeam_channel::bounded(options.report_capacity.max(1));
         let track_sites = options.track_sites || options.diagnostics.any();
         let sink = Sink::new(report_tx);
-        let capture = options.capture.clone().map(crate::capture::recorder::Recorder::start).transpose()?;
+        let capture = options.capture.clone().map(crate::capture_writer::recorder::Recorder::start).transpose()?;
         let common = Arc::new(Common {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             options,

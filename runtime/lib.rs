@@ -96,6 +96,7 @@
 //! to GL defaults, a known starting point.
 
 pub mod capture;
+mod capture_writer;
 #[cfg(feature = "checking")]
 pub mod checked;
 pub mod codec;

@@ -642,7 +642,7 @@ impl Scheduler {
             let handing = Instant::now();
             r.frame_ended(&mut f.replayed);
             r.copied(handing.elapsed());
-            r.send(crate::capture::recorder::Event::FrameEnd { frame: f.id });
+            r.send(crate::capture_writer::recorder::Event::FrameEnd { frame: f.id });
         }
         if let Err(e) = ctx.context.present() {
             ctx.common.sink.send(Report::lifecycle(

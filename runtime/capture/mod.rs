@@ -107,13 +107,10 @@
 
 pub mod budget;
 pub mod calls;
-pub mod format;
 pub mod load;
 pub mod player;
-pub mod recorder;
 pub mod tables;
 pub mod validate;
-pub mod wire;
 
 use std::path::PathBuf;
 
@@ -123,6 +120,7 @@ pub use load::{Capture, ListRecord, LoadError, PacketInfo, Record};
 pub use player::{read_final_framebuffer, replay, Image, ReplayError, ReplayEvent, ReplayOptions, ReplaySummary};
 pub use recorder::{CaptureHandle, CaptureOptions, CaptureSummary, PostMortem, SetupLog};
 
+pub use crate::capture_writer::{format, recorder, wire};
 pub use crate::error::CaptureError;
 
 use crate::device::Device;

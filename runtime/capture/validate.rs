@@ -57,11 +57,8 @@ pub struct At {
     pub problem: PacketProblem,
 }
 
-/// The bytes of a run of 8-byte slots.
-pub(crate) fn bytes(words: &[u64]) -> &[u8] {
-    // SAFETY: u8 has alignment 1 and no invalid values; the length is the words' size in bytes.
-    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), words.len() * 8) }
-}
+// The bytes of a run of 8-byte slots.
+pub(crate) use crate::capture_writer::words_as_bytes as bytes;
 
 fn bytes_mut(words: &mut [u64]) -> &mut [u8] {
     // SAFETY: as in `bytes`; the borrow is exclusive.

@@ -29,7 +29,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::format::{self, Header};
-use super::CaptureError;
+use crate::error::CaptureError;
 use crate::list::CommandList;
 
 /// Which lists the set-up log keeps, besides every create and program interface lookup.

@@ -126,7 +126,7 @@ impl Record {
     /// A `u32` byte length and the words' bytes (in memory order: the machine's byte order).
     pub fn words(&mut self, w: &[u64]) -> &mut Self {
         self.u32((w.len() * 8) as u32);
-        self.bytes.extend_from_slice(super::validate::bytes(w));
+        self.bytes.extend_from_slice(super::words_as_bytes(w));
         self
     }
 

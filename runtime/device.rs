@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
-use crate::diagnostics::DiagnosticOptions;
+use crate::channel::{lost_reason, CallKind, SharedState};
 use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::open_frames::OpenFrames;
@@ -42,10 +42,14 @@ use crate::render::{self, ContextSource, RenderContext};
 use crate::vocab::{DebugMessage, Report, Sink};
 use crate::Error;
 
+pub use crate::options::{FrameStats, Options, Stats};
+
+/// The channel's messages and round-trip jobs, served by this device's render thread.
+pub(crate) type Msg = crate::channel::Msg<RenderContext>;
+pub(crate) type Job = crate::channel::Job<RenderContext>;
+
 /// Messages the channel can hold before senders wait. Preallocated, so sending never allocates.
 const CHANNEL_CAPACITY: usize = 4096;
-/// Lists the pool keeps for reuse.
-const POOL_LIMIT: usize = 1024;
 /// The most names one create call makes (a larger count is refused with an error: no engine
 /// creates that many objects at once, and the GL would try).
 pub const MAX_CREATE: usize = 1 << 20;
@@ -65,186 +69,14 @@ pub(crate) struct Shared {
     /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
     /// request stuck in the channel of a dead render thread cannot hang its caller.
     alive: Receiver<()>,
-    pub(crate) common: Arc<Common>,
+    pub(crate) common: Arc<SharedState>,
     thread: Mutex<Option<JoinHandle<()>>>,
     render_thread: ThreadId,
     track_sites: bool,
 }
 
-/// What both sides share.
-pub(crate) struct Common {
-    /// This device's number, for list claims.
-    pub(crate) id: u64,
-    pub(crate) options: Options,
-    pub(crate) pool: Mutex<Vec<CommandList>>,
-    pub(crate) lost: Mutex<Option<String>>,
-    pub(crate) next_frame: AtomicU64,
-    /// Frames below this number have ended.
-    pub(crate) ended: AtomicU64,
-    pub(crate) round_trips: AtomicU64,
-    pub(crate) stats: Mutex<Stats>,
-    /// Notified at every frame end, when the render thread exits, and when a stall is published.
-    pub(crate) frame_ended: Condvar,
-    /// The unsubmitted slot the render thread has been waiting on, and since when.
-    pub(crate) stall: Mutex<Option<(u64, u32, Instant)>>,
-    pub(crate) open: Mutex<OpenFrames>,
-    /// The frame a `Submission` report was last given for (rule 8 of `frame.rs`), plus one.
-    pub(crate) warned: AtomicU64,
-    pub(crate) reports: Receiver<Report>,
-    pub(crate) sink: Sink,
-    /// The context has robust buffer access (set by the render thread at start-up).
-    pub(crate) robust: std::sync::atomic::AtomicBool,
-    /// Name pools (`pools.rs`).
-    pub(crate) pools: crate::pools::Pools,
-    /// The program interface cache (`programs.rs`).
-    pub(crate) programs: Arc<crate::programs::Programs>,
-    /// The limits cache (`limits.rs`), read by the render thread before the device is handed
-    /// out.
-    pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
-    /// Capture (`capture/`), when `Options::capture` is on.
-    pub(crate) capture: Option<crate::capture_writer::recorder::Recorder>,
-}
-
-/// Counters of the render thread, for `Device::stats`.
-#[derive(Clone, Debug, Default)]
-pub struct Stats {
-    /// Frames ended.
-    pub frames: u64,
-    /// Lists and commands replayed.
-    pub lists: u64,
-    pub commands: u64,
-    /// Commands not passed to the GL because an argument was unsafe (each was reported).
-    pub refused: u64,
-    /// Round trips (create and query calls) served.
-    pub round_trips: u64,
-    /// Reports dropped because nobody read `Device::reports` and its queue was full.
-    pub reports_dropped: u64,
-    /// Deleted names use-after-delete tracking remembers now (at most
-    /// `DiagnosticOptions::deleted_names_kept`).
-    pub deleted_names: usize,
-    /// Times the render thread parked (blocked with nothing to do), and for how long in all.
-    pub parks: u64,
-    pub parked: Duration,
-    /// Time spent replaying lists and deferred deletes, over all ended frames.
-    pub replay: Duration,
-    /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
-    pub pooled_names: usize,
-    /// Programs the program interface cache holds an entry for now (live programs with
-    /// answers, and pending links), and the answers it keeps for them (`programs.rs`).
-    pub program_entries: usize,
-    pub program_answers: usize,
-    /// The last ended frame.
-    pub last_frame: FrameStats,
-}
-
-/// Statistics of one frame.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FrameStats {
-    pub lists: u32,
-    pub commands: u64,
-    pub packet_bytes: u64,
-    pub param_bytes: u64,
-    /// Time spent replaying the frame's lists and its deferred deletes.
-    pub replay: Duration,
-    /// Times the render thread parked between the frame's first list and its end (waiting for
-    /// the next slot), and for how long.
-    pub parks: u32,
-    pub parked: Duration,
-}
-
-/// A round trip's work, run on the render thread: given the context, or the error that ends it
-/// without running (the render thread found the wait could not end).
-pub(crate) type Job = Box<dyn FnOnce(Result<&RenderContext, Error>) + Send>;
-
 /// A round trip's work with its answer type erased (see `Device::round_trip`).
 type ErasedJob = Box<dyn FnOnce(&RenderContext) -> Result<Box<dyn Any + Send>, Error> + Send>;
-
-/// How a round trip is ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CallKind {
-    /// After every list submitted before it (rule 6).
-    Query,
-    /// At once, ahead of waiting lists and round trips (rule 5).
-    Create,
-    /// Like a query, but nobody waits for it (`post`): it never fails for waiting too long.
-    Post,
-}
-
-pub(crate) enum Msg {
-    Begin {
-        frame: u64,
-        slots: u32,
-    },
-    List {
-        frame: u64,
-        slot: u32,
-        list: CommandList,
-    },
-    Close {
-        frame: u64,
-    },
-    Call {
-        name: &'static str,
-        kind: CallKind,
-        thread: ThreadId,
-        job: Job,
-    },
-    /// A name pool runs low: wakes the render thread to refill it.
-    Refill,
-    Shutdown,
-}
-
-/// Options for [`Device::with_options`].
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Lists from `command_list` record the source location of every command (implied by any
-    /// diagnostic).
-    pub track_sites: bool,
-    /// Error attribution, strict mode, use-after-delete tracking, watchdog.
-    pub diagnostics: DiagnosticOptions,
-    /// How long later work may wait for a slot that has not been submitted before glcmd stops
-    /// waiting: a blocked round trip or `wait_frames` fails with [`Error::Blocked`], and a frame
-    /// that holds later frames back has its missing slots given up (rules 4 and 7 of the
-    /// ordering rules, `frame.rs`). Default 10 s.
-    pub wait_limit: Duration,
-    /// How long the render thread (and a thread waiting for a round trip) spins before parking
-    /// when it has nothing to do. A wake-up after parking costs 5–20 µs; spinning longer than
-    /// that buys nothing, and an idle device parks for good after it. Default 20 µs.
-    pub spin: Duration,
-    /// Capacity of the `reports` queue; further reports are counted in
-    /// `Stats::reports_dropped` (and still logged). Default 1024.
-    pub report_capacity: usize,
-    /// Ask for a robust-access context (`EGL_EXT_create_context_robustness`, robust buffer
-    /// access): reads past the end of a bound buffer (a draw with too many vertices or indices)
-    /// return zeros instead of undefined values. Headless contexts only; ignored where the
-    /// driver does not offer it (`Device::robust_access` tells). Default off (it costs: see
-    /// BENCHMARKS.md).
-    pub robust_access: bool,
-    /// Replay and queries go through the checking function table (`glcmd::checked`), which
-    /// checks every pointer and offset against the memory the call may touch and records
-    /// violations. For tests; needs the `checking` cargo feature (without it, creating the
-    /// device fails). Default off.
-    pub checked_gl: bool,
-    /// Capture and post-mortem capture (`glcmd::capture`): keeps the set-up log from the start
-    /// so `Device::capture` can write frames that replay from a clean context. Default off
-    /// (`None`): capture costs nothing.
-    pub capture: Option<crate::capture_writer::recorder::CaptureOptions>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            track_sites: false,
-            diagnostics: DiagnosticOptions::default(),
-            wait_limit: Duration::from_secs(10),
-            spin: Duration::from_micros(20),
-            report_capacity: 1024,
-            robust_access: false,
-            checked_gl: false,
-            capture: None,
-        }
-    }
-}
 
 impl Device {
     /// Starts a render thread with a headless context: EGL device platform, OpenGL 4.5 core,
@@ -283,7 +115,7 @@ impl Device {
         let track_sites = options.track_sites || options.diagnostics.any();
         let sink = Sink::new(report_tx);
         let capture = options.capture.clone().map(crate::capture_writer::recorder::Recorder::start).transpose()?;
-        let common = Arc::new(Common {
+        let common = Arc::new(SharedState {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             options,
             reports: report_rx,
@@ -749,33 +581,6 @@ impl Device {
 /// Whether the render thread has exited (its end of the `alive` channel is gone).
 fn alive_gone(alive: &Receiver<()>) -> bool {
     matches!(alive.try_recv(), Err(crossbeam_channel::TryRecvError::Disconnected))
-}
-
-pub(crate) fn lost_reason(common: &Common) -> String {
-    common
-        .lost
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
-        .unwrap_or_else(|| "the render thread has exited".into())
-}
-
-/// Puts a list dropped without replay back in the pool: its submitted links will never
-/// replay, so lookups waiting for them stop waiting.
-pub(crate) fn recycle_unreplayed(common: &Common, list: CommandList) {
-    if list.links_submitted {
-        common.programs.skipped(&list.links);
-    }
-    recycle(common, list);
-}
-
-/// Puts a replayed (or dropped) list back in the pool, emptied.
-pub(crate) fn recycle(common: &Common, mut list: CommandList) {
-    list.clear_commands();
-    let mut pool = common.pool.lock().unwrap_or_else(|e| e.into_inner());
-    if pool.len() < POOL_LIMIT {
-        pool.push(list);
-    }
 }
 
 impl Drop for Shared {

@@ -97,6 +97,7 @@
 
 pub mod capture;
 mod capture_writer;
+mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
 pub mod codec;
@@ -113,6 +114,7 @@ pub mod limits;
 pub mod list;
 pub mod loader;
 mod open_frames;
+mod options;
 pub mod packet;
 pub mod pools;
 pub mod programs;

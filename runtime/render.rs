@@ -13,7 +13,7 @@
 //! (`FrameStats::parks`), since each one costs a wake-up when the next list arrives.
 //!
 //! While the next slot to replay has not been submitted, the thread publishes that as a stall
-//! (`Common::stall`, read by `wait_frames`) and keeps a timer: past the watchdog limit it reports
+//! (`SharedState::stall`, read by `wait_frames`) and keeps a timer: past the watchdog limit it reports
 //! what waits on whom; past `Options::wait_limit` a frame that holds later frames back is given
 //! up (its missing slots skipped), and round trips still blocked fail with `Error::Blocked`.
 //!
@@ -39,8 +39,13 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
+use crate::channel::{recycle, recycle_unreplayed, CallKind, SharedState};
 use crate::context::GlContext;
-use crate::device::{recycle, recycle_unreplayed, CallKind, Common, FrameStats, Job, Msg};
+use crate::options::FrameStats;
+
+/// The channel's messages and jobs, as this thread serves them (with its own context).
+type Msg = crate::channel::Msg<RenderContext>;
+type Job = crate::channel::Job<RenderContext>;
 use crate::diagnostics::{self, Diagnostics};
 use crate::generated::types::GLsync;
 use crate::generated::Gl;
@@ -131,7 +136,7 @@ pub struct RenderContext {
     context: GlContext,
     pub(crate) info: ContextInfo,
     pub(crate) state: RefCell<ReplayState>,
-    pub(crate) common: Arc<Common>,
+    pub(crate) common: Arc<SharedState>,
     /// Dropped after the context: the debug callback points into it.
     pub(crate) diag: Box<Diagnostics>,
 }
@@ -418,7 +423,7 @@ impl Scheduler {
         barrier: (u64, u32),
         name: &'static str,
         thread: ThreadId,
-        common: &Common,
+        common: &SharedState,
     ) -> Option<Error> {
         let open = common.open.lock().unwrap_or_else(|e| e.into_inner());
         for (frame, slot) in self.missing_before(barrier) {
@@ -730,7 +735,12 @@ fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
 }
 
 /// The render thread's body.
-pub(crate) fn run(source: ContextSource, rx: Receiver<Msg>, common: Arc<Common>, ready: Sender<Result<(), Error>>) {
+pub(crate) fn run(
+    source: ContextSource,
+    rx: Receiver<Msg>,
+    common: Arc<SharedState>,
+    ready: Sender<Result<(), Error>>,
+) {
     let options = common.options.clone();
     let diag = Diagnostics::new(options.diagnostics.clone(), common.sink.clone());
     let crumbs = diag.crumbs.clone();

@@ -4,15 +4,10 @@
 //! A module is a top-level part of `runtime/` (a file, or a folder with its `mod.rs`). An edge
 //! A → B is any `crate::B` path in A's code (comments aside), including `use crate::{B, ..}`
 //! groups and names the crate root re-exports (`crate::Error` is `error`). The test prints every
-//! edge, then fails if the graph has a cycle other than those listed in `KNOWN_CYCLES`: the
-//! circles the restructuring has not yet taken apart, each to be removed, never added to.
+//! edge, then fails if the graph has a cycle: imports only point down.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-
-/// Circles still in the tree, as the sorted set of modules in each strongly connected
-/// component. The list may only shrink.
-const KNOWN_CYCLES: &[&[&str]] = &[&["device", "render"]];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -140,7 +135,7 @@ fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 #[test]
-fn the_runtime_has_no_new_import_circles() {
+fn the_runtime_has_no_import_circles() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
     let edges = graph(&root);
     for (m, targets) in &edges {
@@ -148,11 +143,7 @@ fn the_runtime_has_no_new_import_circles() {
     }
     let found = cycles(&edges);
     println!("import circles: {found:?}");
-    let known: Vec<Vec<String>> = KNOWN_CYCLES.iter().map(|c| c.iter().map(|s| s.to_string()).collect()).collect();
-    let new: Vec<&Vec<String>> = found.iter().filter(|c| !known.contains(c)).collect();
-    assert!(new.is_empty(), "import circles that are not in KNOWN_CYCLES (imports must point down): {new:?}");
-    let gone: Vec<&Vec<String>> = known.iter().filter(|c| !found.contains(c)).collect();
-    assert!(gone.is_empty(), "KNOWN_CYCLES lists circles that no longer exist; remove them: {gone:?}");
+    assert!(found.is_empty(), "import circles (imports must point down): {found:?}");
     assert!(
         edges.len() > 10 && edges.values().map(BTreeSet::len).sum::<usize>() > 20,
         "the graph is too small to mean anything"

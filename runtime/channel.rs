@@ -1,0 +1,130 @@
+//! # The channel contract between the application's threads and the render thread
+//!
+//! Application threads (through [`Device`](crate::Device), [`Frame`](crate::Frame) and the C
+//! ABI) talk to the render thread over one channel of [`Msg`]s, and both sides read and write
+//! one [`SharedState`]: the list pool, frame numbers, counters, the open-frame registry, the
+//! name pools, the program and limits caches, the capture writer. This module is that
+//! contract, at the floor below both sides: the device handle (which sends) and the render
+//! thread (which receives) import it and never each other's internals. The render thread's
+//! context type is a parameter of [`Msg`], so the contract does not name the thread that
+//! serves it.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::ThreadId;
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+
+use crate::list::CommandList;
+use crate::open_frames::OpenFrames;
+use crate::options::{Options, Stats};
+use crate::vocab::{Report, Sink};
+use crate::Error;
+
+/// Lists the pool keeps for reuse.
+const POOL_LIMIT: usize = 1024;
+
+/// What both sides share.
+pub(crate) struct SharedState {
+    /// This device's number, for list claims.
+    pub(crate) id: u64,
+    pub(crate) options: Options,
+    pub(crate) pool: Mutex<Vec<CommandList>>,
+    pub(crate) lost: Mutex<Option<String>>,
+    pub(crate) next_frame: AtomicU64,
+    /// Frames below this number have ended.
+    pub(crate) ended: AtomicU64,
+    pub(crate) round_trips: AtomicU64,
+    pub(crate) stats: Mutex<Stats>,
+    /// Notified at every frame end, when the render thread exits, and when a stall is published.
+    pub(crate) frame_ended: Condvar,
+    /// The unsubmitted slot the render thread has been waiting on, and since when.
+    pub(crate) stall: Mutex<Option<(u64, u32, Instant)>>,
+    pub(crate) open: Mutex<OpenFrames>,
+    /// The frame a `Submission` report was last given for (rule 8 of `frame.rs`), plus one.
+    pub(crate) warned: AtomicU64,
+    pub(crate) reports: Receiver<Report>,
+    pub(crate) sink: Sink,
+    /// The context has robust buffer access (set by the render thread at start-up).
+    pub(crate) robust: std::sync::atomic::AtomicBool,
+    /// Name pools (`pools.rs`).
+    pub(crate) pools: crate::pools::Pools,
+    /// The program interface cache (`programs.rs`).
+    pub(crate) programs: Arc<crate::programs::Programs>,
+    /// The limits cache (`limits.rs`), read by the render thread before the device is handed
+    /// out.
+    pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
+    /// Capture (`capture/`), when `Options::capture` is on.
+    pub(crate) capture: Option<crate::capture_writer::recorder::Recorder>,
+}
+
+/// A round trip's work, run on the render thread: given the context, or the error that ends it
+/// without running (the render thread found the wait could not end).
+pub(crate) type Job<C> = Box<dyn FnOnce(Result<&C, Error>) + Send>;
+
+/// How a round trip is ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CallKind {
+    /// After every list submitted before it (rule 6).
+    Query,
+    /// At once, ahead of waiting lists and round trips (rule 5).
+    Create,
+    /// Like a query, but nobody waits for it (`post`): it never fails for waiting too long.
+    Post,
+}
+
+/// A message from an application thread to the render thread. `C` is the render thread's
+/// context type (`RenderContext`), which round-trip jobs receive: named by the parts above this
+/// floor, so the contract does not import the render thread.
+pub(crate) enum Msg<C> {
+    Begin {
+        frame: u64,
+        slots: u32,
+    },
+    List {
+        frame: u64,
+        slot: u32,
+        list: CommandList,
+    },
+    Close {
+        frame: u64,
+    },
+    Call {
+        name: &'static str,
+        kind: CallKind,
+        thread: ThreadId,
+        job: Job<C>,
+    },
+    /// A name pool runs low: wakes the render thread to refill it.
+    Refill,
+    Shutdown,
+}
+
+/// Why the device is lost, for errors.
+pub(crate) fn lost_reason(common: &SharedState) -> String {
+    common
+        .lost
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| "the render thread has exited".into())
+}
+
+/// Puts a list dropped without replay back in the pool: its submitted links will never
+/// replay, so lookups waiting for them stop waiting.
+pub(crate) fn recycle_unreplayed(common: &SharedState, list: CommandList) {
+    if list.links_submitted {
+        common.programs.skipped(&list.links);
+    }
+    recycle(common, list);
+}
+
+/// Puts a replayed (or dropped) list back in the pool, emptied.
+pub(crate) fn recycle(common: &SharedState, mut list: CommandList) {
+    list.clear_commands();
+    let mut pool = common.pool.lock().unwrap_or_else(|e| e.into_inner());
+    if pool.len() < POOL_LIMIT {
+        pool.push(list);
+    }
+}

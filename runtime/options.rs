@@ -1,0 +1,106 @@
+//! The device's public configuration and counters: [`Options`] (how a device is made), and
+//! [`Stats`] and [`FrameStats`] (what its render thread has done). Plain data that both sides of
+//! the device read, so it sits below them.
+
+use std::time::Duration;
+
+use crate::diagnostics::DiagnosticOptions;
+
+/// Options for [`Device::with_options`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Lists from `command_list` record the source location of every command (implied by any
+    /// diagnostic).
+    pub track_sites: bool,
+    /// Error attribution, strict mode, use-after-delete tracking, watchdog.
+    pub diagnostics: DiagnosticOptions,
+    /// How long later work may wait for a slot that has not been submitted before glcmd stops
+    /// waiting: a blocked round trip or `wait_frames` fails with [`Error::Blocked`], and a frame
+    /// that holds later frames back has its missing slots given up (rules 4 and 7 of the
+    /// ordering rules, `frame.rs`). Default 10 s.
+    pub wait_limit: Duration,
+    /// How long the render thread (and a thread waiting for a round trip) spins before parking
+    /// when it has nothing to do. A wake-up after parking costs 5–20 µs; spinning longer than
+    /// that buys nothing, and an idle device parks for good after it. Default 20 µs.
+    pub spin: Duration,
+    /// Capacity of the `reports` queue; further reports are counted in
+    /// `Stats::reports_dropped` (and still logged). Default 1024.
+    pub report_capacity: usize,
+    /// Ask for a robust-access context (`EGL_EXT_create_context_robustness`, robust buffer
+    /// access): reads past the end of a bound buffer (a draw with too many vertices or indices)
+    /// return zeros instead of undefined values. Headless contexts only; ignored where the
+    /// driver does not offer it (`Device::robust_access` tells). Default off (it costs: see
+    /// BENCHMARKS.md).
+    pub robust_access: bool,
+    /// Replay and queries go through the checking function table (`glcmd::checked`), which
+    /// checks every pointer and offset against the memory the call may touch and records
+    /// violations. For tests; needs the `checking` cargo feature (without it, creating the
+    /// device fails). Default off.
+    pub checked_gl: bool,
+    /// Capture and post-mortem capture (`glcmd::capture`): keeps the set-up log from the start
+    /// so `Device::capture` can write frames that replay from a clean context. Default off
+    /// (`None`): capture costs nothing.
+    pub capture: Option<crate::capture_writer::recorder::CaptureOptions>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            track_sites: false,
+            diagnostics: DiagnosticOptions::default(),
+            wait_limit: Duration::from_secs(10),
+            spin: Duration::from_micros(20),
+            report_capacity: 1024,
+            robust_access: false,
+            checked_gl: false,
+            capture: None,
+        }
+    }
+}
+
+/// Counters of the render thread, for `Device::stats`.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Frames ended.
+    pub frames: u64,
+    /// Lists and commands replayed.
+    pub lists: u64,
+    pub commands: u64,
+    /// Commands not passed to the GL because an argument was unsafe (each was reported).
+    pub refused: u64,
+    /// Round trips (create and query calls) served.
+    pub round_trips: u64,
+    /// Reports dropped because nobody read `Device::reports` and its queue was full.
+    pub reports_dropped: u64,
+    /// Deleted names use-after-delete tracking remembers now (at most
+    /// `DiagnosticOptions::deleted_names_kept`).
+    pub deleted_names: usize,
+    /// Times the render thread parked (blocked with nothing to do), and for how long in all.
+    pub parks: u64,
+    pub parked: Duration,
+    /// Time spent replaying lists and deferred deletes, over all ended frames.
+    pub replay: Duration,
+    /// Names the name pools hold now: made by the GL ahead of demand, not yet handed out.
+    pub pooled_names: usize,
+    /// Programs the program interface cache holds an entry for now (live programs with
+    /// answers, and pending links), and the answers it keeps for them (`programs.rs`).
+    pub program_entries: usize,
+    pub program_answers: usize,
+    /// The last ended frame.
+    pub last_frame: FrameStats,
+}
+
+/// Statistics of one frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameStats {
+    pub lists: u32,
+    pub commands: u64,
+    pub packet_bytes: u64,
+    pub param_bytes: u64,
+    /// Time spent replaying the frame's lists and its deferred deletes.
+    pub replay: Duration,
+    /// Times the render thread parked between the frame's first list and its end (waiting for
+    /// the next slot), and for how long.
+    pub parks: u32,
+    pub parked: Duration,
+}

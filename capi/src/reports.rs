@@ -5,7 +5,11 @@ use std::ffi::{c_char, CString};
 
 use glcmd::{Device, ReportKind};
 
-use crate::api::*;
+use crate::types::{
+    GlcmdReport, GLCMD_REPORT_ABANDONED_FRAME, GLCMD_REPORT_DEBUG_MESSAGE, GLCMD_REPORT_GL_ERROR, GLCMD_REPORT_NONE,
+    GLCMD_REPORT_PRESENT, GLCMD_REPORT_SKIPPED, GLCMD_REPORT_STALL, GLCMD_REPORT_SUBMISSION, GLCMD_REPORT_UNAVAILABLE,
+    GLCMD_REPORT_USE_AFTER_DELETE, GLCMD_REPORT_VALIDATION,
+};
 
 thread_local! {
     /// The strings of the last report this thread took (valid until its next glcmdGetReport).

@@ -12,7 +12,8 @@
 //!   count, `GL_INVALID_ENUM` for an unknown pname, `GL_INVALID_OPERATION` otherwise), which the
 //!   thread's next `glGetError` returns before asking the device.
 //!
-//! `glcmd::Error`s map to codes one to one (`from_glcmd`); their text is kept.
+//! `glcmd::Error`s map to codes one to one (`from_glcmd`); their text is kept, with the Rust API
+//! it names put in C terms (`c_terms.rs`: `glcmdRunOnRenderThread` for `Device::with_gl`, ...).
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -114,7 +115,7 @@ impl CallError {
             E::LinkNotSubmitted { .. } => GLCMD_ERROR_LINK_NOT_SUBMITTED,
             _ => GLCMD_ERROR_INTERNAL,
         };
-        let text = e.to_string();
+        let text = crate::c_terms::translate(&e.to_string());
         let message = if text.starts_with(function) { text } else { format!("{function}: {text}") };
         CallError::new(status, message)
     }

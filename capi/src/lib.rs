@@ -42,12 +42,14 @@
 //! | [`conv`] | C values to Rust values and back |
 //! | [`reports`] | diagnostic reports as C structs |
 //! | [`error`] | a status code and a message; `glcmdLastError`, the callback, `glGetError` |
+//! | [`c_terms`] | the runtime's messages with C calls for its Rust names |
 //! | [`types`] | the C types and constants (with [`api`], what the header is generated from) |
 //!
 //! The table is the floor plan: a module imports only modules below it (or beside it, on the
 //! same row), never one above, so there is no import circle (`tests/layering.rs` checks).
 
 pub mod api;
+pub mod c_terms;
 pub mod call;
 pub mod conv;
 pub mod current;

@@ -12,8 +12,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use glcmd::Device;
 
-use crate::current::{Recording, THREAD};
+use crate::current::THREAD;
 use crate::error::{self, CallError};
+use crate::recording::Recording;
 
 /// Runs `body` on the calling thread's current list.
 #[inline(always)]

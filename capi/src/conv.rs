@@ -20,8 +20,8 @@ use std::sync::Mutex;
 use glcmd::generated::pname::Count;
 use glcmd::generated::types::{GLsizei, GLsync, GLubyte};
 
-use crate::api::*;
 use crate::error::CallError;
+use crate::types::{GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_UNKNOWN_PNAME};
 
 /// A `glcmd::Error` as a `CallError` of function `f`.
 #[inline]

@@ -17,26 +17,10 @@ use std::sync::Arc;
 
 use glcmd::CommandList;
 
-use crate::api::*;
 use crate::error::CallError;
 use crate::handles::DeviceEntry;
-use crate::pixels::PixelState;
-
-/// A list being recorded on this thread, with what glcmd tracks of it.
-pub struct Recording {
-    pub list: CommandList,
-    /// The pixel-store state and pixel-buffer bindings the list set (`pixels.rs`).
-    pub pixels: PixelState,
-}
-
-impl Recording {
-    pub fn new(mut list: CommandList) -> Recording {
-        // A recording site would be glcmd's entry point, not the C caller: reports of C lists
-        // name the list label and the command index instead.
-        list.track_sites(false);
-        Recording { list, pixels: PixelState::new() }
-    }
-}
+use crate::recording::Recording;
+use crate::types::{GLCMD_ERROR_INTERNAL, GLCMD_ERROR_LIST_ACTIVE};
 
 pub struct Thread {
     pub device: Option<Arc<DeviceEntry>>,

@@ -12,14 +12,22 @@
 //!   count, `GL_INVALID_ENUM` for an unknown pname, `GL_INVALID_OPERATION` otherwise), which the
 //!   thread's next `glGetError` returns before asking the device.
 //!
-//! `glcmd::Error`s map to codes one to one (`from_glcmd`); their text is kept.
+//! `glcmd::Error`s map to codes one to one (`from_glcmd`); their text is kept, with the Rust API
+//! it names put in C terms (`c_terms.rs`: `glcmdRunOnRenderThread` for `Device::with_gl`, ...).
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::sync::Mutex;
 
-use crate::api::*;
+use crate::types::{
+    GlcmdDebugProc, GlcmdStatus, GLCMD_ERROR_BLOCKED, GLCMD_ERROR_CONTEXT, GLCMD_ERROR_DEVICE_LOST,
+    GLCMD_ERROR_FRAME_ENDED, GLCMD_ERROR_INTERNAL, GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_INVALID_HANDLE,
+    GLCMD_ERROR_LINK_NOT_SUBMITTED, GLCMD_ERROR_LIST_ACTIVE, GLCMD_ERROR_NO_CURRENT_DEVICE,
+    GLCMD_ERROR_NO_CURRENT_LIST, GLCMD_ERROR_NO_SUCH_OBJECT, GLCMD_ERROR_NULL_POINTER, GLCMD_ERROR_ON_RENDER_THREAD,
+    GLCMD_ERROR_OUT_OF_MEMORY, GLCMD_ERROR_SLOT, GLCMD_ERROR_UNAVAILABLE, GLCMD_ERROR_UNKNOWN_PNAME,
+    GLCMD_ERROR_UNKNOWN_SYNC, GLCMD_ERROR_UNSUPPORTED, GLCMD_ERROR_WOULD_DEADLOCK, GLCMD_OK,
+};
 
 /// A failure: its code and its message (which names the function). Boxed, so a `Result` of the
 /// success path is a pointer wide: entry points move it through `catch_unwind`, and a wide one
@@ -107,7 +115,7 @@ impl CallError {
             E::LinkNotSubmitted { .. } => GLCMD_ERROR_LINK_NOT_SUBMITTED,
             _ => GLCMD_ERROR_INTERNAL,
         };
-        let text = e.to_string();
+        let text = crate::c_terms::translate(&e.to_string());
         let message = if text.starts_with(function) { text } else { format!("{function}: {text}") };
         CallError::new(status, message)
     }

@@ -18,8 +18,11 @@ use std::time::Duration;
 
 use glcmd::{Device, DiagnosticOptions, Frame, Options};
 
-use crate::api::*;
 use crate::error::CallError;
+use crate::types::{
+    GlcmdDeviceOptions, GLCMD_DEVICE_DEBUG_OUTPUT, GLCMD_DEVICE_ROBUST_ACCESS, GLCMD_DEVICE_STRICT,
+    GLCMD_DEVICE_TRACK_DELETES, GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_INVALID_HANDLE,
+};
 
 /// A device as the registry and the threads that made it current hold it.
 pub struct DeviceEntry {

@@ -31,15 +31,25 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`api`] | the `glcmd*` functions, types and constants (the header is generated from it) |
-//! | [`call`] | what each entry point calls: recording, round trips, panics caught |
-//! | [`conv`] | C values to Rust values and back |
-//! | [`current`] | the thread's current list and device |
-//! | [`pixels`], [`sizes`] | pixel and uniform lengths |
+//! | [`api`] | the exported `glcmd*` functions |
+//! | [`generated`] | the generated entry points and tables; [`lookup`], names to entry points |
 //! | [`special`] | the hand-written special functions |
-//! | [`generated`] | the generated entry points and tables |
+//! | [`call`] | what each entry point calls: recording, round trips, panics caught |
+//! | [`pixels`], [`sizes`] | pixel and uniform lengths |
+//! | [`current`] | the thread's current list and device |
+//! | [`handles`] | device and frame handles: the registry |
+//! | [`recording`] | a list being recorded, with its pixel-store state |
+//! | [`conv`] | C values to Rust values and back |
+//! | [`reports`] | diagnostic reports as C structs |
+//! | [`error`] | a status code and a message; `glcmdLastError`, the callback, `glGetError` |
+//! | [`c_terms`] | the runtime's messages with C calls for its Rust names |
+//! | [`types`] | the C types and constants (with [`api`], what the header is generated from) |
+//!
+//! The table is the floor plan: a module imports only modules below it (or beside it, on the
+//! same row), never one above, so there is no import circle (`tests/layering.rs` checks).
 
 pub mod api;
+pub mod c_terms;
 pub mod call;
 pub mod conv;
 pub mod current;
@@ -48,8 +58,11 @@ pub mod generated;
 pub mod handles;
 pub mod lookup;
 pub mod pixels;
+pub mod recording;
 pub mod reports;
 pub mod sizes;
 pub mod special;
+pub mod types;
 
 pub use api::*;
+pub use types::*;

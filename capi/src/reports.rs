@@ -5,7 +5,12 @@ use std::ffi::{c_char, CString};
 
 use glcmd::{Device, ReportKind};
 
-use crate::api::*;
+use crate::c_terms::translate;
+use crate::types::{
+    GlcmdReport, GLCMD_REPORT_ABANDONED_FRAME, GLCMD_REPORT_DEBUG_MESSAGE, GLCMD_REPORT_GL_ERROR, GLCMD_REPORT_NONE,
+    GLCMD_REPORT_PRESENT, GLCMD_REPORT_SKIPPED, GLCMD_REPORT_STALL, GLCMD_REPORT_SUBMISSION, GLCMD_REPORT_UNAVAILABLE,
+    GLCMD_REPORT_USE_AFTER_DELETE, GLCMD_REPORT_VALIDATION,
+};
 
 thread_local! {
     /// The strings of the last report this thread took (valid until its next glcmdGetReport).
@@ -39,7 +44,8 @@ pub fn next(device: &Device) -> GlcmdReport {
         text: c"".as_ptr(),
     };
     let Ok(r) = device.reports().try_recv() else { return none };
-    let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+    // The runtime's text, in C terms (`c_terms.rs`).
+    let c = |s: &str| CString::new(translate(s).replace('\0', " ")).unwrap_or_default();
     let strings = vec![
         c(&r.call),
         c(r.list.as_deref().unwrap_or("")),

@@ -18,9 +18,10 @@ use glcmd::dump::EnumName;
 use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::{gl, Device, Gl};
 
-use crate::api::*;
 use crate::error::CallError;
-use crate::pixels::{image_bytes, Image, SizeError, Store};
+use crate::pixels::{image_bytes, Image, SizeError};
+use crate::recording::Store;
+use crate::types::{GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_OUT_OF_MEMORY, GLCMD_ERROR_UNSUPPORTED};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug)]

@@ -651,3 +651,33 @@ fn reports_arrive_as_plain_structs_with_call_label_and_message() {
         check(glcmdDeviceDestroy(d));
     }
 }
+
+/// A runtime error through the C ABI names C calls, not the Rust API it comes from: a list
+/// claimed for slot 0 (glcmdListBeginSlot) submitted to slot 1, and a glcmdDeviceWaitFrames that
+/// would wait for that claimed slot, fail with messages that name glcmdListBeginSlot and
+/// glcmdDeviceWaitFrames (the runtime says `Frame::list` and `wait_frames(1)`).
+#[test]
+fn runtime_errors_through_the_c_abi_name_c_calls() {
+    let rust_names = ["Frame::", "Device::", "Options::", "wait_frames", "with_gl"];
+    let d = device();
+    let mut frame = null_mut();
+    check(unsafe { glcmdFrameBegin(d, 2, &mut frame) });
+    check(glcmdListBeginSlot(frame, 0));
+    assert_eq!(glcmdListSubmit(frame, 1), GLCMD_ERROR_SLOT);
+    let (_, claimed) = last();
+    assert!(claimed.starts_with("glcmdListSubmit: ") && claimed.contains("(glcmdListBeginSlot)"), "{claimed}");
+    assert_eq!(glcmdDeviceWaitFrames(d, 1), GLCMD_ERROR_WOULD_DEADLOCK);
+    let (_, wait) = last();
+    assert!(wait.starts_with("glcmdDeviceWaitFrames(device, 1) would wait"), "{wait}");
+    assert!(wait.contains("this thread claimed (glcmdListBeginSlot)"), "{wait}");
+    for message in [&claimed, &wait] {
+        assert!(!rust_names.iter().any(|n| message.contains(n)), "a Rust name in {message}");
+    }
+    // The refused list is still current: submitted to its slot, the frame ends and replays.
+    check(glcmdListSubmit(frame, 0));
+    check(glcmdListBegin(d));
+    check(glcmdListSubmit(frame, 1));
+    check(glcmdFrameEnd(frame));
+    check(glcmdDeviceWaitFrames(d, 1));
+    check(glcmdDeviceDestroy(d));
+}

@@ -1,8 +1,8 @@
-//! `include/glcmd.h`: generated from the model and `src/api.rs`, committed, and checked here:
-//! it is what the generator writes now; it compiles cleanly as C99 and as C++, alone and before
-//! or after `glcorearb.h`; and every `GlcmdGL` entry has exactly the type of `glcorearb.h`'s
-//! `PFNGL...PROC` for its function (an incompatible pointer is an error with `-Werror`, and in
-//! C++ always).
+//! `include/glcmd.h`: generated from the model, `src/types.rs` and `src/api.rs`, committed, and
+//! checked here: it is what the generator writes now; it compiles cleanly as C99 and as C++,
+//! alone and before or after `glcorearb.h`; and every `GlcmdGL` entry has exactly the type of
+//! `glcorearb.h`'s `PFNGL...PROC` for its function (an incompatible pointer is an error with
+//! `-Werror`, and in C++ always).
 //!
 //! `GLCMD_BLESS=1 cargo test -p glcmd-capi --test header` rewrites the header (as does
 //! `cargo run -p glcmd-codegen -- header`).
@@ -21,8 +21,9 @@ fn header_path() -> PathBuf {
 #[test]
 fn header_is_fresh() {
     let inputs = glcmd_codegen::Inputs::vendored(&root());
-    let api_rs = std::fs::read_to_string(root().join("capi/src/api.rs")).unwrap();
-    let fresh = glcmd_codegen::c_header(&inputs, &api_rs).unwrap_or_else(|e| panic!("{e}"));
+    let read = |file: &str| std::fs::read_to_string(root().join(file)).unwrap();
+    let (types_rs, api_rs) = (read("capi/src/types.rs"), read("capi/src/api.rs"));
+    let fresh = glcmd_codegen::c_header(&inputs, &[&types_rs, &api_rs]).unwrap_or_else(|e| panic!("{e}"));
     let committed = std::fs::read_to_string(header_path()).unwrap_or_default();
     if std::env::var_os("GLCMD_BLESS").is_some() {
         std::fs::write(header_path(), &fresh).unwrap();

@@ -94,12 +94,12 @@ pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
     emit::capi::emit(&api).map(emit::format).map_err(Errors)
 }
 
-/// `glcmd.h` (`emit::c_header`), from the model and `api_source`, the text of
-/// `capi/src/api.rs`.
+/// `glcmd.h` (`emit::c_header`), from the model and `api_sources`, the texts of
+/// `capi/src/types.rs` and `capi/src/api.rs`, in that order.
 #[cfg(all(feature = "pretty", feature = "capi"))]
-pub fn c_header(inputs: &Inputs, api_source: &str) -> Result<String, Errors> {
+pub fn c_header(inputs: &Inputs, api_sources: &[&str]) -> Result<String, Errors> {
     let api = load(inputs)?;
-    emit::c_header::emit(&api, api_source).map_err(Errors)
+    emit::c_header::emit(&api, api_sources).map_err(Errors)
 }
 
 /// Writes every generated file into `dir`.

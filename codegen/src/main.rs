@@ -61,15 +61,18 @@ fn main() -> ExitCode {
         #[cfg(all(feature = "pretty", feature = "capi"))]
         "header" => {
             let path = positional.first().map(PathBuf::from).unwrap_or_else(|| root.join("capi/include/glcmd.h"));
-            let api_rs = root.join("capi/src/api.rs");
-            match std::fs::read_to_string(&api_rs) {
-                Ok(source) => glcmd_codegen::c_header(&inputs, &source).and_then(|h| {
-                    std::fs::write(&path, h).map_err(|source| {
-                        glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path: path.clone(), source }])
-                    })
-                }),
-                Err(source) => Err(glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path: api_rs, source }])),
-            }
+            let read = |file: &str| {
+                let path = root.join(file);
+                std::fs::read_to_string(&path)
+                    .map_err(|source| glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path, source }]))
+            };
+            read("capi/src/types.rs").and_then(|types| {
+                let api = read("capi/src/api.rs")?;
+                let h = glcmd_codegen::c_header(&inputs, &[&types, &api])?;
+                std::fs::write(&path, h).map_err(|source| {
+                    glcmd_codegen::Errors(vec![glcmd_codegen::Error::Io { path: path.clone(), source }])
+                })
+            })
         }
         other => {
             eprintln!("unknown command `{other}`; expected list, stats, emit or header");

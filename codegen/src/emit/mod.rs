@@ -17,8 +17,8 @@
 //! Crate glcmd-capi's sources come from two more emitters, outside [`emit_all`]: [`capi`] (the C
 //! entry points, Rust) and [`c_header`] (`glcmd.h`, C).
 
-// Reads `capi/src/api.rs` with syn: built with the `pretty` feature (the CLI and the header
-// test), not in build scripts.
+// Reads `capi/src/types.rs` and `api.rs` with syn: built with the `pretty` feature (the CLI and
+// the header test), not in build scripts.
 #[cfg(all(feature = "pretty", feature = "capi"))]
 pub mod c_header;
 // The caller's contract of each C entry point, for the header (it reads `capi`'s plans).

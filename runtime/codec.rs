@@ -165,15 +165,11 @@ pub struct Region(
     #[cfg(not(feature = "checking"))] (),
 );
 
-/// Buffer offsets and sizes of a query: non-negative, and their sum must not overflow (see
-/// `shadow::check_ranges`).
+/// Buffer offsets and sizes of a query: the rule of
+/// [`first_bad_range`](crate::vocab::params::first_bad_range), as an error naming the argument.
 pub fn check_ranges(function: &'static str, values: &[(&'static str, i64)]) -> Result<(), crate::Error> {
-    let mut sum: i64 = 0;
-    for &(argument, value) in values {
-        sum = match sum.checked_add(value) {
-            Some(s) if value >= 0 => s,
-            _ => return Err(crate::Error::InvalidArgument { function, argument, value }),
-        };
+    match crate::vocab::params::first_bad_range(values.iter().map(|v| v.1)) {
+        Some(i) => Err(crate::Error::InvalidArgument { function, argument: values[i].0, value: values[i].1 }),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -284,10 +284,15 @@ impl<'a> Replayer<'a> {
     }
 }
 
-/// Runs `call` with `target` unbound (if something is bound to it), then binds the buffer
-/// again. The shadow itself is unchanged: the binding is back when this returns.
+/// Runs `call` with `target` unbound (if the shadow says something is bound to it), then binds
+/// the buffer again. The shadow itself is unchanged: the binding is back when this returns.
 pub(crate) fn without_buffer<R>(gl_fns: &Gl, shadow: &Shadow, target: Target, call: impl FnOnce() -> R) -> R {
-    let bound = shadow.bound(target);
+    with_unbound(gl_fns, target, shadow.bound(target), call)
+}
+
+/// Runs `call` with `target` unbound if `bound`, the buffer bound to it, is not 0, then binds
+/// `bound` again: a client pointer handed to the GL meanwhile stays a pointer.
+pub(crate) fn with_unbound<R>(gl_fns: &Gl, target: Target, bound: u32, call: impl FnOnce() -> R) -> R {
     if bound == 0 {
         return call();
     }

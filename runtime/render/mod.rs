@@ -1,0 +1,437 @@
+//! The render thread: the one thread that owns the GL context, and its loop.
+//!
+//! The thread creates (or adopts) the context, loads the function table (`loader.rs`), reads
+//! the binding shadow's limits, and then serves the device's channel. Its [`Scheduler`] decides
+//! what to do next, following the ordering rules stated in `frame.rs`: creates at once; a frame
+//! whose slots have all run ends (deferred deletes, pool, present); a round trip whose barrier
+//! has been reached runs; otherwise the next slot's list replays, if it has arrived.
+//!
+//! ## Waiting
+//!
+//! When there is nothing to do the thread spins on the channel for `Options::spin` (a thread
+//! wake-up costs more than most gaps between lists), then parks. Parks are counted per frame
+//! (`FrameStats::parks`), since each one costs a wake-up when the next list arrives.
+//!
+//! While the next slot to replay has not been submitted, the thread publishes that as a stall
+//! (`SharedState::stall`, read by `wait_frames`) and keeps a timer: past the watchdog limit it reports
+//! what waits on whom; past `Options::wait_limit` a frame that holds later frames back is given
+//! up (its missing slots skipped), and round trips still blocked fail with `Error::Blocked`.
+//!
+//! ## Messages from the render thread itself
+//!
+//! Closures running here (`with_gl`, `post`, callbacks) may submit, post or drop the last
+//! handle. Those messages go to a queue of this thread's own ([`send_local`]), drained before
+//! the channel, so the thread never blocks on its own bounded channel.
+//!
+//! ## Failure
+//!
+//! A panic on this thread is caught: the reason and the breadcrumbs are stored for
+//! `DeviceLost`, the thread-local pointers to the context are cleared *before* the context is
+//! dropped (so nothing that runs during the unwinding can reach a freed function table), and
+//! every queued round trip is dropped, which answers its caller.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use crate::channel::SharedState;
+use crate::context::GlContext;
+
+/// The channel's messages and jobs, as this thread serves them (with its own context).
+type Msg = crate::channel::Msg<RenderContext>;
+type Job = crate::channel::Job<RenderContext>;
+use crate::diagnostics::{self, Diagnostics};
+use crate::generated::types::GLsync;
+use crate::generated::Gl;
+use crate::loader::ContextInfo;
+use crate::replay::{self, ReplayState};
+use crate::shadow::Target;
+use crate::vocab::Class;
+use crate::Error;
+
+mod scheduler;
+use scheduler::Scheduler;
+
+/// How the render thread gets its context.
+pub(crate) enum ContextSource {
+    Headless,
+    Window(glutin::context::NotCurrentContext, glutin::surface::Surface<glutin::surface::WindowSurface>),
+}
+
+thread_local! {
+    /// The render context of this thread, while it is the render thread.
+    static CURRENT: Cell<Option<*const RenderContext>> = const { Cell::new(None) };
+    /// Messages this thread sent to itself (see the module essay).
+    static LOCAL: RefCell<Option<VecDeque<Msg>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's render context, if it is a render thread with a live context.
+pub(crate) fn with_current<R>(f: impl FnOnce(Option<&RenderContext>) -> R) -> R {
+    let ctx = CURRENT.with(|c| c.get());
+    // SAFETY: CURRENT is set only while the RenderContext lives on this thread's stack, and is
+    // cleared (by `CurrentGuard`) before it is dropped; RenderContext is only used through
+    // shared references.
+    f(ctx.map(|p| unsafe { &*p }))
+}
+
+/// Queues a message from the render thread to itself; gives it back when this is not a render
+/// thread (the caller sends it over the channel instead).
+#[allow(clippy::result_large_err)]
+pub(crate) fn send_local(msg: Msg) -> Result<(), Msg> {
+    LOCAL.with(|l| match l.borrow_mut().as_mut() {
+        Some(q) => {
+            q.push_back(msg);
+            Ok(())
+        }
+        None => Err(msg),
+    })
+}
+
+fn take_local() -> Option<Msg> {
+    LOCAL.with(|l| l.borrow_mut().as_mut().and_then(VecDeque::pop_front))
+}
+
+/// Clears the thread-local pointers when dropped: declared after the RenderContext, so during
+/// a normal exit and during unwinding alike it runs before the context is dropped.
+struct CurrentGuard;
+
+impl Drop for CurrentGuard {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.set(None));
+        crate::context::mark_render_thread(false);
+        crate::loader::set_missing_hook(None);
+        #[cfg(feature = "checking")]
+        crate::checked::uninstall();
+    }
+}
+
+/// The checking table over `real`, when asked for (and compiled in).
+fn checking_table(real: &Gl, wanted: bool) -> Result<Option<Box<Gl>>, Error> {
+    if !wanted {
+        return Ok(None);
+    }
+    #[cfg(feature = "checking")]
+    {
+        Ok(Some(crate::checked::install(real)))
+    }
+    #[cfg(not(feature = "checking"))]
+    {
+        let _ = real;
+        Err(Error::DeviceLost {
+            reason: "Options::checked_gl needs glcmd built with the `checking` cargo feature".into(),
+        })
+    }
+}
+
+/// What round-trip closures see on the render thread.
+pub struct RenderContext {
+    /// The table calls go through: the driver's, or the checking table (`Options::checked_gl`).
+    gl: Box<Gl>,
+    /// The driver's own table when `gl` is the checking one.
+    real: Option<Box<Gl>>,
+    context: GlContext,
+    pub(crate) info: ContextInfo,
+    pub(crate) state: RefCell<ReplayState>,
+    pub(crate) common: Arc<SharedState>,
+    /// Dropped after the context: the debug callback points into it.
+    pub(crate) diag: Box<Diagnostics>,
+}
+
+impl RenderContext {
+    /// The function table that generated queries call through.
+    pub fn gl(&self) -> &Gl {
+        &self.gl
+    }
+
+    /// The driver's own table: for glcmd's internal calls and for application closures
+    /// (`with_gl`, `post`), which pass memory of their own.
+    pub fn raw_gl(&self) -> &Gl {
+        self.real.as_deref().unwrap_or(&self.gl)
+    }
+
+    /// The GL sync object behind a glcmd sync handle.
+    pub fn sync_object(&self, function: &'static str, id: u32) -> Result<GLsync, Error> {
+        let state = self.state.try_borrow().map_err(|_| Error::UnknownSync { function, id })?;
+        state.syncs.get(&id).copied().ok_or(Error::UnknownSync { function, id })
+    }
+
+    /// Names a create (`created`) or gen function returned: live (again) for use-after-delete
+    /// tracking, and known to the binding shadow.
+    pub fn objects_created(&self, class: &'static str, names: &[u32], created: bool) {
+        if self.diag.options.track_deletes {
+            self.diag.objects_created(class, names);
+        }
+        if class == "program" {
+            // A name handed out again: what was kept for an older program of that name goes.
+            self.common.programs.created(names);
+        }
+        if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
+            state.shadow.names_created(class, names, created);
+        }
+    }
+
+    /// Before a query that names an object: the name exists (see `Shadow::check_name`).
+    pub fn check_name(&self, function: &'static str, class: Class, name: u32, first: bool) -> Result<(), Error> {
+        match self.state.try_borrow_mut() {
+            Ok(mut state) => state
+                .shadow
+                .check_name(self.raw_gl(), class, name, first)
+                .map_err(|_| Error::NoSuchObject { function, class: class.name(), name }),
+            // Inside replay (a callback): the shadow is in use; the GL decides.
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// A program was linked outside a list (`create_shader_programv`): the interface cache
+    /// reads it.
+    pub fn program_linked(&self, program: u32) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            let state = &mut *state;
+            state.programs.linked(self.raw_gl(), program, false, &mut state.raised);
+        }
+    }
+
+    /// The error of a query of a function the context lacks.
+    pub fn unavailable(&self, function: &'static str) -> Error {
+        let (major, minor) = self.info.version;
+        Error::Unavailable {
+            function,
+            reason: format!(
+                "OpenGL {major}.{minor} by {}; {}",
+                self.info.vendor,
+                if self.info.mesa_dispatch_checked {
+                    "not in gl.xml's features of this version and extensions, or unknown to Mesa's dispatch table"
+                } else {
+                    "not in gl.xml's features of this version and extensions"
+                }
+            ),
+        }
+    }
+
+    /// Runs `f` with `target` unbound (if a buffer is bound to it), then binds it again: an
+    /// output pointer of a query stays a pointer.
+    pub fn without_buffer<R>(&self, target: Target, f: impl FnOnce() -> R) -> R {
+        match self.state.try_borrow() {
+            Ok(state) => replay::without_buffer(self.raw_gl(), &state.shadow, target, f),
+            // Inside replay (a callback): the shadow is in use; read the binding from the GL.
+            Err(_) => {
+                let mut bound = 0;
+                let pname = match target {
+                    Target::PixelPack => crate::gl::PIXEL_PACK_BUFFER_BINDING,
+                    Target::Query => crate::gl::QUERY_BUFFER_BINDING,
+                    _ => crate::gl::PIXEL_UNPACK_BUFFER_BINDING,
+                };
+                let raw = self.raw_gl();
+                // SAFETY: a single-integer query.
+                unsafe { (raw.GetIntegerv)(pname, &mut bound) };
+                replay::with_unbound(raw, target, bound as u32, f)
+            }
+        }
+    }
+
+    /// Reads the bindings back after code that may have changed them behind the shadow.
+    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`).
+    pub(crate) fn refresh_shadow(&self) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            state.shadow.refresh(self.raw_gl());
+        }
+        self.common.programs.forget_dead(self.raw_gl());
+    }
+
+    /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the
+    /// shadow is in use by a replay further up this thread's stack).
+    pub(crate) fn audit_shadow(&self) -> Vec<String> {
+        match self.state.try_borrow() {
+            Ok(state) => state.shadow.audit(self.raw_gl()),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// A description of the context (EGL device, GL renderer).
+    pub fn describe(&self) -> String {
+        self.context.describe()
+    }
+}
+
+/// The render thread's body.
+pub(crate) fn run(
+    source: ContextSource,
+    rx: Receiver<Msg>,
+    common: Arc<SharedState>,
+    ready: Sender<Result<(), Error>>,
+) {
+    let options = common.options.clone();
+    let diag = Diagnostics::new(options.diagnostics.clone(), common.sink.clone());
+    let crumbs = diag.crumbs.clone();
+    let watchdog = diag.options.watchdog.map(|limit| {
+        // A stall the watchdog reports writes the post-mortem capture, if one is kept.
+        let for_stall = common.clone();
+        let post_mortem =
+            move |why: &str| for_stall.capture.as_ref().map(|r| r.post_mortem_note(why)).unwrap_or_default();
+        diagnostics::start_watchdog(crumbs.clone(), limit, common.sink.clone(), Box::new(post_mortem))
+    });
+    LOCAL.with(|l| *l.borrow_mut() = Some(VecDeque::new()));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let context = match source {
+            ContextSource::Headless => GlContext::headless_with(options.robust_access),
+            ContextSource::Window(c, s) => GlContext::from_window(c, s),
+        };
+        let context = match context {
+            Ok(c) => c,
+            Err(e) => {
+                *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+                let _ = ready.send(Err(Error::Context(e)));
+                return;
+            }
+        };
+        let (gl, info) = context.load_gl_with_info();
+        {
+            // What the context really has, whatever was asked for.
+            let mut flags = 0;
+            // SAFETY: a single-integer query on the current context.
+            unsafe { (gl.GetIntegerv)(crate::gl::CONTEXT_FLAGS, &mut flags) };
+            let robust = flags as u32 & crate::gl::CONTEXT_FLAG_ROBUST_ACCESS_BIT != 0;
+            common.robust.store(robust, Ordering::Relaxed);
+        }
+        let _ = common.limits.set(crate::limits::Limits::read(&gl));
+        let state = RefCell::new(ReplayState::new(&gl, common.sink.clone(), common.programs.clone()));
+        let (gl, real) = match checking_table(&gl, options.checked_gl) {
+            Ok(Some(checking)) => (checking, Some(gl)),
+            Ok(None) => (gl, None),
+            Err(e) => {
+                *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+                let _ = ready.send(Err(e));
+                return;
+            }
+        };
+        let ctx = RenderContext { gl, real, context, info, state, common: common.clone(), diag };
+        if ctx.diag.options.debug_output {
+            ctx.diag.install(ctx.raw_gl());
+        }
+        CURRENT.with(|c| c.set(Some(&ctx as *const RenderContext)));
+        crate::context::mark_render_thread(true);
+        let _guard = CurrentGuard;
+        {
+            let diag: *const Diagnostics = &*ctx.diag;
+            // SAFETY: the hook is removed by `_guard` before `ctx` (and its boxed Diagnostics)
+            // is dropped.
+            crate::loader::set_missing_hook(Some(Box::new(move |name| unsafe { (*diag).report_unavailable(name) })));
+        }
+        let _ = ready.send(Ok(()));
+        let mut scheduler = Scheduler {
+            frames: VecDeque::new(),
+            first: 0,
+            calls: VecDeque::new(),
+            creates: VecDeque::new(),
+            spare: Vec::new(),
+            shutting_down: false,
+            waiting: None,
+        };
+        serve(&mut scheduler, &ctx, &rx, options.spin);
+        // Sync objects still alive are deleted with the context.
+    }));
+    if let Err(panic) = result {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let crumbs = crumbs.summary();
+        let crumbs = if crumbs.is_empty() { String::new() } else { format!("; {crumbs}") };
+        let reason = format!("the render thread panicked: {message}{crumbs}");
+        let post_mortem = common.capture.as_ref().map(|r| r.post_mortem_note(&reason)).unwrap_or_default();
+        *common.lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{reason}{post_mortem}"));
+    }
+    // Drop whatever is still queued (lists, round trips): their callers get DeviceLost, with
+    // the reason set above.
+    LOCAL.with(|l| l.borrow_mut().take());
+    while rx.try_recv().is_ok() {}
+    common.frame_ended.notify_all();
+    drop(crumbs);
+    if let Some(w) = watchdog {
+        let _ = w.join();
+    }
+    // The capture writer finishes what it has (a post-mortem capture included) before callers
+    // can see the device gone.
+    if let Some(r) = &common.capture {
+        r.finish();
+    }
+}
+
+/// What waiting for the channel gave.
+enum Next {
+    Msg(Msg),
+    /// A stall deadline passed.
+    Timeout,
+    /// Every sender is gone.
+    Disconnected,
+}
+
+/// The message loop: run what can run, then wait (spinning first) for the next message or a
+/// stall deadline.
+fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) {
+    loop {
+        scheduler.run(ctx);
+        ctx.common.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
+        if scheduler.shutting_down && scheduler.idle() {
+            return;
+        }
+        match next(scheduler, ctx, rx, spin) {
+            Next::Msg(msg) => {
+                scheduler.handle(msg, ctx);
+                // Take whatever else is queued before running, so a burst is handled in one pass.
+                while let Ok(msg) = rx.try_recv() {
+                    scheduler.handle(msg, ctx);
+                }
+            }
+            Next::Timeout => scheduler.check_stall(ctx),
+            Next::Disconnected => scheduler.shutting_down = true,
+        }
+    }
+}
+
+fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) -> Next {
+    // Spin a little first: the next list or query usually comes within microseconds.
+    let spin_until = Instant::now() + spin;
+    loop {
+        match rx.try_recv() {
+            Ok(m) => return Next::Msg(m),
+            Err(crossbeam_channel::TryRecvError::Disconnected) => return Next::Disconnected,
+            Err(crossbeam_channel::TryRecvError::Empty) if Instant::now() < spin_until && !scheduler.shutting_down => {
+                std::hint::spin_loop()
+            }
+            Err(crossbeam_channel::TryRecvError::Empty) => break,
+        }
+    }
+    if scheduler.shutting_down {
+        // Shutting down with work left that waits for nothing more: run it.
+        return Next::Timeout;
+    }
+    // Park until a message arrives or a stall deadline passes, counting the park.
+    let timeout = scheduler.timeout(ctx);
+    let start = Instant::now();
+    let next = match timeout {
+        Some(t) => match rx.recv_timeout(t) {
+            Ok(m) => Next::Msg(m),
+            Err(RecvTimeoutError::Timeout) => Next::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Next::Disconnected,
+        },
+        None => match rx.recv() {
+            Ok(m) => Next::Msg(m),
+            Err(_) => Next::Disconnected,
+        },
+    };
+    let parked = start.elapsed();
+    if let Some(f) = scheduler.frame_in_progress() {
+        f.stats.parks += 1;
+        f.stats.parked += parked;
+    }
+    let mut stats = ctx.common.stats.lock().unwrap_or_else(|e| e.into_inner());
+    stats.parks += 1;
+    stats.parked += parked;
+    next
+}

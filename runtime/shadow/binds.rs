@@ -1,0 +1,418 @@
+//! What binds, multi-binds, attribute calls and deletes change in the shadow. Each change is
+//! applied only when every argument is one the GL accepts; otherwise the vertex array is marked
+//! *stale* and read back from the GL before its next draw, so the shadow never believes more is
+//! bound than the GL has.
+
+use crate::generated::{enums as gl, types::*, Gl};
+
+use super::names::Known;
+use super::refusal::Refusal;
+use super::{read_binding, Shadow, Target, MAX_ATTRIBS};
+
+/// The buffer of a vertex-buffer binding point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BindingBuffer {
+    Buffer(u32),
+    /// Not known until the vertex array is read back from the GL.
+    Unknown,
+}
+
+/// One vertex array object's state.
+#[derive(Clone, Debug)]
+pub(super) struct Vao {
+    pub(super) element: u32,
+    pub(super) enabled: u32,
+    /// Binding index of each attribute.
+    pub(super) attrib_binding: [u8; MAX_ATTRIBS],
+    pub(super) bindings: [BindingBuffer; MAX_ATTRIBS],
+    /// Read back from the GL before the next draw that uses it.
+    pub(super) stale: bool,
+}
+
+impl Vao {
+    /// The state of a new vertex array object: nothing enabled, attribute i on binding i, no
+    /// buffers.
+    pub(super) fn new() -> Vao {
+        Vao {
+            element: 0,
+            enabled: 0,
+            attrib_binding: std::array::from_fn(|i| i as u8),
+            bindings: [BindingBuffer::Buffer(0); MAX_ATTRIBS],
+            stale: false,
+        }
+    }
+
+    pub(super) fn stale() -> Vao {
+        Vao { stale: true, ..Vao::new() }
+    }
+
+    /// The first enabled attribute whose binding has no buffer, or whose buffer is unknown.
+    pub(super) fn client_array(&self) -> Option<(usize, BindingBuffer)> {
+        (0..MAX_ATTRIBS).filter(|i| self.enabled & (1 << i) != 0).find_map(|i| {
+            match self.bindings[self.attrib_binding[i] as usize] {
+                BindingBuffer::Buffer(0) => Some((i, BindingBuffer::Buffer(0))),
+                BindingBuffer::Unknown => Some((i, BindingBuffer::Unknown)),
+                BindingBuffer::Buffer(_) => None,
+            }
+        })
+    }
+}
+
+impl Shadow {
+    // ---- binds -------------------------------------------------------------------------
+
+    /// After `glBindBuffer(target, buffer)` ran.
+    pub fn bind_buffer(&mut self, gl_fns: &Gl, target: GLenum, buffer: GLuint) {
+        self.draw_cache = None;
+        let Some(t) = Target::from_gl(target) else { return };
+        if t != Target::ElementArray && self.unsupported & 1 << t.slot() != 0 {
+            return;
+        }
+        let bound = match self.buffer_known(buffer) {
+            Some(_) => {
+                if buffer != 0 {
+                    self.set_buffer(buffer, Some(Known::Object));
+                }
+                buffer
+            }
+            // A name glcmd never saw: ask the GL whether the bind took.
+            None => {
+                let b = read_binding(gl_fns, t);
+                if b == buffer {
+                    self.set_buffer(buffer, Some(Known::Object));
+                }
+                b
+            }
+        };
+        match t {
+            Target::ElementArray => {
+                let core_default = self.core && self.current_vao == 0;
+                let vao = self.current_vao;
+                let v = self.vao_mut(vao);
+                if core_default {
+                    v.stale = true;
+                } else {
+                    v.element = bound;
+                }
+            }
+            _ => self.context[t.slot()] = bound,
+        }
+    }
+
+    /// After `glBindVertexArray(array)` ran.
+    pub fn bind_vertex_array(&mut self, gl_fns: &Gl, array: GLuint) {
+        self.draw_cache = None;
+        if array == 0 || self.array_known(array).is_some() {
+            self.current_vao = array;
+            if array != 0 {
+                self.set_array(array, Some(Known::Object));
+            }
+        } else {
+            let mut v = 0;
+            // SAFETY: a single-integer query.
+            unsafe { (gl_fns.GetIntegerv)(gl::VERTEX_ARRAY_BINDING, &mut v) };
+            self.current_vao = v as u32;
+            if v as u32 == array {
+                self.set_array(array, Some(Known::Object));
+            }
+        }
+        let current = self.current_vao;
+        self.vao_mut(current);
+    }
+
+    /// `glVertexArrayElementBuffer(vaobj, buffer)`, after it ran.
+    pub fn vertex_array_element_buffer(&mut self, vaobj: GLuint, buffer: GLuint) {
+        self.draw_cache = None;
+        let certain = self.array_known(vaobj) == Some(Known::Object)
+            && (buffer == 0 || self.buffer_known(buffer) == Some(Known::Object));
+        let v = self.vao_mut(vaobj);
+        if certain {
+            v.element = buffer;
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// Before a vertex-buffer binding (`glBindVertexBuffer`, `glVertexArrayVertexBuffer` and the
+    /// multi-bind forms, per entry): buffer 0 at a non-zero offset is a client address.
+    pub fn check_vertex_buffer(&self, buffer: GLuint, offset: i64) -> Result<(), Refusal> {
+        if buffer == 0 && offset != 0 {
+            Err(Refusal::OffsetWithoutBuffer { offset: offset as u64 })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Before a multi-bind of vertex buffers (`count` entries): as `check_vertex_buffer` for
+    /// each. A null `buffers` unbinds every binding in the range (offsets are ignored).
+    ///
+    /// # Safety
+    /// `buffers` and `offsets` are null or point to `count` values.
+    pub unsafe fn check_vertex_buffers(
+        &self,
+        count: GLsizei,
+        buffers: *const GLuint,
+        offsets: *const GLintptr,
+    ) -> Result<(), Refusal> {
+        if buffers.is_null() || offsets.is_null() {
+            return Ok(());
+        }
+        for i in 0..count.max(0) as usize {
+            // SAFETY: the caller's guarantee.
+            let (b, o) = unsafe { (buffers.add(i).read_unaligned(), offsets.add(i).read_unaligned()) };
+            self.check_vertex_buffer(b, o as i64)?;
+        }
+        Ok(())
+    }
+
+    /// After a multi-bind of vertex buffers `first..first + count` of `vao` (None: current).
+    ///
+    /// The GL refuses the whole call (a negative count, `first + count` past
+    /// `GL_MAX_VERTEX_ATTRIB_BINDINGS`, a vertex array that does not exist) or single entries
+    /// (their binding is then unchanged, the others are made): each entry is applied as
+    /// [`vertex_buffer`](Self::vertex_buffer) applies one, and a call the GL may have refused
+    /// whole marks the vertex array for reading back.
+    ///
+    /// # Safety
+    /// `buffers`, `offsets` and `strides` are null or point to `count` values.
+    pub unsafe fn vertex_buffers(
+        &mut self,
+        vao: Option<GLuint>,
+        first: GLuint,
+        count: GLsizei,
+        buffers: *const GLuint,
+        offsets: *const GLintptr,
+        strides: *const GLsizei,
+    ) {
+        self.draw_cache = None;
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let whole = count >= 0 && first as i64 + count as i64 <= self.max_bindings as i64 && self.vao_certain(vao);
+        if !whole {
+            self.vao_mut(vao_id).stale = true;
+            return;
+        }
+        // SAFETY: the caller's guarantee, for each array that is not null.
+        let at = |p: *const GLuint, i: usize| if p.is_null() { 0 } else { unsafe { p.add(i).read_unaligned() } };
+        for i in 0..count as usize {
+            let (b, o, st) = if buffers.is_null() {
+                // A null `buffers` unbinds every binding of the range; offsets and strides are
+                // ignored (and set to 0 by the GL).
+                (0, 0, 0)
+            } else {
+                // SAFETY: the caller's guarantee.
+                let o = if offsets.is_null() { 0 } else { unsafe { offsets.add(i).read_unaligned() as i64 } };
+                (at(buffers, i), o, at(strides.cast(), i) as GLsizei)
+            };
+            self.vertex_buffer(vao, first + i as u32, b, o, st);
+        }
+    }
+
+    /// After binding `buffer` at `offset` to binding point `index` of `vao` (None: the current
+    /// one). The GL refuses a negative offset, a stride out of range, an index past its limit and
+    /// a name it never made, and then keeps the old binding: unless every argument is one the GL
+    /// accepts, the vertex array is read back before its next draw.
+    pub fn vertex_buffer(&mut self, vao: Option<GLuint>, index: GLuint, buffer: GLuint, offset: i64, stride: GLsizei) {
+        self.draw_cache = None;
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = index < self.max_bindings
+            && offset >= 0
+            && (0..=self.max_stride).contains(&stride)
+            && self.buffer_known(buffer) == Some(Known::Object)
+            && match vao {
+                Some(v) => self.array_known(v) == Some(Known::Object),
+                None => !(self.core && vao_id == 0),
+            };
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.bindings[index as usize] = BindingBuffer::Buffer(buffer);
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// Before `glVertexAttrib*Pointer`: a non-zero pointer with no `GL_ARRAY_BUFFER` is a client
+    /// address.
+    pub fn check_attrib_pointer(&self, pointer: usize) -> Result<(), Refusal> {
+        if pointer != 0 && self.context[Target::Array.slot()] == 0 {
+            Err(Refusal::NoBuffer { target: Target::Array, vertex_array: None })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// After `glVertexAttrib{,I,L}Pointer(index, size, type, .., stride, pointer)` ran:
+    /// attribute `index` reads binding `index`, which now holds `GL_ARRAY_BUFFER`.
+    pub fn attrib_pointer(&mut self, index: GLuint, size: GLint, type_: GLenum, stride: GLsizei, kind: AttribKind) {
+        self.draw_cache = None;
+        let vao_id = self.current_vao;
+        let certain = index < self.max_attribs.min(self.max_bindings)
+            && (0..=self.max_stride).contains(&stride)
+            && !(self.core && vao_id == 0)
+            && common_format(size, type_, kind);
+        let array = self.context[Target::Array.slot()];
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.attrib_binding[index as usize] = index as u8;
+            v.bindings[index as usize] = BindingBuffer::Buffer(array);
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// After `glVertexAttribBinding` / `glVertexArrayAttribBinding`.
+    pub fn attrib_binding(&mut self, vao: Option<GLuint>, attrib: GLuint, binding: GLuint) {
+        self.draw_cache = None;
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = attrib < self.max_attribs && binding < self.max_bindings && self.vao_certain(vao);
+        let v = self.vao_mut(vao_id);
+        if certain {
+            v.attrib_binding[attrib as usize] = binding as u8;
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// After `glEnableVertexAttribArray` / `glDisableVertexAttribArray` (and the DSA forms).
+    pub fn enable_attrib(&mut self, vao: Option<GLuint>, index: GLuint, enable: bool) {
+        self.draw_cache = None;
+        let vao_id = vao.unwrap_or(self.current_vao);
+        let certain = index < self.max_attribs && self.vao_certain(vao);
+        let v = self.vao_mut(vao_id);
+        if certain {
+            if enable {
+                v.enabled |= 1 << index;
+            } else {
+                v.enabled &= !(1 << index);
+            }
+        } else {
+            v.stale = true;
+        }
+    }
+
+    /// A call that changes `vao` in ways glcmd does not model (EXT_direct_state_access).
+    pub fn vertex_array_changed(&mut self, vao: GLuint) {
+        self.draw_cache = None;
+        self.vao_mut(vao).stale = true;
+    }
+
+    pub(super) fn vao_certain(&self, vao: Option<GLuint>) -> bool {
+        match vao {
+            Some(v) => self.array_known(v) == Some(Known::Object),
+            None => !(self.core && self.current_vao == 0),
+        }
+    }
+    // ---- deletes -----------------------------------------------------------------------
+
+    /// After `glDeleteBuffers` ran: the names are gone, and detached from the context's targets
+    /// and from the *current* vertex array (other vertex arrays keep their attachments; the GL
+    /// keeps those buffers alive).
+    pub fn buffers_deleted(&mut self, names: &[GLuint]) {
+        self.draw_cache = None;
+        for &n in names {
+            if n == 0 {
+                continue;
+            }
+            self.set_buffer(n, None);
+            self.sizes.remove(&n);
+            for b in self.context.iter_mut() {
+                if *b == n {
+                    *b = 0;
+                }
+            }
+            let current = self.current_vao;
+            let v = self.vao_mut(current);
+            if v.element == n {
+                v.element = 0;
+            }
+            for b in v.bindings.iter_mut() {
+                if *b == BindingBuffer::Buffer(n) {
+                    *b = BindingBuffer::Buffer(0);
+                }
+            }
+        }
+    }
+
+    /// After `glDeleteVertexArrays` ran.
+    pub fn vertex_arrays_deleted(&mut self, names: &[GLuint]) {
+        self.draw_cache = None;
+        for &n in names {
+            if n == 0 {
+                continue;
+            }
+            self.set_array(n, None);
+            self.vaos.remove(&n);
+            if self.current_vao == n {
+                self.current_vao = 0;
+            }
+        }
+    }
+
+    /// After a call that may have (re)allocated some buffer's storage (`glBufferData`,
+    /// `glBufferStorage` and their DSA and extension forms): the sizes are asked again.
+    pub fn storage_changed(&mut self) {
+        self.draw_cache = None;
+        self.sizes.clear();
+    }
+}
+
+/// Which `glVertexAttrib*Pointer` a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttribKind {
+    Float,
+    Integer,
+    Long,
+}
+
+/// The size/type combinations every implementation accepts; anything else is checked against
+/// the GL (the vertex array is marked stale).
+pub(super) fn common_format(size: GLint, type_: GLenum, kind: AttribKind) -> bool {
+    if !(1..=4).contains(&size) {
+        return false;
+    }
+    match kind {
+        AttribKind::Float => matches!(
+            type_,
+            gl::FLOAT
+                | gl::HALF_FLOAT
+                | gl::BYTE
+                | gl::UNSIGNED_BYTE
+                | gl::SHORT
+                | gl::UNSIGNED_SHORT
+                | gl::INT
+                | gl::UNSIGNED_INT
+        ),
+        AttribKind::Integer => {
+            matches!(type_, gl::BYTE | gl::UNSIGNED_BYTE | gl::SHORT | gl::UNSIGNED_SHORT | gl::INT | gl::UNSIGNED_INT)
+        }
+        AttribKind::Long => type_ == gl::DOUBLE,
+    }
+}
+
+/// The current vertex array, read back from the GL: element buffer, and per attribute its
+/// enable bit, its binding index and the buffer of that binding.
+pub(super) fn read_current_vao(gl_fns: &Gl, max_attribs: u32) -> Vao {
+    let mut v = Vao::new();
+    for b in v.bindings.iter_mut() {
+        *b = BindingBuffer::Unknown;
+    }
+    let mut e = 0;
+    // SAFETY: single-integer queries on valid attribute indices.
+    unsafe {
+        (gl_fns.GetIntegerv)(gl::ELEMENT_ARRAY_BUFFER_BINDING, &mut e);
+        v.element = e as u32;
+        for i in 0..max_attribs {
+            let (mut enabled, mut binding, mut buffer) = (0, i as i32, 0);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_ARRAY_ENABLED, &mut enabled);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_BINDING, &mut binding);
+            (gl_fns.GetVertexAttribiv)(i, gl::VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &mut buffer);
+            if enabled != 0 {
+                v.enabled |= 1 << i;
+            }
+            let binding = (binding.max(0) as usize).min(MAX_ATTRIBS - 1);
+            v.attrib_binding[i as usize] = binding as u8;
+            v.bindings[binding] = BindingBuffer::Buffer(buffer as u32);
+        }
+    }
+    v.stale = false;
+    v
+}

@@ -1,0 +1,110 @@
+//! Why a command was not passed to the GL: every check of the shadow and of the guards says it
+//! with a [`Refusal`], whose text the report carries.
+
+use super::{Class, Target};
+
+/// Why a command was not passed to the GL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// An offset argument with no buffer bound to the target it is an offset into.
+    NoBuffer { target: Target, vertex_array: Option<u32> },
+    /// A draw while an enabled attribute of the vertex array reads no buffer.
+    ClientArray { vertex_array: u32, attribute: usize },
+    /// A draw in a core-profile context with no vertex array object bound.
+    NoVertexArray,
+    /// A vertex-buffer binding of buffer 0 at a non-zero offset (a client address).
+    OffsetWithoutBuffer { offset: u64 },
+    /// Buffer data for AMD_pinned_memory's target, which would keep a pointer into the list.
+    PinnedMemory,
+    /// A name that is no object of its class.
+    NoSuchObject { class: Class, name: u32 },
+    /// A negative buffer offset or size, or offsets and sizes whose sum overflows.
+    Range { value: i64 },
+    /// A texture level the texture does not have (the driver would dereference the object its
+    /// own check rejected).
+    Level { texture: u32, level: i32, max: i32 },
+    /// Consecutive bindings `first..first + count` past the end of the 32-bit range.
+    Wraps { first: u32, count: i64 },
+    /// A NaN where the GL range-checks a state value (`bindings::refuses_nan` in the generator).
+    NotANumber { argument: &'static str },
+    /// A read or write of `len` bytes at `offset` into the buffer bound to `target`, which
+    /// passes the end of its storage (`size` bytes) or of the 64-bit range.
+    Overrun { target: Target, offset: u64, len: Option<u64>, size: u64 },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoBuffer { target, vertex_array: Some(v) } => write!(
+                f,
+                "no buffer is bound to {} of vertex array object {v}: the offset would be read as a client \
+                 pointer, so glcmd skipped the call; bind an element buffer (glVertexArrayElementBuffer)",
+                target.gl_name()
+            ),
+            Refusal::NoBuffer { target, vertex_array: None } => write!(
+                f,
+                "no buffer is bound to {}: the offset would be used as a client pointer, so glcmd skipped the \
+                 call; bind a buffer to {} first",
+                target.gl_name(),
+                target.gl_name()
+            ),
+            Refusal::ClientArray { vertex_array, attribute } => write!(
+                f,
+                "attribute {attribute} of vertex array object {vertex_array} is enabled but reads no buffer (a \
+                 client array, whose pointer the GL would read as process memory), so glcmd skipped the draw; \
+                 bind a buffer to its binding point or disable the attribute"
+            ),
+            Refusal::NoVertexArray => f.write_str(
+                "no vertex array object is bound (the core profile has no default one), so glcmd skipped the draw",
+            ),
+            Refusal::Range { value } => write!(
+                f,
+                "buffer offset or size {value} is negative or makes offset + size overflow (drivers compute the sum \
+                 without checking, and would touch memory past the buffer), so glcmd skipped the call"
+            ),
+            Refusal::NoSuchObject { class, name } => write!(
+                f,
+                "{name} is not the name of an existing {} (drivers do not all check: some dereference the failed \
+                 lookup), so glcmd skipped the call",
+                class.name()
+            ),
+            Refusal::PinnedMemory => f.write_str(
+                "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \
+                 list as the buffer's storage, so glcmd skipped the call; pin memory through Device::with_gl",
+            ),
+            Refusal::NotANumber { argument } => write!(
+                f,
+                "`{argument}` is NaN, which passes the driver's range checks (comparisons with NaN are false) and \
+                 leaves state the driver may crash on later, so glcmd skipped the call"
+            ),
+            Refusal::Wraps { first, count } => write!(
+                f,
+                "bindings {first}..{first}+{count} run past 2^32 (Mesa checks first + count in 32-bit unsigned \
+                 arithmetic, so the wrapped sum passes and it writes past its arrays), so glcmd skipped the call"
+            ),
+            Refusal::Level { texture, level, max } => write!(
+                f,
+                "level {level} of texture {texture}, whose levels are 0..={max} (0 only, for rectangle, buffer and \
+                 multisample textures): Mesa dereferences the texture its own check rejected, so glcmd skipped the call"
+            ),
+            Refusal::Overrun { target, offset, len: Some(len), size } => write!(
+                f,
+                "the call would access {len} bytes at offset {offset} of the buffer bound to {}, whose storage is \
+                 {size} bytes (drivers compute the end in 32- or 64-bit arithmetic that can wrap, and then read \
+                 process memory), so glcmd skipped the call; keep offset + size within the buffer",
+                target.gl_name()
+            ),
+            Refusal::Overrun { target, offset, len: None, size } => write!(
+                f,
+                "the call would access more than 2^64 bytes from offset {offset} of the buffer bound to {} ({size} \
+                 bytes of storage): its count and stride overflow, so glcmd skipped the call",
+                target.gl_name()
+            ),
+            Refusal::OffsetWithoutBuffer { offset } => write!(
+                f,
+                "buffer 0 with offset {offset:#x}: with no buffer the offset would be a client address, so glcmd \
+                 skipped the call"
+            ),
+        }
+    }
+}

@@ -60,16 +60,16 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 /// down after replaying everything submitted.
 #[derive(Clone)]
 pub struct Device {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) inner: Arc<HandleInner>,
 }
 
 /// What the device side owns: the sender and the thread to join.
-pub(crate) struct Shared {
+pub(crate) struct HandleInner {
     pub(crate) tx: Sender<Msg>,
     /// Disconnects when the render thread exits: a waiting round trip selects on it, so a
     /// request stuck in the channel of a dead render thread cannot hang its caller.
     alive: Receiver<()>,
-    pub(crate) common: Arc<SharedState>,
+    pub(crate) shared: Arc<SharedState>,
     thread: Mutex<Option<JoinHandle<()>>>,
     render_thread: ThreadId,
     track_sites: bool,
@@ -159,10 +159,10 @@ impl Device {
             }
         }
         Ok(Device {
-            shared: Arc::new(Shared {
+            inner: Arc::new(HandleInner {
                 tx,
                 alive: alive_rx,
-                common,
+                shared: common,
                 thread: Mutex::new(Some(thread)),
                 render_thread,
                 track_sites,
@@ -172,12 +172,12 @@ impl Device {
 
     /// A cleared list from the pool (or a new one). Record into it on any thread.
     pub fn command_list(&self) -> CommandList {
-        let mut list = self.shared.common.pool.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
-        if self.shared.track_sites != list.sites.is_some() {
-            list.track_sites(self.shared.track_sites);
+        let mut list = self.inner.shared.pool.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
+        if self.inner.track_sites != list.sites.is_some() {
+            list.track_sites(self.inner.track_sites);
         }
         if list.programs.is_none() {
-            list.programs = Some(self.shared.common.programs.clone());
+            list.programs = Some(self.inner.shared.programs.clone());
         }
         list
     }
@@ -191,13 +191,13 @@ impl Device {
     fn program_wait_check(&self, function: &'static str) -> impl Fn(Option<Duration>) -> Option<Error> + '_ {
         let me = std::thread::current().id();
         move |waited| {
-            if alive_gone(&self.shared.alive) {
+            if alive_gone(&self.inner.alive) {
                 return Some(self.lost());
             }
             if self.is_render_thread() {
                 return Some(Error::OnRenderThread { what: function });
             }
-            let common = &self.shared.common;
+            let common = &self.inner.shared;
             let stall = *common.stall.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(waited) = waited {
                 let (frame, slot) = stall.map_or((0, 0), |(f, s, _)| (f, s));
@@ -223,24 +223,24 @@ impl Device {
         key: (crate::programs::Lookup, u32, &str),
     ) -> Result<Option<i64>, Error> {
         let check = self.program_wait_check(function);
-        self.shared.common.programs.lookup(function, program, key, self.shared.common.options.wait_limit, &check)
+        self.inner.shared.programs.lookup(function, program, key, self.inner.shared.options.wait_limit, &check)
     }
 
     /// Keeps the GL's answer to a lookup the cache did not hold.
     pub(crate) fn program_remember(&self, program: u32, key: (crate::programs::Lookup, u32, &str), value: i64) {
-        self.shared.common.programs.remember(program, key, value);
+        self.inner.shared.programs.remember(program, key, value);
     }
 
     /// The cached link status of a program (`None`: not cached).
     pub(crate) fn program_link_status(&self, function: &'static str, program: u32) -> Result<Option<i32>, Error> {
         let check = self.program_wait_check(function);
-        self.shared.common.programs.link_status(function, program, self.shared.common.options.wait_limit, &check)
+        self.inner.shared.programs.link_status(function, program, self.inner.shared.options.wait_limit, &check)
     }
 
     /// The cached info log of a program (`None`: not cached).
     pub(crate) fn program_info_log(&self, function: &'static str, program: u32) -> Result<Option<String>, Error> {
         let check = self.program_wait_check(function);
-        self.shared.common.programs.info_log(function, program, self.shared.common.options.wait_limit, &check)
+        self.inner.shared.programs.info_log(function, program, self.inner.shared.options.wait_limit, &check)
     }
 
     /// Runs `f` with the raw function table on the render thread, after everything submitted
@@ -287,7 +287,7 @@ impl Device {
     /// clone of the receiver sees each report once between them. The queue holds
     /// `Options::report_capacity` reports; more are counted in `Stats::reports_dropped`.
     pub fn reports(&self) -> Receiver<Report> {
-        self.shared.common.reports.clone()
+        self.inner.shared.reports.clone()
     }
 
     /// Sets the application's KHR_debug callback. It runs on the render thread, after glcmd's
@@ -332,13 +332,13 @@ impl Device {
         if self.is_render_thread() {
             return Err(Error::OnRenderThread { what: "wait_frames" });
         }
-        let common = &self.shared.common;
+        let common = &self.inner.shared;
         let me = std::thread::current().id();
         let limit = common.options.wait_limit;
         let started = Instant::now();
         let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
         while stats.frames < frames {
-            if alive_gone(&self.shared.alive) {
+            if alive_gone(&self.inner.alive) {
                 return Err(self.lost());
             }
             // A frame nobody has begun: only a `begin_frame` can end this wait; past the limit
@@ -388,32 +388,32 @@ impl Device {
     /// The context's implementation-dependent constants, read once at start-up (`limits.rs`):
     /// the `glGet*` methods answer them from here without a round trip.
     pub fn limits(&self) -> &crate::limits::Limits {
-        self.shared.common.limits.get().expect("the render thread reads the limits before the device is handed out")
+        self.inner.shared.limits.get().expect("the render thread reads the limits before the device is handed out")
     }
 
     /// Whether the context has robust buffer access (`Options::robust_access` asked for it and
     /// the driver offered it): reads past the end of a buffer return zeros.
     pub fn robust_access(&self) -> bool {
-        self.shared.common.robust.load(Ordering::Relaxed)
+        self.inner.shared.robust.load(Ordering::Relaxed)
     }
 
     /// Counters of the render thread.
     pub fn stats(&self) -> Stats {
-        let mut s = self.shared.common.stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut s = self.inner.shared.stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
         self.fill_counters(&mut s);
         s
     }
 
     fn fill_counters(&self, s: &mut Stats) {
-        s.round_trips = self.shared.common.round_trips.load(Ordering::Relaxed);
-        s.reports_dropped = self.shared.common.sink.dropped();
-        s.pooled_names = self.shared.common.pools.held();
-        (s.program_entries, s.program_answers) = self.shared.common.programs.held();
+        s.round_trips = self.inner.shared.round_trips.load(Ordering::Relaxed);
+        s.reports_dropped = self.inner.shared.sink.dropped();
+        s.pooled_names = self.inner.shared.pools.held();
+        (s.program_entries, s.program_answers) = self.inner.shared.programs.held();
     }
 
     /// True on the render thread (inside a `with_gl` closure or a GL callback).
     pub fn is_render_thread(&self) -> bool {
-        std::thread::current().id() == self.shared.render_thread
+        std::thread::current().id() == self.inner.render_thread
     }
 
     /// Sends a message. On the render thread it goes to the thread's own queue instead of the
@@ -423,7 +423,7 @@ impl Device {
         if self.is_render_thread() {
             return render::send_local(msg).map_err(|_| self.lost());
         }
-        self.shared.tx.send(msg).map_err(|_| self.lost())
+        self.inner.tx.send(msg).map_err(|_| self.lost())
     }
 
     /// A round trip: runs `f` on the render thread after every earlier submission and returns
@@ -466,7 +466,7 @@ impl Device {
         kind: CallKind,
         f: ErasedJob,
     ) -> Result<Box<dyn Any + Send>, Error> {
-        self.shared.common.round_trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.shared.round_trips.fetch_add(1, Ordering::Relaxed);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.
             return render::with_current(|ctx| match ctx {
@@ -480,7 +480,7 @@ impl Device {
         });
         self.send(Msg::Call { name: function, kind, thread: std::thread::current().id(), job })?;
         // A short query is answered in a few microseconds: spin on the reply before parking.
-        let spin_until = Instant::now() + self.shared.common.options.spin;
+        let spin_until = Instant::now() + self.inner.shared.options.spin;
         loop {
             match rx.try_recv() {
                 Ok(result) => return result,
@@ -494,12 +494,12 @@ impl Device {
                 Ok(result) => result,
                 // Dropped unanswered: the render thread is dying; wait until it has said why.
                 Err(_) => {
-                    let _ = self.shared.alive.recv();
+                    let _ = self.inner.alive.recv();
                     Err(self.lost())
                 }
             },
             // The render thread exited; its answer may still have been sent just before.
-            recv(self.shared.alive) -> _ => rx.try_recv().unwrap_or_else(|_| Err(self.lost())),
+            recv(self.inner.alive) -> _ => rx.try_recv().unwrap_or_else(|_| Err(self.lost())),
         }
     }
 
@@ -511,11 +511,11 @@ impl Device {
     /// the pool has one (the generated singular creates fall back to the plural form).
     #[inline]
     pub(crate) fn pooled_take_one(&self, index: usize, target: u32) -> Option<u32> {
-        let pools = &self.shared.common.pools;
+        let pools = &self.inner.shared.pools;
         let was_low = pools.low.load(Ordering::Acquire);
         let name = pools.take_one(index, target);
         if !was_low && pools.low.load(Ordering::Acquire) {
-            let _ = self.shared.tx.try_send(Msg::Refill);
+            let _ = self.inner.tx.try_send(Msg::Refill);
         }
         name
     }
@@ -535,12 +535,12 @@ impl Device {
         if n > MAX_CREATE {
             return Err(Error::OutOfMemory { function, bytes: n as u128 * 4 });
         }
-        let pools = &self.shared.common.pools;
+        let pools = &self.inner.shared.pools;
         let was_low = pools.low.load(Ordering::Acquire);
         let mut names = pools.take(index, target, n).unwrap_or_default();
         if !was_low && pools.low.load(Ordering::Acquire) {
             // Wake the render thread to refill (it also refills between messages anyway).
-            let _ = self.shared.tx.try_send(Msg::Refill);
+            let _ = self.inner.tx.try_send(Msg::Refill);
         }
         if names.len() == n {
             return Ok(names);
@@ -553,7 +553,7 @@ impl Device {
             }
             // Names a refill put in the pool meanwhile come first: they are older than any the
             // GL makes now, so a sequence of creates gets the names direct GL would give.
-            let mut more = ctx.common.pools.take(index, target, rest).unwrap_or_default();
+            let mut more = ctx.shared.pools.take(index, target, rest).unwrap_or_default();
             let missing = rest - more.len();
             if missing > 0 {
                 let mut fresh: Vec<u32> = crate::codec::out_vec(function, missing)?;
@@ -565,7 +565,7 @@ impl Device {
                 more.extend(fresh);
             }
             if !more.contains(&0) {
-                ctx.common.pools.start(index, target, class, created, make);
+                ctx.shared.pools.start(index, target, class, created, make);
             }
             Ok(more)
         })?;
@@ -574,7 +574,7 @@ impl Device {
     }
 
     pub(crate) fn lost(&self) -> Error {
-        Error::DeviceLost { reason: lost_reason(&self.shared.common) }
+        Error::DeviceLost { reason: lost_reason(&self.inner.shared) }
     }
 }
 
@@ -583,7 +583,7 @@ fn alive_gone(alive: &Receiver<()>) -> bool {
     matches!(alive.try_recv(), Err(crossbeam_channel::TryRecvError::Disconnected))
 }
 
-impl Drop for Shared {
+impl Drop for HandleInner {
     fn drop(&mut self) {
         // Everything submitted still runs: the render thread drains the channel first.
         if std::thread::current().id() == self.render_thread {

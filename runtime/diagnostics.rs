@@ -1,4 +1,5 @@
-//! Diagnostics for deferred execution, in the manner of D3D12's DRED (seed 001).
+//! Diagnostics for deferred execution, in the manner of D3D12's DRED: errors
+//! found far from their cause must still name it.
 //!
 //! Deferred replay moves an error away from its cause: a `GL_INVALID_ENUM` raised on the render
 //! thread says nothing about which worker recorded the call, or where. With diagnostics on,

@@ -109,7 +109,7 @@ impl Device {
         if slots > MAX_SLOTS {
             return Err(Error::TooManySlots { slots, max: MAX_SLOTS });
         }
-        let common = &self.shared.common;
+        let common = &self.inner.shared;
         let frame = {
             // Numbered and registered together, so the render thread never sees a frame begun
             // that `open` does not know.
@@ -130,7 +130,7 @@ impl Device {
     /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
     /// [`Frame::submit`] does.
     pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
-        let common = &self.shared.common;
+        let common = &self.inner.shared;
         let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
         if let Some(open) = oldest_open {
             if common.warned.fetch_max(open + 1, Ordering::Relaxed) < open + 1 {
@@ -157,7 +157,7 @@ impl Device {
         if list.links.is_empty() {
             return;
         }
-        let ours = &self.shared.common.programs;
+        let ours = &self.inner.shared.programs;
         let own = list.programs.as_ref().is_some_and(|p| std::sync::Arc::ptr_eq(p, ours));
         ours.submitted(&list.links, own);
         if !own {
@@ -175,7 +175,7 @@ impl Device {
         if !list.links_submitted {
             return;
         }
-        self.shared.common.programs.skipped(&list.links);
+        self.inner.shared.programs.skipped(&list.links);
         if let Some(p) = &list.programs {
             for &program in &list.links {
                 p.recorded(program);
@@ -192,7 +192,7 @@ fn send_list(device: &Device, frame: u64, slot: u32, list: CommandList) -> Resul
     let back = if device.is_render_thread() {
         crate::render::send_local(msg).err()
     } else {
-        device.shared.tx.send(msg).err().map(|e| e.0)
+        device.inner.tx.send(msg).err().map(|e| e.0)
     };
     match back {
         None => Ok(()),
@@ -251,7 +251,7 @@ impl Frame {
         if slot >= self.slots {
             return Err(SubmitError::new(Error::SlotOutOfRange { slot, slots: self.slots }, list));
         }
-        let common = &self.device.shared.common;
+        let common = &self.device.inner.shared;
         match list.claim {
             Some((device, frame, claimed))
                 if device == common.id && frame == self.frame && claimed as usize == slot => {}
@@ -292,7 +292,7 @@ impl Frame {
         if !self.submitted.take(slot) {
             return Err(Error::SlotClaimed { slot });
         }
-        let common = &self.device.shared.common;
+        let common = &self.device.inner.shared;
         common.open.lock().unwrap_or_else(|e| e.into_inner()).claim(self.frame, slot as u32);
         let mut list = self.device.command_list();
         list.claim = Some((common.id, self.frame, slot as u32));
@@ -317,7 +317,7 @@ impl Frame {
 
 impl Drop for Frame {
     fn drop(&mut self) {
-        self.device.shared.common.open.lock().unwrap_or_else(|e| e.into_inner()).close(self.frame);
+        self.device.inner.shared.open.lock().unwrap_or_else(|e| e.into_inner()).close(self.frame);
         let _ = self.device.send(Msg::Close { frame: self.frame });
     }
 }

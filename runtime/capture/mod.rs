@@ -5,8 +5,8 @@
 //! glcmd a copy of the lists it already has). A capture serves the engine developer who
 //! attaches one to a bug report, the driver developer who replays it without the engine
 //! (`glcmd-replay`), and the CI that compares today's frame with yesterday's; kept as a ring of
-//! the last frames, it is the post-mortem record when the device is lost or stalls (DRED's
-//! idea, seed 001).
+//! the last frames, it is the post-mortem record when the device is lost or stalls (the idea
+//! of D3D12's DRED: what the GPU was doing when it failed, kept where a crash cannot lose it).
 //!
 //! ## What is captured, and from where
 //!
@@ -132,7 +132,7 @@ impl Device {
     /// (`glcmd-replay`). Needs `Options::capture`; one capture at a time. Returns at once; the
     /// handle waits for the file.
     pub fn capture(&self, path: impl Into<PathBuf>, frames: u64) -> Result<CaptureHandle, crate::Error> {
-        let common = &self.shared.common;
+        let common = &self.inner.shared;
         let recorder = common.capture.as_ref().ok_or(CaptureError::Off)?;
         let first = common.next_frame.load(std::sync::atomic::Ordering::Relaxed);
         Ok(recorder.begin(path.into(), first, frames)?)
@@ -142,7 +142,7 @@ impl Device {
     /// methods; nothing when capture is off).
     #[doc(hidden)]
     pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
-        if let Some(r) = &self.shared.common.capture {
+        if let Some(r) = &self.inner.shared.capture {
             record_call(r, function, args, answer);
         }
     }
@@ -151,7 +151,7 @@ impl Device {
 impl RenderContext {
     /// Notes, in a capture, code that ran unrecorded (`with_gl`, `post`).
     pub(crate) fn capture_note(&self, what: &str) {
-        if let Some(r) = &self.common.capture {
+        if let Some(r) = &self.shared.capture {
             r.send(recorder::Event::Note(format!("{what} ran here; its GL calls are not in the capture")));
         }
     }
@@ -160,7 +160,7 @@ impl RenderContext {
     /// round trips; nothing when capture is off).
     #[doc(hidden)]
     pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
-        if let Some(r) = &self.common.capture {
+        if let Some(r) = &self.shared.capture {
             record_call(r, function, args, answer);
         }
     }

@@ -136,7 +136,7 @@ pub struct RenderContext {
     context: GlContext,
     pub(crate) info: ContextInfo,
     pub(crate) state: RefCell<ReplayState>,
-    pub(crate) common: Arc<SharedState>,
+    pub(crate) shared: Arc<SharedState>,
     /// Dropped after the context: the debug callback points into it.
     pub(crate) diag: Box<Diagnostics>,
 }
@@ -167,7 +167,7 @@ impl RenderContext {
         }
         if class == "program" {
             // A name handed out again: what was kept for an older program of that name goes.
-            self.common.programs.created(names);
+            self.shared.programs.created(names);
         }
         if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
             state.shadow.names_created(class, names, created);
@@ -239,7 +239,7 @@ impl RenderContext {
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.shadow.refresh(self.raw_gl());
         }
-        self.common.programs.forget_dead(self.raw_gl());
+        self.shared.programs.forget_dead(self.raw_gl());
     }
 
     /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the
@@ -308,7 +308,7 @@ pub(crate) fn run(
                 return;
             }
         };
-        let ctx = RenderContext { gl, real, context, info, state, common: common.clone(), diag };
+        let ctx = RenderContext { gl, real, context, info, state, shared: common.clone(), diag };
         if ctx.diag.options.debug_output {
             ctx.diag.install(ctx.raw_gl());
         }
@@ -376,7 +376,7 @@ enum Next {
 fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) {
     loop {
         scheduler.run(ctx);
-        ctx.common.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
+        ctx.shared.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
         if scheduler.shutting_down && scheduler.idle() {
             return;
         }
@@ -430,7 +430,7 @@ fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin
         f.stats.parks += 1;
         f.stats.parked += parked;
     }
-    let mut stats = ctx.common.stats.lock().unwrap_or_else(|e| e.into_inner());
+    let mut stats = ctx.shared.stats.lock().unwrap_or_else(|e| e.into_inner());
     stats.parks += 1;
     stats.parked += parked;
     next

@@ -112,7 +112,7 @@ impl Scheduler {
     }
 
     pub(super) fn handle(&mut self, msg: Msg, ctx: &RenderContext) {
-        let common = &ctx.common;
+        let common = &ctx.shared;
         match msg {
             Msg::Begin { frame, slots } => {
                 let f = self.frame_mut(frame);
@@ -228,7 +228,7 @@ impl Scheduler {
             if let Some(list) = f.lists.get_mut(next).and_then(Option::take) {
                 if self.waiting.take().is_some() {
                     // The slot came: `wait_frames` must not see the old stall any more.
-                    *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                    *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 }
                 replay_list(ctx, f, list);
                 continue;
@@ -236,7 +236,7 @@ impl Scheduler {
             // A closed or given-up frame (or any frame at shutdown) skips slots that never came.
             if (f.closed || f.abandoned || shutting_down) && f.slots.is_some_and(|n| f.next < n) {
                 if !f.abandoned {
-                    ctx.common.sink.send(Report::lifecycle(
+                    ctx.shared.sink.send(Report::lifecycle(
                         ReportKind::Submission,
                         format!("frame {}: slot {} was never submitted; the frame ends without it", f.id, f.next),
                     ));
@@ -267,12 +267,12 @@ impl Scheduler {
             (_, Some((frame, slot))) => {
                 let since = Instant::now();
                 self.waiting = Some(Waiting { frame, slot, since, reported: false });
-                *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = Some((frame, slot, since));
-                ctx.common.frame_ended.notify_all();
+                *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = Some((frame, slot, since));
+                ctx.shared.frame_ended.notify_all();
             }
             (Some(_), None) => {
                 self.waiting = None;
-                *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
             }
             (None, None) => {}
         }
@@ -290,7 +290,7 @@ impl Scheduler {
         let w = self.waiting.as_ref()?;
         let (frames, calls) = self.later_work();
         let watchdog = ctx.diag.options.watchdog.filter(|_| !w.reported && (frames || calls));
-        let limit = (frames || calls).then_some(ctx.common.options.wait_limit);
+        let limit = (frames || calls).then_some(ctx.shared.options.wait_limit);
         let deadline = [watchdog, limit].into_iter().flatten().min()?;
         Some(deadline.saturating_sub(w.since.elapsed()).max(Duration::from_millis(1)))
     }
@@ -323,8 +323,8 @@ impl Scheduler {
                         format!("; blocked round trips: {}", blocked.join(", "))
                     }
                 );
-                let post_mortem = ctx.common.capture.as_ref().map(|r| r.post_mortem_note(&stalled)).unwrap_or_default();
-                ctx.common.sink.send(Report {
+                let post_mortem = ctx.shared.capture.as_ref().map(|r| r.post_mortem_note(&stalled)).unwrap_or_default();
+                ctx.shared.sink.send(Report {
                     kind: ReportKind::Stall,
                     call: if blocked.is_empty() {
                         format!("frame {frame}")
@@ -340,7 +340,7 @@ impl Scheduler {
                 });
             }
         }
-        if waited < ctx.common.options.wait_limit {
+        if waited < ctx.shared.options.wait_limit {
             return;
         }
         if later_frames {
@@ -349,11 +349,11 @@ impl Scheduler {
             let missing: Vec<u32> = (f.next..f.slots.unwrap_or(f.next)).filter(|&s| !f.has_list(s)).collect();
             // A slot submitted and still in the channel is not given up: `Frame::submit` marks
             // it under this lock before sending, or finds the frame given up and keeps its list.
-            if !ctx.common.open.lock().unwrap_or_else(|e| e.into_inner()).abandon(frame, &missing) {
+            if !ctx.shared.open.lock().unwrap_or_else(|e| e.into_inner()).abandon(frame, &missing) {
                 return;
             }
             f.abandoned = true;
-            ctx.common.sink.send(Report::lifecycle(
+            ctx.shared.sink.send(Report::lifecycle(
                 ReportKind::AbandonedFrame,
                 format!(
                     "frame {frame} held later frames back for {} ms (Options::wait_limit) waiting for slot {slot}; it \
@@ -363,7 +363,7 @@ impl Scheduler {
                 ),
             ));
             self.waiting = None;
-            *ctx.common.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
             return;
         }
         // Rule 7: round trips blocked on the slot fail.
@@ -384,7 +384,7 @@ impl Scheduler {
     }
 
     pub(super) fn end_frame(&mut self, ctx: &RenderContext) {
-        let common = &ctx.common;
+        let common = &ctx.shared;
         let mut f = self.frames.pop_front().expect("a frame to end");
         self.first += 1;
         let start = Instant::now();
@@ -404,7 +404,7 @@ impl Scheduler {
             r.send(crate::capture_writer::recorder::Event::FrameEnd { frame: f.id });
         }
         if let Err(e) = ctx.context.present() {
-            ctx.common.sink.send(Report::lifecycle(
+            ctx.shared.sink.send(Report::lifecycle(
                 ReportKind::Present,
                 format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),
             ));
@@ -453,7 +453,7 @@ impl Scheduler {
 pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
     let start = Instant::now();
     let index = f.replayed.len() as u32;
-    if let Some(r) = &ctx.common.capture {
+    if let Some(r) = &ctx.shared.capture {
         // Filed before the list replays, so that what replay sends (a lookup of a program this
         // list links) comes after it in the capture.
         let slots = f.slots.unwrap_or(1);

@@ -1,5 +1,5 @@
 //! Reports: what glcmd tells the application about a command or the device's life cycle
-//! ([`Report`], [`ReportKind`]), where reports go ([`Sink`]), and the KHR_debug message an
+//! ([`Report`], [`ReportKind`]), where reports go (`Sink`), and the KHR_debug message an
 //! application callback receives ([`DebugMessage`]).
 //!
 //! Every part that finds something to report (replay's checks, diagnostics, frames, the render

@@ -625,15 +625,15 @@ fn mark_unsafe(f: &mut Function, param: &str, input: bool) {
 }
 
 /// Functions glcmd cannot make safe whatever it checks: GPU addresses and bindless handles,
-/// and the compatibility profile's fixed-function client arrays (see `bindings.rs`).
+/// and the compatibility profile's fixed-function client arrays (see `shadow_hooks.rs`).
 fn mark_unsafe_families(f: &mut Function) {
-    let reason = if crate::bindings::FIXED_FUNCTION_ARRAYS.contains(&f.name.as_str()) {
+    let reason = if crate::shadow_hooks::FIXED_FUNCTION_ARRAYS.contains(&f.name.as_str()) {
         Some(
             "Sets up or enables a compatibility-profile fixed-function client array, which glcmd does not track: \
              the caller guarantees that no enabled array reads a client pointer (every array reads a bound buffer).",
         )
     } else if matches!(f.kind, Kind::Record | Kind::Create | Kind::Delete)
-        && crate::bindings::GPU_ADDRESS_EXTENSIONS.contains(&f.feature.as_str())
+        && crate::shadow_hooks::GPU_ADDRESS_EXTENSIONS.contains(&f.feature.as_str())
     {
         Some(
             "Hands the GPU raw addresses, bindless handles or operating-system handles (or runs command streams \

@@ -10,9 +10,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{ident, param_named, rust_type};
-use crate::bindings::{self, Hook};
 use crate::model::{Api, Function, Param, Redirect, Role, Rule};
 use crate::naming::param_ident;
+use crate::shadow_hooks::{self, Hook};
 
 /// The element size of an array parameter, as tokens.
 fn elem_size(p: &Param) -> TokenStream {
@@ -177,7 +177,7 @@ fn wrapper(f: &Function) -> TokenStream {
         };
         checks.push(check);
     }
-    match bindings::hook(f) {
+    match shadow_hooks::hook(f) {
         Some(Hook::Draw { elements, indirect, count, multi }) => {
             checks.push(quote!(ok &= checked::draw(#name, #elements);));
             let has = |n: &str| f.params.iter().any(|p| p.name == n);

@@ -12,9 +12,9 @@ use quote::{format_ident, quote};
 use super::{
     doc, doc_brief, element_type, enum_fits_u16, ident, is_bool, is_untyped, param_named, rust_type, value_type,
 };
-use crate::bindings::{self, AttribKind, Hook};
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
+use crate::shadow_hooks::{self, AttribKind, Hook};
 
 /// Whether a function gets an opcode.
 pub fn is_recorded(f: &Function) -> bool {
@@ -452,7 +452,7 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     let from_slice = from_slice_method(f);
     // `impl Into<Bytes<'_>>` is not stable in argument position: the lifetime is named.
     let generics = if args.iter().any(|a| a.to_string().contains("Bytes < 'b >")) { quote!(<'b>) } else { quote!() };
-    if bindings::links_program(f) {
+    if shadow_hooks::links_program(f) {
         let program = ident(param_named(f, "program"));
         lengths.insert(0, quote!(self.note_link(#program);));
     }
@@ -730,7 +730,7 @@ fn indirect_count_stride(
 
 fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
     // A skipped link still counts as replayed, so lookups waiting for it stop waiting.
-    let link_skipped = if bindings::links_program(f) {
+    let link_skipped = if shadow_hooks::links_program(f) {
         let program = arg("program");
         quote!(r.program_link_skipped(#program);)
     } else {
@@ -762,7 +762,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     if !ranges.is_empty() {
         pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
     }
-    if bindings::refuses_nan(f) {
+    if shadow_hooks::refuses_nan(f) {
         for p in &f.params {
             let float = |t: &str| matches!(t, "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd");
             let a = arg(&p.name);
@@ -799,7 +799,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             }
         }
     }
-    if bindings::first_count(f) {
+    if shadow_hooks::first_count(f) {
         // Mesa compares `first + count` with its limit in unsigned 32-bit arithmetic.
         let (first, count) = (arg("first"), arg("count"));
         pre.push(refuse(quote!(crate::shadow::check_first_count(#first as u32, #count as i64))));
@@ -811,9 +811,9 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
         pre.push(refuse(quote!(crate::shadow::check_not_pinned(#t))));
     }
     // Object names: each must exist (the first one, the object operated on, cannot be 0).
-    if !bindings::names_unchecked(f) {
+    if !shadow_hooks::names_unchecked(f) {
         for (i, p) in f.params.iter().enumerate() {
-            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
+            let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
             if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" {
                 continue;
             }
@@ -824,7 +824,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
     // Deletes forget their names when they run.
     if f.kind == Kind::Delete {
         for p in &f.params {
-            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
+            let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
             let (a, class) = (arg(&p.name), format_ident!("{}", variant));
             match &p.role {
                 Role::In(Rule::Param(n)) => {
@@ -838,7 +838,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             }
         }
     }
-    if bindings::links_program(f) {
+    if shadow_hooks::links_program(f) {
         let program = arg("program");
         post.push(quote!(r.program_linked(#program);));
     }
@@ -846,7 +846,7 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
         let program = arg("program");
         post.push(quote!(r.program_deleted(#program);));
     }
-    match bindings::hook(f) {
+    match shadow_hooks::hook(f) {
         None => {}
         Some(Hook::BindBuffer) => {
             let (t, b) = (arg("target"), arg("buffer"));

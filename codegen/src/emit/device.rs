@@ -236,7 +236,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if let Some((class, created)) = pooled(f) {
         return pooled_method(api, f, class, created);
     }
-    if let Some(&(_, lookup, aux)) = crate::bindings::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) {
+    if let Some(&(_, lookup, aux)) = crate::shadow_hooks::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) {
         return cached_lookup(api, f, lookup, aux);
     }
     if matches!(f.name.as_str(), "glGetProgramiv" | "glGetProgramInfoLog") {
@@ -741,7 +741,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
     let n_regions = regions.len();
     // Object names must exist (the first one cannot be 0), as for recorded commands.
-    let name_checks: Vec<TokenStream> = if crate::bindings::names_unchecked(f) {
+    let name_checks: Vec<TokenStream> = if crate::shadow_hooks::names_unchecked(f) {
         Vec::new()
     } else {
         f.params
@@ -749,7 +749,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
             .enumerate()
             .filter(|(_, p)| matches!(p.role, Role::Value) && p.ty.base == "GLuint")
             .filter_map(|(i, p)| {
-                let variant = p.class.as_deref().and_then(crate::bindings::class_variant)?;
+                let variant = p.class.as_deref().and_then(crate::shadow_hooks::class_variant)?;
                 let (id, class, first) = (ident(p), format_ident!("{}", variant), i == 0);
                 Some(quote!(ctx.check_name(#gl_name, crate::shadow::Class::#class, #id, #first)?;))
             })

@@ -255,7 +255,7 @@ pub fn emit(api: &Api) -> TokenStream {
         .functions
         .iter()
         .filter(|f| {
-            crate::bindings::hook(f).is_some() && matches!(f.kind, Kind::Record | Kind::Delete) && !f.is_unsafe()
+            crate::shadow_hooks::hook(f).is_some() && matches!(f.kind, Kind::Record | Kind::Delete) && !f.is_unsafe()
         })
         .map(|f| f.name.as_str())
         .collect();
@@ -264,7 +264,7 @@ pub fn emit(api: &Api) -> TokenStream {
         use crate::fixture::Fixture;
 
         /// The GL functions whose replay updates or checks the binding shadow (the generator's
-        /// `bindings::hook` table), for the shadow audit.
+        /// `shadow_hooks::hook` table), for the shadow audit.
         pub static SHADOW_HOOKED: &[&str] = &[#(#hooked),*];
 
         /// Records one call of a method with variant `v`'s arguments.

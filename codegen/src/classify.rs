@@ -5,7 +5,9 @@
 //! authority on what each pointer means. A function whose signature differs between the two is
 //! an error naming both places.
 //!
-//! Length rules, in order of preference (DESIGN.md, "Array lengths"):
+//! Length rules, in order of preference: gl.xml's own `len` first, as the authority on what a
+//! pointer means; a caller-sized slice, which leaves the length to the caller and so makes the
+//! method `unsafe`, only where no rule is known:
 //! 1. gl.xml `len`: a parameter (`n`), a constant (`16`), a product (`count*4`);
 //! 2. `COMPSIZE(pname)`: a hand-written table per enum group (`pname_tables.rs`);
 //! 3. pixel data and other state-dependent sizes: a caller-sized byte slice (`unsafe`);
@@ -364,205 +366,8 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
     if let Some((_, reason)) = SPECIAL.iter().find(|(s, _)| *s == f.name) {
         f.special_reason = Some(reason);
     }
-    let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
-    let scalar =
-        |f: &Function, n: &str| f.params.iter().find(|p| p.name == n).filter(|p| is_integer_scalar(&p.ty)).is_some();
-    let table_group = |f: &Function, n: &str| -> Option<String> {
-        let p = f.params.iter().find(|p| p.name == n)?;
-        let g = p.group.clone()?;
-        pname_tables::table(&g).map(|_| g)
-    };
-
     for i in 0..f.params.len() {
-        let p = f.params[i].clone();
-        // A role given by an earlier parameter (the `length` array of a string array) stays.
-        if p.role != Role::Value {
-            continue;
-        }
-        if p.ty.base == "GLsync" && !p.ty.is_pointer() {
-            f.params[i].role = Role::Sync;
-            continue;
-        }
-        if !p.ty.is_pointer() {
-            if POINTER_TYPEDEFS.contains(&p.ty.base.as_str()) && f.special_reason.is_none() {
-                f.special_reason = Some("takes a process pointer (callback or EGL handle); use Device::with_gl");
-            }
-            continue;
-        }
-        let input = p.ty.points_to_const() || INPUT_POINTERS.contains(&(f.name.as_str(), p.name.as_str()));
-        let pointee = p.ty.pointee();
-        let depth = p.ty.pointers.len();
-
-        // Sync objects named through a void pointer (glObjectPtrLabel).
-        if p.name == "ptr" && f.name.contains("ObjectPtrLabel") {
-            f.params[i].role = Role::Sync;
-            continue;
-        }
-        if p.name == "userParam" {
-            f.params[i].role = Role::Opaque;
-            continue;
-        }
-        if input && OFFSET_NAMES.contains(&p.name.as_str()) && pointee.base == "void" && depth == 1 {
-            f.params[i].role = Role::Offset;
-            continue;
-        }
-        if depth > 2 {
-            return Err(format!("parameter `{}` has {depth} levels of pointers", p.name));
-        }
-        if is_char(&pointee) || (depth == 2 && is_char(&pointee.pointee())) {
-            if depth == 2 {
-                let count = p
-                    .len
-                    .clone()
-                    .map(|l| strip_compsize(&l))
-                    .filter(|c| scalar(f, c))
-                    .ok_or_else(|| format!("string array `{}` has no count parameter (len {:?})", p.name, p.len))?;
-                if input {
-                    f.params[i].role = Role::In(Rule::Strings(count.clone()));
-                    mark_length(f, &count, &p.name);
-                    // A parallel `const GLint *length` array is derived from the strings.
-                    if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer()) {
-                        f.params[j].role = Role::LengthArray { of: p.name.clone() };
-                    }
-                } else {
-                    return Err(format!("output string array `{}` is not supported", p.name));
-                }
-                continue;
-            }
-            if input {
-                f.params[i].role = Role::In(Rule::String);
-                // The string's byte length argument, if it has one, comes from the &str:
-                // `len="namelen"`, `COMPSIZE(label,length)`, or a bare `length` beside it.
-                let named = match p.len.as_deref().map(parse_len) {
-                    Some(Some(Rule::Param(x))) if scalar(f, &x) => Some(x),
-                    _ => None,
-                };
-                let length = named.or_else(|| {
-                    let mentions = p.len.as_deref().is_none_or(|l| l.contains("length"));
-                    (mentions && scalar(f, "length")).then(|| "length".to_string())
-                });
-                if let Some(x) = length {
-                    if let Some(j) = f.params.iter().position(|q| q.name == x) {
-                        f.params[j].role = Role::Length { of: vec![p.name.clone()] };
-                    }
-                }
-            } else {
-                // An output string: as long as its buffer-size parameter.
-                let rule = match p.len.as_deref().map(parse_len) {
-                    Some(Some(r @ Rule::Param(_))) => r,
-                    _ => Rule::Bytes,
-                };
-                if rule == Rule::Bytes {
-                    mark_unsafe(f, &p.name, false);
-                }
-                f.params[i].role = Role::Out(if rule == Rule::Bytes { Rule::Bytes } else { Rule::String });
-                if let Rule::Param(_) = rule {
-                    f.params[i].len = p.len.clone();
-                }
-                if let Some(j) =
-                    f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer() && !q.ty.points_to_const())
-                {
-                    f.params[j].role = Role::OutLength { of: p.name.clone() };
-                }
-            }
-            continue;
-        }
-        if depth == 2 {
-            if p.ty.base_const && !p.ty.pointers[0] {
-                // `const void **`: an array of client-memory pointers, which a list cannot own.
-                f.special_reason = Some("takes an array of client-memory pointers; use Device::with_gl");
-                f.params[i].role = Role::Opaque;
-                continue;
-            }
-            // `const void *const*indices`: an array of buffer offsets.
-            let count = p.len.clone().map(|l| strip_compsize(&l)).filter(|c| scalar(f, c));
-            match (input, count) {
-                (true, Some(c)) if p.name == "indices" => {
-                    f.params[i].role = Role::In(Rule::Param(c.clone()));
-                    mark_length(f, &c, &p.name);
-                }
-                (false, _) if p.len.is_none() || p.len.as_deref() == Some("1") => {
-                    f.params[i].role = Role::Out(Rule::One)
-                }
-                _ => return Err(format!("pointer-to-pointer `{}` (len {:?}) has no rule", p.name, p.len)),
-            }
-            continue;
-        }
-
-        // A plain array.
-        let rule = match p.len.as_deref() {
-            None if input => Rule::Bytes,
-            None if driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
-            None => match table_group(f, "pname") {
-                Some(group) => Rule::Pname { group, param: "pname".into() },
-                // gl.xml gives no length: only outputs known to be one value are accepted.
-                None if SINGLE_OUTPUTS.contains(&(f.name.as_str(), p.name.as_str())) => Rule::One,
-                // Hand-written functions take these as opaque process pointers.
-                None if f.special_reason.is_some() => Rule::One,
-                None => {
-                    return Err(format!(
-                        "output `{}` has no length in gl.xml and no pname table; add it to LEN_OVERRIDES, \
-                         SINGLE_OUTPUTS or DRIVER_SIZED_OUTPUTS in codegen/src/classify.rs",
-                        p.name
-                    ))
-                }
-            },
-            Some(_) if !input && driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
-            Some(len) => match parse_len(len) {
-                Some(Rule::Param(x)) if !scalar(f, &x) => {
-                    return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name))
-                }
-                Some(r @ (Rule::Product(..) | Rule::Quotient(..))) => r,
-                Some(Rule::Param(x)) => Rule::Param(x),
-                Some(Rule::Const(1)) if !input => Rule::One,
-                Some(r) => r,
-                None => {
-                    let args = compsize_args(len);
-                    match args.as_slice() {
-                        [a] if table_group(f, a).is_some() => {
-                            Rule::Pname { group: table_group(f, a).unwrap(), param: a.clone() }
-                        }
-                        // COMPSIZE(x) means "computed from x": only a byte size is the length
-                        // itself (`COMPSIZE(size)`). Anything else (`COMPSIZE(count)` of a
-                        // four-value array, `COMPSIZE(path)` of an object name) needs its rule
-                        // written down in LEN_OVERRIDES.
-                        [a] if scalar(f, a) && names.contains(a) && is_byte_size(a) => Rule::Param(a.clone()),
-                        [a] if scalar(f, a) && names.contains(a) => {
-                            return Err(format!(
-                                "`{}` has len `{len}`: `{a}` is not a byte size, so the length cannot be taken \
-                                 from it; add the rule to LEN_OVERRIDES in codegen/src/classify.rs",
-                                p.name
-                            ))
-                        }
-                        _ => Rule::Bytes,
-                    }
-                }
-            },
-        };
-        if let Rule::Product(x, _) | Rule::Quotient(x, _) | Rule::Param(x) = &rule {
-            if !scalar(f, x) {
-                return Err(format!("`{}` is sized by `{x}`, which is not an integer parameter", p.name));
-            }
-        }
-        if let Rule::Pname { param, .. } = &rule {
-            if !names.contains(param) {
-                return Err(format!("`{}` is sized by pname `{param}`, which is not a parameter", p.name));
-            }
-        }
-        if rule == Rule::Bytes {
-            mark_unsafe(f, &p.name, input);
-            if let Some(reason) = driver_sized(&f.name, &p.name) {
-                f.unsafe_reason.as_mut().expect("just marked").push_str(&format!("\n{reason}"));
-            }
-        }
-        if input {
-            if let Rule::Param(x) | Rule::Product(x, _) = &rule {
-                mark_length(f, &x.clone(), &p.name);
-            }
-            f.params[i].role = Role::In(rule);
-        } else {
-            f.params[i].role = Role::Out(rule);
-        }
+        assign_role(f, i)?;
     }
     // Compressed pixel data sized in bytes may also come from the pixel-unpack buffer.
     if f.name.contains("Compressed") && f.name.contains("Image") {
@@ -572,8 +377,257 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
             }
         }
     }
-    // A count that sizes a NULL-able or offset-able array stays an argument: it cannot come
-    // from a slice that may be absent.
+    settle_counts(f);
+    Ok(())
+}
+
+/// Whether `f` has an integer parameter `name` (one that can be a count or a size).
+fn is_scalar_param(f: &Function, name: &str) -> bool {
+    f.params.iter().find(|p| p.name == name).filter(|p| is_integer_scalar(&p.ty)).is_some()
+}
+
+/// The enum group of parameter `name`, when a pname table gives the counts of its values.
+fn pname_table_group(f: &Function, name: &str) -> Option<String> {
+    let p = f.params.iter().find(|p| p.name == name)?;
+    let g = p.group.clone()?;
+    pname_tables::table(&g).map(|_| g)
+}
+
+/// Gives parameter `i` its role, unless an earlier parameter gave it one: scalars stay values
+/// (or syncs), and pointers become offsets, strings, pointer arrays or arrays with a rule.
+fn assign_role(f: &mut Function, i: usize) -> Result<(), String> {
+    let p = f.params[i].clone();
+    // A role given by an earlier parameter (the `length` array of a string array) stays.
+    if p.role != Role::Value {
+        return Ok(());
+    }
+    if p.ty.base == "GLsync" && !p.ty.is_pointer() {
+        f.params[i].role = Role::Sync;
+        return Ok(());
+    }
+    if !p.ty.is_pointer() {
+        if POINTER_TYPEDEFS.contains(&p.ty.base.as_str()) && f.special_reason.is_none() {
+            f.special_reason = Some("takes a process pointer (callback or EGL handle); use Device::with_gl");
+        }
+        return Ok(());
+    }
+    let input = p.ty.points_to_const() || INPUT_POINTERS.contains(&(f.name.as_str(), p.name.as_str()));
+    let pointee = p.ty.pointee();
+    let depth = p.ty.pointers.len();
+
+    // Sync objects named through a void pointer (glObjectPtrLabel).
+    if p.name == "ptr" && f.name.contains("ObjectPtrLabel") {
+        f.params[i].role = Role::Sync;
+        return Ok(());
+    }
+    if p.name == "userParam" {
+        f.params[i].role = Role::Opaque;
+        return Ok(());
+    }
+    if input && OFFSET_NAMES.contains(&p.name.as_str()) && pointee.base == "void" && depth == 1 {
+        f.params[i].role = Role::Offset;
+        return Ok(());
+    }
+    if depth > 2 {
+        return Err(format!("parameter `{}` has {depth} levels of pointers", p.name));
+    }
+    if is_char(&pointee) || (depth == 2 && is_char(&pointee.pointee())) {
+        return match (depth, input) {
+            (2, _) => string_array_role(f, i, input),
+            (_, true) => {
+                input_string_role(f, i);
+                Ok(())
+            }
+            (_, false) => {
+                output_string_role(f, i);
+                Ok(())
+            }
+        };
+    }
+    if depth == 2 {
+        return pointer_array_role(f, i, input);
+    }
+    let rule = array_rule(f, &p, input)?;
+    set_array_role(f, i, input, rule)
+}
+
+/// An array of strings (`const GLchar *const*`), with its count and a parallel `length` array
+/// derived from the strings.
+fn string_array_role(f: &mut Function, i: usize, input: bool) -> Result<(), String> {
+    let p = f.params[i].clone();
+    let count = p
+        .len
+        .clone()
+        .map(|l| strip_compsize(&l))
+        .filter(|c| is_scalar_param(f, c))
+        .ok_or_else(|| format!("string array `{}` has no count parameter (len {:?})", p.name, p.len))?;
+    if !input {
+        return Err(format!("output string array `{}` is not supported", p.name));
+    }
+    f.params[i].role = Role::In(Rule::Strings(count.clone()));
+    mark_length(f, &count, &p.name);
+    // A parallel `const GLint *length` array is derived from the strings.
+    if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer()) {
+        f.params[j].role = Role::LengthArray { of: p.name.clone() };
+    }
+    Ok(())
+}
+
+/// An input string: `&str`. The string's byte length argument, if it has one, comes from the
+/// `&str`: `len="namelen"`, `COMPSIZE(label,length)`, or a bare `length` beside it.
+fn input_string_role(f: &mut Function, i: usize) {
+    let p = f.params[i].clone();
+    f.params[i].role = Role::In(Rule::String);
+    let named = match p.len.as_deref().map(parse_len) {
+        Some(Some(Rule::Param(x))) if is_scalar_param(f, &x) => Some(x),
+        _ => None,
+    };
+    let length = named.or_else(|| {
+        let mentions = p.len.as_deref().is_none_or(|l| l.contains("length"));
+        (mentions && is_scalar_param(f, "length")).then(|| "length".to_string())
+    });
+    if let Some(x) = length {
+        if let Some(j) = f.params.iter().position(|q| q.name == x) {
+            f.params[j].role = Role::Length { of: vec![p.name.clone()] };
+        }
+    }
+}
+
+/// An output string: as long as its buffer-size parameter, or caller-sized bytes (`unsafe`)
+/// without one; a `GLsizei *length` beside it receives how much the GL wrote.
+fn output_string_role(f: &mut Function, i: usize) {
+    let p = f.params[i].clone();
+    let rule = match p.len.as_deref().map(parse_len) {
+        Some(Some(r @ Rule::Param(_))) => r,
+        _ => Rule::Bytes,
+    };
+    if rule == Rule::Bytes {
+        mark_unsafe(f, &p.name, false);
+    }
+    f.params[i].role = Role::Out(if rule == Rule::Bytes { Rule::Bytes } else { Rule::String });
+    if let Rule::Param(_) = rule {
+        f.params[i].len = p.len.clone();
+    }
+    if let Some(j) = f.params.iter().position(|q| q.name == "length" && q.ty.is_pointer() && !q.ty.points_to_const()) {
+        f.params[j].role = Role::OutLength { of: p.name.clone() };
+    }
+}
+
+/// A pointer to pointers that is no string array: client-memory pointers (the function is
+/// special), an array of buffer offsets (`const void *const*indices`), or one output pointer.
+fn pointer_array_role(f: &mut Function, i: usize, input: bool) -> Result<(), String> {
+    let p = f.params[i].clone();
+    if p.ty.base_const && !p.ty.pointers[0] {
+        // `const void **`: an array of client-memory pointers, which a list cannot own.
+        f.special_reason = Some("takes an array of client-memory pointers; use Device::with_gl");
+        f.params[i].role = Role::Opaque;
+        return Ok(());
+    }
+    // `const void *const*indices`: an array of buffer offsets.
+    let count = p.len.clone().map(|l| strip_compsize(&l)).filter(|c| is_scalar_param(f, c));
+    match (input, count) {
+        (true, Some(c)) if p.name == "indices" => {
+            f.params[i].role = Role::In(Rule::Param(c.clone()));
+            mark_length(f, &c, &p.name);
+        }
+        (false, _) if p.len.is_none() || p.len.as_deref() == Some("1") => f.params[i].role = Role::Out(Rule::One),
+        _ => return Err(format!("pointer-to-pointer `{}` (len {:?}) has no rule", p.name, p.len)),
+    }
+    Ok(())
+}
+
+/// The length rule of a plain array, from its gl.xml `len` (or its absence).
+fn array_rule(f: &Function, p: &Param, input: bool) -> Result<Rule, String> {
+    Ok(match p.len.as_deref() {
+        None if input => Rule::Bytes,
+        None if driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
+        None => match pname_table_group(f, "pname") {
+            Some(group) => Rule::Pname { group, param: "pname".into() },
+            // gl.xml gives no length: only outputs known to be one value are accepted.
+            None if SINGLE_OUTPUTS.contains(&(f.name.as_str(), p.name.as_str())) => Rule::One,
+            // Hand-written functions take these as opaque process pointers.
+            None if f.special_reason.is_some() => Rule::One,
+            None => {
+                return Err(format!(
+                    "output `{}` has no length in gl.xml and no pname table; add it to LEN_OVERRIDES, \
+                     SINGLE_OUTPUTS or DRIVER_SIZED_OUTPUTS in codegen/src/classify.rs",
+                    p.name
+                ))
+            }
+        },
+        Some(_) if !input && driver_sized(&f.name, &p.name).is_some() => Rule::Bytes,
+        Some(len) => match parse_len(len) {
+            Some(Rule::Param(x)) if !is_scalar_param(f, &x) => {
+                return Err(format!("`{}` has len `{len}`, but `{x}` is not an integer parameter", p.name))
+            }
+            Some(r @ (Rule::Product(..) | Rule::Quotient(..))) => r,
+            Some(Rule::Param(x)) => Rule::Param(x),
+            Some(Rule::Const(1)) if !input => Rule::One,
+            Some(r) => r,
+            None => compsize_rule(f, p, len)?,
+        },
+    })
+}
+
+/// The rule of a `COMPSIZE(...)` length: a pname table, a byte size, or caller-sized bytes.
+fn compsize_rule(f: &Function, p: &Param, len: &str) -> Result<Rule, String> {
+    let args = compsize_args(len);
+    let has_param = |a: &String| f.params.iter().any(|q| &q.name == a);
+    Ok(match args.as_slice() {
+        [a] if pname_table_group(f, a).is_some() => {
+            Rule::Pname { group: pname_table_group(f, a).unwrap(), param: a.clone() }
+        }
+        // COMPSIZE(x) means "computed from x": only a byte size is the length
+        // itself (`COMPSIZE(size)`). Anything else (`COMPSIZE(count)` of a
+        // four-value array, `COMPSIZE(path)` of an object name) needs its rule
+        // written down in LEN_OVERRIDES.
+        [a] if is_scalar_param(f, a) && has_param(a) && is_byte_size(a) => Rule::Param(a.clone()),
+        [a] if is_scalar_param(f, a) && has_param(a) => {
+            return Err(format!(
+                "`{}` has len `{len}`: `{a}` is not a byte size, so the length cannot be taken \
+                 from it; add the rule to LEN_OVERRIDES in codegen/src/classify.rs",
+                p.name
+            ))
+        }
+        _ => Rule::Bytes,
+    })
+}
+
+/// Gives a plain array its rule, after checking the parameters the rule names: a caller-sized
+/// one makes the function `unsafe`, and an input's count comes from its slice.
+fn set_array_role(f: &mut Function, i: usize, input: bool, rule: Rule) -> Result<(), String> {
+    let name = f.params[i].name.clone();
+    if let Rule::Product(x, _) | Rule::Quotient(x, _) | Rule::Param(x) = &rule {
+        if !is_scalar_param(f, x) {
+            return Err(format!("`{name}` is sized by `{x}`, which is not an integer parameter"));
+        }
+    }
+    if let Rule::Pname { param, .. } = &rule {
+        if !f.params.iter().any(|q| &q.name == param) {
+            return Err(format!("`{name}` is sized by pname `{param}`, which is not a parameter"));
+        }
+    }
+    if rule == Rule::Bytes {
+        mark_unsafe(f, &name, input);
+        if let Some(reason) = driver_sized(&f.name, &name) {
+            f.unsafe_reason.as_mut().expect("just marked").push_str(&format!("\n{reason}"));
+        }
+    }
+    if input {
+        if let Rule::Param(x) | Rule::Product(x, _) = &rule {
+            mark_length(f, &x.clone(), &name);
+        }
+        f.params[i].role = Role::In(rule);
+    } else {
+        f.params[i].role = Role::Out(rule);
+    }
+    Ok(())
+}
+
+/// Which counts the caller passes after all: a count that sizes a NULL-able or offset-able
+/// array stays an argument (it cannot come from a slice that may be absent), and so does a
+/// count that sizes only outputs (the caller chooses it).
+fn settle_counts(f: &mut Function) {
     let kept: Vec<String> = f
         .params
         .iter()
@@ -598,7 +652,6 @@ fn assign_roles(f: &mut Function) -> Result<(), String> {
             }
         }
     }
-    Ok(())
 }
 
 /// Records why a caller-sized array makes the method `unsafe` (its `# Safety` section).
@@ -625,15 +678,15 @@ fn mark_unsafe(f: &mut Function, param: &str, input: bool) {
 }
 
 /// Functions glcmd cannot make safe whatever it checks: GPU addresses and bindless handles,
-/// and the compatibility profile's fixed-function client arrays (see `bindings.rs`).
+/// and the compatibility profile's fixed-function client arrays (see `shadow_hooks.rs`).
 fn mark_unsafe_families(f: &mut Function) {
-    let reason = if crate::bindings::FIXED_FUNCTION_ARRAYS.contains(&f.name.as_str()) {
+    let reason = if crate::shadow_hooks::FIXED_FUNCTION_ARRAYS.contains(&f.name.as_str()) {
         Some(
             "Sets up or enables a compatibility-profile fixed-function client array, which glcmd does not track: \
              the caller guarantees that no enabled array reads a client pointer (every array reads a bound buffer).",
         )
     } else if matches!(f.kind, Kind::Record | Kind::Create | Kind::Delete)
-        && crate::bindings::GPU_ADDRESS_EXTENSIONS.contains(&f.feature.as_str())
+        && crate::shadow_hooks::GPU_ADDRESS_EXTENSIONS.contains(&f.feature.as_str())
     {
         Some(
             "Hands the GPU raw addresses, bindless handles or operating-system handles (or runs command streams \

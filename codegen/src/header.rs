@@ -98,167 +98,199 @@ pub fn read(path: &Path) -> Result<Header, Vec<Error>> {
 
 /// Parses header text; `path` is only used in error messages.
 pub fn parse(path: &Path, text: &str) -> Result<Header, Vec<Error>> {
-    let p = patterns();
-    let at = |line: usize| Position { file: path.to_path_buf(), line };
-    let mut errors = Vec::new();
-    let mut header = Header { prototypes: Vec::new(), enums: Vec::new(), typedefs: Vec::new() };
-
-    // The feature whose `#ifndef` block we are in, and the line that opened the prototype block.
-    let mut pending_ifndef: Option<String> = None;
-    let mut feature: Option<(String, usize)> = None;
-    let mut prototypes_open: Option<usize> = None;
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut raw_prototypes = Vec::new();
-
+    let mut scan = Scan {
+        path,
+        header: Header { prototypes: Vec::new(), enums: Vec::new(), typedefs: Vec::new() },
+        errors: Vec::new(),
+        pending_ifndef: None,
+        feature: None,
+        prototypes_open: None,
+        seen: HashMap::new(),
+        raw_prototypes: Vec::new(),
+    };
     for (index, line) in text.lines().enumerate() {
-        let n = index + 1;
-        let line = line.trim_end();
-        // The `starts_with` guards keep most lines away from the regexes, which run without
-        // regex's optimised engines (see codegen/Cargo.toml) in a dependent's debug build.
-        let define = line.starts_with("#define");
-        if let Some(c) = line.starts_with("#ifndef").then(|| p.ifndef.captures(line)).flatten() {
-            pending_ifndef = Some(c[1].to_string());
-            continue;
-        }
-        if let Some(c) = define.then(|| p.define_feature.captures(line)).flatten() {
-            if pending_ifndef.as_deref() == Some(&c[1]) {
-                feature = Some((c[1].to_string(), n));
-                pending_ifndef = None;
-                continue;
-            }
-        }
-        pending_ifndef = None;
-        if line.starts_with("#ifdef GL_GLEXT_PROTOTYPES") {
-            if let Some(open) = prototypes_open {
-                errors.push(Error::Header {
-                    at: at(n),
-                    function: None,
-                    message: format!("GL_GLEXT_PROTOTYPES block opened inside the one opened at line {open}"),
-                });
-            }
-            prototypes_open = Some(n);
-            continue;
-        }
-        if line.starts_with("#endif") && prototypes_open.is_some() {
-            prototypes_open = None;
-            continue;
-        }
-        if let Some(c) = define.then(|| p.define_value.captures(line)).flatten() {
-            match parse_number(&c[2]) {
-                Some(value) => header.enums.push(Define { name: c[1].to_string(), value, line: n }),
-                None => errors.push(Error::Header {
-                    at: at(n),
-                    function: None,
-                    message: format!("value of {} does not fit in 64 bits", &c[1]),
-                }),
-            }
-            continue;
-        }
-        if line.starts_with("typedef") && !line.contains("PFNGL") {
-            if let Some(c) = p.typedef_fn.captures(line) {
-                header.typedefs.push(Typedef { name: c[1].to_string(), definition: line.to_string(), line: n });
-            } else if let Some(c) = p.typedef_plain.captures(line) {
-                header.typedefs.push(Typedef { name: c[2].to_string(), definition: c[1].trim().to_string(), line: n });
-            }
-            continue;
-        }
-        if line.starts_with("GLAPI") {
-            let name = p.glapi_name.captures(line).map(|c| c[1].to_string());
-            if prototypes_open.is_none() {
-                errors.push(Error::Header {
-                    at: at(n),
-                    function: name,
-                    message: "prototype outside an #ifdef GL_GLEXT_PROTOTYPES block".into(),
-                });
-                continue;
-            }
-            let Some(c) = p.glapi.captures(line) else {
-                errors.push(Error::Header {
-                    at: at(n),
-                    function: name,
-                    message: format!("cannot read this prototype (truncated or malformed): `{line}`"),
-                });
-                continue;
-            };
-            let name = c[2].to_string();
-            if let Some(first) = seen.insert(name.clone(), n) {
-                errors.push(Error::Header {
-                    at: at(n),
-                    function: Some(name.clone()),
-                    message: format!("declared twice; first declared at line {first}"),
-                });
-                continue;
-            }
-            let Some((feature_name, _)) = &feature else {
-                errors.push(Error::Header {
-                    at: at(n),
-                    function: Some(name),
-                    message: "prototype outside any #ifndef GL_<feature> block".into(),
-                });
-                continue;
-            };
-            raw_prototypes.push((n, name, c[1].to_string(), c[3].to_string(), feature_name.clone()));
-        }
+        scan.line(index + 1, line.trim_end());
     }
-    if let Some(open) = prototypes_open {
-        errors.push(Error::Header {
-            at: at(text.lines().count()),
-            function: None,
-            message: format!(
-                "file ends inside the #ifdef GL_GLEXT_PROTOTYPES block opened at line {open} (truncated header?)"
-            ),
-        });
+    if let Some(open) = scan.prototypes_open {
+        scan.error(
+            text.lines().count(),
+            None,
+            format!("file ends inside the #ifdef GL_GLEXT_PROTOTYPES block opened at line {open} (truncated header?)"),
+        );
     }
+    let Scan { mut header, mut errors, raw_prototypes, .. } = scan;
 
     // Types are checked once every typedef is known.
     let mut known: Vec<&str> = C_BUILTINS.to_vec();
     known.extend(header.typedefs.iter().map(|t| t.name.as_str()));
-    for (n, name, ret, params, feature) in raw_prototypes {
-        let mut bad = |message: String| errors.push(Error::Header { at: at(n), function: Some(name.clone()), message });
-        let ret = match CType::parse(&ret) {
-            Some(t) if known.contains(&t.base.as_str()) => t,
-            Some(t) => {
-                bad(format!("unknown return type `{}`", t.base));
-                continue;
-            }
-            None => {
-                bad(format!("cannot read the return type `{ret}`"));
-                continue;
-            }
-        };
-        let mut parsed = Vec::new();
-        let mut ok = true;
-        if params.trim() != "void" {
-            for param in params.split(',') {
-                let param = param.trim();
-                let Some(pc) = p.param.captures(param) else {
-                    bad(format!("cannot read the parameter `{param}`"));
-                    ok = false;
-                    continue;
-                };
-                match CType::parse(&pc[1]) {
-                    Some(t) if known.contains(&t.base.as_str()) => parsed.push((t, pc[2].to_string())),
-                    Some(t) => {
-                        bad(format!("parameter `{}` has unknown type `{}`", &pc[2], t.base));
-                        ok = false;
-                    }
-                    None => {
-                        bad(format!("cannot read the type of parameter `{param}`"));
-                        ok = false;
-                    }
-                }
-            }
-        }
-        if ok {
-            header.prototypes.push(Prototype { name, ret, params: parsed, feature, line: n });
-        }
-    }
+    let prototypes: Vec<Prototype> =
+        raw_prototypes.into_iter().filter_map(|raw| typed_prototype(path, raw, &known, &mut errors)).collect();
+    header.prototypes = prototypes;
 
     if errors.is_empty() {
         Ok(header)
     } else {
         Err(errors)
     }
+}
+
+/// A prototype as the scan read it, before its types are checked: its line, name, return type,
+/// parameter list and feature.
+struct RawPrototype {
+    line: usize,
+    name: String,
+    ret: String,
+    params: String,
+    feature: String,
+}
+
+/// The state of the line-by-line scan.
+struct Scan<'a> {
+    path: &'a Path,
+    header: Header,
+    errors: Vec<Error>,
+    /// The `GL_<feature>` of an `#ifndef` on the line before: a `#define GL_<feature> 1` next
+    /// opens its block.
+    pending_ifndef: Option<String>,
+    /// The feature whose `#ifndef` block we are in, and the line that opened it.
+    feature: Option<(String, usize)>,
+    /// The line that opened the prototype block we are in.
+    prototypes_open: Option<usize>,
+    /// Where each function was first declared.
+    seen: HashMap<String, usize>,
+    /// The prototypes, typed once every typedef is known.
+    raw_prototypes: Vec<RawPrototype>,
+}
+
+impl Scan<'_> {
+    fn error(&mut self, line: usize, function: Option<String>, message: String) {
+        self.errors.push(Error::Header { at: Position { file: self.path.to_path_buf(), line }, function, message });
+    }
+
+    /// Reads line `n`: a feature block's opening, a prototype block's opening or end, an
+    /// enumerant, a typedef or a prototype; anything else is skipped.
+    fn line(&mut self, n: usize, line: &str) {
+        let p = patterns();
+        // The `starts_with` guards keep most lines away from the regexes, which run without
+        // regex's optimised engines (see codegen/Cargo.toml) in a dependent's debug build.
+        let define = line.starts_with("#define");
+        if let Some(c) = line.starts_with("#ifndef").then(|| p.ifndef.captures(line)).flatten() {
+            self.pending_ifndef = Some(c[1].to_string());
+            return;
+        }
+        if let Some(c) = define.then(|| p.define_feature.captures(line)).flatten() {
+            if self.pending_ifndef.as_deref() == Some(&c[1]) {
+                self.feature = Some((c[1].to_string(), n));
+                self.pending_ifndef = None;
+                return;
+            }
+        }
+        self.pending_ifndef = None;
+        if line.starts_with("#ifdef GL_GLEXT_PROTOTYPES") {
+            if let Some(open) = self.prototypes_open {
+                let message = format!("GL_GLEXT_PROTOTYPES block opened inside the one opened at line {open}");
+                self.error(n, None, message);
+            }
+            self.prototypes_open = Some(n);
+        } else if line.starts_with("#endif") && self.prototypes_open.is_some() {
+            self.prototypes_open = None;
+        } else if let Some(c) = define.then(|| p.define_value.captures(line)).flatten() {
+            match parse_number(&c[2]) {
+                Some(value) => self.header.enums.push(Define { name: c[1].to_string(), value, line: n }),
+                None => self.error(n, None, format!("value of {} does not fit in 64 bits", &c[1])),
+            }
+        } else if line.starts_with("typedef") && !line.contains("PFNGL") {
+            if let Some(c) = p.typedef_fn.captures(line) {
+                self.header.typedefs.push(Typedef { name: c[1].to_string(), definition: line.to_string(), line: n });
+            } else if let Some(c) = p.typedef_plain.captures(line) {
+                let definition = c[1].trim().to_string();
+                self.header.typedefs.push(Typedef { name: c[2].to_string(), definition, line: n });
+            }
+        } else if line.starts_with("GLAPI") {
+            self.prototype(n, line);
+        }
+    }
+
+    /// Reads a `GLAPI` line: a prototype inside a prototype block and a feature block, declared
+    /// once.
+    fn prototype(&mut self, n: usize, line: &str) {
+        let p = patterns();
+        let name = p.glapi_name.captures(line).map(|c| c[1].to_string());
+        if self.prototypes_open.is_none() {
+            self.error(n, name, "prototype outside an #ifdef GL_GLEXT_PROTOTYPES block".into());
+            return;
+        }
+        let Some(c) = p.glapi.captures(line) else {
+            self.error(n, name, format!("cannot read this prototype (truncated or malformed): `{line}`"));
+            return;
+        };
+        let name = c[2].to_string();
+        if let Some(first) = self.seen.insert(name.clone(), n) {
+            self.error(n, Some(name), format!("declared twice; first declared at line {first}"));
+            return;
+        }
+        let Some((feature, _)) = &self.feature else {
+            self.error(n, Some(name), "prototype outside any #ifndef GL_<feature> block".into());
+            return;
+        };
+        let feature = feature.clone();
+        self.raw_prototypes.push(RawPrototype {
+            line: n,
+            name,
+            ret: c[1].to_string(),
+            params: c[3].to_string(),
+            feature,
+        });
+    }
+}
+
+/// A prototype with its return and parameter types read and known (a GL typedef or a C
+/// builtin), or `None` after pushing an error for each one that is not.
+fn typed_prototype(path: &Path, raw: RawPrototype, known: &[&str], errors: &mut Vec<Error>) -> Option<Prototype> {
+    let RawPrototype { line: n, name, ret, params, feature } = raw;
+    let p = patterns();
+    let mut bad = |message: String| {
+        errors.push(Error::Header {
+            at: Position { file: path.to_path_buf(), line: n },
+            function: Some(name.clone()),
+            message,
+        })
+    };
+    let ret = match CType::parse(&ret) {
+        Some(t) if known.contains(&t.base.as_str()) => t,
+        Some(t) => {
+            bad(format!("unknown return type `{}`", t.base));
+            return None;
+        }
+        None => {
+            bad(format!("cannot read the return type `{ret}`"));
+            return None;
+        }
+    };
+    let mut parsed = Vec::new();
+    let mut ok = true;
+    if params.trim() != "void" {
+        for param in params.split(',') {
+            let param = param.trim();
+            let Some(pc) = p.param.captures(param) else {
+                bad(format!("cannot read the parameter `{param}`"));
+                ok = false;
+                continue;
+            };
+            match CType::parse(&pc[1]) {
+                Some(t) if known.contains(&t.base.as_str()) => parsed.push((t, pc[2].to_string())),
+                Some(t) => {
+                    bad(format!("parameter `{}` has unknown type `{}`", &pc[2], t.base));
+                    ok = false;
+                }
+                None => {
+                    bad(format!("cannot read the type of parameter `{param}`"));
+                    ok = false;
+                }
+            }
+        }
+    }
+    ok.then_some(Prototype { name, ret, params: parsed, feature, line: n })
 }
 
 fn parse_number(s: &str) -> Option<u64> {

@@ -18,7 +18,6 @@
 //! [`generate`] returns them all together. `build.rs` prints them as a build failure; the CLI
 //! (`glcmd-codegen list|emit`) prints them and exits non-zero.
 
-pub mod bindings;
 pub mod budget;
 pub mod classify;
 pub mod ctype;
@@ -30,6 +29,7 @@ pub mod model;
 pub mod naming;
 pub mod pname_tables;
 pub mod registry;
+pub mod shadow_hooks;
 
 use std::path::{Path, PathBuf};
 

@@ -51,23 +51,8 @@ pub fn read(path: &Path) -> Result<Registry, Vec<Error>> {
 }
 
 pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| {
-        // An unclosed root is reported at 1:1; the file really ends at its last line.
-        let line = match e {
-            roxmltree::Error::UnclosedRootNode => text.lines().count(),
-            _ => e.pos().row as usize,
-        };
-        vec![Error::Registry {
-            at: Position { file: path.to_path_buf(), line },
-            element: "registry".into(),
-            function: enclosing_command(text, line),
-            message: format!("not well-formed XML: {e}"),
-        }]
-    })?;
-    // roxmltree's own position lookup rescans the text; a table of line starts is O(log n).
-    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    let line_of = |node: roxmltree::Node| line_starts.partition_point(|&s| s <= node.range().start);
-    let at = |node: roxmltree::Node| Position { file: path.to_path_buf(), line: line_of(node) };
+    let doc = roxmltree::Document::parse(text).map_err(|e| vec![not_well_formed(path, text, e)])?;
+    let lines = Lines::new(path, text);
     let mut errors = Vec::new();
     let mut registry = Registry {
         path: path.to_path_buf(),
@@ -76,7 +61,54 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         enums: HashMap::new(),
         providers: HashMap::new(),
     };
+    read_enums(&doc, &mut registry);
+    read_commands(&doc, &lines, &mut registry, &mut errors);
+    read_providers(&doc, &mut registry);
+    if errors.is_empty() {
+        Ok(registry)
+    } else {
+        Err(errors)
+    }
+}
 
+/// The error of XML that does not parse, at its line and, where one encloses it, command.
+fn not_well_formed(path: &Path, text: &str, e: roxmltree::Error) -> Error {
+    // An unclosed root is reported at 1:1; the file really ends at its last line.
+    let line = match e {
+        roxmltree::Error::UnclosedRootNode => text.lines().count(),
+        _ => e.pos().row as usize,
+    };
+    Error::Registry {
+        at: Position { file: path.to_path_buf(), line },
+        element: "registry".into(),
+        function: enclosing_command(text, line),
+        message: format!("not well-formed XML: {e}"),
+    }
+}
+
+/// The line of a node, for errors: roxmltree's own position lookup rescans the text; a table
+/// of line starts is O(log n).
+struct Lines<'a> {
+    path: &'a Path,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(path: &'a Path, text: &str) -> Lines<'a> {
+        Lines { path, starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
+    }
+
+    fn line_of(&self, node: roxmltree::Node) -> usize {
+        self.starts.partition_point(|&s| s <= node.range().start)
+    }
+
+    fn at(&self, node: roxmltree::Node) -> Position {
+        Position { file: self.path.to_path_buf(), line: self.line_of(node) }
+    }
+}
+
+/// The enumerants of every `<enums>` block, with their values and groups.
+fn read_enums(doc: &roxmltree::Document, registry: &mut Registry) {
     for e in doc.descendants().filter(|n| n.has_tag_name("enum") && n.parent().is_some_and(|p| p.has_tag_name("enums")))
     {
         let (Some(name), Some(value)) = (e.attribute("name"), e.attribute("value")) else { continue };
@@ -91,71 +123,77 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
             registry.groups.entry(group.to_string()).or_default().push(name.to_string());
         }
     }
+}
 
+/// The commands of every `<commands>` block; a command defined twice is an error.
+fn read_commands(doc: &roxmltree::Document, lines: &Lines, registry: &mut Registry, errors: &mut Vec<Error>) {
     for command in doc
         .descendants()
         .filter(|n| n.has_tag_name("command") && n.parent().is_some_and(|p| p.has_tag_name("commands")))
     {
-        let Some(proto) = command.children().find(|n| n.has_tag_name("proto")) else {
+        let Some(c) = read_command(command, lines, errors) else { continue };
+        if let Some(first) = registry.commands.get(&c.name) {
             errors.push(Error::Registry {
-                at: at(command),
+                at: lines.at(command),
                 element: "command".into(),
-                function: None,
-                message: "has no <proto>".into(),
+                function: Some(c.name.clone()),
+                message: format!("defined twice; first at line {}", first.line),
             });
-            continue;
-        };
-        let Some(name) = child_text(proto, "name") else {
-            errors.push(Error::Registry {
-                at: at(proto),
-                element: "proto".into(),
-                function: None,
-                message: "has no <name>".into(),
-            });
-            continue;
-        };
-        let bad = |node, element: &str, message: String| Error::Registry {
-            at: at(node),
-            element: element.into(),
-            function: Some(name.clone()),
-            message,
-        };
-        let Some(ret) = CType::parse(&declaration_text(proto)) else {
-            errors.push(bad(proto, "proto", format!("cannot read the return type `{}`", declaration_text(proto))));
-            continue;
-        };
-        let mut params = Vec::new();
-        for p in command.children().filter(|n| n.has_tag_name("param")) {
-            let Some(pname) = child_text(p, "name") else {
-                errors.push(bad(p, "param", "has no <name>".into()));
-                continue;
-            };
-            let Some(ty) = CType::parse(&declaration_text(p)) else {
-                errors.push(bad(p, "param", format!("cannot read the type of `{pname}`")));
-                continue;
-            };
-            params.push(Param {
-                name: pname,
-                ty,
-                len: p.attribute("len").map(str::to_string),
-                group: p.attribute("group").map(str::to_string),
-                class: p.attribute("class").map(str::to_string),
-                line: line_of(p),
-            });
-        }
-        let line = line_of(command);
-        if let Some(first) = registry.commands.get(&name) {
-            errors.push(bad(command, "command", format!("defined twice; first at line {}", first.line)));
             continue;
         }
-        registry.commands.insert(
-            name.clone(),
-            Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line },
-        );
+        registry.commands.insert(c.name.clone(), c);
     }
+}
 
-    // Who provides each command to desktop GL: `<feature api="gl">` (a core version) and
-    // `<extension supported="gl|...">`, through `<require>` blocks meant for desktop GL.
+/// One `<command>`: its name, return type and parameters. A parameter that cannot be read is
+/// an error and left out; a command without a name or return type is `None`.
+fn read_command(command: roxmltree::Node, lines: &Lines, errors: &mut Vec<Error>) -> Option<Command> {
+    let Some(proto) = command.children().find(|n| n.has_tag_name("proto")) else {
+        let message = "has no <proto>".into();
+        errors.push(Error::Registry { at: lines.at(command), element: "command".into(), function: None, message });
+        return None;
+    };
+    let Some(name) = child_text(proto, "name") else {
+        let message = "has no <name>".into();
+        errors.push(Error::Registry { at: lines.at(proto), element: "proto".into(), function: None, message });
+        return None;
+    };
+    let bad = |node, element: &str, message: String| Error::Registry {
+        at: lines.at(node),
+        element: element.into(),
+        function: Some(name.clone()),
+        message,
+    };
+    let Some(ret) = CType::parse(&declaration_text(proto)) else {
+        errors.push(bad(proto, "proto", format!("cannot read the return type `{}`", declaration_text(proto))));
+        return None;
+    };
+    let mut params = Vec::new();
+    for p in command.children().filter(|n| n.has_tag_name("param")) {
+        let Some(pname) = child_text(p, "name") else {
+            errors.push(bad(p, "param", "has no <name>".into()));
+            continue;
+        };
+        let Some(ty) = CType::parse(&declaration_text(p)) else {
+            errors.push(bad(p, "param", format!("cannot read the type of `{pname}`")));
+            continue;
+        };
+        params.push(Param {
+            name: pname,
+            ty,
+            len: p.attribute("len").map(str::to_string),
+            group: p.attribute("group").map(str::to_string),
+            class: p.attribute("class").map(str::to_string),
+            line: lines.line_of(p),
+        });
+    }
+    let line = lines.line_of(command);
+    Some(Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line })
+}
+
+/// Who provides each command to desktop GL: `<feature api="gl">` (a core version) and
+/// `<extension supported="gl|...">`, through `<require>` blocks meant for desktop GL.
+fn read_providers(doc: &roxmltree::Document, registry: &mut Registry) {
     let desktop = |api: Option<&str>| api.is_none_or(|a| a.split('|').any(|a| a == "gl" || a == "glcore"));
     for provider in doc.descendants().filter(|n| {
         (n.has_tag_name("feature") && n.attribute("api") == Some("gl"))
@@ -172,12 +210,6 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
                 }
             }
         }
-    }
-
-    if errors.is_empty() {
-        Ok(registry)
-    } else {
-        Err(errors)
     }
 }
 

@@ -357,13 +357,13 @@ fn amd_perf_monitor_input_arrays_are_inputs() {
     assert_eq!(rows["glSelectPerfMonitorCountersAMD"].2, "counterList:in:param(numCounters)");
 }
 
-/// The binding shadow's table (`bindings::hook`) is hand-written: every function whose name says
+/// The binding shadow's table (`shadow_hooks::hook`) is hand-written: every function whose name says
 /// it binds a vertex or element buffer, changes a vertex array's attribute pointers, enables or
 /// bindings, deletes buffers or vertex arrays, or draws from the vertex array must be in it, so
 /// a function added to the header cannot slip past the offset checks unnoticed.
 #[test]
 fn every_function_that_touches_tracked_bindings_has_a_shadow_hook() {
-    use glcmd_codegen::bindings::hook;
+    use glcmd_codegen::shadow_hooks::hook;
     let touches = |n: &str| {
         let base = n.trim_end_matches("ARB").trim_end_matches("EXT");
         matches!(

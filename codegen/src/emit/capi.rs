@@ -8,9 +8,9 @@
 //! | create, query | calls the `Device` method of the thread's current device (a round trip) and writes the result through the C output pointers |
 //! | special | hand-written in `capi/src/special.rs`, or unsupported ([`SPECIALS`]) |
 //!
-//! Every C-to-Rust argument conversion is made in one function, `convert_param`, and every
-//! Rust-to-C result in one other, `write_result`: when the Rust signatures change, those are
-//! the places to adapt. Method names come from the model (`Function::method_name`), never from
+//! Every C-to-Rust argument conversion is made in one function, `convert_param` (and the
+//! conversions it dispatches to, one per kind of argument), and every Rust-to-C result in one
+//! other, `write_result`: when the Rust signatures change, those are the places to adapt. Method names come from the model (`Function::method_name`), never from
 //! a list here.
 //!
 //! Arrays whose length gl.xml does not give (`Rule::Bytes`, which makes the Rust method
@@ -216,30 +216,13 @@ fn count_var(p: &Param) -> proc_macro2::Ident {
     format_ident!("n_{}", crate::naming::param_ident(&p.name).trim_end_matches('_'))
 }
 
-/// The one place a C argument becomes a Rust argument. `F` is the GL name in the generated
-/// code; counts (`Role::Length`) are converted before every array (`n_<count>`).
-fn convert_param(api: &Api, f: &Function, p: &Param, target: Target) -> Conversion {
-    let _ = api;
+/// The one place a C argument becomes a Rust argument (with the conversions it dispatches to,
+/// one per kind of argument). `F` is the GL name in the generated code; counts
+/// (`Role::Length`) are converted before every array (`n_<count>`).
+fn convert_param(f: &Function, p: &Param, target: Target) -> Conversion {
     let id = ident(p);
-    let name = p.name.as_str();
-    let elem = element_type(p);
     let none = |prep: Vec<TokenStream>| Conversion { prep, arg: None };
     let pass = |arg: TokenStream| Conversion { prep: Vec::new(), arg: Some(arg) };
-    // The length of an array sized by parameter `x`, as a usize: a count converted earlier (a
-    // derived count) or the value of an argument the method also takes.
-    let len_of = |x: &str| -> TokenStream {
-        let q = param_named(f, x);
-        match q.role {
-            Role::Length { .. } => {
-                let n = count_var(q);
-                quote!(#n)
-            }
-            _ => {
-                let v = ident(q);
-                quote!(crate::conv::count(F, #x, #v as i64)?)
-            }
-        }
-    };
     match &p.role {
         // GLboolean: the method's parameter type decides (u8 or bool).
         Role::Value if p.ty.base == "GLboolean" && !p.ty.is_pointer() => pass(quote!(crate::conv::boolean(#id))),
@@ -247,167 +230,212 @@ fn convert_param(api: &Api, f: &Function, p: &Param, target: Target) -> Conversi
         Role::Sync => pass(quote!(crate::conv::sync(#id as types::GLsync))),
         Role::Length { .. } | Role::LengthArray { .. } | Role::OutLength { .. } => none(Vec::new()),
         Role::Offset | Role::Opaque => pass(quote!(#id as usize)),
-        Role::In(rule) if p.unpack_offset => {
-            let Rule::Param(x) = rule else { unreachable!("compressed data is sized by a byte count") };
-            let n = len_of(x);
+        Role::In(rule) if p.unpack_offset => compressed_conversion(f, p, rule),
+        Role::In(Rule::String) => string_conversion(f, p),
+        Role::In(Rule::Strings(count)) => strings_conversion(f, p, count),
+        Role::In(Rule::Bytes) => sized_bytes_conversion(f, p),
+        Role::In(rule) => slice_conversion(f, p, rule, target),
+        Role::Out(rule) => output_conversion(f, p, rule),
+    }
+}
+
+/// The length of an array sized by parameter `x`, as a usize: a count converted earlier (a
+/// derived count) or the value of an argument the method also takes.
+fn len_of(f: &Function, x: &str) -> TokenStream {
+    let q = param_named(f, x);
+    match q.role {
+        Role::Length { .. } => {
+            let n = count_var(q);
+            quote!(#n)
+        }
+        _ => {
+            let v = ident(q);
+            quote!(crate::conv::count(F, #x, #v as i64)?)
+        }
+    }
+}
+
+/// Compressed pixel data: `imageSize` bytes, or an offset into the list's pixel-unpack buffer.
+fn compressed_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
+    let (id, name) = (ident(p), p.name.as_str());
+    let Rule::Param(x) = rule else { unreachable!("compressed data is sized by a byte count") };
+    let n = len_of(f, x);
+    Conversion {
+        prep: vec![quote! {
+            // SAFETY: the caller passes `imageSize` bytes (or an offset, with a
+            // pixel-unpack buffer bound in this list).
+            let #id = unsafe { crate::pixels::compressed(cur, F, #name, #id as *const u8, #n)? };
+        }],
+        arg: Some(quote!(#id)),
+    }
+}
+
+/// An input array whose length its rule gives (a count, a constant, a pname's count): read as
+/// a slice of exactly that many values, as the GL reads it.
+fn slice_conversion(f: &Function, p: &Param, rule: &Rule, target: Target) -> Conversion {
+    let (id, name, elem) = (ident(p), p.name.as_str(), element_type(p));
+    let slice = |len: TokenStream| {
+        quote! {
+            // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+            let #id = unsafe { crate::conv::slice(F, #name, #id as *const #elem, #len)? };
+        }
+    };
+    match rule {
+        Rule::Param(x) if p.nullable && target == Target::List => {
+            let n = len_of(f, x);
             Conversion {
                 prep: vec![quote! {
-                    // SAFETY: the caller passes `imageSize` bytes (or an offset, with a
-                    // pixel-unpack buffer bound in this list).
-                    let #id = unsafe { crate::pixels::compressed(cur, F, #name, #id as *const u8, #n)? };
+                    // SAFETY: as for `conv::slice`; NULL is `None`.
+                    let #id = unsafe { crate::conv::option_slice(F, #name, #id as *const #elem, #n)? };
+                }],
+                arg: Some(quote!(#id.as_deref())),
+            }
+        }
+        // `&*`: a plain slice, also where the method is generic over its element.
+        Rule::Param(x) => Conversion { prep: vec![slice(len_of(f, x))], arg: Some(quote!(&*#id)) },
+        Rule::Quotient(x, d) => {
+            let n = len_of(f, x);
+            let d = Literal::usize_unsuffixed(*d as usize);
+            Conversion { prep: vec![slice(quote!(#n / #d))], arg: Some(quote!(&*#id)) }
+        }
+        Rule::Const(k) => {
+            let k = Literal::usize_unsuffixed(*k as usize);
+            Conversion {
+                prep: vec![quote! {
+                    // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+                    let #id: [#elem; #k] = unsafe { crate::conv::array(F, #name, #id as *const #elem)? };
+                }],
+                arg: Some(quote!(&#id)),
+            }
+        }
+        Rule::Product(x, k) => {
+            let n = len_of(f, x);
+            let k = Literal::usize_unsuffixed(*k as usize);
+            Conversion {
+                prep: vec![quote! {
+                    // SAFETY: the GL reads `count` chunks of this many values; so does glcmd.
+                    let #id = unsafe { crate::conv::chunks::<#elem, #k>(F, #name, #id as *const #elem, #n)? };
+                }],
+                arg: Some(quote!(&*#id)),
+            }
+        }
+        Rule::Pname { group, param } => {
+            let count_fn = format_ident!("count_{}", group.to_lowercase());
+            let pn = ident(param_named(f, param));
+            let mut prep = vec![quote! {
+                let n_pname = crate::conv::pname_count(F, #pn, glcmd::generated::pname::#count_fn(#pn))?;
+            }];
+            prep.push(slice(quote!(n_pname)));
+            Conversion { prep, arg: Some(quote!(&*#id)) }
+        }
+        Rule::One => unreachable!("inputs have no `one` rule"),
+        Rule::String | Rule::Strings(_) | Rule::Bytes => unreachable!("converted by their own functions"),
+    }
+}
+
+/// An input string, with its byte-length argument if it has one (negative: NUL-terminated).
+fn string_conversion(f: &Function, p: &Param) -> Conversion {
+    let (id, name) = (ident(p), p.name.as_str());
+    let length = f
+        .params
+        .iter()
+        .find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)))
+        .map(|q| {
+            let l = ident(q);
+            quote!(Some(#l as i64))
+        })
+        .unwrap_or(quote!(None));
+    Conversion {
+        prep: vec![quote! {
+            // SAFETY: a NUL-terminated string, or `length` bytes when that is not negative.
+            let #id = unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? };
+        }],
+        arg: Some(quote!(#id)),
+    }
+}
+
+/// An array of `count` input strings, with its parallel `length` array if it has one.
+fn strings_conversion(f: &Function, p: &Param, count: &str) -> Conversion {
+    let (id, name) = (ident(p), p.name.as_str());
+    let n = len_of(f, count);
+    let lengths = f
+        .params
+        .iter()
+        .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
+        .map(|q| {
+            let l = ident(q);
+            quote!(#l as *const i32)
+        })
+        .unwrap_or(quote!(std::ptr::null()));
+    Conversion {
+        prep: vec![quote! {
+            // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
+            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths)? };
+        }],
+        arg: Some(quote!(&*#id)),
+    }
+}
+
+/// Input bytes whose length gl.xml does not give, sized by the GL's own rule ([`Sizing`]): a
+/// pixel upload from the list's unpack state, or one texel of `format`/`type`.
+fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
+    let (id, name) = (ident(p), p.name.as_str());
+    match sizing(f, p) {
+        Some(Sizing::UnpackImage { dims }) => {
+            let dim = |n: &str| -> TokenStream {
+                if f.params.iter().any(|q| q.name == n) {
+                    let v = format_ident!("{}", n);
+                    quote!(#v as i64)
+                } else {
+                    quote!(1)
+                }
+            };
+            let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
+            let nullable = p.nullable;
+            Conversion {
+                prep: vec![quote! {
+                    let image = crate::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+                    // SAFETY: the GL reads the bytes `image` spans at this pointer under
+                    // the list's unpack state, which `unpack` records first.
+                    let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };
                 }],
                 arg: Some(quote!(#id)),
             }
         }
-        Role::In(rule) => {
-            let slice = |len: TokenStream| {
-                quote! {
-                    // SAFETY: the GL reads this many values at this pointer; so does glcmd.
-                    let #id = unsafe { crate::conv::slice(F, #name, #id as *const #elem, #len)? };
-                }
-            };
-            match rule {
-                Rule::Param(x) if p.nullable && target == Target::List => {
-                    let n = len_of(x);
-                    Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: as for `conv::slice`; NULL is `None`.
-                            let #id = unsafe { crate::conv::option_slice(F, #name, #id as *const #elem, #n)? };
-                        }],
-                        arg: Some(quote!(#id.as_deref())),
-                    }
-                }
-                // `&*`: a plain slice, also where the method is generic over its element.
-                Rule::Param(x) => Conversion { prep: vec![slice(len_of(x))], arg: Some(quote!(&*#id)) },
-                Rule::Quotient(x, d) => {
-                    let n = len_of(x);
-                    let d = Literal::usize_unsuffixed(*d as usize);
-                    Conversion { prep: vec![slice(quote!(#n / #d))], arg: Some(quote!(&*#id)) }
-                }
-                Rule::Const(k) => {
-                    let k = Literal::usize_unsuffixed(*k as usize);
-                    Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: the GL reads this many values at this pointer; so does glcmd.
-                            let #id: [#elem; #k] = unsafe { crate::conv::array(F, #name, #id as *const #elem)? };
-                        }],
-                        arg: Some(quote!(&#id)),
-                    }
-                }
-                Rule::Product(x, k) => {
-                    let n = len_of(x);
-                    let k = Literal::usize_unsuffixed(*k as usize);
-                    Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: the GL reads `count` chunks of this many values; so does glcmd.
-                            let #id = unsafe { crate::conv::chunks::<#elem, #k>(F, #name, #id as *const #elem, #n)? };
-                        }],
-                        arg: Some(quote!(&*#id)),
-                    }
-                }
-                Rule::Pname { group, param } => {
-                    let count_fn = format_ident!("count_{}", group.to_lowercase());
-                    let pn = ident(param_named(f, param));
-                    let mut prep = vec![quote! {
-                        let n_pname = crate::conv::pname_count(F, #pn, glcmd::generated::pname::#count_fn(#pn))?;
-                    }];
-                    prep.push(slice(quote!(n_pname)));
-                    Conversion { prep, arg: Some(quote!(&*#id)) }
-                }
-                Rule::String => {
-                    // A byte-length argument, if the string has one (negative: NUL-terminated).
-                    let length = f
-                        .params
-                        .iter()
-                        .find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)))
-                        .map(|q| {
-                            let l = ident(q);
-                            quote!(Some(#l as i64))
-                        })
-                        .unwrap_or(quote!(None));
-                    Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: a NUL-terminated string, or `length` bytes when that is not negative.
-                            let #id = unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? };
-                        }],
-                        arg: Some(quote!(#id)),
-                    }
-                }
-                Rule::Strings(count) => {
-                    let n = len_of(count);
-                    let lengths = f
-                        .params
-                        .iter()
-                        .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
-                        .map(|q| {
-                            let l = ident(q);
-                            quote!(#l as *const i32)
-                        })
-                        .unwrap_or(quote!(std::ptr::null()));
-                    Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
-                            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths)? };
-                        }],
-                        arg: Some(quote!(&*#id)),
-                    }
-                }
-                Rule::Bytes => match sizing(f, p) {
-                    Some(Sizing::UnpackImage { dims }) => {
-                        let dim = |n: &str| -> TokenStream {
-                            if f.params.iter().any(|q| q.name == n) {
-                                let v = format_ident!("{}", n);
-                                quote!(#v as i64)
-                            } else {
-                                quote!(1)
-                            }
-                        };
-                        let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
-                        let nullable = p.nullable;
-                        Conversion {
-                            prep: vec![quote! {
-                                let image = crate::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
-                                // SAFETY: the GL reads the bytes `image` spans at this pointer under
-                                // the list's unpack state, which `unpack` records first.
-                                let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };
-                            }],
-                            arg: Some(quote!(#id)),
-                        }
-                    }
-                    Some(Sizing::Texel) => Conversion {
-                        prep: vec![quote! {
-                            // SAFETY: the GL reads one element of `format`/`type` (or none: NULL).
-                            let #id = unsafe { crate::pixels::texel(F, #name, #id as *const u8, format, type_)? };
-                        }],
-                        arg: Some(quote!(#id)),
-                    },
-                    _ => unreachable!("plan() makes unsized arrays unsupported"),
-                },
-                Rule::One => unreachable!("inputs have no `one` rule"),
-            }
-        }
-        Role::Out(rule) => {
-            // Optional outputs (`length`, `count`) may be NULL; an array of zero values too.
-            let may_be_null = match rule {
-                Rule::One if matches!(name, "length" | "count") => quote!(true),
-                Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => {
-                    let v = ident(param_named(f, x));
-                    quote!((#v as i64) == 0)
-                }
-                Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
-                    Some(Rule::Param(x)) => {
-                        let v = ident(param_named(f, &x));
-                        quote!((#v as i64) == 0)
-                    }
-                    _ => quote!(false),
-                },
-                _ => quote!(false),
-            };
-            let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
-            let arg = (*rule == Rule::Bytes).then(|| quote!(len));
-            Conversion { prep, arg }
-        }
+        Some(Sizing::Texel) => Conversion {
+            prep: vec![quote! {
+                // SAFETY: the GL reads one element of `format`/`type` (or none: NULL).
+                let #id = unsafe { crate::pixels::texel(F, #name, #id as *const u8, format, type_)? };
+            }],
+            arg: Some(quote!(#id)),
+        },
+        _ => unreachable!("plan() makes unsized arrays unsupported"),
     }
+}
+
+/// An output pointer: checked not NULL where the GL writes through it (`write_result` writes
+/// the result); caller-sized bytes pass their length `len`.
+fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
+    let (id, name) = (ident(p), p.name.as_str());
+    // Optional outputs (`length`, `count`) may be NULL; an array of zero values too.
+    let may_be_null = match rule {
+        Rule::One if matches!(name, "length" | "count") => quote!(true),
+        Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => {
+            let v = ident(param_named(f, x));
+            quote!((#v as i64) == 0)
+        }
+        Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
+            Some(Rule::Param(x)) => {
+                let v = ident(param_named(f, &x));
+                quote!((#v as i64) == 0)
+            }
+            _ => quote!(false),
+        },
+        _ => quote!(false),
+    };
+    let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
+    let arg = (*rule == Rule::Bytes).then(|| quote!(len));
+    Conversion { prep, arg }
 }
 
 /// The one place a Rust result becomes C output: the statement that writes result `value` of
@@ -498,13 +526,13 @@ fn counts(f: &Function) -> Vec<TokenStream> {
 }
 
 /// The body of a recording closure for `f` (`cur`: the thread's `Recording`).
-fn record_body(api: &Api, f: &Function) -> TokenStream {
+fn record_body(f: &Function) -> TokenStream {
     let method = format_ident!("{}", f.method_name());
     let mut prep = Vec::new();
     prep.extend(counts(f));
     let mut args = Vec::new();
     for p in &f.params {
-        let c = convert_param(api, f, p, Target::List);
+        let c = convert_param(f, p, Target::List);
         prep.extend(c.prep);
         args.extend(c.arg);
     }
@@ -545,7 +573,7 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     prep.extend(counts(f));
     let mut args = Vec::new();
     for p in &f.params {
-        let c = convert_param(api, f, p, Target::Device);
+        let c = convert_param(f, p, Target::Device);
         prep.extend(c.prep);
         args.extend(c.arg);
     }
@@ -663,7 +691,7 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
             },
         ),
         Plan::Record => {
-            let body = record_body(api, f);
+            let body = record_body(f);
             (
                 entry_doc(f, &format!("records `CommandList::{method}` into the calling thread's current list")),
                 quote!(crate::call::record(F, |cur| { #body })),
@@ -678,7 +706,7 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
                     "; while the thread's list has a pixel-pack buffer bound, records `CommandList::{}` instead",
                     g.method_name()
                 ));
-                let body = record_body(api, &g);
+                let body = record_body(&g);
                 quote! {
                     if crate::call::pack_buffer_bound() {
                         return crate::call::record(F, |cur| { #body });

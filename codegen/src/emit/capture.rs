@@ -27,9 +27,9 @@ use quote::{format_ident, quote};
 
 use super::commands::{packet_fields, recorded_entries};
 use super::{element_type, ident, param_named, value_type};
-use crate::bindings;
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
+use crate::shadow_hooks;
 
 /// Bumped when the meaning of the tables or of the call encoding changes without a change of
 /// the model (it is part of the fingerprint).
@@ -46,7 +46,7 @@ pub fn emit(api: &Api) -> TokenStream {
         let i = *i as u16;
         let name = &f.name;
         // Creates and program interface lookups are set-up: the set-up log keeps them.
-        let setup = f.kind == Kind::Create || bindings::PROGRAM_LOOKUPS.iter().any(|(n, _, _)| *n == f.name);
+        let setup = f.kind == Kind::Create || shadow_hooks::PROGRAM_LOOKUPS.iter().any(|(n, _, _)| *n == f.name);
         quote!(#i => Some((#name, #setup)),)
     });
     let get_error = api.functions.iter().position(|f| f.name == "glGetError").expect("glGetError") as u16;
@@ -160,7 +160,7 @@ fn refusal(f: &Function) -> Option<String> {
     }
     for p in &f.params {
         if let Some(class) = &p.class {
-            if bindings::class_variant(class).is_none() && p.role != Role::Sync {
+            if shadow_hooks::class_variant(class).is_none() && p.role != Role::Sync {
                 return Some(format!("`{}` names a {class}, an object type glcmd does not track", p.name));
             }
         }
@@ -201,7 +201,7 @@ fn opcode_info(api: &Api, f: &Function) -> TokenStream {
             names.push(quote!(NameField { param: #pname, at: #at, class: #class, array: None }));
             continue;
         }
-        let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
+        let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
         let class = format_ident!("{}", variant);
         match &p.role {
             Role::Value if p.ty.base == "GLuint" => {
@@ -228,7 +228,7 @@ fn opcode_info(api: &Api, f: &Function) -> TokenStream {
             _ => {}
         }
     }
-    let links = if bindings::links_program(f) {
+    let links = if shadow_hooks::links_program(f) {
         let program = int_of(f, &fields, "program");
         quote!(Some(#program))
     } else {
@@ -523,7 +523,7 @@ fn call_arm(index: usize, f: &Function) -> TokenStream {
             _ => quote!(d.get(#pname)?),
         };
         decode.push(quote!(let mut #a: #owned = #getter;));
-        if let Some(variant) = arg.param.class.as_deref().and_then(bindings::class_variant) {
+        if let Some(variant) = arg.param.class.as_deref().and_then(shadow_hooks::class_variant) {
             let class = format_ident!("{}", variant);
             match &arg.param.role {
                 Role::Value if arg.param.ty.base == "GLuint" => {
@@ -542,9 +542,12 @@ fn call_arm(index: usize, f: &Function) -> TokenStream {
     let created = if f.kind != Kind::Create {
         None
     } else if let (Some(class), true) = (&f.ret_class, outs.is_empty()) {
-        bindings::class_variant(class)
+        shadow_hooks::class_variant(class)
     } else if let ([out], true) = (outs.as_slice(), f.ret.is_void()) {
-        out.class.as_deref().and_then(bindings::class_variant).filter(|_| matches!(out.role, Role::Out(Rule::Param(_))))
+        out.class
+            .as_deref()
+            .and_then(shadow_hooks::class_variant)
+            .filter(|_| matches!(out.role, Role::Out(Rule::Param(_))))
     } else {
         None
     };

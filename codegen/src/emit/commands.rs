@@ -12,9 +12,9 @@ use quote::{format_ident, quote};
 use super::{
     doc, doc_brief, element_type, enum_fits_u16, ident, is_bool, is_untyped, param_named, rust_type, value_type,
 };
-use crate::bindings::{self, AttribKind, Hook};
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
+use crate::shadow_hooks::{self, AttribKind, Hook};
 
 /// Whether a function gets an opcode.
 pub fn is_recorded(f: &Function) -> bool {
@@ -241,218 +241,13 @@ pub fn function_items(api: &Api, f: &Function) -> Option<TokenStream> {
 /// The `CommandList` method of a recorded function.
 fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenStream {
     let method = format_ident!("{}", f.method_name());
-    let gl_name = &f.name;
-    let mut args = Vec::new();
-    // Typed slices become bytes first, so that lengths taken from them count bytes.
-    let mut casts = Vec::new();
-    let mut lengths = Vec::new();
-    let mut prelude = Vec::new();
-    let mut inits = Vec::new();
-    // The type of a slice argument: untyped memory (`const void *`) takes any plain data.
-    let mut slice_arg = |p: &Param, slice_ty: TokenStream| -> TokenStream {
-        if is_untyped(p) {
-            let id = ident(p);
-            casts.push(quote!(let #id: &[u8] = bytemuck::cast_slice(#id);));
-            quote!(&[impl bytemuck::NoUninit])
-        } else {
-            slice_ty
-        }
-    };
-    for p in &f.params {
-        let id = ident(p);
-        let arg_name = p.name.as_str();
-        match &p.role {
-            Role::Value => {
-                let ty = value_type(p);
-                args.push(quote!(#id: #ty));
-                if is_packed_enum(api, p) {
-                    inits.push(quote!(#id: codec::pack_enum(#id)));
-                } else if is_bool(p) {
-                    inits.push(quote!(#id: #id as types::GLboolean));
-                } else {
-                    inits.push(quote!(#id));
-                }
-            }
-            Role::Sync => {
-                args.push(quote!(#id: crate::Sync));
-                inits.push(quote!(#id: #id.id()));
-            }
-            Role::Length { of } => {
-                let lens: Vec<TokenStream> = of
-                    .iter()
-                    .map(|o| {
-                        let a = ident(param_named(f, o));
-                        quote!((#o, #a.len()))
-                    })
-                    .collect();
-                let n = if lens.len() == 1 {
-                    let a = ident(param_named(f, &of[0]));
-                    quote!(#a.len())
-                } else {
-                    let count = &p.name;
-                    quote!(codec::same_len(#gl_name, #count, &[#(#lens),*]))
-                };
-                let first = &of[0];
-                let conv = length_conversion(p, n, gl_name, first);
-                // Before the arrays are copied (which rebinds their names to offsets).
-                lengths.push(quote!(let #id = #conv;));
-                if narrowed_length(p) {
-                    inits.push(quote!(#id: #id as u32));
-                } else {
-                    inits.push(quote!(#id));
-                }
-            }
-            Role::LengthArray { .. } => {
-                // Filled together with its strings (below); the offset is bound there.
-                inits.push(quote!(#id));
-            }
-            Role::In(rule) if p.unpack_offset => {
-                let Rule::Param(x) = rule else { unreachable!("unpack_offset arrays are sized by a parameter") };
-                let x_id = ident(param_named(f, x));
-                let len_id = format_ident!("{}_len", param_ident(&p.name));
-                args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
-                prelude.push(quote! {
-                    let #id: crate::Bytes<'b> = #id.into();
-                    if let crate::Bytes::Slice(s) = #id {
-                        codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
-                    }
-                    let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, false);
-                });
-                inits.push(quote!(#len_id));
-                inits.push(quote!(#id));
-            }
-            Role::In(rule @ (Rule::Param(x) | Rule::Product(x, _)))
-                if p.nullable || matches!(param_named(f, x).role, Role::Value) =>
-            {
-                // The count is an argument: check the slice against it.
-                let elem = element_type(p);
-                let x_id = ident(param_named(f, x));
-                let slice_ty = match rule {
-                    Rule::Product(_, k) => {
-                        let k = *k as usize;
-                        quote!(&[[#elem; #k]])
-                    }
-                    _ => quote!(&[#elem]),
-                };
-                let check = quote!(codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
-                if p.nullable {
-                    // Bytes, not a generic slice: `None` must not need a type annotation. The
-                    // `_from_slice` form takes typed data.
-                    args.push(quote!(#id: Option<#slice_ty>));
-                    prelude.push(quote! {
-                        let #id = match #id {
-                            Some(s) => { #check self.push_slice(s) }
-                            None => u32::MAX,
-                        };
-                    });
-                } else {
-                    let slice_ty = if matches!(rule, Rule::Param(_)) { slice_arg(p, slice_ty) } else { slice_ty };
-                    args.push(quote!(#id: #slice_ty));
-                    prelude.push(quote! {
-                        let #id = { let s = #id; #check self.push_slice(s) };
-                    });
-                }
-                inits.push(quote!(#id));
-            }
-            Role::In(rule) => {
-                let elem = element_type(p);
-                match rule {
-                    Rule::Param(_) => {
-                        let slice_ty = slice_arg(p, quote!(&[#elem]));
-                        args.push(quote!(#id: #slice_ty));
-                        prelude.push(quote!(let #id = self.push_slice(#id);));
-                    }
-                    Rule::Const(n) => {
-                        let n = *n as usize;
-                        args.push(quote!(#id: &[#elem; #n]));
-                        prelude.push(quote!(let #id = self.push_slice(#id);));
-                    }
-                    Rule::Product(_, k) => {
-                        let k = *k as usize;
-                        args.push(quote!(#id: &[[#elem; #k]]));
-                        prelude.push(quote!(let #id = self.push_slice(#id);));
-                    }
-                    Rule::Quotient(x, d) => {
-                        args.push(quote!(#id: &[#elem]));
-                        let x_id = ident(param_named(f, x));
-                        let rule = format!("{x}/{d}");
-                        prelude.push(quote! {
-                            codec::check_len(#gl_name, #arg_name, #id.len(), (#x_id as i64) / #d as i64, #rule);
-                            let #id = self.push_slice(#id);
-                        });
-                    }
-                    Rule::Pname { group, param } => {
-                        args.push(quote!(#id: &[#elem]));
-                        let count_fn = format_ident!("count_{}", group.to_lowercase());
-                        let pn = ident(param_named(f, param));
-                        prelude.push(quote! {
-                            let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
-                            codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
-                            // A pname the tables do not know: pad so the GL cannot read past the copy.
-                            let #id = self.push_slice_padded(#id, if needed.is_some() { 0 } else { 16 });
-                        });
-                    }
-                    Rule::Bytes if is_void_array(p) => {
-                        let len_id = format_ident!("{}_len", param_ident(&p.name));
-                        args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
-                        // An offset means something only where a buffer binding redirects the
-                        // pointer (pixel unpack); `Bytes::None` only where the GL accepts null.
-                        let offsets = f.redirect.is_some();
-                        let none = p.nullable;
-                        prelude.push(quote! {
-                            let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, #offsets, #none);
-                        });
-                        inits.push(quote!(#len_id));
-                    }
-                    Rule::Bytes => {
-                        let len_id = format_ident!("{}_len", param_ident(&p.name));
-                        let slice_ty = slice_arg(p, quote!(&[#elem]));
-                        args.push(quote!(#id: #slice_ty));
-                        prelude.push(quote! {
-                            let #len_id = codec::count_i32(#id.len(), #gl_name, #arg_name) as u32;
-                            let #id = self.push_slice(#id);
-                        });
-                        inits.push(quote!(#len_id));
-                    }
-                    Rule::String => {
-                        args.push(quote!(#id: &str));
-                        // With a length argument the GL reads exactly that many bytes.
-                        let has_length =
-                            f.params.iter().any(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
-                        let nul_terminated = !has_length;
-                        prelude.push(quote!(let #id = self.push_str(#gl_name, #arg_name, #id, #nul_terminated);));
-                    }
-                    Rule::Strings(_) => {
-                        args.push(quote!(#id: &[&str]));
-                        let lengths = f
-                            .params
-                            .iter()
-                            .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
-                            .map(ident)
-                            .unwrap_or_else(|| format_ident!("_lengths"));
-                        prelude.push(quote!(let (#id, #lengths) = self.push_strs(#gl_name, #arg_name, #id);));
-                    }
-                    Rule::One => unreachable!("inputs have no `one` rule"),
-                }
-                inits.push(quote!(#id));
-            }
-            Role::Offset => {
-                args.push(quote!(#id: usize));
-                inits.push(quote!(#id));
-            }
-            Role::Opaque => {
-                args.push(quote!(#id: usize));
-                inits.push(quote!(#id));
-            }
-            Role::Out(_) | Role::OutLength { .. } => unreachable!(),
-        }
-    }
+    let RecordParts { args, casts, mut lengths, prelude, inits } = record_parts(api, f);
     let docs = doc(f, "records one packet");
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
     let from_slice = from_slice_method(f);
     // `impl Into<Bytes<'_>>` is not stable in argument position: the lifetime is named.
     let generics = if args.iter().any(|a| a.to_string().contains("Bytes < 'b >")) { quote!(<'b>) } else { quote!() };
-    if bindings::links_program(f) {
+    if shadow_hooks::links_program(f) {
         let program = ident(param_named(f, "program"));
         lengths.insert(0, quote!(self.note_link(#program);));
     }
@@ -484,6 +279,251 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         }
         #from_slice
     }
+}
+
+/// What a recording method's parameters contribute, each list in the order the method uses it.
+#[derive(Default)]
+struct RecordParts {
+    /// The method's parameters.
+    args: Vec<TokenStream>,
+    /// Typed slices become bytes first, so that lengths taken from them count bytes.
+    casts: Vec<TokenStream>,
+    /// Length arguments taken from slices, before the arrays are copied (which rebinds their
+    /// names to offsets).
+    lengths: Vec<TokenStream>,
+    /// Checks of the arrays and their copies into the parameter buffer.
+    prelude: Vec<TokenStream>,
+    /// The packet's field initialisers.
+    inits: Vec<TokenStream>,
+}
+
+impl RecordParts {
+    /// The type of a slice argument: untyped memory (`const void *`) takes any plain data,
+    /// cast to bytes before anything else.
+    fn slice_arg(&mut self, p: &Param, slice_ty: TokenStream) -> TokenStream {
+        if is_untyped(p) {
+            let id = ident(p);
+            self.casts.push(quote!(let #id: &[u8] = bytemuck::cast_slice(#id);));
+            quote!(&[impl bytemuck::NoUninit])
+        } else {
+            slice_ty
+        }
+    }
+}
+
+/// The parts of every parameter of a recorded function.
+fn record_parts(api: &Api, f: &Function) -> RecordParts {
+    let mut parts = RecordParts::default();
+    for p in &f.params {
+        match &p.role {
+            Role::In(rule) if p.unpack_offset => unpack_offset_parts(f, p, rule, &mut parts),
+            Role::In(rule @ (Rule::Param(x) | Rule::Product(x, _)))
+                if p.nullable || matches!(param_named(f, x).role, Role::Value) =>
+            {
+                counted_slice_parts(f, p, rule, x, &mut parts)
+            }
+            Role::In(rule) => in_slice_parts(f, p, rule, &mut parts),
+            Role::Out(_) | Role::OutLength { .. } => unreachable!(),
+            _ => scalar_record_parts(api, f, p, &mut parts),
+        }
+    }
+    parts
+}
+
+/// The parts of a parameter that is no array: values, syncs, lengths taken from slices,
+/// offsets and opaque pointers.
+fn scalar_record_parts(api: &Api, f: &Function, p: &Param, parts: &mut RecordParts) {
+    let id = ident(p);
+    let gl_name = &f.name;
+    match &p.role {
+        Role::Value => {
+            let ty = value_type(p);
+            parts.args.push(quote!(#id: #ty));
+            if is_packed_enum(api, p) {
+                parts.inits.push(quote!(#id: codec::pack_enum(#id)));
+            } else if is_bool(p) {
+                parts.inits.push(quote!(#id: #id as types::GLboolean));
+            } else {
+                parts.inits.push(quote!(#id));
+            }
+        }
+        Role::Sync => {
+            parts.args.push(quote!(#id: crate::Sync));
+            parts.inits.push(quote!(#id: #id.id()));
+        }
+        Role::Length { of } => {
+            let lens: Vec<TokenStream> = of
+                .iter()
+                .map(|o| {
+                    let a = ident(param_named(f, o));
+                    quote!((#o, #a.len()))
+                })
+                .collect();
+            let n = if lens.len() == 1 {
+                let a = ident(param_named(f, &of[0]));
+                quote!(#a.len())
+            } else {
+                let count = &p.name;
+                quote!(codec::same_len(#gl_name, #count, &[#(#lens),*]))
+            };
+            let first = &of[0];
+            let conv = length_conversion(p, n, gl_name, first);
+            parts.lengths.push(quote!(let #id = #conv;));
+            if narrowed_length(p) {
+                parts.inits.push(quote!(#id: #id as u32));
+            } else {
+                parts.inits.push(quote!(#id));
+            }
+        }
+        // Filled together with its strings (`in_slice_parts`); the offset is bound there.
+        Role::LengthArray { .. } => parts.inits.push(quote!(#id)),
+        Role::Offset | Role::Opaque => {
+            parts.args.push(quote!(#id: usize));
+            parts.inits.push(quote!(#id));
+        }
+        Role::In(_) | Role::Out(_) | Role::OutLength { .. } => unreachable!("arrays have their own parts"),
+    }
+}
+
+/// An input array that may instead be an offset into the bound pixel-unpack buffer: bytes or
+/// an offset (`crate::Bytes`), a slice checked against its size argument.
+fn unpack_offset_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordParts) {
+    let (id, arg_name, gl_name) = (ident(p), p.name.as_str(), &f.name);
+    let Rule::Param(x) = rule else { unreachable!("unpack_offset arrays are sized by a parameter") };
+    let x_id = ident(param_named(f, x));
+    let len_id = format_ident!("{}_len", param_ident(&p.name));
+    parts.args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
+    parts.prelude.push(quote! {
+        let #id: crate::Bytes<'b> = #id.into();
+        if let crate::Bytes::Slice(s) = #id {
+            codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
+        }
+        let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, false);
+    });
+    parts.inits.push(quote!(#len_id));
+    parts.inits.push(quote!(#id));
+}
+
+/// An input array whose count is an argument (`x`): the slice is checked against it.
+fn counted_slice_parts(f: &Function, p: &Param, rule: &Rule, x: &str, parts: &mut RecordParts) {
+    let (id, arg_name, gl_name) = (ident(p), p.name.as_str(), &f.name);
+    let elem = element_type(p);
+    let x_id = ident(param_named(f, x));
+    let slice_ty = match rule {
+        Rule::Product(_, k) => {
+            let k = *k as usize;
+            quote!(&[[#elem; #k]])
+        }
+        _ => quote!(&[#elem]),
+    };
+    let check = quote!(codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
+    if p.nullable {
+        // Bytes, not a generic slice: `None` must not need a type annotation. The
+        // `_from_slice` form takes typed data.
+        parts.args.push(quote!(#id: Option<#slice_ty>));
+        parts.prelude.push(quote! {
+            let #id = match #id {
+                Some(s) => { #check self.push_slice(s) }
+                None => u32::MAX,
+            };
+        });
+    } else {
+        let slice_ty = if matches!(rule, Rule::Param(_)) { parts.slice_arg(p, slice_ty) } else { slice_ty };
+        parts.args.push(quote!(#id: #slice_ty));
+        parts.prelude.push(quote! {
+            let #id = { let s = #id; #check self.push_slice(s) };
+        });
+    }
+    parts.inits.push(quote!(#id));
+}
+
+/// Any other input array, copied into the parameter buffer after the check its rule allows.
+fn in_slice_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordParts) {
+    let (id, arg_name, gl_name) = (ident(p), p.name.as_str(), &f.name);
+    let elem = element_type(p);
+    match rule {
+        Rule::Param(_) => {
+            let slice_ty = parts.slice_arg(p, quote!(&[#elem]));
+            parts.args.push(quote!(#id: #slice_ty));
+            parts.prelude.push(quote!(let #id = self.push_slice(#id);));
+        }
+        Rule::Const(n) => {
+            let n = *n as usize;
+            parts.args.push(quote!(#id: &[#elem; #n]));
+            parts.prelude.push(quote!(let #id = self.push_slice(#id);));
+        }
+        Rule::Product(_, k) => {
+            let k = *k as usize;
+            parts.args.push(quote!(#id: &[[#elem; #k]]));
+            parts.prelude.push(quote!(let #id = self.push_slice(#id);));
+        }
+        Rule::Quotient(x, d) => {
+            parts.args.push(quote!(#id: &[#elem]));
+            let x_id = ident(param_named(f, x));
+            let rule = format!("{x}/{d}");
+            parts.prelude.push(quote! {
+                codec::check_len(#gl_name, #arg_name, #id.len(), (#x_id as i64) / #d as i64, #rule);
+                let #id = self.push_slice(#id);
+            });
+        }
+        Rule::Pname { group, param } => {
+            parts.args.push(quote!(#id: &[#elem]));
+            let count_fn = format_ident!("count_{}", group.to_lowercase());
+            let pn = ident(param_named(f, param));
+            parts.prelude.push(quote! {
+                let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
+                codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
+                // A pname the tables do not know: pad so the GL cannot read past the copy.
+                let #id = self.push_slice_padded(#id, if needed.is_some() { 0 } else { 16 });
+            });
+        }
+        Rule::Bytes => bytes_parts(f, p, parts),
+        Rule::String => {
+            parts.args.push(quote!(#id: &str));
+            // With a length argument the GL reads exactly that many bytes.
+            let has_length = f.params.iter().any(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
+            let nul_terminated = !has_length;
+            parts.prelude.push(quote!(let #id = self.push_str(#gl_name, #arg_name, #id, #nul_terminated);));
+        }
+        Rule::Strings(_) => {
+            parts.args.push(quote!(#id: &[&str]));
+            let lengths = f
+                .params
+                .iter()
+                .find(|q| matches!(&q.role, Role::LengthArray { of } if *of == p.name))
+                .map(ident)
+                .unwrap_or_else(|| format_ident!("_lengths"));
+            parts.prelude.push(quote!(let (#id, #lengths) = self.push_strs(#gl_name, #arg_name, #id);));
+        }
+        Rule::One => unreachable!("inputs have no `one` rule"),
+    }
+    parts.inits.push(quote!(#id));
+}
+
+/// An input array of bytes whose length the packet carries: `void` data takes bytes or an
+/// offset (`crate::Bytes`), a typed one a slice.
+fn bytes_parts(f: &Function, p: &Param, parts: &mut RecordParts) {
+    let (id, arg_name, gl_name) = (ident(p), p.name.as_str(), &f.name);
+    let len_id = format_ident!("{}_len", param_ident(&p.name));
+    if is_void_array(p) {
+        parts.args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
+        // An offset means something only where a buffer binding redirects the
+        // pointer (pixel unpack); `Bytes::None` only where the GL accepts null.
+        let offsets = f.redirect.is_some();
+        let none = p.nullable;
+        parts.prelude.push(quote! {
+            let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, #offsets, #none);
+        });
+    } else {
+        let elem = element_type(p);
+        let slice_ty = parts.slice_arg(p, quote!(&[#elem]));
+        parts.args.push(quote!(#id: #slice_ty));
+        parts.prelude.push(quote! {
+            let #len_id = codec::count_i32(#id.len(), #gl_name, #arg_name) as u32;
+            let #id = self.push_slice(#id);
+        });
+    }
+    parts.inits.push(quote!(#len_id));
 }
 
 /// The data and size parameters of a buffer upload that has a `_from_slice` form.
@@ -622,7 +662,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     } else {
         quote!()
     };
-    let (pre, post) = shadow_hooks(f, &arg);
+    let (pre, post) = shadow_checks_and_updates(f, &arg);
     let call = quote!((gl.#field)(#(#call_args),*));
     let body = if f.name == "glFenceSync" {
         quote! { let s = #call; r.set_sync(c.sync, s); }
@@ -658,7 +698,6 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     }
 }
 
-/// The binding-shadow checks before the call (each may skip it) and updates after it.
 /// The checks of a draw before it runs (each an expression giving `Result<(), Refusal>`): the
 /// vertex array reads no client memory, and every range the draw reads from a buffer lies
 /// inside that buffer's storage: the indices of an element draw (each draw's, for the `multi`
@@ -728,9 +767,11 @@ fn indirect_count_stride(
     (n, stride)
 }
 
-fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
+/// The binding-shadow checks before the call (each may skip it: the packet is refused) and the
+/// updates after it.
+fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (TokenStream, TokenStream) {
     // A skipped link still counts as replayed, so lookups waiting for it stop waiting.
-    let link_skipped = if bindings::links_program(f) {
+    let link_skipped = if shadow_hooks::links_program(f) {
         let program = arg("program");
         quote!(r.program_link_skipped(#program);)
     } else {
@@ -745,6 +786,145 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             }
         }
     };
+    let mut checks = argument_checks(f, arg);
+    checks.extend(name_checks(f, arg));
+    let mut updates = name_updates(f, arg);
+    let (hook_checks, hook_updates) = match shadow_hooks::hook(f) {
+        None => (Vec::new(), Vec::new()),
+        Some(
+            hook @ (Hook::TextureLevel | Hook::Draw { .. } | Hook::DispatchIndirect | Hook::MeshTasksIndirect { .. }),
+        ) => (check_only_hook(f, arg, hook), Vec::new()),
+        Some(hook) => state_hook(arg, hook),
+    };
+    checks.extend(hook_checks);
+    updates.extend(hook_updates);
+    let checks = checks.into_iter().map(refuse);
+    (quote!(#(#checks)*), quote!(#(#updates)*))
+}
+
+/// The checks of a function's arguments, before any hook's: a pixel-pack offset needs its
+/// buffer, buffer ranges must not wrap, range-checked float state refuses NaN, `first + count`
+/// must not wrap, and a buffer's storage must not be the list's pinned memory.
+fn argument_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
+    let mut checks = Vec::new();
+    if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
+        checks.push(quote!(r.shadow().require(Target::PixelPack)));
+    }
+    let ranges: Vec<proc_macro2::Ident> = f.params.iter().filter(|p| is_range(p)).map(|p| arg(&p.name)).collect();
+    if !ranges.is_empty() {
+        checks.push(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*])));
+    }
+    if shadow_hooks::refuses_nan(f) {
+        checks.extend(nan_checks(f, arg));
+    }
+    if shadow_hooks::first_count(f) {
+        // Mesa compares `first + count` with its limit in unsigned 32-bit arithmetic.
+        let (first, count) = (arg("first"), arg("count"));
+        checks.push(quote!(crate::shadow::check_first_count(#first as u32, #count as i64)));
+    }
+    if matches!(f.name.as_str(), "glBufferData" | "glBufferDataARB" | "glBufferStorage") {
+        // AMD_pinned_memory: the driver would keep the list's parameter buffer as the
+        // buffer's storage, and the list is reused after replay.
+        let t = arg("target");
+        checks.push(quote!(crate::shadow::check_not_pinned(#t)));
+    }
+    checks
+}
+
+/// The NaN checks of a function whose float arguments set range-checked state: its float
+/// scalars, and its float arrays whose length the packet implies.
+fn nan_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
+    let float = |t: &str| matches!(t, "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd");
+    let mut checks = Vec::new();
+    for p in &f.params {
+        let a = arg(&p.name);
+        let name = p.name.as_str();
+        match &p.role {
+            Role::Value if float(&p.ty.base) && !p.ty.is_pointer() => {
+                checks.push(quote!(crate::shadow::check_not_nan(&[#a as f64], #name)));
+            }
+            // The array lies in the parameter buffer; its length is the pname's count (an
+            // unknown pname was padded at record time and is left to the GL), or the count
+            // argument times the components per element.
+            Role::In(rule) if float(&p.ty.pointee().base) => {
+                let len = match rule {
+                    Rule::Pname { group, param } => {
+                        let count_fn = format_ident!("count_{}", group.to_lowercase());
+                        let pn = arg(param);
+                        quote!(match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => n as usize, _ => 0 })
+                    }
+                    Rule::Product(count, k) => {
+                        let c = arg(count);
+                        quote!((#c.max(0) as usize) * #k as usize)
+                    }
+                    Rule::Const(n) => quote!(#n as usize),
+                    _ => continue,
+                };
+                let elem = if p.ty.pointee().base == "GLdouble" { quote!(f64) } else { quote!(f32) };
+                checks.push(quote! {
+                    // SAFETY: the recording method copied `len` elements to this offset (the
+                    // count came from the same table), and a capture's loader checked it.
+                    crate::shadow::check_not_nan_slice(unsafe { std::slice::from_raw_parts(#a as *const #elem, #len) }, #name)
+                });
+            }
+            _ => {}
+        }
+    }
+    checks
+}
+
+/// Object names: each must exist (the first one, the object operated on, cannot be 0).
+fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
+    if shadow_hooks::names_unchecked(f) {
+        return Vec::new();
+    }
+    let mut checks = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
+        if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" {
+            continue;
+        }
+        let (a, class, first) = (arg(&p.name), format_ident!("{}", variant), i == 0);
+        checks.push(quote!(r.shadow().check_name(raw, Class::#class, #a, #first)));
+    }
+    checks
+}
+
+/// The updates of the names the shadow and the program cache know, after the call: deletes
+/// forget their names when they run, and a link or a program's deletion reaches the cache.
+fn name_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
+    let mut updates = Vec::new();
+    if f.kind == Kind::Delete {
+        for p in &f.params {
+            let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
+            let (a, class) = (arg(&p.name), format_ident!("{}", variant));
+            match &p.role {
+                Role::In(Rule::Param(n)) => {
+                    let n = arg(n);
+                    updates.push(
+                        quote!(r.shadow().names_deleted(Class::#class, unsafe { crate::replay::names(#a, #n) });),
+                    );
+                }
+                Role::Value => updates.push(quote!(r.shadow().names_deleted(Class::#class, &[#a]);)),
+                _ => {}
+            }
+        }
+    }
+    if shadow_hooks::links_program(f) {
+        let program = arg("program");
+        updates.push(quote!(r.program_linked(#program);));
+    }
+    if f.name == "glDeleteProgram" {
+        let program = arg("program");
+        updates.push(quote!(r.program_deleted(#program);));
+    }
+    updates
+}
+
+/// The checks and updates of a hook that changes the binding state the shadow follows: binds,
+/// vertex buffers and attributes (an attribute or vertex buffer pointer must be an offset into
+/// a bound buffer), state it must read back, and buffer storage.
+fn state_hook(arg: &dyn Fn(&str) -> proc_macro2::Ident, hook: Hook) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let dsa = |on: bool| {
         if on {
             let v = arg("vaobj");
@@ -753,183 +933,104 @@ fn shadow_hooks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> (Toke
             quote!(None)
         }
     };
-    let mut pre = Vec::new();
-    let mut post = Vec::new();
-    if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
-        pre.push(refuse(quote!(r.shadow().require(Target::PixelPack))));
-    }
-    let ranges: Vec<proc_macro2::Ident> = f.params.iter().filter(|p| is_range(p)).map(|p| arg(&p.name)).collect();
-    if !ranges.is_empty() {
-        pre.push(refuse(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))));
-    }
-    if bindings::refuses_nan(f) {
-        for p in &f.params {
-            let float = |t: &str| matches!(t, "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd");
-            let a = arg(&p.name);
-            let name = p.name.as_str();
-            match &p.role {
-                Role::Value if float(&p.ty.base) && !p.ty.is_pointer() => {
-                    pre.push(refuse(quote!(crate::shadow::check_not_nan(&[#a as f64], #name))));
-                }
-                // The array lies in the parameter buffer; its length is the pname's count (an
-                // unknown pname was padded at record time and is left to the GL), or the count
-                // argument times the components per element.
-                Role::In(rule) if float(&p.ty.pointee().base) => {
-                    let len = match rule {
-                        Rule::Pname { group, param } => {
-                            let count_fn = format_ident!("count_{}", group.to_lowercase());
-                            let pn = arg(param);
-                            quote!(match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => n as usize, _ => 0 })
-                        }
-                        Rule::Product(count, k) => {
-                            let c = arg(count);
-                            quote!((#c.max(0) as usize) * #k as usize)
-                        }
-                        Rule::Const(n) => quote!(#n as usize),
-                        _ => continue,
-                    };
-                    let elem = if p.ty.pointee().base == "GLdouble" { quote!(f64) } else { quote!(f32) };
-                    pre.push(refuse(quote! {
-                        // SAFETY: the recording method copied `len` elements to this offset (the
-                        // count came from the same table), and a capture's loader checked it.
-                        crate::shadow::check_not_nan_slice(unsafe { std::slice::from_raw_parts(#a as *const #elem, #len) }, #name)
-                    }));
-                }
-                _ => {}
-            }
-        }
-    }
-    if bindings::first_count(f) {
-        // Mesa compares `first + count` with its limit in unsigned 32-bit arithmetic.
-        let (first, count) = (arg("first"), arg("count"));
-        pre.push(refuse(quote!(crate::shadow::check_first_count(#first as u32, #count as i64))));
-    }
-    if matches!(f.name.as_str(), "glBufferData" | "glBufferDataARB" | "glBufferStorage") {
-        // AMD_pinned_memory: the driver would keep the list's parameter buffer as the
-        // buffer's storage, and the list is reused after replay.
-        let t = arg("target");
-        pre.push(refuse(quote!(crate::shadow::check_not_pinned(#t))));
-    }
-    // Object names: each must exist (the first one, the object operated on, cannot be 0).
-    if !bindings::names_unchecked(f) {
-        for (i, p) in f.params.iter().enumerate() {
-            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
-            if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" {
-                continue;
-            }
-            let (a, class, first) = (arg(&p.name), format_ident!("{}", variant), i == 0);
-            pre.push(refuse(quote!(r.shadow().check_name(raw, Class::#class, #a, #first))));
-        }
-    }
-    // Deletes forget their names when they run.
-    if f.kind == Kind::Delete {
-        for p in &f.params {
-            let Some(variant) = p.class.as_deref().and_then(bindings::class_variant) else { continue };
-            let (a, class) = (arg(&p.name), format_ident!("{}", variant));
-            match &p.role {
-                Role::In(Rule::Param(n)) => {
-                    let n = arg(n);
-                    post.push(
-                        quote!(r.shadow().names_deleted(Class::#class, unsafe { crate::replay::names(#a, #n) });),
-                    );
-                }
-                Role::Value => post.push(quote!(r.shadow().names_deleted(Class::#class, &[#a]);)),
-                _ => {}
-            }
-        }
-    }
-    if bindings::links_program(f) {
-        let program = arg("program");
-        post.push(quote!(r.program_linked(#program);));
-    }
-    if f.name == "glDeleteProgram" {
-        let program = arg("program");
-        post.push(quote!(r.program_deleted(#program);));
-    }
-    match bindings::hook(f) {
-        None => {}
-        Some(Hook::BindBuffer) => {
+    let (mut checks, mut updates) = (Vec::new(), Vec::new());
+    match hook {
+        Hook::BindBuffer => {
             let (t, b) = (arg("target"), arg("buffer"));
-            post.push(quote!(r.shadow().bind_buffer(raw, #t, #b);));
+            updates.push(quote!(r.shadow().bind_buffer(raw, #t, #b);));
         }
-        Some(Hook::BindVertexArray) => {
+        Hook::BindVertexArray => {
             let a = arg("array");
-            post.push(quote!(r.shadow().bind_vertex_array(raw, #a);));
+            updates.push(quote!(r.shadow().bind_vertex_array(raw, #a);));
         }
-        Some(Hook::VertexArrayElementBuffer) => {
+        Hook::VertexArrayElementBuffer => {
             let (v, b) = (arg("vaobj"), arg("buffer"));
-            post.push(quote!(r.shadow().vertex_array_element_buffer(#v, #b);));
+            updates.push(quote!(r.shadow().vertex_array_element_buffer(#v, #b);));
         }
-        Some(Hook::VertexBuffer { dsa: d }) => {
+        Hook::VertexBuffer { dsa: d } => {
             let (i, b, o, st) = (arg("bindingindex"), arg("buffer"), arg("offset"), arg("stride"));
             let vao = dsa(d);
-            pre.push(refuse(quote!(r.shadow().check_vertex_buffer(#b, #o as i64))));
-            post.push(quote!(r.shadow().vertex_buffer(#vao, #i, #b, #o as i64, #st);));
+            checks.push(quote!(r.shadow().check_vertex_buffer(#b, #o as i64)));
+            updates.push(quote!(r.shadow().vertex_buffer(#vao, #i, #b, #o as i64, #st);));
         }
-        Some(Hook::VertexBuffers { dsa: d }) => {
+        Hook::VertexBuffers { dsa: d } => {
             let (first, count, b, o, st) = (arg("first"), arg("count"), arg("buffers"), arg("offsets"), arg("strides"));
             let vao = dsa(d);
-            pre.push(refuse(quote!(unsafe { r.shadow().check_vertex_buffers(#count, #b, #o) })));
-            post.push(quote!(unsafe { r.shadow().vertex_buffers(#vao, #first, #count, #b, #o, #st) };));
+            checks.push(quote!(unsafe { r.shadow().check_vertex_buffers(#count, #b, #o) }));
+            updates.push(quote!(unsafe { r.shadow().vertex_buffers(#vao, #first, #count, #b, #o, #st) };));
         }
-        Some(Hook::AttribPointer(kind)) => {
+        Hook::AttribPointer(kind) => {
             let (i, size, t, st, ptr) = (arg("index"), arg("size"), arg("type"), arg("stride"), arg("pointer"));
             let kind = match kind {
                 AttribKind::Float => quote!(AttribKind::Float),
                 AttribKind::Integer => quote!(AttribKind::Integer),
                 AttribKind::Long => quote!(AttribKind::Long),
             };
-            pre.push(refuse(quote!(r.shadow().check_attrib_pointer(#ptr as usize))));
-            post.push(quote!(r.shadow().attrib_pointer(#i, #size, #t, #st, #kind);));
+            checks.push(quote!(r.shadow().check_attrib_pointer(#ptr as usize)));
+            updates.push(quote!(r.shadow().attrib_pointer(#i, #size, #t, #st, #kind);));
         }
-        Some(Hook::AttribBinding { dsa: d }) => {
+        Hook::AttribBinding { dsa: d } => {
             let (a, b) = (arg("attribindex"), arg("bindingindex"));
             let vao = dsa(d);
-            post.push(quote!(r.shadow().attrib_binding(#vao, #a, #b);));
+            updates.push(quote!(r.shadow().attrib_binding(#vao, #a, #b);));
         }
-        Some(Hook::EnableAttrib { dsa: d, enable }) => {
+        Hook::EnableAttrib { dsa: d, enable } => {
             let i = arg("index");
             let vao = dsa(d);
-            post.push(quote!(r.shadow().enable_attrib(#vao, #i, #enable);));
+            updates.push(quote!(r.shadow().enable_attrib(#vao, #i, #enable);));
         }
-        Some(Hook::VertexArrayChanged { buffer_offset }) => {
+        Hook::VertexArrayChanged { buffer_offset } => {
             let v = arg("vaobj");
             if let Some((b, o)) = buffer_offset {
                 let (b, o) = (arg(b), arg(o));
-                pre.push(refuse(quote!(r.shadow().check_vertex_buffer(#b, #o as i64))));
+                checks.push(quote!(r.shadow().check_vertex_buffer(#b, #o as i64)));
             }
-            post.push(quote!(r.shadow().vertex_array_changed(#v);));
+            updates.push(quote!(r.shadow().vertex_array_changed(#v);));
         }
-        // Handled with every delete above (`names_deleted`).
-        Some(Hook::DeleteBuffers) | Some(Hook::DeleteVertexArrays) => {}
-        Some(Hook::Refresh) => post.push(quote!(r.shadow().refresh(raw);)),
-        Some(Hook::TextureLevel) => {
+        // Handled with every delete (`name_updates`).
+        Hook::DeleteBuffers | Hook::DeleteVertexArrays => {}
+        Hook::Refresh => updates.push(quote!(r.shadow().refresh(raw);)),
+        Hook::Storage => updates.push(quote!(r.shadow().storage_changed();)),
+        Hook::TextureLevel | Hook::Draw { .. } | Hook::DispatchIndirect | Hook::MeshTasksIndirect { .. } => {
+            unreachable!("hooks that only check have their own (`check_only_hook`)")
+        }
+    }
+    (checks, updates)
+}
+
+/// The checks of a hook that changes nothing the shadow follows: draws, indirect dispatches and
+/// mesh tasks (every range they read from a buffer lies inside it), and
+/// `glInvalidateTexSubImage` (its level, which Mesa's own check lets through to a crash).
+fn check_only_hook(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident, hook: Hook) -> Vec<TokenStream> {
+    let mut checks = Vec::new();
+    match hook {
+        Hook::TextureLevel => {
             let (t, l) = (arg("texture"), arg("level"));
-            pre.push(refuse(quote!(crate::shadow::check_texture_level(raw, #t, #l))));
+            checks.push(quote!(crate::shadow::check_texture_level(raw, #t, #l)));
         }
-        Some(Hook::Draw { elements, indirect, count, multi }) => {
-            pre.extend(draw_checks(f, arg, elements, indirect, multi).into_iter().map(&refuse));
+        Hook::Draw { elements, indirect, count, multi } => {
+            checks.extend(draw_checks(f, arg, elements, indirect, multi));
             if count {
                 let d = arg("drawcount");
-                pre.push(refuse(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4))));
+                checks.push(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4)));
             }
         }
-        Some(Hook::DispatchIndirect) => {
+        Hook::DispatchIndirect => {
             let i = arg("indirect");
-            pre.push(refuse(quote!(r.shadow().check_indirect(raw, Target::DispatchIndirect, #i as u64, 1, 0, 12))));
+            checks.push(quote!(r.shadow().check_indirect(raw, Target::DispatchIndirect, #i as u64, 1, 0, 12)));
         }
-        Some(Hook::MeshTasksIndirect { count }) => {
+        Hook::MeshTasksIndirect { count } => {
             let i = arg("indirect");
             let (n, stride) = indirect_count_stride(f, arg, count);
-            pre.push(refuse(
+            checks.push(
                 quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, 8)),
-            ));
+            );
             if count {
                 let d = arg("drawcount");
-                pre.push(refuse(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4))));
+                checks.push(quote!(r.shadow().check_range(raw, Target::Parameter, #d as u64, 4)));
             }
         }
-        Some(Hook::Storage) => post.push(quote!(r.shadow().storage_changed();)),
+        _ => unreachable!("hooks that change state have their own (`state_hook`)"),
     }
-    (quote!(#(#pre)*), quote!(#(#post)*))
+    checks
 }

@@ -236,7 +236,7 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if let Some((class, created)) = pooled(f) {
         return pooled_method(api, f, class, created);
     }
-    if let Some(&(_, lookup, aux)) = crate::bindings::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) {
+    if let Some(&(_, lookup, aux)) = crate::shadow_hooks::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) {
         return cached_lookup(api, f, lookup, aux);
     }
     if matches!(f.name.as_str(), "glGetProgramiv" | "glGetProgramInfoLog") {
@@ -413,312 +413,9 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
 fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident>) -> TokenStream {
     let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
     let gl_name = &f.name;
-    let method = format_ident!("{}", f.method_name());
     let field = format_ident!("{}", f.short_name());
-    let mut args = Vec::new();
-    let mut lengths = Vec::new();
-    let mut owned = Vec::new();
-    let mut setup = Vec::new();
-    let mut call_args: Vec<TokenStream> = Vec::new();
-    // Memory the call may touch, for the checking function table (no-ops without it).
-    let mut regions: Vec<TokenStream> = Vec::new();
-    let mut results: Vec<(TokenStream, TokenStream)> = Vec::new(); // (type, expression)
-    let mut finish = Vec::new();
-    let mut pname_out: Option<(usize, TokenStream)> = None;
-
-    for (i, p) in f.params.iter().enumerate() {
-        let id = ident(p);
-        let arg_name = p.name.as_str();
-        let ty = rust_type(&p.ty);
-        let a = format_ident!("a{}", i);
-        match &p.role {
-            Role::Value => {
-                let vty = value_type(p);
-                args.push(quote!(#id: #vty));
-                call_args.push(value_to_c(p));
-            }
-            Role::Opaque | Role::Offset => {
-                args.push(quote!(#id: usize));
-                call_args.push(quote!(#id as #ty));
-            }
-            Role::Sync => {
-                args.push(quote!(#id: crate::Sync));
-                owned.push(quote!(let #id = #id.id();));
-                setup.push(quote!(let #a = ctx.sync_object(#gl_name, #id)?;));
-                call_args.push(quote!(#a as #ty));
-            }
-            Role::Length { of } => {
-                let first = ident(param_named(f, &of[0]));
-                let first_name = of[0].as_str();
-                let conv = match p.ty.base.as_str() {
-                    "GLsizei" | "GLint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name)),
-                    "GLuint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name) as u32),
-                    _ => quote!(#first.len() as _),
-                };
-                lengths.push(quote!(let #id: #ty = #conv;));
-                call_args.push(quote!(#id));
-            }
-            Role::LengthArray { .. } => call_args.push(quote!(std::ptr::null())),
-            Role::OutLength { .. } => {
-                setup.push(quote!(let mut #a: types::GLsizei = -1;));
-                call_args.push(quote!(&mut #a as *mut types::GLsizei));
-                regions.push(quote!(codec::region(&#a as *const types::GLsizei, 4)));
-            }
-            Role::In(rule) => {
-                let elem = element_type(p);
-                match rule {
-                    Rule::String => {
-                        args.push(quote!(#id: &str));
-                        owned.push(quote!(let #id = codec::c_string(#gl_name, #arg_name, #id);));
-                        call_args.push(quote!(#id.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
-                    }
-                    Rule::Strings(_) => {
-                        args.push(quote!(#id: &[&str]));
-                        owned.push(quote! {
-                            let #id: Vec<std::ffi::CString> = #id.iter().map(|s| codec::c_string(#gl_name, #arg_name, s)).collect();
-                        });
-                        setup.push(
-                            quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();),
-                        );
-                        setup.push(quote! {
-                            let _strings: Vec<codec::Region> = #id.iter().map(|s| codec::region(s.as_ptr(), s.as_bytes_with_nul().len())).collect();
-                        });
-                        call_args.push(quote!(#a.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                    }
-                    Rule::Const(n) => {
-                        let n = *n as usize;
-                        args.push(quote!(#id: &[#elem; #n]));
-                        owned.push(quote!(let #id = *#id;));
-                        call_args.push(quote!(#id.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
-                    }
-                    Rule::Product(_, k) => {
-                        let k = *k as usize;
-                        args.push(quote!(#id: &[[#elem; #k]]));
-                        owned.push(quote!(let #id = #id.to_vec();));
-                        call_args.push(quote!(#id.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
-                    }
-                    Rule::Pname { group, param } => {
-                        args.push(quote!(#id: &[#elem]));
-                        let count_fn = format_ident!("count_{}", group.to_lowercase());
-                        let pn = ident(param_named(f, param));
-                        owned.push(quote! {
-                            let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
-                            codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
-                            let mut #id = #id.to_vec();
-                            #id.resize(#id.len().max(16), Default::default());
-                        });
-                        call_args.push(quote!(#id.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
-                    }
-                    _ => {
-                        args.push(quote!(#id: &[#elem]));
-                        owned.push(quote!(let #id = #id.to_vec();));
-                        call_args.push(quote!(#id.as_ptr() as #ty));
-                        regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
-                    }
-                }
-            }
-            Role::Out(rule) => {
-                let elem = element_type(p);
-                // A size argument is checked before anything is allocated or called: a negative
-                // one is an error (the GL would take it as huge), a huge one fails to allocate
-                // with an error instead of aborting, and a zero one still gets a real buffer (the
-                // driver may touch the first element whatever it is told).
-                let len_expr = |x: &str| -> TokenStream {
-                    let xp = param_named(f, x);
-                    let xi = ident(xp);
-                    let x_ident = param_ident(x);
-                    quote!(codec::size_arg(#gl_name, #x_ident, #xi as i64)?)
-                };
-                let out_vec = |elem: TokenStream, n: TokenStream| -> TokenStream {
-                    quote! {
-                        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, #n)?;
-                    }
-                };
-                let a_len = format_ident!("{}_len", a);
-                match rule {
-                    Rule::One => {
-                        setup.push(quote!(let mut #a: #elem = Default::default();));
-                        call_args.push(quote!(&mut #a as *mut #elem as #ty));
-                        regions.push(quote!(codec::region(&#a as *const #elem, std::mem::size_of::<#elem>())));
-                        results.push((quote!(#elem), quote!(#a)));
-                    }
-                    Rule::Const(n) => {
-                        let n = *n as usize;
-                        setup.push(quote!(let mut #a: [#elem; #n] = [Default::default(); #n];));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        results.push((quote!([#elem; #n]), quote!(#a)));
-                    }
-                    Rule::Param(x) => {
-                        let n = len_expr(x);
-                        owned.push(quote!(let #a_len = #n;));
-                        setup.push(out_vec(elem.clone(), quote!(#a_len)));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        finish.push(quote!(#a.truncate(#a_len);));
-                        results.push((quote!(Vec<#elem>), quote!(#a)));
-                    }
-                    Rule::Quotient(x, d) => {
-                        // Rounded up: a driver may write up to the byte count it is given.
-                        let n = len_expr(x);
-                        let d = *d as usize;
-                        owned.push(quote!(let #a_len = #n.div_ceil(#d);));
-                        setup.push(out_vec(elem.clone(), quote!(#a_len)));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        finish.push(quote!(#a.truncate(#a_len);));
-                        results.push((quote!(Vec<#elem>), quote!(#a)));
-                    }
-                    Rule::Product(x, k) => {
-                        let n = len_expr(x);
-                        let k = *k as usize;
-                        owned.push(quote!(let #a_len = #n;));
-                        setup.push(out_vec(quote!([#elem; #k]), quote!(#a_len)));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        finish.push(quote!(#a.truncate(#a_len);));
-                        results.push((quote!(Vec<[#elem; #k]>), quote!(#a)));
-                    }
-                    Rule::Bytes => {
-                        let len_id = format_ident!("{}_len", param_ident(&p.name));
-                        args.push(quote!(#len_id: usize));
-                        setup.push(out_vec(elem.clone(), quote!(#len_id)));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        finish.push(quote!(#a.truncate(#len_id);));
-                        results.push((quote!(Vec<#elem>), quote!(#a)));
-                    }
-                    Rule::String => {
-                        let Some(Rule::Param(x)) = p.len.as_deref().and_then(crate::classify::parse_len) else {
-                            unreachable!("classify gives output strings a parameter length")
-                        };
-                        let n = len_expr(&x);
-                        owned.push(quote!(let #a_len = #n;));
-                        setup.push(out_vec(quote!(u8), quote!(#a_len)));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        let length = f
-                            .params
-                            .iter()
-                            .position(|q| matches!(&q.role, Role::OutLength { of } if *of == p.name))
-                            .map(|j| {
-                                let l = format_ident!("a{}", j);
-                                quote!(Some(#l))
-                            })
-                            .unwrap_or(quote!(None));
-                        let s = format_ident!("s{}", i);
-                        finish.push(quote!(#a.truncate(#a_len);));
-                        finish.push(quote!(let #s = codec::string_from(&#a, #length);));
-                        results.push((quote!(String), quote!(#s)));
-                    }
-                    Rule::Pname { group, param } => {
-                        let count_fn = format_ident!("count_{}", group.to_lowercase());
-                        let pn = ident(param_named(f, param));
-                        pname_out = Some((i, quote!(#a)));
-                        let is_bool = p.ty.base == "GLboolean";
-                        let queried = if is_bool {
-                            quote!({ let _ = q; return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn as u32, reason: "the count of this pname must be queried with an integer getter" }) })
-                        } else {
-                            quote!(QUERIED_CALL)
-                        };
-                        setup.push(quote! {
-                            let n = match pname::#count_fn(#pn) {
-                                Some(Count::Fixed(n)) => n as usize,
-                                Some(Count::Queried(q)) => { #queried }
-                                None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
-                            };
-                            let mut #a: Vec<#elem> = codec::out_vec(#gl_name, n)?;
-                            let #a_len = n;
-                        });
-                        finish.push(quote!(#a.truncate(#a_len);));
-                        call_args.push(quote!(#a.as_mut_ptr() as #ty));
-                        regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-                        results.push((quote!(Vec<#elem>), quote!(#a)));
-                    }
-                    Rule::Strings(_) => unreachable!("no output string arrays"),
-                }
-            }
-        }
-    }
-
-    // The call that asks how many values a `Queried` pname returns: the same function, with
-    // pname replaced by the counting pname and the output by a small scratch array.
-    if let Some((index, _)) = &pname_out {
-        let p = &f.params[*index];
-        let elem = element_type(p);
-        let ty = rust_type(&p.ty);
-        let Role::Out(Rule::Pname { param, .. }) = &p.role else { unreachable!() };
-        let pname_index = f.params.iter().position(|q| q.name == *param).unwrap();
-        let mut qargs = call_args.clone();
-        qargs[pname_index] = quote!(q);
-        qargs[*index] = quote!(one.as_mut_ptr() as #ty);
-        let q_call = quote! {{
-            let mut one: [#elem; 16] = [Default::default(); 16];
-            let _one = codec::region(one.as_ptr(), std::mem::size_of_val(&one));
-            unsafe { (gl.#field)(#(#qargs),*) };
-            (one[0] as i64).max(0) as usize
-        }};
-        let replaced: Vec<TokenStream> = setup
-            .iter()
-            .map(|t| {
-                let s = t.to_string();
-                if s.contains("QUERIED_CALL") {
-                    let q = q_call.to_string();
-                    s.replace("QUERIED_CALL", &q).parse().unwrap()
-                } else {
-                    t.clone()
-                }
-            })
-            .collect();
-        setup = replaced;
-    }
-
-    // Names a create function returns are live again (for use-after-delete tracking, and the
-    // program cache forgets an older program of the same name: before the link below is read).
-    if f.kind == Kind::Create {
-        if let Some(class) = &f.ret_class {
-            finish.push(quote!(ctx.objects_created(#class, &[ret], true);));
-        }
-        let created = f.name.starts_with("glCreate");
-        for (i, p) in f.params.iter().enumerate() {
-            if let (Some(class), Role::Out(Rule::Param(_))) = (&p.class, &p.role) {
-                let a = format_ident!("a{}", i);
-                finish.push(quote!(ctx.objects_created(#class, &#a, #created);));
-            }
-        }
-    }
-    if f.name == "glCreateShaderProgramv" {
-        finish.push(quote!(ctx.program_linked(ret);));
-    }
-    let ret_is_void = f.ret.is_void();
-    let mut all_results = Vec::new();
-    if !ret_is_void {
-        let (rt, re) = if f.ret.is_pointer() && f.ret.base == "GLubyte" {
-            (quote!(Option<String>), quote!(unsafe { codec::string_from_ptr(ret) }))
-        } else if f.ret.is_pointer() {
-            (quote!(usize), quote!(ret as usize))
-        } else if f.ret.base == "GLboolean" {
-            (quote!(bool), quote!(ret != 0))
-        } else {
-            let rt = rust_type(&f.ret);
-            (rt, quote!(ret))
-        };
-        all_results.push((rt, re));
-    }
-    all_results.extend(results);
-    let (ret_ty, ret_expr) = match all_results.len() {
-        0 => (quote!(()), quote!(())),
-        1 => all_results.pop().unwrap(),
-        _ => {
-            let (ts, es): (Vec<_>, Vec<_>) = all_results.into_iter().unzip();
-            (quote!((#(#ts),*)), quote!((#(#es),*)))
-        }
-    };
+    let RoundTripParts { args, lengths, owned, setup, call_args, regions, results, finish, .. } = round_trip_parts(f);
+    let (ret_ty, ret_expr) = return_value(f, results);
     let docs = doc(
         f,
         if f.kind == Kind::Create {
@@ -729,48 +426,17 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     );
     let (method, vis) = match rename {
         Some(r) => (r.clone(), quote!(pub(crate))),
-        None => (method, quote!(pub)),
+        None => (format_ident!("{}", f.method_name()), quote!(pub)),
     };
     let unsafety = if f.is_unsafe() { quote!(unsafe) } else { quote!() };
-    let bind_ret = if ret_is_void { quote!() } else { quote!(let ret =) };
+    let bind_ret = if f.ret.is_void() { quote!() } else { quote!(let ret =) };
     let round_trip = if f.kind == Kind::Create { quote!(create) } else { quote!(call) };
     let capture = super::capture::hook(api, f, super::capture::HookAt::RenderThread, &format_ident!("answer"));
     let index = proc_macro2::Literal::usize_unsuffixed(index);
-    // With a pixel-pack or query buffer bound, the GL would take the output pointer for an
-    // offset into it: the binding is lifted for the call.
-    let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
+    let call = redirected_call(f, &field, &call_args);
     let n_regions = regions.len();
-    // Object names must exist (the first one cannot be 0), as for recorded commands.
-    let name_checks: Vec<TokenStream> = if crate::bindings::names_unchecked(f) {
-        Vec::new()
-    } else {
-        f.params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| matches!(p.role, Role::Value) && p.ty.base == "GLuint")
-            .filter_map(|(i, p)| {
-                let variant = p.class.as_deref().and_then(crate::bindings::class_variant)?;
-                let (id, class, first) = (ident(p), format_ident!("{}", variant), i == 0);
-                Some(quote!(ctx.check_name(#gl_name, crate::shadow::Class::#class, #id, #first)?;))
-            })
-            .collect()
-    };
-    let call = match f.redirect {
-        Some(Redirect::PixelPack) => quote!(ctx.without_buffer(Target::PixelPack, || #gl_call)),
-        Some(Redirect::QueryBuffer) => quote!(ctx.without_buffer(Target::Query, || #gl_call)),
-        _ => gl_call,
-    };
-    let ranges: Vec<TokenStream> = f
-        .params
-        .iter()
-        .filter(|p| super::commands::is_range(p))
-        .map(|p| {
-            let (id, name) = (ident(p), param_ident(&p.name));
-            quote!((#name, #id as i64))
-        })
-        .collect();
-    let range_check =
-        if ranges.is_empty() { quote!() } else { quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;) };
+    let name_checks = name_checks(f);
+    let range_check = range_check(f);
     quote! {
         #docs
         #[track_caller]
@@ -795,5 +461,429 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                 Ok(answer)
             })
         }
+    }
+}
+
+/// What a round-trip method's parameters contribute, each list in the order the method uses it.
+#[derive(Default)]
+struct RoundTripParts {
+    /// The method's parameters.
+    args: Vec<TokenStream>,
+    /// Length arguments taken from the slices that carry them, on the calling thread.
+    lengths: Vec<TokenStream>,
+    /// Copies of the inputs made on the calling thread and moved into the closure, so that the
+    /// closure never borrows from the caller.
+    owned: Vec<TokenStream>,
+    /// Output buffers and looked-up objects, made on the render thread before the call.
+    setup: Vec<TokenStream>,
+    /// The GL call's arguments.
+    call_args: Vec<TokenStream>,
+    /// Memory the call may touch, for the checking function table (no-ops without it).
+    regions: Vec<TokenStream>,
+    /// The method's results besides the GL return value: (type, expression).
+    results: Vec<(TokenStream, TokenStream)>,
+    /// Statements after the call: truncations, string conversions, created names.
+    finish: Vec<TokenStream>,
+    /// The output whose length its pname gives, if any (index into the parameters).
+    pname_out: Option<usize>,
+}
+
+/// The parts of every parameter, then the count query of a `Queried` pname and the
+/// bookkeeping of created names.
+fn round_trip_parts(f: &Function) -> RoundTripParts {
+    let mut parts = RoundTripParts::default();
+    for (i, p) in f.params.iter().enumerate() {
+        match &p.role {
+            Role::In(rule) => in_array_parts(f, i, rule, &mut parts),
+            Role::Out(rule) => out_array_parts(f, i, rule, &mut parts),
+            _ => scalar_parts(f, i, &mut parts),
+        }
+    }
+    if let Some(index) = parts.pname_out {
+        parts.setup = with_count_query(f, index, &parts.call_args, parts.setup);
+    }
+    created_names(f, &mut parts.finish);
+    parts
+}
+
+/// The parts of a parameter that is no array: values, offsets, syncs and lengths.
+fn scalar_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let gl_name = &f.name;
+    let id = ident(p);
+    let ty = rust_type(&p.ty);
+    let a = format_ident!("a{}", i);
+    match &p.role {
+        Role::Value => {
+            let vty = value_type(p);
+            parts.args.push(quote!(#id: #vty));
+            parts.call_args.push(value_to_c(p));
+        }
+        Role::Opaque | Role::Offset => {
+            parts.args.push(quote!(#id: usize));
+            parts.call_args.push(quote!(#id as #ty));
+        }
+        Role::Sync => {
+            parts.args.push(quote!(#id: crate::Sync));
+            parts.owned.push(quote!(let #id = #id.id();));
+            parts.setup.push(quote!(let #a = ctx.sync_object(#gl_name, #id)?;));
+            parts.call_args.push(quote!(#a as #ty));
+        }
+        Role::Length { of } => {
+            let first = ident(param_named(f, &of[0]));
+            let first_name = of[0].as_str();
+            let conv = match p.ty.base.as_str() {
+                "GLsizei" | "GLint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name)),
+                "GLuint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name) as u32),
+                _ => quote!(#first.len() as _),
+            };
+            parts.lengths.push(quote!(let #id: #ty = #conv;));
+            parts.call_args.push(quote!(#id));
+        }
+        Role::LengthArray { .. } => parts.call_args.push(quote!(std::ptr::null())),
+        Role::OutLength { .. } => {
+            parts.setup.push(quote!(let mut #a: types::GLsizei = -1;));
+            parts.call_args.push(quote!(&mut #a as *mut types::GLsizei));
+            parts.regions.push(quote!(codec::region(&#a as *const types::GLsizei, 4)));
+        }
+        Role::In(_) | Role::Out(_) => unreachable!("arrays have their own parts"),
+    }
+}
+
+/// The parts of an input array: the method takes a borrowed slice (or `&str`) and the closure
+/// an owned copy of it.
+fn in_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let gl_name = &f.name;
+    let (id, arg_name, ty, elem) = (ident(p), p.name.as_str(), rust_type(&p.ty), element_type(p));
+    let a = format_ident!("a{}", i);
+    match rule {
+        Rule::String => {
+            parts.args.push(quote!(#id: &str));
+            parts.owned.push(quote!(let #id = codec::c_string(#gl_name, #arg_name, #id);));
+        }
+        Rule::Strings(_) => {
+            parts.args.push(quote!(#id: &[&str]));
+            parts.owned.push(quote! {
+                let #id: Vec<std::ffi::CString> = #id.iter().map(|s| codec::c_string(#gl_name, #arg_name, s)).collect();
+            });
+            parts.setup.push(quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();));
+            parts.setup.push(quote! {
+                let _strings: Vec<codec::Region> = #id.iter().map(|s| codec::region(s.as_ptr(), s.as_bytes_with_nul().len())).collect();
+            });
+            parts.call_args.push(quote!(#a.as_ptr() as #ty));
+            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            return;
+        }
+        Rule::Const(n) => {
+            let n = *n as usize;
+            parts.args.push(quote!(#id: &[#elem; #n]));
+            parts.owned.push(quote!(let #id = *#id;));
+        }
+        Rule::Product(_, k) => {
+            let k = *k as usize;
+            parts.args.push(quote!(#id: &[[#elem; #k]]));
+            parts.owned.push(quote!(let #id = #id.to_vec();));
+        }
+        Rule::Pname { group, param } => {
+            parts.args.push(quote!(#id: &[#elem]));
+            let count_fn = format_ident!("count_{}", group.to_lowercase());
+            let pn = ident(param_named(f, param));
+            parts.owned.push(quote! {
+                let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
+                codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
+                let mut #id = #id.to_vec();
+                #id.resize(#id.len().max(16), Default::default());
+            });
+        }
+        _ => {
+            parts.args.push(quote!(#id: &[#elem]));
+            parts.owned.push(quote!(let #id = #id.to_vec();));
+        }
+    }
+    // Every form but a string array passes its owned copy.
+    parts.call_args.push(quote!(#id.as_ptr() as #ty));
+    parts.regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
+}
+
+/// The parts of an output array: a buffer made on the render thread, sized before anything is
+/// called, and returned (truncated to its length, or as a string).
+fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let (ty, elem) = (rust_type(&p.ty), element_type(p));
+    let a = format_ident!("a{}", i);
+    let a_len = format_ident!("{}_len", a);
+    let result = match rule {
+        Rule::One => {
+            parts.setup.push(quote!(let mut #a: #elem = Default::default();));
+            parts.call_args.push(quote!(&mut #a as *mut #elem as #ty));
+            parts.regions.push(quote!(codec::region(&#a as *const #elem, std::mem::size_of::<#elem>())));
+            parts.results.push((quote!(#elem), quote!(#a)));
+            return;
+        }
+        Rule::Const(n) => {
+            let n = *n as usize;
+            parts.setup.push(quote!(let mut #a: [#elem; #n] = [Default::default(); #n];));
+            parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            parts.results.push((quote!([#elem; #n]), quote!(#a)));
+            return;
+        }
+        Rule::Param(x) => {
+            let n = size_arg(f, x);
+            parts.owned.push(quote!(let #a_len = #n;));
+            parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#a_len)));
+            (quote!(Vec<#elem>), quote!(#a))
+        }
+        Rule::Quotient(x, d) => {
+            // Rounded up: a driver may write up to the byte count it is given.
+            let n = size_arg(f, x);
+            let d = *d as usize;
+            parts.owned.push(quote!(let #a_len = #n.div_ceil(#d);));
+            parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#a_len)));
+            (quote!(Vec<#elem>), quote!(#a))
+        }
+        Rule::Product(x, k) => {
+            let n = size_arg(f, x);
+            let k = *k as usize;
+            parts.owned.push(quote!(let #a_len = #n;));
+            parts.setup.push(out_vec(f, &a, quote!([#elem; #k]), quote!(#a_len)));
+            (quote!(Vec<[#elem; #k]>), quote!(#a))
+        }
+        Rule::Bytes => {
+            let len_id = format_ident!("{}_len", param_ident(&p.name));
+            parts.args.push(quote!(#len_id: usize));
+            parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
+            parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            parts.finish.push(quote!(#a.truncate(#len_id);));
+            parts.results.push((quote!(Vec<#elem>), quote!(#a)));
+            return;
+        }
+        Rule::String => return out_string_parts(f, i, parts),
+        Rule::Pname { group, param } => return out_pname_parts(f, i, group, param, parts),
+        Rule::Strings(_) => unreachable!("no output string arrays"),
+    };
+    // The vectors sized by an argument.
+    parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    parts.finish.push(quote!(#a.truncate(#a_len);));
+    parts.results.push(result);
+}
+
+/// A size argument, checked before anything is allocated or called: a negative one is an
+/// error (the GL would take it as huge), a huge one fails to allocate with an error instead of
+/// aborting, and a zero one still gets a real buffer (the driver may touch the first element
+/// whatever it is told).
+fn size_arg(f: &Function, x: &str) -> TokenStream {
+    let gl_name = &f.name;
+    let xi = ident(param_named(f, x));
+    let x_ident = param_ident(x);
+    quote!(codec::size_arg(#gl_name, #x_ident, #xi as i64)?)
+}
+
+/// An output vector `a` of `n` elements, whose allocation failure is an error.
+fn out_vec(f: &Function, a: &proc_macro2::Ident, elem: TokenStream, n: TokenStream) -> TokenStream {
+    let gl_name = &f.name;
+    quote! {
+        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, #n)?;
+    }
+}
+
+/// The parts of an output string: a byte buffer sized by its argument, read back up to the
+/// length the GL wrote (when the function returns one) or the NUL.
+fn out_string_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let ty = rust_type(&p.ty);
+    let a = format_ident!("a{}", i);
+    let a_len = format_ident!("{}_len", a);
+    let Some(Rule::Param(x)) = p.len.as_deref().and_then(crate::classify::parse_len) else {
+        unreachable!("classify gives output strings a parameter length")
+    };
+    let n = size_arg(f, &x);
+    parts.owned.push(quote!(let #a_len = #n;));
+    parts.setup.push(out_vec(f, &a, quote!(u8), quote!(#a_len)));
+    parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    let length = f
+        .params
+        .iter()
+        .position(|q| matches!(&q.role, Role::OutLength { of } if *of == p.name))
+        .map(|j| {
+            let l = format_ident!("a{}", j);
+            quote!(Some(#l))
+        })
+        .unwrap_or(quote!(None));
+    let s = format_ident!("s{}", i);
+    parts.finish.push(quote!(#a.truncate(#a_len);));
+    parts.finish.push(quote!(let #s = codec::string_from(&#a, #length);));
+    parts.results.push((quote!(String), quote!(#s)));
+}
+
+/// The parts of an output whose length its pname gives. A `Queried` count is asked of the GL
+/// first: its call is the placeholder `QUERIED_CALL` until [`with_count_query`] replaces it,
+/// because it needs the call arguments of every parameter.
+fn out_pname_parts(f: &Function, i: usize, group: &str, param: &str, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let gl_name = &f.name;
+    let (ty, elem) = (rust_type(&p.ty), element_type(p));
+    let a = format_ident!("a{}", i);
+    let a_len = format_ident!("{}_len", a);
+    let count_fn = format_ident!("count_{}", group.to_lowercase());
+    let pn = ident(param_named(f, param));
+    parts.pname_out = Some(i);
+    let is_bool = p.ty.base == "GLboolean";
+    let queried = if is_bool {
+        quote!({ let _ = q; return Err(crate::Error::UnsupportedQuery { function: #gl_name, pname: #pn as u32, reason: "the count of this pname must be queried with an integer getter" }) })
+    } else {
+        quote!(QUERIED_CALL)
+    };
+    parts.setup.push(quote! {
+        let n = match pname::#count_fn(#pn) {
+            Some(Count::Fixed(n)) => n as usize,
+            Some(Count::Queried(q)) => { #queried }
+            None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
+        };
+        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, n)?;
+        let #a_len = n;
+    });
+    parts.finish.push(quote!(#a.truncate(#a_len);));
+    parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    parts.results.push((quote!(Vec<#elem>), quote!(#a)));
+}
+
+/// `setup` with the call that asks how many values a `Queried` pname returns in place of
+/// `QUERIED_CALL`: the same function, with pname replaced by the counting pname and the output
+/// (parameter `index`) by a small scratch array.
+fn with_count_query(
+    f: &Function,
+    index: usize,
+    call_args: &[TokenStream],
+    setup: Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let field = format_ident!("{}", f.short_name());
+    let p = &f.params[index];
+    let elem = element_type(p);
+    let ty = rust_type(&p.ty);
+    let Role::Out(Rule::Pname { param, .. }) = &p.role else { unreachable!() };
+    let pname_index = f.params.iter().position(|q| q.name == *param).unwrap();
+    let mut qargs = call_args.to_vec();
+    qargs[pname_index] = quote!(q);
+    qargs[index] = quote!(one.as_mut_ptr() as #ty);
+    let q_call = quote! {{
+        let mut one: [#elem; 16] = [Default::default(); 16];
+        let _one = codec::region(one.as_ptr(), std::mem::size_of_val(&one));
+        unsafe { (gl.#field)(#(#qargs),*) };
+        (one[0] as i64).max(0) as usize
+    }};
+    setup
+        .into_iter()
+        .map(|t| {
+            let s = t.to_string();
+            if s.contains("QUERIED_CALL") {
+                let q = q_call.to_string();
+                s.replace("QUERIED_CALL", &q).parse().unwrap()
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
+/// Names a create function returns are live again (for use-after-delete tracking, and the
+/// program cache forgets an older program of the same name: before the link below is read).
+fn created_names(f: &Function, finish: &mut Vec<TokenStream>) {
+    if f.kind == Kind::Create {
+        if let Some(class) = &f.ret_class {
+            finish.push(quote!(ctx.objects_created(#class, &[ret], true);));
+        }
+        let created = f.name.starts_with("glCreate");
+        for (i, p) in f.params.iter().enumerate() {
+            if let (Some(class), Role::Out(Rule::Param(_))) = (&p.class, &p.role) {
+                let a = format_ident!("a{}", i);
+                finish.push(quote!(ctx.objects_created(#class, &#a, #created);));
+            }
+        }
+    }
+    if f.name == "glCreateShaderProgramv" {
+        finish.push(quote!(ctx.program_linked(ret);));
+    }
+}
+
+/// The method's return type and value: the GL return value (a string, an address, a `bool` or
+/// the value) followed by the outputs, one of them alone or several as a tuple.
+fn return_value(f: &Function, results: Vec<(TokenStream, TokenStream)>) -> (TokenStream, TokenStream) {
+    let mut all_results = Vec::new();
+    if !f.ret.is_void() {
+        let (rt, re) = if f.ret.is_pointer() && f.ret.base == "GLubyte" {
+            (quote!(Option<String>), quote!(unsafe { codec::string_from_ptr(ret) }))
+        } else if f.ret.is_pointer() {
+            (quote!(usize), quote!(ret as usize))
+        } else if f.ret.base == "GLboolean" {
+            (quote!(bool), quote!(ret != 0))
+        } else {
+            let rt = rust_type(&f.ret);
+            (rt, quote!(ret))
+        };
+        all_results.push((rt, re));
+    }
+    all_results.extend(results);
+    match all_results.len() {
+        0 => (quote!(()), quote!(())),
+        1 => all_results.pop().unwrap(),
+        _ => {
+            let (ts, es): (Vec<_>, Vec<_>) = all_results.into_iter().unzip();
+            (quote!((#(#ts),*)), quote!((#(#es),*)))
+        }
+    }
+}
+
+/// The GL call. With a pixel-pack or query buffer bound, the GL would take the output pointer
+/// for an offset into it: the binding is lifted for the call.
+fn redirected_call(f: &Function, field: &proc_macro2::Ident, call_args: &[TokenStream]) -> TokenStream {
+    let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
+    match f.redirect {
+        Some(Redirect::PixelPack) => quote!(ctx.without_buffer(Target::PixelPack, || #gl_call)),
+        Some(Redirect::QueryBuffer) => quote!(ctx.without_buffer(Target::Query, || #gl_call)),
+        _ => gl_call,
+    }
+}
+
+/// Object names must exist (the first one cannot be 0), as for recorded commands.
+fn name_checks(f: &Function) -> Vec<TokenStream> {
+    if crate::shadow_hooks::names_unchecked(f) {
+        return Vec::new();
+    }
+    let gl_name = &f.name;
+    f.params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.role, Role::Value) && p.ty.base == "GLuint")
+        .filter_map(|(i, p)| {
+            let variant = p.class.as_deref().and_then(crate::shadow_hooks::class_variant)?;
+            let (id, class, first) = (ident(p), format_ident!("{}", variant), i == 0);
+            Some(quote!(ctx.check_name(#gl_name, crate::shadow::Class::#class, #id, #first)?;))
+        })
+        .collect()
+}
+
+/// The check of the buffer offset and size arguments, on the calling thread: non-negative, and
+/// their sum must not overflow (a sum that wraps passes the driver's bounds check).
+fn range_check(f: &Function) -> TokenStream {
+    let gl_name = &f.name;
+    let ranges: Vec<TokenStream> = f
+        .params
+        .iter()
+        .filter(|p| super::commands::is_range(p))
+        .map(|p| {
+            let (id, name) = (ident(p), param_ident(&p.name));
+            quote!((#name, #id as i64))
+        })
+        .collect();
+    if ranges.is_empty() {
+        quote!()
+    } else {
+        quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;)
     }
 }

@@ -12,7 +12,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::commands::recorded_entries;
-use super::{element_type, rust_type};
+use super::element_type;
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 
 /// Valid values of a parameter's enum group (up to 4), for the fixture to mix with invalid
@@ -154,117 +154,23 @@ fn indexed_arguments(api: &Api, f: &Function, v: &TokenStream) -> (Vec<TokenStre
         };
         args.push((i, arg));
     }
-    let _ = rust_type;
     (lets, args)
 }
 
 pub fn emit(api: &Api) -> TokenStream {
-    let v = quote!(v);
-    let mut fns = Vec::new();
-    let mut record = Vec::new();
-    let mut query = Vec::new();
-    for f in recorded_entries(api).iter().filter(|f| !f.is_unsafe()) {
-        let name = format_ident!("r_{}", f.method_name());
-        let method = format_ident!("{}", f.method_name());
-        let (lets, args) = arguments(api, f, &v);
-        let gl_name = &f.name;
-        let method_name = f.method_name();
-        let call = if f.name == "glFenceSync" {
-            quote!({ fx.keep_sync(l.#method(#(#args),*)); })
-        } else {
-            quote!(l.#method(#(#args),*);)
-        };
-        fns.push(quote! {
-            fn #name(l: &mut CommandList, fx: &Fixture, v: usize) {
-                #(#lets)*
-                #call
-            }
-        });
-        record.push(quote!((#gl_name, #method_name, #name as RecordFn),));
-    }
-    for f in api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query) && !f.is_unsafe()) {
-        let name = format_ident!("q_{}", f.method_name());
-        let method = format_ident!("{}", f.method_name());
-        let (lets, args) = arguments(api, f, &v);
-        let gl_name = &f.name;
-        let method_name = f.method_name();
-        fns.push(quote! {
-            fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
-                #(#lets)*
-                d.#method(#(#args),*).map(|r| fx.keep(&r))
-            }
-        });
-        query.push(quote!((#gl_name, #method_name, #name as QueryFn),));
-    }
-    // The other forms of the same functions (issue 11): `_from_slice` uploads (the size comes
-    // from the slice), singular creates and scalar queries. Each is swept like its base method.
-    for f in recorded_entries(api).iter().filter(|f| !f.is_unsafe()) {
-        let Some((data, size)) = super::commands::from_slice_params(f) else { continue };
-        let method_name = format!("{}_from_slice", f.method_name());
-        let name = format_ident!("r_{}", method_name);
-        let method = format_ident!("{}", method_name);
-        let (lets, args) = indexed_arguments(api, f, &v);
-        let args = args.into_iter().filter(|(i, _)| f.params[*i].name != size.name).map(|(i, a)| {
-            if f.params[i].name == data.name {
-                quote!(&fx.values::<u8>(fx.slice_len(#v, #i))[..])
-            } else {
-                a
-            }
-        });
-        let gl_name = &f.name;
-        fns.push(quote! {
-            fn #name(l: &mut CommandList, fx: &Fixture, v: usize) {
-                #(#lets)*
-                l.#method(#(#args),*);
-            }
-        });
-        record.push(quote!((#gl_name, #method_name, #name as RecordFn),));
-    }
-    for f in api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query) && !f.is_unsafe()) {
-        let gl_name = &f.name;
-        if let Some(one) = super::device::singular_form(api, f) {
-            // `create_texture(target)`: the base arguments without the count.
-            let (_, args) = indexed_arguments(api, f, &v);
-            let args = args.into_iter().filter(|(i, _)| f.params[*i].ty.base == "GLenum").map(|(_, a)| a);
-            let name = format_ident!("q_{}", one);
-            let method = format_ident!("{}", one);
-            fns.push(quote! {
-                fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
-                    d.#method(#(#args),*).map(|r| fx.keep(&r))
-                }
-            });
-            query.push(quote!((#gl_name, #one, #name as QueryFn),));
-        }
-        if let Some(scalar) = super::device::scalar_form(api, f) {
-            let (lets, args) = arguments(api, f, &v);
-            let name = format_ident!("q_{}", scalar);
-            let method = format_ident!("{}", scalar);
-            fns.push(quote! {
-                fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
-                    #(#lets)*
-                    d.#method(#(#args),*).map(|r| fx.keep(&r))
-                }
-            });
-            query.push(quote!((#gl_name, #scalar, #name as QueryFn),));
-        }
-    }
-    // The functions the binding shadow watches (a bind, multi-bind, delete, vertex-array or
-    // storage change, or a checked draw): the shadow audit calls each and compares the shadow
-    // with the GL after it.
-    let hooked: Vec<&str> = api
-        .functions
-        .iter()
-        .filter(|f| {
-            crate::bindings::hook(f).is_some() && matches!(f.kind, Kind::Record | Kind::Delete) && !f.is_unsafe()
-        })
-        .map(|f| f.name.as_str())
-        .collect();
+    let mut callers = Callers::default();
+    callers.base_recording(api);
+    callers.base_queries(api);
+    callers.slice_upload_forms(api);
+    callers.singular_and_scalar_forms(api);
+    let Callers { fns, record, query } = callers;
+    let hooked = shadow_hooked(api);
     quote! {
         use glcmd::{types, CommandList, Device};
         use crate::fixture::Fixture;
 
         /// The GL functions whose replay updates or checks the binding shadow (the generator's
-        /// `bindings::hook` table), for the shadow audit.
+        /// `shadow_hooks::hook` table), for the shadow audit.
         pub static SHADOW_HOOKED: &[&str] = &[#(#hooked),*];
 
         /// Records one call of a method with variant `v`'s arguments.
@@ -280,4 +186,134 @@ pub fn emit(api: &Api) -> TokenStream {
         /// (GL name, method, caller).
         pub static QUERY: &[(&str, &str, QueryFn)] = &[#(#query)*];
     }
+}
+
+/// The generated callers, and the `RECORD` and `QUERY` table entries that list them.
+#[derive(Default)]
+struct Callers {
+    fns: Vec<TokenStream>,
+    record: Vec<TokenStream>,
+    query: Vec<TokenStream>,
+}
+
+impl Callers {
+    /// A caller of every safe recording method.
+    fn base_recording(&mut self, api: &Api) {
+        let v = quote!(v);
+        for f in recorded_entries(api).iter().filter(|f| !f.is_unsafe()) {
+            let name = format_ident!("r_{}", f.method_name());
+            let method = format_ident!("{}", f.method_name());
+            let (lets, args) = arguments(api, f, &v);
+            let gl_name = &f.name;
+            let method_name = f.method_name();
+            let call = if f.name == "glFenceSync" {
+                quote!({ fx.keep_sync(l.#method(#(#args),*)); })
+            } else {
+                quote!(l.#method(#(#args),*);)
+            };
+            self.fns.push(quote! {
+                fn #name(l: &mut CommandList, fx: &Fixture, v: usize) {
+                    #(#lets)*
+                    #call
+                }
+            });
+            self.record.push(quote!((#gl_name, #method_name, #name as RecordFn),));
+        }
+    }
+
+    /// A caller of every safe create and query method.
+    fn base_queries(&mut self, api: &Api) {
+        let v = quote!(v);
+        for f in api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query) && !f.is_unsafe()) {
+            let name = format_ident!("q_{}", f.method_name());
+            let method = format_ident!("{}", f.method_name());
+            let (lets, args) = arguments(api, f, &v);
+            let gl_name = &f.name;
+            let method_name = f.method_name();
+            self.fns.push(quote! {
+                fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
+                    #(#lets)*
+                    d.#method(#(#args),*).map(|r| fx.keep(&r))
+                }
+            });
+            self.query.push(quote!((#gl_name, #method_name, #name as QueryFn),));
+        }
+    }
+
+    // The other forms of the same functions (`_from_slice` uploads, whose size comes from the
+    // slice; singular creates; scalar queries) have argument handling of their own that the
+    // base method's caller does not reach: each is swept like its base method.
+
+    /// A caller of every `_from_slice` upload.
+    fn slice_upload_forms(&mut self, api: &Api) {
+        let v = quote!(v);
+        for f in recorded_entries(api).iter().filter(|f| !f.is_unsafe()) {
+            let Some((data, size)) = super::commands::from_slice_params(f) else { continue };
+            let method_name = format!("{}_from_slice", f.method_name());
+            let name = format_ident!("r_{}", method_name);
+            let method = format_ident!("{}", method_name);
+            let (lets, args) = indexed_arguments(api, f, &v);
+            let args = args.into_iter().filter(|(i, _)| f.params[*i].name != size.name).map(|(i, a)| {
+                if f.params[i].name == data.name {
+                    quote!(&fx.values::<u8>(fx.slice_len(#v, #i))[..])
+                } else {
+                    a
+                }
+            });
+            let gl_name = &f.name;
+            self.fns.push(quote! {
+                fn #name(l: &mut CommandList, fx: &Fixture, v: usize) {
+                    #(#lets)*
+                    l.#method(#(#args),*);
+                }
+            });
+            self.record.push(quote!((#gl_name, #method_name, #name as RecordFn),));
+        }
+    }
+
+    /// A caller of every singular create (`create_texture(target)`) and scalar query.
+    fn singular_and_scalar_forms(&mut self, api: &Api) {
+        let v = quote!(v);
+        for f in api.functions.iter().filter(|f| matches!(f.kind, Kind::Create | Kind::Query) && !f.is_unsafe()) {
+            let gl_name = &f.name;
+            if let Some(one) = super::device::singular_form(api, f) {
+                // `create_texture(target)`: the base arguments without the count.
+                let (_, args) = indexed_arguments(api, f, &v);
+                let args = args.into_iter().filter(|(i, _)| f.params[*i].ty.base == "GLenum").map(|(_, a)| a);
+                let name = format_ident!("q_{}", one);
+                let method = format_ident!("{}", one);
+                self.fns.push(quote! {
+                    fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
+                        d.#method(#(#args),*).map(|r| fx.keep(&r))
+                    }
+                });
+                self.query.push(quote!((#gl_name, #one, #name as QueryFn),));
+            }
+            if let Some(scalar) = super::device::scalar_form(api, f) {
+                let (lets, args) = arguments(api, f, &v);
+                let name = format_ident!("q_{}", scalar);
+                let method = format_ident!("{}", scalar);
+                self.fns.push(quote! {
+                    fn #name(d: &Device, fx: &Fixture, v: usize) -> Result<(), glcmd::Error> {
+                        #(#lets)*
+                        d.#method(#(#args),*).map(|r| fx.keep(&r))
+                    }
+                });
+                self.query.push(quote!((#gl_name, #scalar, #name as QueryFn),));
+            }
+        }
+    }
+}
+
+/// The functions the binding shadow watches (a bind, multi-bind, delete, vertex-array or
+/// storage change, or a checked draw): the shadow audit calls each and compares the shadow with
+/// the GL after it.
+fn shadow_hooked(api: &Api) -> Vec<&str> {
+    api.functions
+        .iter()
+        .filter(|f| {
+            crate::shadow_hooks::hook(f).is_some() && matches!(f.kind, Kind::Record | Kind::Delete) && !f.is_unsafe()
+        })
+        .map(|f| f.name.as_str())
+        .collect()
 }

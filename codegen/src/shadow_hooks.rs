@@ -1,5 +1,6 @@
-//! Which recorded GL functions the render thread's binding shadow (`runtime/shadow.rs`)
-//! watches, and how.
+//! The binding-shadow hooks: which recorded GL functions the render thread's binding shadow
+//! (`runtime/shadow.rs`) watches, and how. (Not GL bindings, which the whole crate generates:
+//! the hooks are what the generated execute functions call into the shadow.)
 //!
 //! A pointer argument that the core profile reads as an offset into a bound buffer is only an
 //! offset while a buffer is bound; otherwise the driver takes it for a process address. The
@@ -13,6 +14,13 @@
 //! arrays, or draws from vertex arrays is here; `codegen/tests/list_table.rs`
 //! (`every_function_that_touches_tracked_bindings_has_a_shadow_hook`) checks that no safe
 //! function whose name says it does one of those things is missing.
+//!
+//! Beside the hook table live the other hand-written facts about what a function does to the
+//! state the render thread checks: the object classes whose names the shadow tracks
+//! ([`TRACKED_CLASSES`]), the `first`/`count` pairs and NaN arguments it refuses
+//! ([`first_count`], [`refuses_nan`]), the program links and lookups of the program interface
+//! cache ([`links_program`], [`PROGRAM_LOOKUPS`]), and the extensions whose pointers or GPU
+//! addresses no shadow can check ([`GPU_ADDRESS_EXTENSIONS`], [`FIXED_FUNCTION_ARRAYS`]).
 
 use crate::model::Function;
 

@@ -39,6 +39,8 @@
 mod alloc;
 #[path = "bench/child.rs"]
 mod child;
+#[path = "bench/diag.rs"]
+mod diag;
 #[path = "bench/frame.rs"]
 mod frame;
 #[path = "bench/glbound.rs"]
@@ -435,6 +437,11 @@ fn main() {
     progress("worker queries: pooled creates, cached lookups, the streaming frame", t0);
     let wf = worker::run(&device, o.reps.min(51), if o.quick { 20 } else { 100 });
 
+    // What diagnostics cost per replayed command, on / off (issue 20, item 1).
+    progress("diagnostics cost", t0);
+    let diag_levels = diag::levels(false);
+    let diag_ns = diag::replay_ns(&diag_levels, if o.quick { 7 } else { 21 }, 20_000);
+
     // The GL-bound frame: no CPU work, throughput, interleaved, several runs.
     let gb_cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
     let gl_bound = glbound::run(&gb_cfg, 3, driver_threading(driver), &|m| progress(m, t0));
@@ -591,6 +598,14 @@ fn main() {
     }
     let _ = writeln!(
         out,
+        "\n### Diagnostics cost (ns per replayed command, 20 000 cheap state commands, levels interleaved)\n\n\
+         | diagnostics | ns/command | on / off |\n| --- | ---: | ---: |"
+    );
+    for (level, ns) in diag_levels.iter().zip(&diag_ns) {
+        let _ = writeln!(out, "| {} | {ns:.1} | {:.2} |", level.name, ns / diag_ns[0]);
+    }
+    let _ = writeln!(
+        out,
         "\n(CPU work calibrated at {ns_per_iter:.2} ns per iteration; run took {:.0} s.)",
         t0.elapsed().as_secs_f64()
     );
@@ -655,6 +670,9 @@ fn main() {
             && main.direct_alone.as_ref().is_none_or(|r| r.as_ref().is_ok_and(|x| x.checksum == c));
         all.to_string()
     });
+    kv("diag_ratio_attribution", f(diag_ns[1] / diag_ns[0]));
+    kv("diag_ratio_all", f(diag_ns[2] / diag_ns[0]));
+    kv("diag_ratio_strict", f(diag_ns[3] / diag_ns[0]));
     kv("cores", cores.to_string());
     kv("renderer", format!("\"{}\"", renderer.replace('"', "'")));
     kv("quick", o.quick.to_string());

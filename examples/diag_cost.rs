@@ -8,14 +8,19 @@
 //! * Recording: ns per recorded command into a warm list, with recording sites off and on
 //!   (`CommandList::track_sites`), for a 2-argument command and a 64-byte matrix upload.
 //! * Replay: a frame of cheap state commands on a real headless device (llvmpipe here),
-//!   replayed with diagnostics off, with KHR_debug attribution, with everything (attribution,
+//!   replayed with diagnostics off, with KHR_debug attribution alone, with attribution,
+//!   breadcrumbs and a watchdog (the level meant to stay on), with everything (attribution,
 //!   use-after-delete tracking, watchdog breadcrumbs) and in strict mode (`glGetError` after
-//!   every command); median replay time per command and the overhead over "off" in percent.
+//!   every command), one device per level, interleaved (`bench/diag.rs`); median replay time per
+//!   command and the ratio on / off.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use glcmd::{gl, CommandList, Device, DiagnosticOptions, Options};
+use glcmd::{gl, CommandList};
+
+#[path = "bench/diag.rs"]
+mod diag;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -39,27 +44,6 @@ fn record_ns(sites: bool, rounds: usize, n: usize, record: impl Fn(&mut CommandL
     median(samples)
 }
 
-fn replay_ns(options: DiagnosticOptions, frames: usize, commands: usize) -> f64 {
-    let device = Device::with_options(Options { track_sites: false, diagnostics: options, ..Default::default() })
-        .expect("headless device");
-    let textures = device.create_textures(gl::TEXTURE_2D, 4).expect("textures");
-    let mut samples = Vec::new();
-    for frame in 0..frames + 2 {
-        let mut list = device.command_list();
-        for i in 0..commands / 2 {
-            list.bind_texture(gl::TEXTURE_2D, textures[i % 4]);
-            list.blend_func(gl::ONE, gl::ZERO);
-        }
-        device.submit(list).expect("submit");
-        device.get_error().expect("wait for the frame");
-        if frame >= 2 {
-            // The first frames warm up the pool and the driver.
-            samples.push(device.stats().last_frame.replay.as_nanos() as f64 / commands as f64);
-        }
-    }
-    median(samples)
-}
-
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let (rounds, n, frames, commands) = if quick { (20, 20_000, 5, 20_000) } else { (100, 100_000, 15, 100_000) };
@@ -76,24 +60,17 @@ fn main() {
     println!("| bind_texture | {bind_off:.2} | {bind_on:.2} | {:.2} |", bind_on - bind_off);
     println!("| uniform_matrix4fv (64 B) | {mat_off:.2} | {mat_on:.2} | {:.2} |", mat_on - mat_off);
 
-    let configs = [
-        ("off", DiagnosticOptions::default()),
-        ("KHR_debug attribution", DiagnosticOptions { debug_output: true, ..Default::default() }),
-        ("all (attribution, use-after-delete, watchdog)", DiagnosticOptions::all()),
-        ("strict (glGetError per command)", DiagnosticOptions { strict: true, ..Default::default() }),
-    ];
-    let results: Vec<(&str, f64)> =
-        configs.iter().map(|(name, o)| (*name, replay_ns(o.clone(), frames, commands))).collect();
-    let base = results[0].1;
-    println!("\n## Diagnostics: replay cost (ns per command on the render thread, {commands} cheap state commands per frame, median of {frames} frames)\n");
-    println!("| diagnostics | ns/command | vs off |");
+    let levels = diag::levels(true);
+    let results = diag::replay_ns(&levels, frames, commands);
+    let base = results[0];
+    println!("\n## Diagnostics: replay cost (ns per command on the render thread, {commands} cheap state commands per frame, median of {frames} frames, levels interleaved)\n");
+    println!("| diagnostics | ns/command | on / off |");
     println!("| --- | ---: | ---: |");
-    for (name, ns) in &results {
-        println!("| {name} | {ns:.1} | {:+.0}% |", (ns / base - 1.0) * 100.0);
+    for (level, ns) in levels.iter().zip(&results) {
+        println!("| {} | {ns:.1} | {:.2} |", level.name, ns / base);
     }
-    let _ = Duration::ZERO;
     println!(
-        "{{\"record_ns_sites_off\":{bind_off:.3},\"record_ns_sites_on\":{bind_on:.3},\"replay_ns_off\":{base:.2},\"replay_ns_attribution\":{:.2},\"replay_ns_all\":{:.2},\"replay_ns_strict\":{:.2}}}",
-        results[1].1, results[2].1, results[3].1
+        "{{\"record_ns_sites_off\":{bind_off:.3},\"record_ns_sites_on\":{bind_on:.3},\"replay_ns_off\":{base:.2},\"replay_ns_attribution_only\":{:.2},\"replay_ns_attribution\":{:.2},\"replay_ns_all\":{:.2},\"replay_ns_strict\":{:.2},\"diag_ratio_attribution\":{:.3},\"diag_ratio_all\":{:.3},\"diag_ratio_strict\":{:.3}}}",
+        results[1], results[2], results[3], results[4], results[2] / base, results[3] / base, results[4] / base
     );
 }

@@ -7,16 +7,22 @@
 //!
 //! * **Recording sites.** Every recording method is `#[track_caller]`; lists keep the
 //!   `&'static Location` of each packet (`CommandList::track_sites`). Off, this is one
-//!   predictable branch per recorded command.
+//!   predictable branch per recorded command. Replay looks no site up per command: a report
+//!   finds its site when it is made (a binary search, `CommandList::site_of_slot`), and the
+//!   breadcrumbs' readers walk the sites beside the packets (`SiteCursor`). (A binary search
+//!   per replayed command once cost more than the command, issue 20.)
 //! * **Attribution.** Replay installs a synchronous KHR_debug callback. Each GL message is
 //!   reported with the call that raised it (arguments and enums by name), the list label, the
 //!   command's index in the list, and the file:line:column that recorded it. An application
 //!   callback set with [`Device::set_debug_callback`](crate::Device::set_debug_callback) is
 //!   chained after glcmd's. A strict mode calls `glGetError` after every command, for drivers
 //!   without KHR_debug.
-//! * **Breadcrumbs.** The render thread keeps the command in flight and the last completed
-//!   ones in atomics, cheap enough to update per command. A watchdog thread reports them when
-//!   one step takes longer than a set time; a device-lost error carries them too.
+//! * **Breadcrumbs.** The render thread publishes the slot of the command in flight, one
+//!   relaxed store per command, and which list it is replaying, once per list under a lock;
+//!   readers work out the command, its index and the last completed ones from the list itself
+//!   (see `Breadcrumbs`). A watchdog thread reports them when one step takes longer than a
+//!   set time; a device-lost error carries them too. The watchdog waits on a condvar between
+//!   looks, so a device's drop wakes it and does not wait out its tick.
 //! * **Use after delete.** The names each delete removes are remembered with the place that
 //!   recorded the delete (gl.xml `class` says which object type an argument names). A later
 //!   command naming one, before a create hands the name out again, is reported with both
@@ -30,8 +36,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::panic::Location;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::generated::inspect::{DELETES, DRAWS, OBJECTS};
@@ -92,116 +98,159 @@ impl DiagnosticOptions {
 
 /// Completed commands the breadcrumbs keep.
 pub const BREADCRUMBS: usize = 16;
-const NONE: u32 = u32::MAX;
+
+/// A command as the breadcrumbs name it: opcode and recording site.
+type Crumb = (usize, Option<&'static Location<'static>>);
 
 /// The command in flight and the last completed ones, readable from any thread.
+///
+/// The render thread pays one relaxed store per command (`slot`: where in the list being
+/// replayed it is) and a lock per list (`view`: which list that is). Everything else is worked
+/// out by the reader, from the list itself: the watchdog holds the lock while it reads the
+/// list, and the render thread clears the view under the same lock before the list's replay
+/// ends, so the list outlives every read. The commands completed in earlier lists are kept per
+/// list (the last [`BREADCRUMBS`] of each, from a ring of slots the replay loop keeps on its
+/// stack).
 pub(crate) struct Breadcrumbs {
-    in_flight_op: AtomicU32,
-    in_flight_site: AtomicUsize,
-    in_flight_index: AtomicUsize,
-    /// Increases with every command, so one stall is reported once.
-    generation: AtomicU64,
-    label: Mutex<String>,
-    ring_op: [AtomicU32; BREADCRUMBS],
-    ring_site: [AtomicUsize; BREADCRUMBS],
-    head: AtomicU64,
+    /// Slot of the command in flight plus one, in the list of `view`; 0 when none.
+    slot: AtomicUsize,
+    view: Mutex<View>,
+    /// Wakes the watchdog at shutdown (`View::stopped`).
+    wake: Condvar,
 }
 
-fn site_ptr(site: Option<&'static Location<'static>>) -> usize {
-    site.map_or(0, |s| s as *const Location<'static> as usize)
+/// What the breadcrumbs know beyond the slot; behind `Breadcrumbs::view`.
+struct View {
+    /// The list being replayed (null when none): its packets and sites are read through it.
+    list: *const CommandList,
+    /// Counts lists, so the watchdog tells a step of one list from the same slot of the next.
+    seq: u64,
+    label: String,
+    /// Completed commands of earlier lists, oldest first, at most `BREADCRUMBS`.
+    earlier: VecDeque<Crumb>,
+    /// The command in flight when the render thread panicked inside a list (for `summary`).
+    panicked_in: Option<(Crumb, usize, String)>,
+    /// Set when the device shuts down: the watchdog returns.
+    stopped: bool,
 }
 
-fn site_from(ptr: usize) -> Option<&'static Location<'static>> {
-    // SAFETY: non-zero values were stored by `site_ptr` from `&'static Location`s.
-    (ptr != 0).then(|| unsafe { &*(ptr as *const Location<'static>) })
+// SAFETY: `list` is only dereferenced under the lock, while the render thread is replaying
+// that list (it clears the pointer under the lock before the replay ends); a `CommandList` is
+// only read there (packets and sites), and reading plain vectors from two threads is sound.
+unsafe impl Send for View {}
+
+/// What a reader sees of the command in flight: the command, its index in the list, the
+/// list's label, the step's identity (list, slot) and the commands completed before it.
+struct InFlight {
+    crumb: Crumb,
+    index: usize,
+    label: String,
+    step: (u64, usize),
+    completed: Vec<Crumb>,
 }
 
 impl Breadcrumbs {
     pub(crate) fn new() -> Self {
         Breadcrumbs {
-            in_flight_op: AtomicU32::new(NONE),
-            in_flight_site: AtomicUsize::new(0),
-            in_flight_index: AtomicUsize::new(0),
-            generation: AtomicU64::new(0),
-            label: Mutex::new(String::new()),
-            ring_op: std::array::from_fn(|_| AtomicU32::new(NONE)),
-            ring_site: std::array::from_fn(|_| AtomicUsize::new(0)),
-            head: AtomicU64::new(0),
+            slot: AtomicUsize::new(0),
+            view: Mutex::new(View {
+                list: std::ptr::null(),
+                seq: 0,
+                label: String::new(),
+                earlier: VecDeque::new(),
+                panicked_in: None,
+                stopped: false,
+            }),
+            wake: Condvar::new(),
         }
     }
 
-    fn begin_list(&self, label: &str) {
-        let mut l = self.label.lock().unwrap_or_else(|e| e.into_inner());
-        l.clear();
-        l.push_str(label);
+    fn view(&self) -> std::sync::MutexGuard<'_, View> {
+        self.view.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Called before each command. Only plain stores: the render thread is the single writer,
-    /// so no read-modify-write and no clock read is needed (the watchdog times steps itself).
-    fn start(&self, op: usize, index: usize, site: Option<&'static Location<'static>>) {
-        self.in_flight_site.store(site_ptr(site), Ordering::Relaxed);
-        self.in_flight_index.store(index, Ordering::Relaxed);
-        let g = self.generation.load(Ordering::Relaxed);
-        self.generation.store(g + 1, Ordering::Relaxed);
-        self.in_flight_op.store(op as u32, Ordering::Release);
+    /// The render thread starts replaying `list`.
+    fn begin_list(&self, list: &CommandList) {
+        let mut v = self.view();
+        v.list = list;
+        v.seq += 1;
+        v.label.clear();
+        v.label.push_str(&list.label);
+        v.panicked_in = None;
+        self.slot.store(0, Ordering::Relaxed);
     }
 
-    /// Called after each command.
-    fn complete(&self) {
-        let op = self.in_flight_op.load(Ordering::Relaxed);
-        self.in_flight_op.store(NONE, Ordering::Release);
-        let head = self.head.load(Ordering::Relaxed);
-        let at = (head % BREADCRUMBS as u64) as usize;
-        self.ring_op[at].store(op, Ordering::Relaxed);
-        self.ring_site[at].store(self.in_flight_site.load(Ordering::Relaxed), Ordering::Relaxed);
-        self.head.store(head + 1, Ordering::Release);
+    /// Called before each command: the only per-command cost of the breadcrumbs.
+    #[inline(always)]
+    fn start(&self, slot: usize) {
+        self.slot.store(slot + 1, Ordering::Relaxed);
+    }
+
+    /// The render thread leaves `list` (done, or unwinding from a panic): the breadcrumbs keep
+    /// its last completed commands, `tail` (slots, a ring indexed by command index mod
+    /// `BREADCRUMBS`; `done` commands completed).
+    fn end_list(&self, list: &CommandList, tail: &[usize; BREADCRUMBS], done: usize, panicking: bool) {
+        let mut v = self.view();
+        if panicking {
+            v.panicked_in = self.read(&v).map(|f| (f.crumb, f.index, f.label));
+        }
+        let mut sites = list.site_cursor();
+        for i in done.saturating_sub(BREADCRUMBS)..done {
+            let slot = tail[i % BREADCRUMBS];
+            let op = (list.packets[slot] & 0xFFFF) as usize;
+            v.earlier.push_back((op, sites.at(slot)));
+        }
+        while v.earlier.len() > BREADCRUMBS {
+            v.earlier.pop_front();
+        }
+        v.list = std::ptr::null();
+        self.slot.store(0, Ordering::Relaxed);
+    }
+
+    /// The command in flight, read from the list under the lock.
+    fn read(&self, v: &View) -> Option<InFlight> {
+        let slot = self.slot.load(Ordering::Relaxed).checked_sub(1)?;
+        // SAFETY: see `View`: under the lock, a non-null `list` is being replayed.
+        let list = unsafe { v.list.as_ref()? };
+        let mut sites = list.site_cursor();
+        let mut completed: VecDeque<Crumb> = v.earlier.clone();
+        let mut found = None;
+        list.walk_until(slot, |index, at, op| {
+            let crumb = (op, sites.at(at));
+            if at == slot {
+                found = Some((crumb, index));
+            } else {
+                completed.push_back(crumb);
+                if completed.len() > BREADCRUMBS {
+                    completed.pop_front();
+                }
+            }
+        });
+        let (crumb, index) = found?;
+        Some(InFlight { crumb, index, label: v.label.clone(), step: (v.seq, slot), completed: completed.into() })
     }
 
     /// The last completed commands, oldest first, as `glName (file:line:col)`.
-    pub(crate) fn completed(&self) -> Vec<String> {
-        let head = self.head.load(Ordering::Acquire);
-        let n = head.min(BREADCRUMBS as u64);
-        (head - n..head)
-            .filter_map(|i| {
-                let at = (i % BREADCRUMBS as u64) as usize;
-                let op = self.ring_op[at].load(Ordering::Relaxed);
-                (op != NONE).then(|| {
-                    format!(
-                        "{} ({})",
-                        NAMES[op as usize],
-                        site_text(site_from(self.ring_site[at].load(Ordering::Relaxed)))
-                    )
-                })
-            })
-            .collect()
-    }
-
-    /// The command in flight: (opcode, index in its list, recording site, generation).
-    pub(crate) fn in_flight(&self) -> Option<(usize, usize, Option<&'static Location<'static>>, u64)> {
-        let op = self.in_flight_op.load(Ordering::Acquire);
-        if op == NONE {
-            return None;
-        }
-        Some((
-            op as usize,
-            self.in_flight_index.load(Ordering::Relaxed),
-            site_from(self.in_flight_site.load(Ordering::Relaxed)),
-            self.generation.load(Ordering::Relaxed),
-        ))
+    fn completed_text(crumbs: &[Crumb]) -> Vec<String> {
+        crumbs.iter().map(|&(op, site)| format!("{} ({})", NAMES[op], site_text(site))).collect()
     }
 
     /// For a device-lost error: what was in flight and what completed.
     pub(crate) fn summary(&self) -> String {
+        let v = self.view();
+        let (in_flight, completed) = match self.read(&v) {
+            Some(f) => (Some((f.crumb, f.index, f.label)), f.completed),
+            None => (v.panicked_in.clone(), v.earlier.iter().copied().collect()),
+        };
         let mut s = String::new();
-        if let Some((op, index, site, _)) = self.in_flight() {
-            let label = self.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(((op, site), index, label)) = in_flight {
             s.push_str(&format!(
                 "in flight: {} (command {index} of list \"{label}\", recorded at {})",
                 NAMES[op],
                 site_text(site)
             ));
         }
-        let done = self.completed();
+        let done = Self::completed_text(&completed);
         if !done.is_empty() {
             if !s.is_empty() {
                 s.push_str("; ");
@@ -209,6 +258,32 @@ impl Breadcrumbs {
             s.push_str(&format!("last completed: {}", done.join(" <- ")));
         }
         s
+    }
+}
+
+/// The watchdog thread; [`Watchdog::join`] (or a drop) wakes it and it returns at once.
+pub(crate) struct Watchdog {
+    crumbs: Arc<Breadcrumbs>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    fn stop(&self) {
+        self.crumbs.view().stopped = true;
+        self.crumbs.wake.notify_all();
+    }
+
+    /// Stops the watchdog and waits for its thread, which is woken rather than left to finish
+    /// its tick (an eighth of the limit: minutes with a long one).
+    pub(crate) fn join(mut self) -> std::thread::Result<()> {
+        self.stop();
+        self.thread.take().map_or(Ok(()), |t| t.join())
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -220,51 +295,60 @@ pub(crate) fn start_watchdog(
     limit: Duration,
     sink: Sink,
     post_mortem: Box<dyn Fn(&str) -> String + Send>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::Builder::new()
+) -> Watchdog {
+    let watched = crumbs.clone();
+    let thread = std::thread::Builder::new()
         .name("glcmd-watchdog".into())
-        .spawn(move || {
-            let mut reported = u64::MAX;
-            // The step the watchdog saw in flight, and since when (its own clock: the render
-            // thread reads none).
-            let mut seen: Option<(u64, Instant)> = None;
-            let tick = (limit / 8).max(Duration::from_millis(1));
-            // Ends when the render thread drops its end of the sink (device gone).
-            while Arc::strong_count(&crumbs) > 1 {
-                std::thread::sleep(tick);
-                let Some((op, index, site, generation)) = crumbs.in_flight() else {
-                    seen = None;
-                    continue;
-                };
-                let since = match seen {
-                    Some((g, t)) if g == generation => t,
-                    _ => {
-                        seen = Some((generation, Instant::now()));
-                        continue;
-                    }
-                };
-                let running = since.elapsed();
-                if running < limit || generation == reported {
-                    continue;
-                }
-                reported = generation;
-                let label = crumbs.label.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let message =
-                    format!("replay step running for {} ms (limit {} ms)", running.as_millis(), limit.as_millis());
-                let post_mortem = post_mortem(&format!("{}: {message}", NAMES[op]));
-                sink.send(Report {
-                    kind: ReportKind::Stall,
-                    call: NAMES[op].to_string(),
-                    list: (!label.is_empty()).then_some(label),
-                    index: Some(index),
-                    site,
-                    message: format!("{message}{post_mortem}"),
-                    deleted_by: None,
-                    breadcrumbs: crumbs.completed(),
-                });
+        .spawn(move || watch(&watched, limit, &sink, &*post_mortem))
+        .expect("spawn the watchdog thread");
+    Watchdog { crumbs, thread: Some(thread) }
+}
+
+/// The watchdog's loop: looks every eighth of `limit` (waiting on a condvar, so a stop wakes it)
+/// and reports a step seen in flight for `limit` or more, once.
+fn watch(crumbs: &Breadcrumbs, limit: Duration, sink: &Sink, post_mortem: &dyn Fn(&str) -> String) {
+    let mut reported = None;
+    // The step the watchdog saw in flight, and since when (its own clock: the render thread
+    // reads none).
+    let mut seen: Option<((u64, usize), Instant)> = None;
+    let tick = (limit / 8).max(Duration::from_millis(1));
+    loop {
+        let v = crumbs.view();
+        let (v, _) = crumbs.wake.wait_timeout_while(v, tick, |v| !v.stopped).unwrap_or_else(|e| e.into_inner());
+        if v.stopped {
+            return;
+        }
+        let Some(f) = crumbs.read(&v) else {
+            seen = None;
+            continue;
+        };
+        drop(v);
+        let since = match seen {
+            Some((step, t)) if step == f.step => t,
+            _ => {
+                seen = Some((f.step, Instant::now()));
+                continue;
             }
-        })
-        .expect("spawn the watchdog thread")
+        };
+        let running = since.elapsed();
+        if running < limit || reported == Some(f.step) {
+            continue;
+        }
+        reported = Some(f.step);
+        let name = NAMES[f.crumb.0];
+        let message = format!("replay step running for {} ms (limit {} ms)", running.as_millis(), limit.as_millis());
+        let post_mortem = post_mortem(&format!("{name}: {message}"));
+        sink.send(Report {
+            kind: ReportKind::Stall,
+            call: name.to_string(),
+            list: (!f.label.is_empty()).then_some(f.label),
+            index: Some(f.index),
+            site: f.crumb.1,
+            message: format!("{message}{post_mortem}"),
+            deleted_by: None,
+            breadcrumbs: Breadcrumbs::completed_text(&f.completed),
+        });
+    }
 }
 
 type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
@@ -437,23 +521,41 @@ impl Diagnostics {
         list: &CommandList,
         list_index: u32,
     ) {
-        self.crumbs.begin_list(&list.label);
+        // Clears the breadcrumbs' view of the list before the borrow of `list` ends, also when
+        // a command panics (the breadcrumbs then keep what was in flight for the device-lost
+        // error).
+        struct Leave<'a> {
+            diag: &'a Diagnostics,
+            list: &'a CommandList,
+            tail: [usize; BREADCRUMBS],
+            done: usize,
+        }
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                let panicking = std::thread::panicking();
+                self.diag.crumbs.end_list(self.list, &self.tail, self.done, panicking);
+                self.diag.current_list.set(std::ptr::null());
+            }
+        }
+        self.crumbs.begin_list(list);
         self.current_list.set(list);
+        let mut leave = Leave { diag: self, list, tail: [0; BREADCRUMBS], done: 0 };
+        let check_program = self.options.debug_output || self.options.strict;
         // SAFETY: forwarded from the caller.
         unsafe {
             crate::replay::replay_each(gl_fns, raw, state, list, list_index, |index, slot, op, run| {
-                let site = list.site_of_slot(slot);
                 self.current_slot.set(slot);
                 self.current_index.set(index);
                 if self.options.track_deletes {
-                    self.check_objects(list, index, slot, op, site);
+                    self.check_objects(list, index, slot, op);
                 }
-                if DRAWS[op] && (self.options.debug_output || self.options.strict) {
+                if check_program && DRAWS[op] {
                     self.check_program(raw);
                 }
-                self.crumbs.start(op, index, site);
+                self.crumbs.start(slot);
                 run();
-                self.crumbs.complete();
+                leave.tail[index % BREADCRUMBS] = slot;
+                leave.done = index + 1;
                 if self.options.strict {
                     // No arguments.
                     let error = (raw.GetError)();
@@ -463,7 +565,7 @@ impl Diagnostics {
                 }
             })
         };
-        self.current_list.set(std::ptr::null());
+        drop(leave);
     }
 
     /// A deferred delete ran at the end of its frame: from now on, its names are deleted. (Uses
@@ -488,14 +590,7 @@ impl Diagnostics {
         };
     }
 
-    fn check_objects(
-        &self,
-        list: &CommandList,
-        index: usize,
-        slot: usize,
-        op: usize,
-        site: Option<&'static Location<'static>>,
-    ) {
+    fn check_objects(&self, list: &CommandList, index: usize, slot: usize, op: usize) {
         // A delete is noted now and runs at the end of the frame (`delete_ran`).
         if DELETES[op] {
             return;
@@ -517,6 +612,8 @@ impl Diagnostics {
             })
         };
         drop(deleted);
+        // Looked up only for a hit: the replay path does no site lookup.
+        let site = if hits.is_empty() { None } else { list.site_of_slot(slot) };
         for (class, name, by) in hits {
             self.sink.send(Report {
                 kind: ReportKind::UseAfterDelete,

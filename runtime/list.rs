@@ -98,10 +98,28 @@ impl CommandList {
         }
     }
 
-    /// Where the packet at `slot` was recorded, if sites were tracked then.
+    /// Where the packet at `slot` was recorded, if sites were tracked then. A binary search: for
+    /// reports and other cold paths; replay walks the sites with a [`SiteCursor`].
     pub(crate) fn site_of_slot(&self, slot: usize) -> Option<&'static Location<'static>> {
         let sites = self.sites.as_deref()?;
         sites.binary_search_by_key(&slot, |&(s, _)| s).ok().map(|i| sites[i].1)
+    }
+
+    /// A cursor over the recording sites, for a pass that visits slots in increasing order.
+    pub(crate) fn site_cursor(&self) -> SiteCursor<'_> {
+        SiteCursor { sites: self.sites.as_deref().unwrap_or(&[]), next: 0 }
+    }
+
+    /// Calls `each(index, slot, opcode)` for the packets up to and including the one at `slot`
+    /// (for readers of the breadcrumbs: a cold path).
+    pub(crate) fn walk_until(&self, slot: usize, mut each: impl FnMut(usize, usize, usize)) {
+        let (mut at, mut index) = (0, 0);
+        while at <= slot && at < self.packets.len() {
+            let op = (self.packets[at] & 0xFFFF) as usize;
+            each(index, at, op);
+            at += crate::generated::SLOTS[op] as usize;
+            index += 1;
+        }
     }
 
     /// The index (0-based command number) of the packet at `slot`.
@@ -280,6 +298,34 @@ impl CommandList {
             self.params.set_len(at + slots);
         }
         offset as u32
+    }
+}
+
+/// The recording sites of a list, visited in slot order: replay asks for the site of each
+/// packet in turn, so the lookup is a compare and at most one step forward per command (a
+/// binary search per command cost more than the command itself on llvmpipe, issue 20).
+/// Sites are recorded in slot order, but possibly not for every packet (tracking turned on in
+/// the middle of a list), so the cursor skips entries behind the asked slot and answers `None`
+/// for a packet without one.
+pub(crate) struct SiteCursor<'a> {
+    sites: &'a [(usize, &'static Location<'static>)],
+    next: usize,
+}
+
+impl SiteCursor<'_> {
+    /// The site of the packet at `slot`; `slot` must not be below the previous call's.
+    #[inline(always)]
+    pub(crate) fn at(&mut self, slot: usize) -> Option<&'static Location<'static>> {
+        while let Some(&(s, site)) = self.sites.get(self.next) {
+            if s > slot {
+                return None;
+            }
+            self.next += 1;
+            if s == slot {
+                return Some(site);
+            }
+        }
+        None
     }
 }
 

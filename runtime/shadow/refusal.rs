@@ -25,7 +25,7 @@ pub enum Refusal {
     Level { texture: u32, level: i32, max: i32 },
     /// Consecutive bindings `first..first + count` past the end of the 32-bit range.
     Wraps { first: u32, count: i64 },
-    /// A NaN where the GL range-checks a state value (`bindings::refuses_nan` in the generator).
+    /// A NaN where the GL range-checks a state value (`shadow_hooks::refuses_nan` in the generator).
     NotANumber { argument: &'static str },
     /// A read or write of `len` bytes at `offset` into the buffer bound to `target`, which
     /// passes the end of its storage (`size` bytes) or of the 64-bit range.

@@ -3,7 +3,7 @@
 //! and whether or not the GL accepted the call.
 //!
 //! Every safe recording method whose replay updates or checks the shadow (the generator's
-//! `bindings::hook` table, emitted as [`calls::SHADOW_HOOKED`]:
+//! `shadow_hooks::hook` table, emitted as [`calls::SHADOW_HOOKED`]:
 //! binds, multi-binds, deletes, vertex-array and DSA forms, storage changes, checked draws) is
 //! called with the sweep's adversarial arguments in three binding states: nothing bound, a
 //! buffer on every target, and a fresh vertex array whose attributes are all enabled with no

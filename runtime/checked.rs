@@ -8,7 +8,7 @@
 //!
 //! * **Regions.** The memory a call may touch is registered per thread: the parameter buffer of
 //!   the list being replayed (and the string-pointer scratch), or the output and input buffers a
-//!   query allocated (`codec::region`). A pointer argument must lie, with the whole length the
+//!   query allocated (`arguments::region`). A pointer argument must lie, with the whole length the
 //!   GL will read or write, inside one region.
 //! * **Lengths** are computed here from the call's own arguments with the registry's rules
 //!   (`n`, `count*16`, the pname tables, `bufSize`), by generated wrappers

@@ -531,7 +531,7 @@ impl Device {
         created: bool,
         make: crate::pools::MakeNames,
     ) -> Result<Vec<u32>, Error> {
-        let n = crate::codec::size_arg(function, "n", n as i64)?;
+        let n = crate::arguments::size_arg(function, "n", n as i64)?;
         if n > MAX_CREATE {
             return Err(Error::OutOfMemory { function, bytes: n as u128 * 4 });
         }
@@ -556,8 +556,8 @@ impl Device {
             let mut more = ctx.shared.pools.take(index, target, rest).unwrap_or_default();
             let missing = rest - more.len();
             if missing > 0 {
-                let mut fresh: Vec<u32> = crate::codec::out_vec(function, missing)?;
-                let _r = crate::codec::region(fresh.as_ptr(), fresh.len() * 4);
+                let mut fresh: Vec<u32> = crate::arguments::out_vec(function, missing)?;
+                let _r = crate::arguments::region(fresh.as_ptr(), fresh.len() * 4);
                 // SAFETY: `fresh` holds `missing` names.
                 unsafe { make(gl, target, missing as i32, fresh.as_mut_ptr()) };
                 fresh.truncate(missing);

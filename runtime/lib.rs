@@ -100,7 +100,7 @@ mod capture_writer;
 mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
-pub mod codec;
+pub mod arguments;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;

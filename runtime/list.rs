@@ -210,7 +210,7 @@ impl CommandList {
     ) -> (u64, u32) {
         match bytes {
             crate::Bytes::Slice(s) => {
-                let len = crate::codec::count_i32(s.len(), function, argument) as u32;
+                let len = crate::arguments::count_i32(s.len(), function, argument) as u32;
                 (self.push_slice(s) as u64, len)
             }
             crate::Bytes::BufferOffset(o) if offsets => (o as u64, crate::vocab::params::BYTES_OFFSET),
@@ -261,7 +261,7 @@ impl CommandList {
         let table = self.push_bytes(&vec_zero(n * 8), 0);
         let mut offsets = Vec::with_capacity(n);
         for s in strs {
-            let len = crate::codec::count_i32(s.len(), function, argument);
+            let len = crate::arguments::count_i32(s.len(), function, argument);
             offsets.push((self.push_bytes(s.as_bytes(), 1), len));
         }
         // SAFETY: the table was reserved above with 8 bytes per string; the buffer is u64-backed.

@@ -179,7 +179,7 @@ impl Pools {
             }
             let n = want - have;
             let mut names = vec![0 as GLuint; n];
-            let _r = crate::codec::region(names.as_ptr(), n * 4);
+            let _r = crate::arguments::region(names.as_ptr(), n * 4);
             // SAFETY: `names` holds `n` names; `gl` is this thread's table.
             unsafe { (pool.make)(gl, pool.target, n as GLsizei, names.as_mut_ptr()) };
             if names.contains(&0) {

@@ -44,7 +44,7 @@ pub struct ReplayState {
     pub(crate) deferred: Vec<(u32, usize)>,
     /// Reused for `const GLchar *const*` arguments.
     scratch: Vec<*const c_char>,
-    scratch_region: Option<crate::codec::Region>,
+    scratch_region: Option<crate::arguments::Region>,
     /// Set while deferred deletes run, so their execute functions call the GL.
     pub(crate) running_deferred: bool,
     /// Commands executed since the device started.
@@ -142,7 +142,7 @@ impl<'a> Replayer<'a> {
             self.state.scratch.push(self.param::<c_char>(off));
         }
         // The pointer array lives until the next call of `strings`.
-        self.state.scratch_region = Some(crate::codec::region(
+        self.state.scratch_region = Some(crate::arguments::region(
             self.state.scratch.as_ptr(),
             self.state.scratch.len() * std::mem::size_of::<*const c_char>(),
         ));
@@ -306,8 +306,8 @@ pub(crate) fn with_unbound<R>(gl_fns: &Gl, target: Target, bound: u32, call: imp
 
 /// The list's parameter buffer: the memory its commands may hand the GL (for the checking
 /// function table; nothing without it).
-fn list_region(list: &CommandList) -> crate::codec::Region {
-    crate::codec::region(list.params.as_ptr(), list.params.len() * 8)
+fn list_region(list: &CommandList) -> crate::arguments::Region {
+    crate::arguments::region(list.params.as_ptr(), list.params.len() * 8)
 }
 
 /// The names of a delete packet's array, for the shadow.

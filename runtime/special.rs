@@ -21,7 +21,7 @@ use crate::device::Device;
 use crate::diagnostics::DebugMessage;
 use crate::generated::{enums as gl, types::*};
 use crate::list::CommandList;
-use crate::{codec, Error, Sync};
+use crate::{arguments, Error, Sync};
 
 /// Every property `glGetProgramResourceiv` knows that yields one value.
 const SINGLE_VALUE_PROPERTIES: &[GLenum] = &[
@@ -118,7 +118,7 @@ impl Device {
             let one = |prop: GLenum| {
                 let mut v: GLint = 0;
                 let mut len: GLsizei = 0;
-                let _r = [codec::region(&prop, 4), codec::region(&v, 4), codec::region(&len, 4)];
+                let _r = [arguments::region(&prop, 4), arguments::region(&v, 4), arguments::region(&len, 4)];
                 // SAFETY: one property, one value, into locals.
                 unsafe { (g.GetProgramResourceiv)(program, interface, index, 1, &prop, 1, &mut len, &mut v) };
                 if len == 1 {
@@ -129,7 +129,7 @@ impl Device {
             };
             let interface_max = |pname: GLenum| {
                 let mut v: GLint = 0;
-                let _r = codec::region(&v, 4);
+                let _r = arguments::region(&v, 4);
                 // SAFETY: one value into a local.
                 unsafe { (g.GetProgramInterfaceiv)(program, interface, pname, &mut v) };
                 v.max(0) as usize
@@ -147,15 +147,15 @@ impl Device {
                     p => return Err(Error::UnknownPname { function: F, pname: p }),
                 };
             }
-            let prop_count = codec::count_i32(props.len(), F, "props");
+            let prop_count = arguments::count_i32(props.len(), F, "props");
             let count =
                 GLsizei::try_from(total).map_err(|_| Error::OutOfMemory { function: F, bytes: total as u128 * 4 })?;
-            let mut out: Vec<GLint> = codec::out_vec(F, total)?;
+            let mut out: Vec<GLint> = arguments::out_vec(F, total)?;
             let mut length: GLsizei = 0;
             let _r = [
-                codec::region(props.as_ptr(), props.len() * 4),
-                codec::region(out.as_ptr(), out.len() * 4),
-                codec::region(&length, 4),
+                arguments::region(props.as_ptr(), props.len() * 4),
+                arguments::region(out.as_ptr(), out.len() * 4),
+                arguments::region(&length, 4),
             ];
             // SAFETY: `props` holds `prop_count` values; `out` holds at least `count` values,
             // the most the GL writes for these properties (counted above).
@@ -189,19 +189,19 @@ impl Device {
                 .checked_mul(max_len)
                 .filter(|&b| b <= i32::MAX as usize)
                 .ok_or(Error::OutOfMemory { function: F, bytes: n as u128 * max_len as u128 })?;
-            let mut sources: Vec<GLenum> = codec::out_vec(F, n)?;
-            let mut types: Vec<GLenum> = codec::out_vec(F, n)?;
-            let mut ids: Vec<GLuint> = codec::out_vec(F, n)?;
-            let mut severities: Vec<GLenum> = codec::out_vec(F, n)?;
-            let mut lengths: Vec<GLsizei> = codec::out_vec(F, n)?;
-            let mut log: Vec<u8> = codec::out_vec(F, buf_size)?;
+            let mut sources: Vec<GLenum> = arguments::out_vec(F, n)?;
+            let mut types: Vec<GLenum> = arguments::out_vec(F, n)?;
+            let mut ids: Vec<GLuint> = arguments::out_vec(F, n)?;
+            let mut severities: Vec<GLenum> = arguments::out_vec(F, n)?;
+            let mut lengths: Vec<GLsizei> = arguments::out_vec(F, n)?;
+            let mut log: Vec<u8> = arguments::out_vec(F, buf_size)?;
             let _r = [
-                codec::region(sources.as_ptr(), sources.len() * 4),
-                codec::region(types.as_ptr(), types.len() * 4),
-                codec::region(ids.as_ptr(), ids.len() * 4),
-                codec::region(severities.as_ptr(), severities.len() * 4),
-                codec::region(lengths.as_ptr(), lengths.len() * 4),
-                codec::region(log.as_ptr(), log.len()),
+                arguments::region(sources.as_ptr(), sources.len() * 4),
+                arguments::region(types.as_ptr(), types.len() * 4),
+                arguments::region(ids.as_ptr(), ids.len() * 4),
+                arguments::region(severities.as_ptr(), severities.len() * 4),
+                arguments::region(lengths.as_ptr(), lengths.len() * 4),
+                arguments::region(log.as_ptr(), log.len()),
             ];
             // SAFETY: each array holds `count` entries and the log `buf_size` bytes: room for
             // `count` messages of the longest length the GL allows.

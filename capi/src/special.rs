@@ -195,7 +195,7 @@ fn map(
 ) -> *mut c_void {
     call::round_trip(f, std::ptr::null_mut(), |d| {
         if let Some((offset, length)) = range {
-            checked(f, glcmd::codec::check_ranges(f, &[("offset", offset as i64), ("length", length as i64)]))?;
+            checked(f, glcmd::arguments::check_ranges(f, &[("offset", offset as i64), ("length", length as i64)]))?;
         }
         Ok(checked(f, d.with_gl(map))? as *mut c_void)
     })

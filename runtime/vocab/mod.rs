@@ -10,7 +10,7 @@
 //! * [`report`]: reports, their kinds, the sink they go to, and KHR_debug messages;
 //! * [`names`]: enum values by name, for messages.
 //!
-//! Recording (`list`, `codec`), replay (`replay`, `shadow`), diagnostics and capture all build on
+//! Recording (`list`, `arguments`), replay (`replay`, `shadow`), diagnostics and capture all build on
 //! this floor; it is why, for example, recording no longer imports replay to know how a null
 //! array is stored.
 

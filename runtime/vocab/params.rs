@@ -13,7 +13,7 @@ pub const BYTES_NULL: u32 = u32::MAX - 1;
 /// not overflow: Mesa checks `offset + size > buffer size` in 64-bit arithmetic, so an offset
 /// near `i64::MAX` wraps the sum negative, passes the check, and the copy runs at that offset.
 /// Returns the index of the first value that breaks the rule. Recorded commands (the shadow's
-/// guards) and queries (`codec::check_ranges`) both apply it.
+/// guards) and queries (`arguments::check_ranges`) both apply it.
 pub fn first_bad_range(values: impl IntoIterator<Item = i64>) -> Option<usize> {
     let mut sum: i64 = 0;
     for (i, v) in values.into_iter().enumerate() {

@@ -169,7 +169,7 @@ pub fn emit(api: &Api) -> TokenStream {
     quote! {
         use super::types;
         use super::pname::{self, Count};
-        use crate::codec;
+        use crate::arguments;
         use crate::list::CommandList;
         use crate::packet::Packet;
         use crate::replay::{ExecuteFn, Replayer};
@@ -340,7 +340,7 @@ fn scalar_record_parts(api: &Api, f: &Function, p: &Param, parts: &mut RecordPar
             let ty = value_type(p);
             parts.args.push(quote!(#id: #ty));
             if is_packed_enum(api, p) {
-                parts.inits.push(quote!(#id: codec::pack_enum(#id)));
+                parts.inits.push(quote!(#id: arguments::pack_enum(#id)));
             } else if is_bool(p) {
                 parts.inits.push(quote!(#id: #id as types::GLboolean));
             } else {
@@ -364,7 +364,7 @@ fn scalar_record_parts(api: &Api, f: &Function, p: &Param, parts: &mut RecordPar
                 quote!(#a.len())
             } else {
                 let count = &p.name;
-                quote!(codec::same_len(#gl_name, #count, &[#(#lens),*]))
+                quote!(arguments::same_len(#gl_name, #count, &[#(#lens),*]))
             };
             let first = &of[0];
             let conv = length_conversion(p, n, gl_name, first);
@@ -396,7 +396,7 @@ fn unpack_offset_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordP
     parts.prelude.push(quote! {
         let #id: crate::Bytes<'b> = #id.into();
         if let crate::Bytes::Slice(s) = #id {
-            codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
+            arguments::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
         }
         let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, false);
     });
@@ -416,7 +416,7 @@ fn counted_slice_parts(f: &Function, p: &Param, rule: &Rule, x: &str, parts: &mu
         }
         _ => quote!(&[#elem]),
     };
-    let check = quote!(codec::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
+    let check = quote!(arguments::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x););
     if p.nullable {
         // Bytes, not a generic slice: `None` must not need a type annotation. The
         // `_from_slice` form takes typed data.
@@ -462,7 +462,7 @@ fn in_slice_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordParts)
             let x_id = ident(param_named(f, x));
             let rule = format!("{x}/{d}");
             parts.prelude.push(quote! {
-                codec::check_len(#gl_name, #arg_name, #id.len(), (#x_id as i64) / #d as i64, #rule);
+                arguments::check_len(#gl_name, #arg_name, #id.len(), (#x_id as i64) / #d as i64, #rule);
                 let #id = self.push_slice(#id);
             });
         }
@@ -472,7 +472,7 @@ fn in_slice_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordParts)
             let pn = ident(param_named(f, param));
             parts.prelude.push(quote! {
                 let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
-                codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
+                arguments::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
                 // A pname the tables do not know: pad so the GL cannot read past the copy.
                 let #id = self.push_slice_padded(#id, if needed.is_some() { 0 } else { 16 });
             });
@@ -519,7 +519,7 @@ fn bytes_parts(f: &Function, p: &Param, parts: &mut RecordParts) {
         let slice_ty = parts.slice_arg(p, quote!(&[#elem]));
         parts.args.push(quote!(#id: #slice_ty));
         parts.prelude.push(quote! {
-            let #len_id = codec::count_i32(#id.len(), #gl_name, #arg_name) as u32;
+            let #len_id = arguments::count_i32(#id.len(), #gl_name, #arg_name) as u32;
             let #id = self.push_slice(#id);
         });
     }
@@ -594,9 +594,9 @@ fn from_slice_method(f: &Function) -> TokenStream {
 /// Converts a slice length to the C type of the count argument.
 fn length_conversion(p: &Param, n: TokenStream, gl_name: &str, array: &str) -> TokenStream {
     match p.ty.base.as_str() {
-        "GLsizei" | "GLint" => quote!(codec::count_i32(#n, #gl_name, #array)),
-        "GLuint" => quote!(codec::count_i32(#n, #gl_name, #array) as u32),
-        "GLsizeiptr" | "GLintptr" | "GLsizeiptrARB" | "GLintptrARB" => quote!(codec::count_isize(#n)),
+        "GLsizei" | "GLint" => quote!(arguments::count_i32(#n, #gl_name, #array)),
+        "GLuint" => quote!(arguments::count_i32(#n, #gl_name, #array) as u32),
+        "GLsizeiptr" | "GLintptr" | "GLsizeiptrARB" | "GLintptrARB" => quote!(arguments::count_isize(#n)),
         "GLint64" | "GLint64EXT" => quote!((#n) as i64),
         _ => quote!((#n) as _),
     }

@@ -21,7 +21,7 @@ pub fn emit(api: &Api) -> TokenStream {
     quote! {
         use super::types;
         use super::pname::{self, Count};
-        use crate::codec;
+        use crate::arguments;
         use crate::device::Device;
         use crate::RenderContext;
         use crate::shadow::Target;
@@ -218,7 +218,7 @@ fn scalar_query(api: &Api, f: &Function) -> TokenStream {
         #[doc = #doc]
         #[track_caller]
         pub fn #one(&self, #(#args),*) -> Result<#ret, crate::Error> {
-            codec::check_scalar_pname(#gl_name, #pn, pname::#count_fn(#pn));
+            arguments::check_scalar_pname(#gl_name, #pn, pname::#count_fn(#pn));
             match self.#method(#(#pass),*)?.first() {
                 Some(&x) => Ok(#value),
                 None => Err(crate::Error::UnsupportedQuery {
@@ -451,7 +451,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                 }
                 #(#name_checks)*
                 #(#setup)*
-                let _regions: [codec::Region; #n_regions] = [#(#regions),*];
+                let _regions: [arguments::Region; #n_regions] = [#(#regions),*];
                 // SAFETY: every pointer argument points into a buffer owned by this closure and
                 // sized by the length rule in the doc comment.
                 #bind_ret #call;
@@ -533,8 +533,8 @@ fn scalar_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
             let first = ident(param_named(f, &of[0]));
             let first_name = of[0].as_str();
             let conv = match p.ty.base.as_str() {
-                "GLsizei" | "GLint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name)),
-                "GLuint" => quote!(codec::count_i32(#first.len(), #gl_name, #first_name) as u32),
+                "GLsizei" | "GLint" => quote!(arguments::count_i32(#first.len(), #gl_name, #first_name)),
+                "GLuint" => quote!(arguments::count_i32(#first.len(), #gl_name, #first_name) as u32),
                 _ => quote!(#first.len() as _),
             };
             parts.lengths.push(quote!(let #id: #ty = #conv;));
@@ -544,7 +544,7 @@ fn scalar_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
         Role::OutLength { .. } => {
             parts.setup.push(quote!(let mut #a: types::GLsizei = -1;));
             parts.call_args.push(quote!(&mut #a as *mut types::GLsizei));
-            parts.regions.push(quote!(codec::region(&#a as *const types::GLsizei, 4)));
+            parts.regions.push(quote!(arguments::region(&#a as *const types::GLsizei, 4)));
         }
         Role::In(_) | Role::Out(_) => unreachable!("arrays have their own parts"),
     }
@@ -560,19 +560,19 @@ fn in_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPart
     match rule {
         Rule::String => {
             parts.args.push(quote!(#id: &str));
-            parts.owned.push(quote!(let #id = codec::c_string(#gl_name, #arg_name, #id);));
+            parts.owned.push(quote!(let #id = arguments::c_string(#gl_name, #arg_name, #id);));
         }
         Rule::Strings(_) => {
             parts.args.push(quote!(#id: &[&str]));
             parts.owned.push(quote! {
-                let #id: Vec<std::ffi::CString> = #id.iter().map(|s| codec::c_string(#gl_name, #arg_name, s)).collect();
+                let #id: Vec<std::ffi::CString> = #id.iter().map(|s| arguments::c_string(#gl_name, #arg_name, s)).collect();
             });
             parts.setup.push(quote!(let #a: Vec<*const std::ffi::c_char> = #id.iter().map(|s| s.as_ptr()).collect();));
             parts.setup.push(quote! {
-                let _strings: Vec<codec::Region> = #id.iter().map(|s| codec::region(s.as_ptr(), s.as_bytes_with_nul().len())).collect();
+                let _strings: Vec<arguments::Region> = #id.iter().map(|s| arguments::region(s.as_ptr(), s.as_bytes_with_nul().len())).collect();
             });
             parts.call_args.push(quote!(#a.as_ptr() as #ty));
-            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
             return;
         }
         Rule::Const(n) => {
@@ -591,7 +591,7 @@ fn in_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPart
             let pn = ident(param_named(f, param));
             parts.owned.push(quote! {
                 let needed = match pname::#count_fn(#pn) { Some(Count::Fixed(n)) => Some(n), _ => None };
-                codec::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
+                arguments::check_pname_len(#gl_name, #arg_name, #id.len(), needed, #pn);
                 let mut #id = #id.to_vec();
                 #id.resize(#id.len().max(16), Default::default());
             });
@@ -603,7 +603,7 @@ fn in_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPart
     }
     // Every form but a string array passes its owned copy.
     parts.call_args.push(quote!(#id.as_ptr() as #ty));
-    parts.regions.push(quote!(codec::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
+    parts.regions.push(quote!(arguments::region(#id.as_ptr(), std::mem::size_of_val(&#id[..]))));
 }
 
 /// The parts of an output array: a buffer made on the render thread, sized before anything is
@@ -617,7 +617,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
         Rule::One => {
             parts.setup.push(quote!(let mut #a: #elem = Default::default();));
             parts.call_args.push(quote!(&mut #a as *mut #elem as #ty));
-            parts.regions.push(quote!(codec::region(&#a as *const #elem, std::mem::size_of::<#elem>())));
+            parts.regions.push(quote!(arguments::region(&#a as *const #elem, std::mem::size_of::<#elem>())));
             parts.results.push((quote!(#elem), quote!(#a)));
             return;
         }
@@ -625,7 +625,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
             let n = *n as usize;
             parts.setup.push(quote!(let mut #a: [#elem; #n] = [Default::default(); #n];));
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
             parts.results.push((quote!([#elem; #n]), quote!(#a)));
             return;
         }
@@ -655,7 +655,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
             parts.args.push(quote!(#len_id: usize));
             parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-            parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+            parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
             parts.finish.push(quote!(#a.truncate(#len_id);));
             parts.results.push((quote!(Vec<#elem>), quote!(#a)));
             return;
@@ -666,7 +666,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
     };
     // The vectors sized by an argument.
     parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.finish.push(quote!(#a.truncate(#a_len);));
     parts.results.push(result);
 }
@@ -679,14 +679,14 @@ fn size_arg(f: &Function, x: &str) -> TokenStream {
     let gl_name = &f.name;
     let xi = ident(param_named(f, x));
     let x_ident = param_ident(x);
-    quote!(codec::size_arg(#gl_name, #x_ident, #xi as i64)?)
+    quote!(arguments::size_arg(#gl_name, #x_ident, #xi as i64)?)
 }
 
 /// An output vector `a` of `n` elements, whose allocation failure is an error.
 fn out_vec(f: &Function, a: &proc_macro2::Ident, elem: TokenStream, n: TokenStream) -> TokenStream {
     let gl_name = &f.name;
     quote! {
-        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, #n)?;
+        let mut #a: Vec<#elem> = arguments::out_vec(#gl_name, #n)?;
     }
 }
 
@@ -704,7 +704,7 @@ fn out_string_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
     parts.owned.push(quote!(let #a_len = #n;));
     parts.setup.push(out_vec(f, &a, quote!(u8), quote!(#a_len)));
     parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     let length = f
         .params
         .iter()
@@ -716,7 +716,7 @@ fn out_string_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
         .unwrap_or(quote!(None));
     let s = format_ident!("s{}", i);
     parts.finish.push(quote!(#a.truncate(#a_len);));
-    parts.finish.push(quote!(let #s = codec::string_from(&#a, #length);));
+    parts.finish.push(quote!(let #s = arguments::string_from(&#a, #length);));
     parts.results.push((quote!(String), quote!(#s)));
 }
 
@@ -744,12 +744,12 @@ fn out_pname_parts(f: &Function, i: usize, group: &str, param: &str, parts: &mut
             Some(Count::Queried(q)) => { #queried }
             None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
         };
-        let mut #a: Vec<#elem> = codec::out_vec(#gl_name, n)?;
+        let mut #a: Vec<#elem> = arguments::out_vec(#gl_name, n)?;
         let #a_len = n;
     });
     parts.finish.push(quote!(#a.truncate(#a_len);));
     parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-    parts.regions.push(quote!(codec::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.results.push((quote!(Vec<#elem>), quote!(#a)));
 }
 
@@ -773,7 +773,7 @@ fn with_count_query(
     qargs[index] = quote!(one.as_mut_ptr() as #ty);
     let q_call = quote! {{
         let mut one: [#elem; 16] = [Default::default(); 16];
-        let _one = codec::region(one.as_ptr(), std::mem::size_of_val(&one));
+        let _one = arguments::region(one.as_ptr(), std::mem::size_of_val(&one));
         unsafe { (gl.#field)(#(#qargs),*) };
         (one[0] as i64).max(0) as usize
     }};
@@ -817,7 +817,7 @@ fn return_value(f: &Function, results: Vec<(TokenStream, TokenStream)>) -> (Toke
     let mut all_results = Vec::new();
     if !f.ret.is_void() {
         let (rt, re) = if f.ret.is_pointer() && f.ret.base == "GLubyte" {
-            (quote!(Option<String>), quote!(unsafe { codec::string_from_ptr(ret) }))
+            (quote!(Option<String>), quote!(unsafe { arguments::string_from_ptr(ret) }))
         } else if f.ret.is_pointer() {
             (quote!(usize), quote!(ret as usize))
         } else if f.ret.base == "GLboolean" {
@@ -884,6 +884,6 @@ fn range_check(f: &Function) -> TokenStream {
     if ranges.is_empty() {
         quote!()
     } else {
-        quote!(codec::check_ranges(#gl_name, &[#(#ranges),*])?;)
+        quote!(arguments::check_ranges(#gl_name, &[#(#ranges),*])?;)
     }
 }

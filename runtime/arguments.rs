@@ -1,5 +1,7 @@
-//! Small conversions the generated recording methods call: packing enums into 16 bits, turning
-//! slice lengths into GL counts, and the panics for impossible input.
+//! Argument checks and conversions the generated methods call: packing enums into 16 bits,
+//! turning slice lengths into GL counts, checking sizes and buffer ranges of queries, the
+//! panics for impossible input. (Not a codec: nothing here encodes a packet; the module was
+//! once called that.)
 //!
 //! Every function that can panic is `#[track_caller]`, so the panic points at the line of the
 //! application that called the recording method, and its message names the GL function and the

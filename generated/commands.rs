@@ -9317,7 +9317,7 @@ impl CommandList {
     #[inline]
     pub fn client_wait_sync(
         &mut self,
-        sync: crate::Sync,
+        sync: crate::SyncHandle,
         flags: types::GLbitfield,
         timeout: types::GLuint64,
     ) {
@@ -10409,7 +10409,7 @@ impl CommandList {
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glDeleteSync.xhtml).
     #[track_caller]
     #[inline]
-    pub fn delete_sync(&mut self, sync: crate::Sync) {
+    pub fn delete_sync(&mut self, sync: crate::SyncHandle) {
         self.push_packet(DeleteSyncPacket {
             op: <DeleteSyncPacket as Packet>::OPCODE,
             sync: sync.id(),
@@ -11242,8 +11242,8 @@ impl CommandList {
         &mut self,
         condition: types::GLenum,
         flags: types::GLbitfield,
-    ) -> crate::Sync {
-        let sync = crate::Sync::new();
+    ) -> crate::SyncHandle {
+        let sync = crate::SyncHandle::new();
         self.push_packet(FenceSyncPacket {
             op: <FenceSyncPacket as Packet>::OPCODE,
             condition: arguments::pack_enum(condition),
@@ -12672,7 +12672,7 @@ impl CommandList {
     /// Needs OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glObjectPtrLabel.xhtml).
     #[track_caller]
     #[inline]
-    pub fn object_ptr_label(&mut self, ptr: crate::Sync, label: &str) {
+    pub fn object_ptr_label(&mut self, ptr: crate::SyncHandle, label: &str) {
         let length = arguments::count_i32(label.len(), "glObjectPtrLabel", "label");
         let label = self.push_str("glObjectPtrLabel", "label", label, false);
         self.push_packet(ObjectPtrLabelPacket {
@@ -19795,7 +19795,7 @@ impl CommandList {
     #[inline]
     pub fn wait_sync(
         &mut self,
-        sync: crate::Sync,
+        sync: crate::SyncHandle,
         flags: types::GLbitfield,
         timeout: types::GLuint64,
     ) {

@@ -4925,7 +4925,7 @@ impl Device {
     #[track_caller]
     pub fn get_object_ptr_label(
         &self,
-        ptr: crate::Sync,
+        ptr: crate::SyncHandle,
         buf_size: types::GLsizei,
     ) -> Result<String, crate::Error> {
         let ptr = ptr.id();
@@ -7574,7 +7574,7 @@ impl Device {
     #[track_caller]
     pub fn get_synciv(
         &self,
-        sync: crate::Sync,
+        sync: crate::SyncHandle,
         pname: types::GLenum,
         count: types::GLsizei,
     ) -> Result<(types::GLsizei, Vec<types::GLint>), crate::Error> {
@@ -12033,7 +12033,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSync.xhtml).
     #[track_caller]
-    pub fn is_sync(&self, sync: crate::Sync) -> Result<bool, crate::Error> {
+    pub fn is_sync(&self, sync: crate::SyncHandle) -> Result<bool, crate::Error> {
         let sync = sync.id();
         self.call(
             "glIsSync",

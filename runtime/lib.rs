@@ -95,12 +95,12 @@
 //! the state they use; [`CommandList::reset_state`] records a reset of the commonly used state
 //! to GL defaults, a known starting point.
 
+pub mod arguments;
 pub mod capture;
 mod capture_writer;
 mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
-pub mod arguments;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;
@@ -134,7 +134,7 @@ pub use generated::types;
 pub use generated::Gl;
 pub use list::CommandList;
 pub use render::RenderContext;
-pub use sync::Sync;
+pub use sync::SyncHandle;
 pub use vocab::{Report, ReportKind};
 
 /// Array data for arguments whose length the GL derives from state (pixel data).

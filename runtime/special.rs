@@ -3,7 +3,7 @@
 //!
 //! | GL function | glcmd | why |
 //! | --- | --- | --- |
-//! | `glFenceSync` | `CommandList::fence_sync` (generated, returns a [`Sync`]) | must run at its place in the stream, but the handle is needed at once |
+//! | `glFenceSync` | `CommandList::fence_sync` (generated, returns a [`SyncHandle`]) | must run at its place in the stream, but the handle is needed at once |
 //! | `glClientWaitSync` | [`Device::client_wait_sync`] | blocks: runs on the render thread after the fence's list |
 //! | `glFinish` | [`Device::finish`] | waits for every submitted list, then for the GPU |
 //! | `glFlush` | [`Device::flush`] | a round trip that flushes after every submitted list |
@@ -21,7 +21,7 @@ use crate::device::Device;
 use crate::diagnostics::DebugMessage;
 use crate::generated::{enums as gl, types::*};
 use crate::list::CommandList;
-use crate::{arguments, Error, Sync};
+use crate::{arguments, Error, SyncHandle};
 
 /// Every property `glGetProgramResourceiv` knows that yields one value.
 const SINGLE_VALUE_PROPERTIES: &[GLenum] = &[
@@ -58,7 +58,7 @@ impl Device {
     /// `glClientWaitSync`: waits on the render thread, after the list that recorded the fence
     /// has run, and returns `GL_ALREADY_SIGNALED`, `GL_CONDITION_SATISFIED`,
     /// `GL_TIMEOUT_EXPIRED` or `GL_WAIT_FAILED`.
-    pub fn client_wait_sync(&self, sync: Sync, flags: GLbitfield, timeout_ns: GLuint64) -> Result<GLenum, Error> {
+    pub fn client_wait_sync(&self, sync: SyncHandle, flags: GLbitfield, timeout_ns: GLuint64) -> Result<GLenum, Error> {
         self.call("glClientWaitSync", move |ctx| {
             let s = ctx.sync_object("glClientWaitSync", sync.id())?;
             // SAFETY: `s` is a live sync object of this context.

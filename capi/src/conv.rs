@@ -200,13 +200,13 @@ pub fn boolean<B: FromGLboolean>(v: u8) -> B {
 /// A `GLsync` from C: glcmd hands out sync ids as `GLsync` values (`special.rs`). A value that is
 /// no id names no sync object: the call fails or is skipped, as for a deleted one.
 #[inline]
-pub fn sync(v: GLsync) -> glcmd::Sync {
-    glcmd::Sync::from_id(u32::try_from(v as usize).unwrap_or(0))
+pub fn sync(v: GLsync) -> glcmd::SyncHandle {
+    glcmd::SyncHandle::from_id(u32::try_from(v as usize).unwrap_or(0))
 }
 
-/// A `glcmd::Sync` as the `GLsync` C gets.
+/// A `glcmd::SyncHandle` as the `GLsync` C gets.
 #[inline]
-pub fn sync_to_c(s: glcmd::Sync) -> GLsync {
+pub fn sync_to_c(s: glcmd::SyncHandle) -> GLsync {
     s.id() as usize as GLsync
 }
 

@@ -53,7 +53,7 @@ const FS: &str = "#version 450 core\nout vec4 o;\nuniform sampler2D s;\nvoid mai
 /// Objects and data the sweep's calls use.
 pub struct Fixture {
     names: HashMap<&'static str, Vec<u32>>,
-    syncs: RefCell<Vec<glcmd::Sync>>,
+    syncs: RefCell<Vec<glcmd::SyncHandle>>,
     data: Vec<u8>,
     /// A live allocation whose address the sweep passes as an "offset": if it ever reached the
     /// GL as a pointer with nothing bound, the GL would write into it (memcheck and the
@@ -290,12 +290,12 @@ impl Fixture {
         self.pick(v, i, &[0, 1, 16, 4096])
     }
 
-    pub fn sync(&self, v: usize, i: usize) -> glcmd::Sync {
+    pub fn sync(&self, v: usize, i: usize) -> glcmd::SyncHandle {
         let syncs = self.syncs.borrow();
         syncs[mix(v, i) % syncs.len()]
     }
 
-    pub fn keep_sync(&self, s: glcmd::Sync) {
+    pub fn keep_sync(&self, s: glcmd::SyncHandle) {
         let mut syncs = self.syncs.borrow_mut();
         if syncs.len() < 16 {
             syncs.push(s);

@@ -257,11 +257,11 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
             /// Returns the handle of the fence; it becomes a GL sync object when the list replays.
             #[track_caller]
             #[inline]
-            pub fn #method(&mut self, #(#args),*) -> crate::Sync {
+            pub fn #method(&mut self, #(#args),*) -> crate::SyncHandle {
                 #(#casts)*
                 #(#lengths)*
                 #(#prelude)*
-                let sync = crate::Sync::new();
+                let sync = crate::SyncHandle::new();
                 self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits,)* sync: sync.id() });
                 sync
             }
@@ -348,7 +348,7 @@ fn scalar_record_parts(api: &Api, f: &Function, p: &Param, parts: &mut RecordPar
             }
         }
         Role::Sync => {
-            parts.args.push(quote!(#id: crate::Sync));
+            parts.args.push(quote!(#id: crate::SyncHandle));
             parts.inits.push(quote!(#id: #id.id()));
         }
         Role::Length { of } => {

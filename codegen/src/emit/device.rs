@@ -524,7 +524,7 @@ fn scalar_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
             parts.call_args.push(quote!(#id as #ty));
         }
         Role::Sync => {
-            parts.args.push(quote!(#id: crate::Sync));
+            parts.args.push(quote!(#id: crate::SyncHandle));
             parts.owned.push(quote!(let #id = #id.id();));
             parts.setup.push(quote!(let #a = ctx.sync_object(#gl_name, #id)?;));
             parts.call_args.push(quote!(#a as #ty));

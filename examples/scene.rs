@@ -414,7 +414,7 @@ fn wait_for_frames(device: &Device, frames: u64) -> Result<Stats, glcmd::Error> 
 
 /// One line of the per-frame table.
 struct Row {
-    stats: glcmd::device::FrameStats,
+    stats: glcmd::FrameStats,
     round_trips: u64,
     record_ms: Vec<f64>,
     frame_ms: f64,

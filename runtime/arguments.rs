@@ -168,7 +168,7 @@ pub struct Region(
 );
 
 /// Buffer offsets and sizes of a query: the rule of
-/// [`first_bad_range`](crate::vocab::params::first_bad_range), as an error naming the argument.
+/// `vocab::params::first_bad_range`, as an error naming the argument.
 pub fn check_ranges(function: &'static str, values: &[(&'static str, i64)]) -> Result<(), crate::Error> {
     match crate::vocab::params::first_bad_range(values.iter().map(|v| v.1)) {
         Some(i) => Err(crate::Error::InvalidArgument { function, argument: values[i].0, value: values[i].1 }),

@@ -42,7 +42,7 @@ use crate::render::{self, ContextSource, RenderContext};
 use crate::vocab::{DebugMessage, Report, Sink};
 use crate::Error;
 
-pub use crate::options::{FrameStats, Options, Stats};
+use crate::options::{Options, Stats};
 
 /// The channel's messages and round-trip jobs, served by this device's render thread.
 pub(crate) type Msg = crate::channel::Msg<RenderContext>;

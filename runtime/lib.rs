@@ -20,18 +20,39 @@
 //! # let _ = err; Ok(()) }
 //! ```
 //!
-//! ## The parts
+//! ## The house
 //!
-//! * **Generated** (`generated`, from `vendor/` by glcmd-codegen in `build.rs`): one recording
-//!   method, packet and execute function per recorded GL function; `Device` methods for create
-//!   and query functions; the function-pointer loader [`Gl`]; typedefs and enumerants.
-//! * **Hand-written** (this crate's other modules): the list buffers ([`list`]), the replay loop
-//!   ([`replay`]), the render thread, frames and round trips ([`device`]), the GL context
-//!   ([`context`]), the few special functions ([`special`]), and capture files: writing them,
-//!   checking them as untrusted input, and replaying them ([`capture`]).
+//! Floors, from the ground up; a module imports only from its own floor and the ones below
+//! (`tests/layering.rs` fails on any import circle):
+//!
+//! | floor | modules | what they hold |
+//! | --- | --- | --- |
+//! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`) | typedefs, enumerants, the function table [`Gl`], pname counts: from `vendor/` by glcmd-codegen in `build.rs` |
+//! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
+//! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
+//! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the capture writer; open frames; options and counters |
+//! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
+//! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
+//! | the thread | `context`, `render` (and its `scheduler`) | the GL context (EGL, windows); the render thread's body, [`RenderContext`] and the scheduler |
+//! | the handle | `device`, `frame`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the hand-written special functions, sync handles, capture files (load, check, replay) |
+//! | generated methods | `generated` (`commands`, `device`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
 //!
 //! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
 //! `special` is the one documented exception.
+//!
+//! ## Which room to open for which change
+//!
+//! | change | where |
+//! | --- | --- |
+//! | how a GL function is recorded, replayed, classified, or which arguments it checks | the generator (`codegen/src`; `shadow_hooks.rs` says which calls touch the binding shadow), never `generated/` |
+//! | what the render thread believes is bound, or a range or binding check | `shadow/` (`binds.rs`, `checks.rs`), stateless guards in `shadow/guards.rs` |
+//! | the order in which lists and round trips run, waits and their limits | `render/scheduler.rs`, the rules in `frame.rs`'s essay |
+//! | a new message between the handle and the render thread | `channel.rs` |
+//! | a new kind of report | `vocab/report.rs`, then whoever reports it |
+//! | diagnostics (attribution, breadcrumbs, watchdog, strict) | `diagnostics.rs` |
+//! | a capture's file format or what it records | `capture_writer/`; loading, checking and replaying: `capture/` |
+//! | a hand-written special function (`glFenceSync`'s handle, `glClientWaitSync`, ...) | `special.rs` |
+//! | making or adopting a GL context | `context.rs` |
 //!
 //! ## Kinds of GL function
 //!
@@ -49,8 +70,8 @@
 //! pointer glcmd hands the driver points at memory of at least the size the GL will use (array
 //! lengths come from gl.xml and glcmd's pname tables, sizes are checked and allocated
 //! fallibly), and an offset reaches the GL only while a buffer is bound to its target (the
-//! render thread's binding shadow checks every offset; see [`shadow`]). Arguments drivers are
-//! known to mishandle are checked too: object names that do not exist, buffer ranges whose sum
+//! render thread's binding shadow checks every offset; see the README's "What safe
+//! guarantees"). Arguments drivers are known to mishandle are checked too: object names that do not exist, buffer ranges whose sum
 //! overflows, functions the context does not provide. A command that fails a check is skipped,
 //! reported on [`Device::reports`] and raises `GL_INVALID_OPERATION`. What glcmd cannot check
 //! is `unsafe`, with the contract in its doc: pixel data whose size the GL derives from state,
@@ -95,6 +116,11 @@
 //! the state they use; [`CommandList::reset_state`] records a reset of the commonly used state
 //! to GL defaults, a known starting point.
 
+// What users reach: the types re-exported below, and the modules whose documentation they read
+// (capture, diagnostics, special, checked). The rest is the house's inside; modules that sibling
+// crates of this workspace (the C ABI, the sweep, the replayer, the benches and tests) need are
+// public but hidden from the documentation.
+#[doc(hidden)]
 pub mod arguments;
 pub mod capture;
 mod capture_writer;
@@ -104,38 +130,46 @@ pub mod checked;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;
-pub mod device;
+mod device;
 pub mod diagnostics;
+#[doc(hidden)]
 pub mod dump;
 mod error;
-pub mod frame;
+mod frame;
+#[doc(hidden)]
 pub mod generated;
-pub mod limits;
-pub mod list;
+mod limits;
+mod list;
+#[doc(hidden)]
 pub mod loader;
 mod open_frames;
 mod options;
-pub mod packet;
+mod packet;
+#[doc(hidden)]
 pub mod pools;
+#[doc(hidden)]
 pub mod programs;
 mod render;
+#[doc(hidden)]
 pub mod replay;
-pub mod shadow;
+mod shadow;
 pub mod special;
 mod sync;
-pub mod vocab;
+mod vocab;
 
-pub use device::{Device, FrameStats, Options, Stats};
+pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
-pub use error::Error;
-pub use frame::{Frame, SubmitError};
+pub use error::{CaptureError, ContextError, Error};
+pub use frame::{Frame, SubmitError, MAX_SLOTS};
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
+pub use limits::Limits;
 pub use list::CommandList;
+pub use options::{FrameStats, Options, Stats};
 pub use render::RenderContext;
 pub use sync::SyncHandle;
-pub use vocab::{Report, ReportKind};
+pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind};
 
 /// Array data for arguments whose length the GL derives from state (pixel data).
 #[derive(Clone, Copy, Debug)]

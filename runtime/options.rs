@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::diagnostics::DiagnosticOptions;
 
-/// Options for [`Device::with_options`].
+/// Options for [`Device::with_options`](crate::Device::with_options).
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Lists from `command_list` record the source location of every command (implied by any
@@ -15,7 +15,7 @@ pub struct Options {
     /// Error attribution, strict mode, use-after-delete tracking, watchdog.
     pub diagnostics: DiagnosticOptions,
     /// How long later work may wait for a slot that has not been submitted before glcmd stops
-    /// waiting: a blocked round trip or `wait_frames` fails with [`Error::Blocked`], and a frame
+    /// waiting: a blocked round trip or `wait_frames` fails with [`Error::Blocked`](crate::Error::Blocked), and a frame
     /// that holds later frames back has its missing slots given up (rules 4 and 7 of the
     /// ordering rules, `frame.rs`). Default 10 s.
     pub wait_limit: Duration,

@@ -219,6 +219,40 @@ fn report(spans: &[FunctionSpan]) -> String {
     spans.iter().map(|f| format!("\n  {}:{} {} ({} lines)", f.file.display(), f.line, f.name, f.lines)).collect()
 }
 
+/// The most lines a hand-written runtime file may hold: a room with one job. (Data tables are
+/// exempt: they are long by nature and read by search, not from top to bottom.)
+const MAX_RUNTIME_FILE_LINES: usize = 700;
+
+/// Runtime files that are data tables.
+const DATA_TABLES: &[&str] = &[];
+
+#[test]
+fn no_runtime_function_or_capi_function_is_longer_than_120_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is inside the checkout").to_path_buf();
+    let mut long = long_functions(&root.join("runtime"), MAX_FUNCTION_LINES);
+    long.extend(long_functions(&root.join("capi/src"), MAX_FUNCTION_LINES));
+    assert!(long.is_empty(), "functions over {MAX_FUNCTION_LINES} lines: cut each into named stages{}", report(&long));
+}
+
+#[test]
+fn no_runtime_file_is_longer_than_700_lines() {
+    let runtime =
+        Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is inside the checkout").join("runtime");
+    let long: Vec<String> = rust_files(&runtime)
+        .into_iter()
+        .filter(|f| !DATA_TABLES.iter().any(|t| f.ends_with(t)))
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(&f).unwrap().lines().count();
+            (lines > MAX_RUNTIME_FILE_LINES).then(|| format!("\n  {} ({lines} lines)", f.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "runtime files over {MAX_RUNTIME_FILE_LINES} lines: split them by concern{}",
+        long.concat()
+    );
+}
+
 #[test]
 fn no_codegen_function_is_longer_than_120_lines() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

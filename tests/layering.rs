@@ -162,3 +162,51 @@ fn the_ground_floor_imports_nothing_above_it() {
         );
     }
 }
+
+/// The generated layer (committed in `generated/`) plugs into a fixed set of hand-written
+/// helpers and otherwise speaks only the ground floor: a generated file that reached into any
+/// other module would tie the generator to the runtime's inside.
+#[test]
+fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
+    const ALLOWED: &[&str] = &[
+        // the generated tables and the ground floor
+        "generated",
+        "gl",
+        "types",
+        "Gl",
+        "vocab",
+        "packet",
+        "missing_function",
+        "Error",
+        "Bytes",
+        // the helpers the generated code plugs into: recording, argument checks, replay and its
+        // shadow hooks, dumps, the checking table, the Device methods' round trips and caches,
+        // capture tables
+        "list",
+        "arguments",
+        "replay",
+        "shadow",
+        "dump",
+        "checked",
+        "device",
+        "programs",
+        "capture",
+        "CommandList",
+        "Device",
+        "SyncHandle",
+        "RenderContext",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let mut seen = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            seen.extend(crate_paths(&code(&path)));
+        }
+    }
+    seen.remove("");
+    println!("generated/ imports: {}", seen.iter().cloned().collect::<Vec<_>>().join(", "));
+    let other: Vec<&String> = seen.iter().filter(|p| !ALLOWED.contains(&p.as_str())).collect();
+    assert!(other.is_empty(), "generated code reaches into {other:?}: give it a helper on a floor it may use");
+    assert!(seen.contains("replay") && seen.contains("list"), "the scan found too little: {seen:?}");
+}

@@ -23,8 +23,9 @@
 //!
 //! Options: `--quick`; `--work-us X` (CPU work per object, default 50), `--objects N`,
 //! `--frames N`, `--warmup N`; `--only record|dispatch` runs that micro-benchmark alone, without
-//! a GL context (for `valgrind --tool=callgrind` or `perf`). `BENCH_TRACE_ALLOCS=1` prints the
-//! backtrace of any allocation made in a steady-state window.
+//! a GL context (for `valgrind --tool=callgrind` or `perf`); `--icount WORKLOAD REPS` runs one
+//! workload for the instruction counts of `.ci/icount.sh` (see `bench/icount.rs`).
+//! `BENCH_TRACE_ALLOCS=1` prints the backtrace of any allocation made in a steady-state window.
 //!
 //! The harness is this file's own (median of timed batches), not criterion: every figure is a
 //! ratio measured side by side in one process, some variants need a real GL context on a given
@@ -47,6 +48,8 @@ mod frame;
 mod glbound;
 #[path = "bench/harness.rs"]
 mod harness;
+#[path = "bench/icount.rs"]
+mod icount;
 #[path = "bench/micro.rs"]
 mod micro;
 #[path = "bench/scene.rs"]
@@ -341,6 +344,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(child::FLAG) {
         child::child_main(&args[2..]);
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("--icount") {
+        icount::main(&args[2..]); // instruction counts under callgrind: see the module
         return;
     }
     if args.get(1).map(String::as_str) == Some(child::FLAG_GLCMD) {

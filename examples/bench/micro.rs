@@ -44,7 +44,7 @@ impl Cmd {
         }
     }
     /// Commands per timed batch.
-    fn batch(self) -> u32 {
+    pub fn batch(self) -> u32 {
         match self {
             Cmd::NamedBufferSubData1K => 256,
             _ => 1024,
@@ -91,7 +91,9 @@ fn record_loop<const C: u8>(list: &mut CommandList, n: u32, mats: &[[f32; 16]]) 
     }
 }
 
-fn record_batch(list: &mut CommandList, c: Cmd, n: u32, mats: &[[f32; 16]]) {
+/// Records `n` commands `c` into `list` (the loop the record benchmarks time and the
+/// instruction counts of `icount.rs` count).
+pub fn record_batch(list: &mut CommandList, c: Cmd, n: u32, mats: &[[f32; 16]]) {
     match c {
         Cmd::BindTexture => record_loop::<0>(list, n, mats),
         Cmd::UniformMatrix4fv => record_loop::<1>(list, n, mats),
@@ -263,25 +265,51 @@ pub struct Dispatch {
     pub mix_direct: (f64, f64),
 }
 
+/// The scene whose names the per-object stream uses (the no-op table never sees a real one).
+const FAKE_SCENE: Scene =
+    Scene { program: 1, vao: 1, fbo: 1, loc_mvp: 0, loc_color: 1, textures: [1, 2], upload_buffer: 1 };
+
+/// A list of `n` `glBindTexture` commands.
+pub fn bind_stream(n: u32) -> CommandList {
+    let mut list = CommandList::new();
+    for i in 0..n {
+        list.bind_texture(gl::TEXTURE_2D, i);
+    }
+    list
+}
+
+/// A list of the frame benchmark's per-object stream for `objects` objects (3 commands each).
+pub fn object_stream(objects: u32) -> CommandList {
+    let mats = matrices();
+    let mut list = CommandList::new();
+    for o in 0..objects {
+        scene::object_record(&mut list, &FAKE_SCENE, &mats[(o & 15) as usize], scene::color(o));
+    }
+    list
+}
+
+/// A replay state on the no-op table `g` (from [`scene::noop_gl`]), with the vertex array and
+/// element buffer that the draws of the per-object stream need in the binding shadow, as a real
+/// scene has.
+pub fn replay_state(g: &Gl) -> Standalone {
+    // SAFETY: the table's entries that replay calls are no-ops.
+    let mut state = unsafe { Standalone::new(g) };
+    state.shadow().vertex_arrays_created(&[1]);
+    state.shadow().buffers_created(&[2]);
+    state.shadow().bind_vertex_array(g, 1);
+    state.shadow().vertex_array_element_buffer(1, 2);
+    state
+}
+
 pub fn dispatch(reps: usize) -> Dispatch {
     let table = scene::noop_gl();
     let g: &Gl = black_box(&table);
     const N: u32 = 4096;
 
     // glBindTexture stream.
-    let mut list = CommandList::new();
+    let list = bind_stream(N);
     let args: Vec<(GLenum, GLuint)> = (0..N).map(|i| (gl::TEXTURE_2D, i)).collect();
-    for &(t, n) in &args {
-        list.bind_texture(t, n);
-    }
-    // SAFETY: the table's entries that replay calls are no-ops.
-    let mut state = unsafe { Standalone::new(g) };
-    // The draws of the per-object stream need a vertex array with an element buffer in the
-    // binding shadow, as a real scene has.
-    state.shadow().vertex_arrays_created(&[1]);
-    state.shadow().buffers_created(&[2]);
-    state.shadow().bind_vertex_array(g, 1);
-    state.shadow().vertex_array_element_buffer(1, 2);
+    let mut state = replay_state(g);
     let bind_replay = summary(per_op(20, reps, || {
         // SAFETY: no-op table, list recorded by glcmd.
         unsafe { state.replay(g, black_box(&list)) };
@@ -297,19 +325,15 @@ pub fn dispatch(reps: usize) -> Dispatch {
 
     // Per-object stream: 3 commands per object.
     let mats = matrices();
-    let fake = Scene { program: 1, vao: 1, fbo: 1, loc_mvp: 0, loc_color: 1, textures: [1, 2], upload_buffer: 1 };
     let objects = N / 4;
-    let mut list = CommandList::new();
-    for o in 0..objects {
-        scene::object_record(&mut list, &fake, &mats[(o & 15) as usize], scene::color(o));
-    }
+    let list = object_stream(objects);
     let colors: Vec<[f32; 4]> = (0..objects).map(scene::color).collect();
     let mix_replay = summary(per_op(20, reps, || {
         // SAFETY: no-op table, list recorded by glcmd.
         unsafe { state.replay(g, black_box(&list)) };
         3 * objects as usize
     }));
-    let s = black_box(fake);
+    let s = black_box(FAKE_SCENE);
     let mix_direct = summary(per_op(20, reps, || {
         let mats = black_box(&mats[..]);
         for (o, c) in black_box(&colors[..]).iter().enumerate() {

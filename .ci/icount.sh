@@ -58,9 +58,9 @@ measure() {
     GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX_Fast_Unaligned_Load,-AVX512F,-ERMS,-FSRM \
         valgrind --tool=callgrind --callgrind-out-file="$out" --compress-strings=no --compress-pos=no \
         --toggle-collect='*icount*measured*' "$exe" --icount "$1" "$reps" >"$tmp/stdout" 2>"$tmp/stderr" ||
-        { cat "$tmp/stderr" "$tmp/stdout"; echo "icount: $1 failed under callgrind"; exit 1; }
+        { cat "$tmp/stderr" "$tmp/stdout" >&2; echo "icount: $1 failed under callgrind" >&2; exit 1; }
     commands=$(sed -n 's/^commands //p' "$tmp/stdout")
-    [ -n "$commands" ] || { cat "$tmp/stdout"; echo "icount: $1 printed no command count"; exit 1; }
+    [ -n "$commands" ] || { cat "$tmp/stdout" >&2; echo "icount: $1 printed no command count" >&2; exit 1; }
     count "$out" | awk -v n="$commands" '{ printf "%.2f %.2f\n", $1 / n, $2 / n }'
 }
 
@@ -68,7 +68,8 @@ rustc=$(rustc --version)
 start=$(date +%s)
 declare -A total own
 for w in "${workloads[@]}"; do
-    read -r total[$w] own[$w] < <(measure "$w")
+    figures=$(measure "$w") # a failure stops the script here (set -e)
+    read -r "total[$w]" "own[$w]" <<<"$figures"
 done
 
 if $update; then

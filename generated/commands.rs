@@ -20150,10 +20150,6 @@ unsafe fn exec_active_shader_program(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLuint = c.program;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_name(raw, Class::ProgramPipeline, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = r.shadow().check_name(raw, Class::Program, a1, false) {
         r.refuse(p, why);
         return;
@@ -27437,10 +27433,6 @@ unsafe fn exec_texture_view(r: &mut Replayer<'_>, p: *const u64) {
     let a7: types::GLuint = c.numlayers;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a2, false) {
         r.refuse(p, why);
         return;
@@ -28570,10 +28562,6 @@ unsafe fn exec_use_program_stages(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.program;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_name(raw, Class::ProgramPipeline, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = r.shadow().check_name(raw, Class::Program, a2, false) {
         r.refuse(p, why);
         return;

@@ -217,6 +217,20 @@ pub fn names_unchecked(f: &Function) -> bool {
         || matches!(n, "glUseProgram" | "glUseProgramObjectARB" | "glActiveProgramEXT")
 }
 
+/// Object arguments that may be a name generated (`glGen*`) and never bound: the GL creates
+/// the object on first use there, as a bind does (GL 4.6 §8.18 for `glTextureView`'s new
+/// texture, §7.4 for the program pipeline of `glUseProgramStages` and `glActiveShaderProgram`).
+/// Such a name is no object yet, so `glIs*` says false for it and glcmd cannot tell it from a
+/// name never generated; the GL can, and must look the name up to create the object, so the
+/// check is left to it.
+pub const CREATED_ON_FIRST_USE: &[(&str, &str)] =
+    &[("glTextureView", "texture"), ("glUseProgramStages", "pipeline"), ("glActiveShaderProgram", "pipeline")];
+
+/// Whether `param` of `f` is in [`CREATED_ON_FIRST_USE`].
+pub fn created_on_first_use(f: &Function, param: &str) -> bool {
+    CREATED_ON_FIRST_USE.iter().any(|&(function, p)| function == f.name && p == param)
+}
+
 /// The classes the runtime tracks names of (`shadow::Class`).
 pub const TRACKED_CLASSES: &[(&str, &str)] = &[
     ("buffer", "Buffer"),

@@ -881,7 +881,7 @@ fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<To
     let mut checks = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
         let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };
-        if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" {
+        if !matches!(p.role, Role::Value) || p.ty.base != "GLuint" || shadow_hooks::created_on_first_use(f, &p.name) {
             continue;
         }
         let (a, class, first) = (arg(&p.name), format_ident!("{}", variant), i == 0);

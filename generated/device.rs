@@ -12042,7 +12042,7 @@ impl Device {
                 if !gl.is_available(371) {
                     return Err(ctx.unavailable("glIsSync"));
                 }
-                let a0 = ctx.sync_object("glIsSync", sync)?;
+                let Ok(a0) = ctx.sync_object("glIsSync", sync) else { return Ok(false) };
                 let _regions: [arguments::Region; 0usize] = [];
                 let ret = unsafe { (gl.IsSync)(a0 as types::GLsync) };
                 let answer = ret != 0;

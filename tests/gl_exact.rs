@@ -52,3 +52,19 @@ fn program_pipeline_calls_take_a_generated_name_that_was_never_bound() {
     assert_eq!(device.get_program_pipelinei(pipelines[0], gl::VERTEX_SHADER).unwrap(), program as i32);
     assert_eq!(device.get_program_pipelinei(pipelines[1], gl::ACTIVE_PROGRAM).unwrap(), program as i32);
 }
+
+/// Class 1 of issue 19: `glIsSync` of a handle that names no sync object answers false and raises
+/// no error (piglit's `arb_sync@clientwaitsync-errors` used 0xDEADBEEF); glcmd failed the call
+/// with its own "unknown sync" error. Other uses of such a handle stay errors.
+#[test]
+fn is_sync_of_a_handle_that_names_nothing_is_false_without_an_error() {
+    let device = device();
+    let bogus = glcmd::SyncHandle::from_id(0xDEAD_BEEF);
+    assert!(!device.is_sync(bogus).unwrap());
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+    let mut list = device.command_list();
+    let fence = list.fence_sync(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
+    device.submit(list).unwrap();
+    assert!(device.is_sync(fence).unwrap(), "a real fence is a sync object");
+    assert!(device.get_synciv(bogus, gl::SYNC_STATUS, 1).is_err(), "querying a handle that names nothing fails");
+}

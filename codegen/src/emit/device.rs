@@ -526,7 +526,13 @@ fn scalar_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
         Role::Sync => {
             parts.args.push(quote!(#id: crate::SyncHandle));
             parts.owned.push(quote!(let #id = #id.id();));
-            parts.setup.push(quote!(let #a = ctx.sync_object(#gl_name, #id)?;));
+            // glIsSync answers false for a handle that names no sync object, without an error
+            // (GL 4.6 §4.1.3); every other use of such a handle is an error.
+            parts.setup.push(if f.name == "glIsSync" {
+                quote!(let Ok(#a) = ctx.sync_object(#gl_name, #id) else { return Ok(false) };)
+            } else {
+                quote!(let #a = ctx.sync_object(#gl_name, #id)?;)
+            });
             parts.call_args.push(quote!(#a as #ty));
         }
         Role::Length { of } => {

@@ -8,9 +8,10 @@
 //!   thread at the failure; not again for a failure raised while that thread runs it (the
 //!   callback's own failing calls would otherwise recurse until the stack overflows).
 //! * **`glGetError`**, for failures of GL entry points only: the failure raises the GL error the
-//!   GL would have raised for the same mistake (`GL_INVALID_VALUE` for a NULL array or negative
-//!   count, `GL_INVALID_ENUM` for an unknown pname, `GL_INVALID_OPERATION` otherwise), which the
-//!   thread's next `glGetError` returns before asking the device.
+//!   GL would have raised for the same mistake (`GL_INVALID_VALUE` for a NULL array, a negative
+//!   count or a sync handle that names nothing, `GL_INVALID_ENUM` for an unknown pname,
+//!   `GL_INVALID_OPERATION` otherwise), which the thread's next `glGetError` returns before
+//!   asking the device.
 //!
 //! `glcmd::Error`s map to codes one to one (`from_glcmd`); their text is kept, with the Rust API
 //! it names put in C terms (`c_terms.rs`: `glcmdRunOnRenderThread` for `Device::with_gl`, ...).
@@ -125,7 +126,9 @@ impl CallError {
 fn gl_error(status: GlcmdStatus) -> u32 {
     use glcmd::gl;
     match status {
-        GLCMD_ERROR_NULL_POINTER | GLCMD_ERROR_INVALID_ARGUMENT => gl::INVALID_VALUE,
+        // A sync handle that names no sync object: `GL_INVALID_VALUE`, as the GL gives for
+        // glClientWaitSync, glWaitSync, glGetSynciv and glDeleteSync (GL 4.6 §4.1).
+        GLCMD_ERROR_NULL_POINTER | GLCMD_ERROR_INVALID_ARGUMENT | GLCMD_ERROR_UNKNOWN_SYNC => gl::INVALID_VALUE,
         GLCMD_ERROR_UNKNOWN_PNAME => gl::INVALID_ENUM,
         GLCMD_ERROR_OUT_OF_MEMORY => gl::OUT_OF_MEMORY,
         GLCMD_ERROR_DEVICE_LOST => gl::CONTEXT_LOST,

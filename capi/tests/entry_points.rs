@@ -681,3 +681,27 @@ fn runtime_errors_through_the_c_abi_name_c_calls() {
     check(glcmdDeviceWaitFrames(d, 1));
     check(glcmdDeviceDestroy(d));
 }
+
+/// Issue 19, class 1, through the C ABI: a sync handle that names no sync object. `glIsSync`
+/// answers `GL_FALSE` with no error; `glClientWaitSync` and `glGetSynciv` fail with
+/// `GL_INVALID_VALUE` (piglit's `arb_sync@clientwaitsync-errors`) and leave the output alone.
+#[test]
+fn a_sync_handle_that_names_nothing_gets_the_gls_answers() {
+    let d = device();
+    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    let bogus = 0xDEAD_BEEF_usize as GLsync;
+    unsafe {
+        assert_eq!((GL.IsSync)(bogus), 0);
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+        (GL.ClientWaitSync)(bogus, 0, 0);
+        assert_eq!(last().0, GLCMD_ERROR_UNKNOWN_SYNC);
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+        let mut value = -7;
+        (GL.GetSynciv)(bogus, gl::SYNC_STATUS, 1, null_mut(), &mut value);
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+        assert_eq!(value, -7, "a failed query leaves its output unwritten");
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+    }
+    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
+    check(unsafe { glcmdDeviceDestroy(d) });
+}

@@ -68,3 +68,25 @@ fn is_sync_of_a_handle_that_names_nothing_is_false_without_an_error() {
     assert!(device.is_sync(fence).unwrap(), "a real fence is a sync object");
     assert!(device.get_synciv(bogus, gl::SYNC_STATUS, 1).is_err(), "querying a handle that names nothing fails");
 }
+
+/// Class 2 of issue 19: pooled creates validate as the GL does. `glCreateQueries` with a target
+/// that is no query target raises `GL_INVALID_ENUM` and makes no object (glcmd's name pool handed
+/// out a name), and so does `glCreateTextures` with a target that is no texture target.
+#[test]
+fn pooled_creates_with_a_target_the_gl_refuses_raise_its_error() {
+    let device = device();
+    let creates: [(&str, &dyn Fn() -> Result<Vec<u32>, glcmd::Error>); 2] = [
+        ("glCreateQueries", &|| device.create_queries(0x1234, 2)),
+        ("glCreateTextures", &|| device.create_textures(0x1234, 2)),
+    ];
+    for (what, create) in creates {
+        // One at a time: two errors of one kind are one GL error flag.
+        let names = create().unwrap_or_default();
+        assert_eq!(device.get_error().unwrap(), gl::INVALID_ENUM, "{what}: the GL's error");
+        assert!(names.iter().all(|&n| n == 0), "{what}: no object is made: {names:?}");
+    }
+    // The pools still serve valid targets.
+    let queries = device.create_queries(gl::SAMPLES_PASSED, 2).unwrap();
+    assert!(queries.iter().all(|&q| q != 0));
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+}

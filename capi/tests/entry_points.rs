@@ -705,3 +705,23 @@ fn a_sync_handle_that_names_nothing_gets_the_gls_answers() {
     check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
     check(unsafe { glcmdDeviceDestroy(d) });
 }
+
+/// Issue 19, class 2, through the C ABI: `glCreateQueries` with a target that is no query target
+/// raises `GL_INVALID_ENUM` and writes no name, as the GL does (glcmd's name pool must not hand
+/// one out).
+#[test]
+fn a_pooled_create_with_a_bad_target_gets_the_gls_error() {
+    let d = device();
+    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    unsafe {
+        let mut names = [77u32; 2];
+        (GL.CreateQueries)(0x1234, 2, names.as_mut_ptr());
+        assert_eq!((GL.GetError)(), gl::INVALID_ENUM);
+        assert!(names.iter().all(|&n| n == 77 || n == 0), "no name is handed out: {names:?}");
+        (GL.CreateQueries)(gl::SAMPLES_PASSED, 2, names.as_mut_ptr());
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+        assert!(names.iter().all(|&n| n != 0 && n != 77), "{names:?}");
+    }
+    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
+    check(unsafe { glcmdDeviceDestroy(d) });
+}

@@ -40,6 +40,8 @@ pub struct CallError(Box<Failure>);
 pub struct Failure {
     pub status: GlcmdStatus,
     pub message: String,
+    /// The GL error to raise where the status alone does not say it (`gl_error` otherwise).
+    pub gl: Option<u32>,
 }
 
 impl std::ops::Deref for CallError {
@@ -52,7 +54,13 @@ impl std::ops::Deref for CallError {
 impl CallError {
     #[cold]
     pub fn new(status: GlcmdStatus, message: String) -> CallError {
-        CallError(Box::new(Failure { status, message }))
+        CallError(Box::new(Failure { status, message, gl: None }))
+    }
+
+    /// The same failure, raising `error` for `glGetError` (the error the GL gives for the case).
+    pub fn raising(mut self, error: u32) -> CallError {
+        self.0.gl = Some(error);
+        self
     }
 
     pub fn null(function: &str, argument: &str) -> CallError {
@@ -205,7 +213,7 @@ fn call_back(status: GlcmdStatus, message: &CStr) {
 
 /// Records the failure of a GL entry point: also raises its GL error for `glGetError`.
 pub fn fail_gl(function: &str, e: CallError) {
-    let gl = gl_error(e.status);
+    let gl = e.gl.unwrap_or_else(|| gl_error(e.status));
     let _ = PENDING_GL.try_with(|p| {
         if p.get() == 0 {
             p.set(gl);

@@ -146,6 +146,19 @@ pub fn image_bytes(image: &Image, store: &Store) -> Result<usize, SizeError> {
     usize::try_from(end).ok().filter(|&n| n <= isize::MAX as usize).ok_or(SizeError::Overflow)
 }
 
+/// The GL error for a format/type pair glcmd cannot size: `GL_INVALID_ENUM` when either is no
+/// pixel format or type of the core profile, `GL_INVALID_OPERATION` when both are but do not go
+/// together (what the GL raises for the same call).
+pub(crate) fn format_type_error(format: GLenum, type_: GLenum) -> GLenum {
+    let known_type = group_bytes(gl::RGBA, type_).is_some();
+    let known_format = group_bytes(format, gl::UNSIGNED_BYTE).is_some() || format == gl::DEPTH_STENCIL;
+    if known_type && known_format {
+        gl::INVALID_OPERATION
+    } else {
+        gl::INVALID_ENUM
+    }
+}
+
 fn size_error(f: &str, argument: &str, image: &Image, e: SizeError) -> CallError {
     match e {
         SizeError::Format => CallError::new(
@@ -156,7 +169,8 @@ fn size_error(f: &str, argument: &str, image: &Image, e: SizeError) -> CallError
                 EnumName(image.format),
                 EnumName(image.type_)
             ),
-        ),
+        )
+        .raising(format_type_error(image.format, image.type_)),
         SizeError::Overflow => CallError::new(
             GLCMD_ERROR_INVALID_ARGUMENT,
             format!("{f}: `{argument}` would span more bytes than memory holds"),

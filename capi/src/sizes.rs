@@ -84,7 +84,8 @@ fn size_error(f: &str, format: GLenum, type_: GLenum, e: SizeError) -> CallError
                 EnumName(format),
                 EnumName(type_)
             ),
-        ),
+        )
+        .raising(crate::pixels::format_type_error(format, type_)),
         SizeError::Overflow => {
             CallError::new(GLCMD_ERROR_OUT_OF_MEMORY, format!("{f}: the image is larger than memory"))
         }

@@ -725,3 +725,24 @@ fn a_pooled_create_with_a_bad_target_gets_the_gls_error() {
     check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
     check(unsafe { glcmdDeviceDestroy(d) });
 }
+
+/// Issue 19, class 2: a query the GL refuses leaves the caller's output as it was (a C
+/// `glReadPixels` with a format the GL refuses zeroed the caller's buffer).
+#[test]
+fn a_failed_read_leaves_the_callers_buffer_alone() {
+    let d = device();
+    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    unsafe {
+        let mut pixels = [0xAAu8; 64];
+        (GL.ReadPixels)(0, 0, 4, 4, 0x1234, gl::UNSIGNED_BYTE, pixels.as_mut_ptr().cast());
+        let (status, message) = last();
+        assert_eq!((GL.GetError)(), gl::INVALID_ENUM, "{status}: {message}");
+        assert!(pixels.iter().all(|&b| b == 0xAA), "{pixels:?}");
+        let mut v = [-5i32; 4];
+        (GL.GetIntegerv)(0x1234, v.as_mut_ptr());
+        assert_eq!((GL.GetError)(), gl::INVALID_ENUM);
+        assert_eq!(v, [-5; 4]);
+    }
+    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
+    check(unsafe { glcmdDeviceDestroy(d) });
+}

@@ -688,7 +688,7 @@ fn runtime_errors_through_the_c_abi_name_c_calls() {
 #[test]
 fn a_sync_handle_that_names_nothing_gets_the_gls_answers() {
     let d = device();
-    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    check(glcmdDeviceMakeCurrent(d));
     let bogus = 0xDEAD_BEEF_usize as GLsync;
     unsafe {
         assert_eq!((GL.IsSync)(bogus), 0);
@@ -702,8 +702,8 @@ fn a_sync_handle_that_names_nothing_gets_the_gls_answers() {
         assert_eq!(value, -7, "a failed query leaves its output unwritten");
         assert_eq!((GL.GetError)(), gl::NO_ERROR);
     }
-    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
-    check(unsafe { glcmdDeviceDestroy(d) });
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
 }
 
 /// Issue 19, class 2, through the C ABI: `glCreateQueries` with a target that is no query target
@@ -712,7 +712,7 @@ fn a_sync_handle_that_names_nothing_gets_the_gls_answers() {
 #[test]
 fn a_pooled_create_with_a_bad_target_gets_the_gls_error() {
     let d = device();
-    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    check(glcmdDeviceMakeCurrent(d));
     unsafe {
         let mut names = [77u32; 2];
         (GL.CreateQueries)(0x1234, 2, names.as_mut_ptr());
@@ -722,8 +722,8 @@ fn a_pooled_create_with_a_bad_target_gets_the_gls_error() {
         assert_eq!((GL.GetError)(), gl::NO_ERROR);
         assert!(names.iter().all(|&n| n != 0 && n != 77), "{names:?}");
     }
-    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
-    check(unsafe { glcmdDeviceDestroy(d) });
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
 }
 
 /// Issue 19, class 2: a query the GL refuses leaves the caller's output as it was (a C
@@ -731,7 +731,7 @@ fn a_pooled_create_with_a_bad_target_gets_the_gls_error() {
 #[test]
 fn a_failed_read_leaves_the_callers_buffer_alone() {
     let d = device();
-    check(unsafe { glcmdDeviceMakeCurrent(d) });
+    check(glcmdDeviceMakeCurrent(d));
     unsafe {
         let mut pixels = [0xAAu8; 64];
         (GL.ReadPixels)(0, 0, 4, 4, 0x1234, gl::UNSIGNED_BYTE, pixels.as_mut_ptr().cast());
@@ -743,6 +743,6 @@ fn a_failed_read_leaves_the_callers_buffer_alone() {
         assert_eq!((GL.GetError)(), gl::INVALID_ENUM);
         assert_eq!(v, [-5; 4]);
     }
-    check(unsafe { glcmdDeviceMakeCurrent(null_mut()) });
-    check(unsafe { glcmdDeviceDestroy(d) });
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
 }

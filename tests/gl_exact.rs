@@ -75,7 +75,8 @@ fn is_sync_of_a_handle_that_names_nothing_is_false_without_an_error() {
 #[test]
 fn pooled_creates_with_a_target_the_gl_refuses_raise_its_error() {
     let device = device();
-    let creates: [(&str, &dyn Fn() -> Result<Vec<u32>, glcmd::Error>); 2] = [
+    type Create<'a> = &'a dyn Fn() -> Result<Vec<u32>, glcmd::Error>;
+    let creates: [(&str, Create); 2] = [
         ("glCreateQueries", &|| device.create_queries(0x1234, 2)),
         ("glCreateTextures", &|| device.create_textures(0x1234, 2)),
     ];

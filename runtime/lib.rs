@@ -71,15 +71,15 @@
 //! lengths come from gl.xml and glcmd's pname tables, sizes are checked and allocated
 //! fallibly), and an offset reaches the GL only while a buffer is bound to its target (the
 //! render thread's binding shadow checks every offset; see the README's "What safe
-//! guarantees"). Arguments drivers are known to mishandle are checked too: object names that do not exist, buffer ranges whose sum
-//! overflows, functions the context does not provide. A command that fails a check is skipped,
-//! reported on [`Device::reports`] and raises `GL_INVALID_OPERATION`. What glcmd cannot check
-//! is `unsafe`, with the contract in its doc: pixel data whose size the GL derives from state,
-//! GPU addresses and bindless handles, the function table itself ([`Gl`]) and
-//! [`Device::with_gl`]'s closures. glcmd cannot guarantee against driver bugs reached with valid
-//! arguments, GPU hangs caused by shader code, or reads past the end of a bound buffer (a draw
-//! with more vertices than the buffer holds): `Options::robust_access` asks the driver to make
-//! those defined.
+//! guarantees"). Arguments drivers are known to mishandle are checked too: object names that do
+//! not exist, buffer ranges whose sum overflows, functions the context does not provide. A
+//! command that fails a check is skipped, reported on [`Device::reports`] and raises the error
+//! the GL gives for the same mistake. What glcmd cannot check is `unsafe`, with the contract in
+//! its doc: pixel data whose size the GL derives from state, GPU addresses and bindless
+//! handles, the function table itself ([`Gl`]) and [`Device::with_gl`]'s closures. glcmd cannot
+//! guarantee against driver bugs reached with valid arguments, GPU hangs caused by shader code,
+//! or reads past the end of a bound buffer (a draw with more vertices than the buffer holds):
+//! `Options::robust_access` asks the driver to make those defined.
 //!
 //! A loader fed by the caller is `unsafe` (it could hand replay any address):
 //!

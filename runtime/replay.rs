@@ -202,6 +202,8 @@ impl<'a> Replayer<'a> {
                         "sync handle {id} names no GL sync object: its fence has not been replayed yet, or it was \
                          deleted; glcmd skipped the call"
                     ),
+                    // What the GL raises for a sync that is no sync object (glWaitSync, ...).
+                    gl::INVALID_VALUE,
                 );
                 None
             }
@@ -241,19 +243,19 @@ impl<'a> Replayer<'a> {
     }
 
     /// A check failed: the command at `p` is not passed to the GL. It is reported (with the
-    /// call, its list and its recording site) and raises `GL_INVALID_OPERATION`, as the GL does
-    /// for a command it refuses.
+    /// call, its list and its recording site) and raises the error the GL gives for the same
+    /// mistake (`Refusal::gl_error`), as the GL does for a command it refuses.
     #[cold]
     pub fn refuse(&mut self, p: *const u64, why: Refusal) {
-        self.refuse_with(p, why.to_string());
+        self.refuse_with(p, why.to_string(), why.gl_error());
     }
 
     #[cold]
-    fn refuse_with(&mut self, p: *const u64, message: String) {
+    fn refuse_with(&mut self, p: *const u64, message: String, error: GLenum) {
         // SAFETY: `p` is the packet being executed, inside the current list.
         let slot = unsafe { p.offset_from(self.base) } as usize;
         self.state.refused += 1;
-        self.state.raise(gl::INVALID_OPERATION);
+        self.state.raise(error);
         let list = self.list;
         let index = list.index_of_slot(slot);
         self.state.sink.send(Report {

@@ -11,8 +11,9 @@ fn a_recorded_fence_is_answered_by_later_waits_and_queries() {
     let mut list = device.command_list();
     list.clear_color(0.0, 0.0, 0.0, 1.0);
     let fence = list.fence_sync(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
-    // Before its list replays, the handle names no GL object yet.
-    assert!(matches!(device.is_sync(fence), Err(Error::UnknownSync { .. }) | Ok(true)));
+    // Before its list replays, the handle names no GL object yet: glIsSync answers false, with no
+    // error, as the GL does for a name that is no sync object.
+    assert!(!device.is_sync(fence).unwrap());
     device.submit(list).unwrap();
 
     let status = device.client_wait_sync(fence, gl::SYNC_FLUSH_COMMANDS_BIT, 5_000_000_000).unwrap();
@@ -23,11 +24,15 @@ fn a_recorded_fence_is_answered_by_later_waits_and_queries() {
     let (_, kind) = device.get_synciv(fence, gl::OBJECT_TYPE, 1).unwrap();
     assert_eq!(kind, vec![gl::SYNC_FENCE as i32]);
 
-    // A recorded delete runs at the end of its frame; the handle is then unknown.
+    // A recorded delete runs at the end of its frame; the handle then names nothing: glIsSync
+    // answers false, other uses are errors.
     let mut list = device.command_list();
     list.delete_sync(fence);
     device.submit(list).unwrap();
-    assert!(matches!(device.is_sync(fence), Err(Error::UnknownSync { id, .. }) if id == fence.id()));
+    assert!(!device.is_sync(fence).unwrap());
+    assert!(
+        matches!(device.get_synciv(fence, gl::SYNC_STATUS, 1), Err(Error::UnknownSync { id, .. }) if id == fence.id())
+    );
 }
 
 #[test]

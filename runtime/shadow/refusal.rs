@@ -2,6 +2,7 @@
 //! with a [`Refusal`], whose text the report carries.
 
 use super::{Class, Target};
+use crate::generated::{enums as gl, types::GLenum};
 
 /// Why a command was not passed to the GL.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,22 @@ pub enum Refusal {
     /// A read or write of `len` bytes at `offset` into the buffer bound to `target`, which
     /// passes the end of its storage (`size` bytes) or of the 64-bit range.
     Overrun { target: Target, offset: u64, len: Option<u64>, size: u64 },
+}
+
+impl Refusal {
+    /// The error the GL specification gives for the same mistake, which a skipped command
+    /// raises for `glGetError`: a negative or wrapping range, a level the texture cannot have and
+    /// a NaN are invalid values; a name that is no program or shader is `GL_INVALID_VALUE` (the
+    /// GL's rule for program and shader names); everything else (a name of another class that
+    /// does not exist, an offset with no buffer, a read past a buffer's end, client arrays) is
+    /// `GL_INVALID_OPERATION`.
+    pub fn gl_error(&self) -> GLenum {
+        match self {
+            Refusal::Range { .. } | Refusal::Level { .. } | Refusal::NotANumber { .. } => gl::INVALID_VALUE,
+            Refusal::NoSuchObject { class: Class::Program | Class::Shader, .. } => gl::INVALID_VALUE,
+            _ => gl::INVALID_OPERATION,
+        }
+    }
 }
 
 impl std::fmt::Display for Refusal {

@@ -30,7 +30,9 @@ pub enum ReportKind {
     Validation,
     /// A command glcmd did not pass to the GL because an argument was unsafe: an offset with no
     /// buffer bound, a sync handle with no sync object, a client array in a draw. The command
-    /// also raises `GL_INVALID_OPERATION` (see `Device::get_error`).
+    /// also raises the error the GL gives for the same mistake (`GL_INVALID_VALUE` for a
+    /// negative range, a NaN, a level the texture cannot have, a name that is no program or
+    /// shader; `GL_INVALID_OPERATION` otherwise; see `Device::get_error`).
     Skipped,
     /// A GL function the context does not provide was called (through a recorded command or the
     /// function table); the call did nothing.

@@ -6417,17 +6417,17 @@ impl Gl {
     /// through the table. (glcmd's render thread loads its own table from its own
     /// context; a table fed by arbitrary addresses would let safe replay jump anywhere.)
     pub unsafe fn load_with(mut load: impl FnMut(&CStr) -> *const c_void) -> Box<Gl> {
+        let mut addresses = [std::ptr::null::<c_void>(); 758usize];
         let mut missing = [0u64; 12usize];
-        let mut ld = |i: usize| {
-            let p = load(FUNCTIONS[i].0);
-            if p.is_null() {
+        for (i, (name, _)) in FUNCTIONS.iter().enumerate() {
+            addresses[i] = load(name);
+            if addresses[i].is_null() {
                 missing[i / 64] |= 1 << (i % 64);
             }
-            p
-        };
+        }
         macro_rules! entry {
             ($i:literal, $pfn:ty, $stub:ident) => {
-                match ld($i) { p if p.is_null() => $stub as $pfn, p => unsafe {
+                match addresses[$i] { p if p.is_null() => $stub as $pfn, p => unsafe {
                 std::mem::transmute:: < * const c_void, $pfn > (p) }, }
             };
         }

@@ -1,7 +1,10 @@
 //! `Gl`: one function pointer per GL function, loaded by name from the context.
 //!
 //! The loader is a table, not code per entry: `FUNCTIONS` holds every GL name with the core
-//! versions and extensions that provide it (from gl.xml), and `Gl::load_with` walks it once.
+//! versions and extensions that provide it (from gl.xml), and `Gl::load_with` walks it once,
+//! in one loop with one call of the caller's `load`: a call per entry, inlined ~760 times into
+//! one function, was too much for LLVM's loop analysis at opt-level 1 (a stack overflow in
+//! rustc, issue 21).
 //! Each field has a pointer-type alias (`PfnBindTexture`), so an entry is one short line.
 //!
 //! A function the driver lacks (a null address, or one the runtime's availability check
@@ -91,17 +94,22 @@ pub fn emit(api: &Api) -> TokenStream {
             /// through the table. (glcmd's render thread loads its own table from its own
             /// context; a table fed by arbitrary addresses would let safe replay jump anywhere.)
             pub unsafe fn load_with(mut load: impl FnMut(&CStr) -> *const c_void) -> Box<Gl> {
+                // `load` has one call site, in a loop, and the table is then filled from
+                // `addresses` in straight-line code without calls. A call per entry (each
+                // inlined with the runtime's availability check and its loop) made one
+                // function of ~760 loops in a row, whose loop analysis overflowed rustc's
+                // stack at opt-level 1 (issue 21).
+                let mut addresses = [std::ptr::null::<c_void>(); #count];
                 let mut missing = [0u64; #words];
-                let mut ld = |i: usize| {
-                    let p = load(FUNCTIONS[i].0);
-                    if p.is_null() {
+                for (i, (name, _)) in FUNCTIONS.iter().enumerate() {
+                    addresses[i] = load(name);
+                    if addresses[i].is_null() {
                         missing[i / 64] |= 1 << (i % 64);
                     }
-                    p
-                };
+                }
                 macro_rules! entry {
                     ($i:literal, $pfn:ty, $stub:ident) => {
-                        match ld($i) {
+                        match addresses[$i] {
                             p if p.is_null() => $stub as $pfn,
                             // SAFETY: the caller guarantees that a non-null address is this
                             // function, with this signature.

@@ -75,6 +75,26 @@ pub enum Error {
     Capture(#[from] CaptureError),
 }
 
+impl Error {
+    /// The GL error the GL raises for the same mistake, for errors that stand for one (a GL
+    /// context would have put it in `glGetError`): `GL_INVALID_VALUE` for an argument out of its
+    /// range, a sync handle that names no sync object and a name that is no program or shader;
+    /// `GL_INVALID_OPERATION` for a name of another class that does not exist; `GL_INVALID_ENUM`
+    /// for a pname glcmd does not know; `GL_OUT_OF_MEMORY`. `None` for glcmd's own conditions
+    /// (frames, slots, waits, a lost device) that no GL call raises.
+    pub fn gl_error(&self) -> Option<u32> {
+        use crate::gl;
+        Some(match self {
+            Error::InvalidArgument { .. } | Error::UnknownSync { .. } => gl::INVALID_VALUE,
+            Error::NoSuchObject { class: "program" | "shader", .. } => gl::INVALID_VALUE,
+            Error::NoSuchObject { .. } => gl::INVALID_OPERATION,
+            Error::UnknownPname { .. } => gl::INVALID_ENUM,
+            Error::OutOfMemory { .. } => gl::OUT_OF_MEMORY,
+            _ => return None,
+        })
+    }
+}
+
 /// Why a GL context could not be created or used.
 #[derive(Debug, thiserror::Error)]
 pub enum ContextError {

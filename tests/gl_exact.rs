@@ -166,3 +166,25 @@ fn skipped_commands_raise_the_error_the_gl_raises() {
     assert_eq!(got, expected, "glcmd's errors against direct GL's (0x501 INVALID_VALUE, 0x502 INVALID_OPERATION)");
     assert!(expected.iter().all(|&e| e != gl::NO_ERROR), "each call is one the GL refuses: {expected:x?}");
 }
+
+/// Class 1 of issue 19 for queries: a lookup in a name that is no program fails, and the error
+/// says which GL error the GL raises for it (`Error::gl_error`), compared with direct GL.
+#[test]
+fn a_failed_lookup_says_the_gls_error() {
+    let direct = Direct::new();
+    let expected = unsafe {
+        (direct.gl.GetUniformBlockIndex)(999_999, c"block".as_ptr());
+        direct.error()
+    };
+    let device = device();
+    let e = device.get_uniform_block_index(999_999, "block").unwrap_err();
+    assert_eq!(e.gl_error(), Some(expected), "{e}");
+    assert_eq!(expected, gl::INVALID_VALUE);
+    let texture_error = unsafe {
+        let mut v = 0;
+        (direct.gl.GetTextureParameteriv)(999_999, gl::TEXTURE_MIN_FILTER, &mut v);
+        direct.error()
+    };
+    let e = device.get_texture_parameteri(999_999, gl::TEXTURE_MIN_FILTER).unwrap_err();
+    assert_eq!(e.gl_error(), Some(texture_error), "{e}");
+}

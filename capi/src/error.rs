@@ -124,9 +124,16 @@ impl CallError {
             E::LinkNotSubmitted { .. } => GLCMD_ERROR_LINK_NOT_SUBMITTED,
             _ => GLCMD_ERROR_INTERNAL,
         };
+        // The GL's error for the same mistake (one rule, `glcmd::Error::gl_error`: a name that is
+        // no program or shader is GL_INVALID_VALUE, ...); the status's own otherwise.
+        let raised = e.gl_error();
         let text = crate::c_terms::translate(&e.to_string());
         let message = if text.starts_with(function) { text } else { format!("{function}: {text}") };
-        CallError::new(status, message)
+        let error = CallError::new(status, message);
+        match raised {
+            Some(gl) => error.raising(gl),
+            None => error,
+        }
     }
 }
 

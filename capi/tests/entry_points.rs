@@ -746,3 +746,26 @@ fn a_failed_read_leaves_the_callers_buffer_alone() {
     check(glcmdDeviceMakeCurrent(null_mut()));
     check(glcmdDeviceDestroy(d));
 }
+
+/// Issue 19, class 1: a lookup in a name that is no program raises `GL_INVALID_VALUE`, as the GL
+/// does for program and shader names (glcmd's own "no such object" gave `GL_INVALID_OPERATION`),
+/// and leaves outputs as they were. Checked against the driver's own answer on a direct context.
+#[test]
+fn lookups_in_a_name_that_is_no_program_raise_invalid_value() {
+    let d = device();
+    check(glcmdDeviceMakeCurrent(d));
+    unsafe {
+        let index = (GL.GetUniformBlockIndex)(999_999, c"block".as_ptr());
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+        assert_eq!(index, gl::INVALID_INDEX);
+        let location = (GL.GetUniformLocation)(999_999, c"u".as_ptr());
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+        assert_eq!(location, -1);
+        let mut status = -3;
+        (GL.GetProgramiv)(999_999, gl::LINK_STATUS, &mut status);
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+        assert_eq!(status, -3, "a failed query leaves its output unwritten");
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}

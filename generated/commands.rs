@@ -22496,7 +22496,26 @@ unsafe fn exec_dispatch_compute_indirect(r: &mut Replayer<'_>, p: *const u64) {
 }
 /// `glDrawArrays` (GL_VERSION_1_1, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_arrays(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawArraysPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLint = c.first;
+    let a2: types::GLsizei = c.count;
+    if r.shadow().draw_fits(None) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawArrays)(a0, a1, a2);
+        }
+        return;
+    }
+    unsafe { exec_draw_arrays_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_arrays_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawArraysPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLint = c.first;
@@ -22537,7 +22556,27 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
 }
 /// `glDrawArraysInstanced` (GL_VERSION_3_1, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_arrays_instanced(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawArraysInstancedPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLint = c.first;
+    let a2: types::GLsizei = c.count;
+    let a3: types::GLsizei = c.instancecount;
+    if r.shadow().draw_fits(None) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawArraysInstanced)(a0, a1, a2, a3);
+        }
+        return;
+    }
+    unsafe { exec_draw_arrays_instanced_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_arrays_instanced_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawArraysInstancedPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLint = c.first;
@@ -22555,7 +22594,27 @@ unsafe fn exec_draw_arrays_instanced(r: &mut Replayer<'_>, p: *const u64) {
 }
 /// `glDrawArraysInstancedARB` (GL_ARB_draw_instanced, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_arrays_instanced_arb(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawArraysInstancedARBPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLint = c.first;
+    let a2: types::GLsizei = c.count;
+    let a3: types::GLsizei = c.primcount;
+    if r.shadow().draw_fits(None) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawArraysInstancedARB)(a0, a1, a2, a3);
+        }
+        return;
+    }
+    unsafe { exec_draw_arrays_instanced_arb_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_arrays_instanced_arb_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawArraysInstancedARBPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLint = c.first;
@@ -22573,7 +22632,33 @@ unsafe fn exec_draw_arrays_instanced_arb(r: &mut Replayer<'_>, p: *const u64) {
 }
 /// `glDrawArraysInstancedBaseInstance` (GL_VERSION_4_2, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_arrays_instanced_base_instance(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe {
+        p.cast::<DrawArraysInstancedBaseInstancePacket>().read_unaligned()
+    };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLint = c.first;
+    let a2: types::GLsizei = c.count;
+    let a3: types::GLsizei = c.instancecount;
+    let a4: types::GLuint = c.baseinstance;
+    if r.shadow().draw_fits(None) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawArraysInstancedBaseInstance)(a0, a1, a2, a3, a4);
+        }
+        return;
+    }
+    unsafe { exec_draw_arrays_instanced_base_instance_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_arrays_instanced_base_instance_checked(
+    r: &mut Replayer<'_>,
+    p: *const u64,
+) {
     let c = unsafe {
         p.cast::<DrawArraysInstancedBaseInstancePacket>().read_unaligned()
     };
@@ -22620,7 +22705,27 @@ unsafe fn exec_draw_buffers(r: &mut Replayer<'_>, p: *const u64) {
 /// `glDrawElements` (GL_VERSION_1_1, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawElementsPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElements)(a0, a1, a2, a3);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawElementsPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLsizei = c.count;
@@ -22639,7 +22744,28 @@ unsafe fn exec_draw_elements(r: &mut Replayer<'_>, p: *const u64) {
 /// `glDrawElementsBaseVertex` (GL_VERSION_3_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_base_vertex(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawElementsBaseVertexPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLint = c.basevertex;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsBaseVertex)(a0, a1, a2, a3, a4);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_base_vertex_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_base_vertex_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawElementsBaseVertexPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLsizei = c.count;
@@ -22684,7 +22810,28 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
 /// `glDrawElementsInstanced` (GL_VERSION_3_1, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_instanced(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawElementsInstancedPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLsizei = c.instancecount;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsInstanced)(a0, a1, a2, a3, a4);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_instanced_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_instanced_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawElementsInstancedPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLsizei = c.count;
@@ -22704,7 +22851,28 @@ unsafe fn exec_draw_elements_instanced(r: &mut Replayer<'_>, p: *const u64) {
 /// `glDrawElementsInstancedARB` (GL_ARB_draw_instanced, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_instanced_arb(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawElementsInstancedARBPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLsizei = c.primcount;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsInstancedARB)(a0, a1, a2, a3, a4);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_instanced_arb_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_instanced_arb_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawElementsInstancedARBPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLsizei = c.count;
@@ -22724,7 +22892,34 @@ unsafe fn exec_draw_elements_instanced_arb(r: &mut Replayer<'_>, p: *const u64) 
 /// `glDrawElementsInstancedBaseInstance` (GL_VERSION_4_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_instanced_base_instance(
+    r: &mut Replayer<'_>,
+    p: *const u64,
+) {
+    let c = unsafe {
+        p.cast::<DrawElementsInstancedBaseInstancePacket>().read_unaligned()
+    };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLsizei = c.instancecount;
+    let a5: types::GLuint = c.baseinstance;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsInstancedBaseInstance)(a0, a1, a2, a3, a4, a5);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_instanced_base_instance_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_instanced_base_instance_checked(
     r: &mut Replayer<'_>,
     p: *const u64,
 ) {
@@ -22750,7 +22945,34 @@ unsafe fn exec_draw_elements_instanced_base_instance(
 /// `glDrawElementsInstancedBaseVertex` (GL_VERSION_3_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_instanced_base_vertex(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe {
+        p.cast::<DrawElementsInstancedBaseVertexPacket>().read_unaligned()
+    };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLsizei = c.instancecount;
+    let a5: types::GLint = c.basevertex;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsInstancedBaseVertex)(a0, a1, a2, a3, a4, a5);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_instanced_base_vertex_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_instanced_base_vertex_checked(
+    r: &mut Replayer<'_>,
+    p: *const u64,
+) {
     let c = unsafe {
         p.cast::<DrawElementsInstancedBaseVertexPacket>().read_unaligned()
     };
@@ -22773,7 +22995,35 @@ unsafe fn exec_draw_elements_instanced_base_vertex(r: &mut Replayer<'_>, p: *con
 /// `glDrawElementsInstancedBaseVertexBaseInstance` (GL_VERSION_4_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_elements_instanced_base_vertex_base_instance(
+    r: &mut Replayer<'_>,
+    p: *const u64,
+) {
+    let c = unsafe {
+        p.cast::<DrawElementsInstancedBaseVertexBaseInstancePacket>().read_unaligned()
+    };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLsizei = c.count;
+    let a2: types::GLenum = c.type_ as u32;
+    let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a4: types::GLsizei = c.instancecount;
+    let a5: types::GLint = c.basevertex;
+    let a6: types::GLuint = c.baseinstance;
+    if r.shadow().draw_fits(Some((a1, a2, a3 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawElementsInstancedBaseVertexBaseInstance)(a0, a1, a2, a3, a4, a5, a6);
+        }
+        return;
+    }
+    unsafe { exec_draw_elements_instanced_base_vertex_base_instance_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_elements_instanced_base_vertex_base_instance_checked(
     r: &mut Replayer<'_>,
     p: *const u64,
 ) {
@@ -22800,7 +23050,29 @@ unsafe fn exec_draw_elements_instanced_base_vertex_base_instance(
 /// `glDrawRangeElements` (GL_VERSION_1_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_range_elements(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawRangeElementsPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLuint = c.start;
+    let a2: types::GLuint = c.end;
+    let a3: types::GLsizei = c.count;
+    let a4: types::GLenum = c.type_ as u32;
+    let a5: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    if r.shadow().draw_fits(Some((a3, a4, a5 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawRangeElements)(a0, a1, a2, a3, a4, a5);
+        }
+        return;
+    }
+    unsafe { exec_draw_range_elements_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_range_elements_checked(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<DrawRangeElementsPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLuint = c.start;
@@ -22821,7 +23093,33 @@ unsafe fn exec_draw_range_elements(r: &mut Replayer<'_>, p: *const u64) {
 /// `glDrawRangeElementsBaseVertex` (GL_VERSION_3_2, record): execute function: unpacks the packet and calls the GL.
 /// * `indices`: offset into the bound buffer.
 #[allow(unused_variables)]
+#[inline]
 unsafe fn exec_draw_range_elements_base_vertex(r: &mut Replayer<'_>, p: *const u64) {
+    let c = unsafe { p.cast::<DrawRangeElementsBaseVertexPacket>().read_unaligned() };
+    let a0: types::GLenum = c.mode as u32;
+    let a1: types::GLuint = c.start;
+    let a2: types::GLuint = c.end;
+    let a3: types::GLsizei = c.count;
+    let a4: types::GLenum = c.type_ as u32;
+    let a5: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
+    let a6: types::GLint = c.basevertex;
+    if r.shadow().draw_fits(Some((a3, a4, a5 as usize))) {
+        let gl = r.gl;
+        unsafe {
+            (gl.DrawRangeElementsBaseVertex)(a0, a1, a2, a3, a4, a5, a6);
+        }
+        return;
+    }
+    unsafe { exec_draw_range_elements_base_vertex_checked(r, p) }
+}
+/// The same call with every check made (the fast path's cache could not answer).
+#[allow(unused_variables)]
+#[cold]
+#[inline(never)]
+unsafe fn exec_draw_range_elements_base_vertex_checked(
+    r: &mut Replayer<'_>,
+    p: *const u64,
+) {
     let c = unsafe { p.cast::<DrawRangeElementsBaseVertexPacket>().read_unaligned() };
     let a0: types::GLenum = c.mode as u32;
     let a1: types::GLuint = c.start;

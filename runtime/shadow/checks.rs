@@ -71,6 +71,21 @@ impl Shadow {
         Ok(cache)
     }
 
+    /// The fast check of a plain draw, from the cache alone (no GL call, no refusal): the
+    /// current vertex array reads no client array, and for an element draw (`Some((count, type,
+    /// indices))`) it has an element buffer whose storage holds the indices. False means "not
+    /// known from the cache": the checked path decides.
+    #[inline]
+    pub fn draw_fits(&self, indices: Option<(GLsizei, GLenum, usize)>) -> bool {
+        match (self.draw_cache, indices) {
+            (Some(c), None) => c.arrays_ok,
+            (Some(c), Some((count, type_, offset))) => {
+                c.arrays_ok && c.element != 0 && indices_fit(count, type_, offset, c.element_size)
+            }
+            (None, _) => false,
+        }
+    }
+
     /// Before an element draw of `count` indices of `type_` at offset `indices` into the
     /// element buffer: the draw check, and the indices must lie inside the buffer's storage.
     /// A count or type the GL refuses is left to the GL (it reads nothing).
@@ -178,7 +193,16 @@ impl Shadow {
     }
 }
 
+/// Whether `count` indices of `type_` at offset `indices` lie inside `size` bytes (or the GL
+/// refuses the draw by itself: a type it does not know, a count of 0 or less).
+#[inline]
+fn indices_fit(count: GLsizei, type_: GLenum, indices: usize, size: u64) -> bool {
+    let Some(bytes) = index_size(type_) else { return true };
+    count <= 0 || (indices as u64).checked_add(count as u64 * bytes).is_some_and(|end| end <= size)
+}
+
 /// Bytes per index of an element draw's `type`, or None for a type the GL refuses.
+#[inline]
 pub(super) fn index_size(type_: GLenum) -> Option<u64> {
     match type_ {
         gl::UNSIGNED_BYTE => Some(1),

@@ -605,6 +605,27 @@ fn length_conversion(p: &Param, n: TokenStream, gl_name: &str, array: &str) -> T
 /// The execute function of a recorded function: unpacks the packet, runs the binding-shadow
 /// checks (which may skip the call, see `runtime/shadow.rs`), calls the GL, and updates the
 /// shadow.
+/// The shadow's fast check of a plain draw (no indirect, count or multi form, and no argument
+/// that another check watches): `draw_fits(None)` for an array draw, `draw_fits(Some((count,
+/// type, indices)))` for an element draw. `None` for every other function.
+fn draw_fast_path(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
+    let Some(Hook::Draw { elements, indirect: false, count: false, multi: false }) = shadow_hooks::hook(f) else {
+        return None;
+    };
+    let only_draw_checks = f.params.iter().all(|p| p.class.is_none() && !is_range(p))
+        && !shadow_hooks::refuses_nan(f)
+        && !shadow_hooks::first_count(f);
+    if !only_draw_checks {
+        return None;
+    }
+    Some(if elements {
+        let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
+        quote!(draw_fits(Some((#c, #t, #i as usize))))
+    } else {
+        quote!(draw_fits(None))
+    })
+}
+
 fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_macro2::Ident) -> TokenStream {
     let field = format_ident!("{}", f.short_name());
     let mut lets = Vec::new();
@@ -677,6 +698,47 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         quote! { #call; }
     };
     let edoc = doc_brief(f, "execute function: unpacks the packet and calls the GL");
+    if let Some(fits) = draw_fast_path(f, &arg) {
+        // The hot draws: the cached check alone, then a tail call into the GL; anything else
+        // (a check to make, a refusal to report) in a cold function of its own, so this one
+        // stays small enough for the replay loop to inline.
+        let checked = format_ident!("{}_checked", exec);
+        return quote! {
+            #edoc
+            #[allow(unused_variables)]
+            #[inline]
+            unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
+                // SAFETY: as in the checked form below.
+                let c = unsafe { p.cast::<#packet>().read_unaligned() };
+                #(#lets)*
+                if r.shadow().#fits {
+                    let gl = r.gl;
+                    // SAFETY: as in the checked form; the shadow's cached check passed.
+                    unsafe { #body }
+                    return;
+                }
+                // SAFETY: the same packet.
+                unsafe { #checked(r, p) }
+            }
+            /// The same call with every check made (the fast path's cache could not answer).
+            #[allow(unused_variables)]
+            #[cold]
+            #[inline(never)]
+            unsafe fn #checked(r: &mut Replayer<'_>, p: *const u64) {
+                // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
+                // #packet written by the recording method above.
+                let c = unsafe { p.cast::<#packet>().read_unaligned() };
+                #(#lets)*
+                let gl = r.gl;
+                let raw = r.raw;
+                #pre
+                // SAFETY: the arguments are those the application recorded, checked against the
+                // binding shadow where a pointer could be an offset.
+                unsafe { #body }
+                #post
+            }
+        };
+    }
     quote! {
         #edoc
         #[allow(unused_variables)]

@@ -605,6 +605,61 @@ fn length_conversion(p: &Param, n: TokenStream, gl_name: &str, array: &str) -> T
 /// The execute function of a recorded function: unpacks the packet, runs the binding-shadow
 /// checks (which may skip the call, see `runtime/shadow.rs`), calls the GL, and updates the
 /// shadow.
+/// The parts of a plain draw's two execute functions.
+struct FastDraw<'a> {
+    edoc: TokenStream,
+    exec: &'a proc_macro2::Ident,
+    packet: &'a proc_macro2::Ident,
+    fits: TokenStream,
+    lets: &'a [TokenStream],
+    body: TokenStream,
+    pre: TokenStream,
+    post: TokenStream,
+}
+
+/// The hot draws: the cached check alone, then a tail call into the GL; anything else (a check
+/// to make, a refusal to report) in a cold function of its own, so that the first stays small
+/// enough for the replay loop to inline.
+fn fast_draw_exec(d: FastDraw<'_>) -> TokenStream {
+    let FastDraw { edoc, exec, packet, fits, lets, body, pre, post } = d;
+    let checked = format_ident!("{}_checked", exec);
+    quote! {
+        #edoc
+        #[allow(unused_variables)]
+        #[inline]
+        unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
+            // SAFETY: as in the checked form below.
+            let c = unsafe { p.cast::<#packet>().read_unaligned() };
+            #(#lets)*
+            if r.shadow().#fits {
+                let gl = r.gl;
+                // SAFETY: as in the checked form; the shadow's cached check passed.
+                unsafe { #body }
+                return;
+            }
+            // SAFETY: the same packet.
+            unsafe { #checked(r, p) }
+        }
+        /// The same call with every check made (the fast path's cache could not answer).
+        #[allow(unused_variables)]
+        #[cold]
+        #[inline(never)]
+        unsafe fn #checked(r: &mut Replayer<'_>, p: *const u64) {
+            // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
+            // #packet written by the recording method above.
+            let c = unsafe { p.cast::<#packet>().read_unaligned() };
+            #(#lets)*
+            let gl = r.gl;
+            let raw = r.raw;
+            #pre
+            // SAFETY: the arguments are those the application recorded, checked against the
+            // binding shadow where a pointer could be an offset.
+            unsafe { #body }
+            #post
+        }
+    }
+}
+
 /// The shadow's fast check of a plain draw (no indirect, count or multi form, and no argument
 /// that another check watches): `draw_fits(None)` for an array draw, `draw_fits(Some((count,
 /// type, indices)))` for an element draw. `None` for every other function.
@@ -699,45 +754,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     };
     let edoc = doc_brief(f, "execute function: unpacks the packet and calls the GL");
     if let Some(fits) = draw_fast_path(f, &arg) {
-        // The hot draws: the cached check alone, then a tail call into the GL; anything else
-        // (a check to make, a refusal to report) in a cold function of its own, so this one
-        // stays small enough for the replay loop to inline.
-        let checked = format_ident!("{}_checked", exec);
-        return quote! {
-            #edoc
-            #[allow(unused_variables)]
-            #[inline]
-            unsafe fn #exec(r: &mut Replayer<'_>, p: *const u64) {
-                // SAFETY: as in the checked form below.
-                let c = unsafe { p.cast::<#packet>().read_unaligned() };
-                #(#lets)*
-                if r.shadow().#fits {
-                    let gl = r.gl;
-                    // SAFETY: as in the checked form; the shadow's cached check passed.
-                    unsafe { #body }
-                    return;
-                }
-                // SAFETY: the same packet.
-                unsafe { #checked(r, p) }
-            }
-            /// The same call with every check made (the fast path's cache could not answer).
-            #[allow(unused_variables)]
-            #[cold]
-            #[inline(never)]
-            unsafe fn #checked(r: &mut Replayer<'_>, p: *const u64) {
-                // SAFETY: the opcode of the packet at `p` selected this function, so `p` holds a
-                // #packet written by the recording method above.
-                let c = unsafe { p.cast::<#packet>().read_unaligned() };
-                #(#lets)*
-                let gl = r.gl;
-                let raw = r.raw;
-                #pre
-                // SAFETY: the arguments are those the application recorded, checked against the
-                // binding shadow where a pointer could be an offset.
-                unsafe { #body }
-                #post
-            }
-        };
+        return fast_draw_exec(FastDraw { edoc, exec, packet, fits, lets: &lets, body, pre, post });
     }
     quote! {
         #edoc

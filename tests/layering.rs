@@ -210,3 +210,55 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
     assert!(other.is_empty(), "generated code reaches into {other:?}: give it a helper on a floor it may use");
     assert!(seen.contains("replay") && seen.contains("list"), "the scan found too little: {seen:?}");
 }
+
+/// The same rule inside each folder of `runtime/`: a room (file) imports only rooms below it. A
+/// child that names an item of its folder's `mod.rs` (`super::Shadow`) while `mod.rs` imports
+/// from that child would be a circle between floors of one part; `mod.rs` only declares its
+/// rooms and re-exports what the crate needs.
+#[test]
+fn no_folder_of_the_runtime_has_an_import_circle_between_its_rooms() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let mut folders = 0;
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        folders += 1;
+        let rooms: BTreeMap<String, PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .map(|p| (p.file_stem().unwrap().to_string_lossy().to_string(), p))
+            .collect();
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (room, path) in &rooms {
+            let text = code(path);
+            let targets = edges.entry(room.clone()).or_default();
+            if room == "mod" {
+                // `use child::…` / `child::…` (not `mod child;` and not `pub use`, re-exports).
+                // An attribute before the `use` on the same line does not hide it.
+                let uses =
+                    text.lines().map(|l| l.trim().rsplit("] ").next().unwrap_or("")).filter(|l| l.starts_with("use "));
+                for line in uses {
+                    let name: String =
+                        line["use ".len()..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if rooms.contains_key(&name) && name != "mod" {
+                        targets.insert(name);
+                    }
+                }
+                continue;
+            }
+            for (i, _) in text.match_indices("super::") {
+                let rest = &text[i + "super::".len()..];
+                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let sibling = rooms.contains_key(&name) && rest[name.len()..].starts_with("::");
+                targets.insert(if sibling { name } else { "mod".to_string() });
+            }
+            targets.remove(room);
+        }
+        let found = cycles(&edges);
+        assert!(found.is_empty(), "{}: import circles between its rooms: {found:?} (edges {edges:?})", dir.display());
+    }
+    assert!(folders >= 5, "only {folders} folders: the scan is not reading runtime/");
+}

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{site_text, Report, ReportKind, Sink};
 use crate::generated::NAMES;
 use crate::list::CommandList;
+use crate::vocab::report::{site_text, Report, ReportKind, Sink};
 
 /// Completed commands the breadcrumbs keep.
 pub const BREADCRUMBS: usize = 16;

@@ -43,7 +43,7 @@ use crate::generated::inspect::{DELETES, DRAWS, OBJECTS};
 use crate::generated::{enums as gl, types::*, Gl};
 use crate::list::CommandList;
 
-pub(crate) use crate::vocab::report::{site_text, Sink};
+pub(crate) use crate::vocab::report::Sink;
 pub use crate::vocab::report::{DebugMessage, Report, ReportKind};
 
 mod breadcrumbs;

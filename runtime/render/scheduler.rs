@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use super::{take_local, Job, Msg, RenderContext, LOCAL};
+use super::render_context::{take_local, Job, Msg, RenderContext, LOCAL};
 use crate::channel::{recycle, recycle_unreplayed, CallKind, SharedState};
 use crate::list::CommandList;
 use crate::options::FrameStats;

@@ -3,8 +3,9 @@
 
 use crate::generated::{enums as gl, types::*, Gl};
 
-use super::binds::{BindingBuffer, Vao};
-use super::{read_binding, read_current_vao, Shadow, Target};
+use super::state::Shadow;
+use super::target::{read_binding, Target};
+use super::vao::{read_current_vao, BindingBuffer, Vao};
 
 impl Shadow {
     /// Compares what the shadow believes with the GL's own bindings, read back with `glGet*`,

@@ -4,9 +4,10 @@
 
 use crate::generated::{enums as gl, types::*, Gl};
 
-use super::binds::{BindingBuffer, Vao};
 use super::refusal::Refusal;
-use super::{read_current_vao, DrawCache, Shadow, Target};
+use super::state::{DrawCache, Shadow};
+use super::target::Target;
+use super::vao::{read_current_vao, BindingBuffer, Vao};
 
 impl Shadow {
     // ---- checks ------------------------------------------------------------------------

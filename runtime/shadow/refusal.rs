@@ -1,8 +1,9 @@
 //! Why a command was not passed to the GL: every check of the shadow and of the guards says it
 //! with a [`Refusal`], whose text the report carries.
 
-use super::{Class, Target};
+use super::target::Target;
 use crate::generated::{enums as gl, types::GLenum};
+use crate::vocab::Class;
 
 /// Why a command was not passed to the GL.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,223 @@
+//! The render thread's context as round-trip closures see it ([`RenderContext`]), the
+//! thread-locals that say whether this thread is a render thread (and hold the messages it
+//! sends itself), and how a context is obtained. The floor below the render loop (`mod.rs`)
+//! and its scheduler, which both use it.
+
+use crate::channel::SharedState;
+use crate::context::GlContext;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// The channel's messages and jobs, as this thread serves them (with its own context).
+pub(super) type Msg = crate::channel::Msg<RenderContext>;
+pub(super) type Job = crate::channel::Job<RenderContext>;
+use crate::diagnostics::Diagnostics;
+use crate::generated::types::GLsync;
+use crate::generated::Gl;
+use crate::loader::ContextInfo;
+use crate::replay::{self, ReplayState};
+use crate::shadow::Target;
+use crate::vocab::Class;
+use crate::Error;
+
+/// How the render thread gets its context.
+pub(crate) enum ContextSource {
+    Headless,
+    Window(glutin::context::NotCurrentContext, glutin::surface::Surface<glutin::surface::WindowSurface>),
+}
+
+thread_local! {
+    /// The render context of this thread, while it is the render thread.
+    pub(super) static CURRENT: Cell<Option<*const RenderContext>> = const { Cell::new(None) };
+    /// Messages this thread sent to itself (see the module essay).
+    pub(super) static LOCAL: RefCell<Option<VecDeque<Msg>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's render context, if it is a render thread with a live context.
+pub(crate) fn with_current<R>(f: impl FnOnce(Option<&RenderContext>) -> R) -> R {
+    let ctx = CURRENT.with(|c| c.get());
+    // SAFETY: CURRENT is set only while the RenderContext lives on this thread's stack, and is
+    // cleared (by `CurrentGuard`) before it is dropped; RenderContext is only used through
+    // shared references.
+    f(ctx.map(|p| unsafe { &*p }))
+}
+
+/// Queues a message from the render thread to itself; gives it back when this is not a render
+/// thread (the caller sends it over the channel instead).
+#[allow(clippy::result_large_err)]
+pub(crate) fn send_local(msg: Msg) -> Result<(), Msg> {
+    LOCAL.with(|l| match l.borrow_mut().as_mut() {
+        Some(q) => {
+            q.push_back(msg);
+            Ok(())
+        }
+        None => Err(msg),
+    })
+}
+
+pub(super) fn take_local() -> Option<Msg> {
+    LOCAL.with(|l| l.borrow_mut().as_mut().and_then(VecDeque::pop_front))
+}
+
+/// Clears the thread-local pointers when dropped: declared after the RenderContext, so during
+/// a normal exit and during unwinding alike it runs before the context is dropped.
+pub(super) struct CurrentGuard;
+
+impl Drop for CurrentGuard {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.set(None));
+        crate::context::mark_render_thread(false);
+        crate::loader::set_missing_hook(None);
+        #[cfg(feature = "checking")]
+        crate::checked::uninstall();
+    }
+}
+
+/// The checking table over `real`, when asked for (and compiled in).
+pub(super) fn checking_table(real: &Gl, wanted: bool) -> Result<Option<Box<Gl>>, Error> {
+    if !wanted {
+        return Ok(None);
+    }
+    #[cfg(feature = "checking")]
+    {
+        Ok(Some(crate::checked::install(real)))
+    }
+    #[cfg(not(feature = "checking"))]
+    {
+        let _ = real;
+        Err(Error::DeviceLost {
+            reason: "Options::checked_gl needs glcmd built with the `checking` cargo feature".into(),
+        })
+    }
+}
+
+/// What round-trip closures see on the render thread.
+pub struct RenderContext {
+    /// The table calls go through: the driver's, or the checking table (`Options::checked_gl`).
+    pub(super) gl: Box<Gl>,
+    /// The driver's own table when `gl` is the checking one.
+    pub(super) real: Option<Box<Gl>>,
+    pub(super) context: GlContext,
+    pub(crate) info: ContextInfo,
+    pub(crate) state: RefCell<ReplayState>,
+    pub(crate) shared: Arc<SharedState>,
+    /// Dropped after the context: the debug callback points into it.
+    pub(crate) diag: Box<Diagnostics>,
+}
+
+impl RenderContext {
+    /// The function table that generated queries call through.
+    pub fn gl(&self) -> &Gl {
+        &self.gl
+    }
+
+    /// The driver's own table: for glcmd's internal calls and for application closures
+    /// (`with_gl`, `post`), which pass memory of their own.
+    pub fn raw_gl(&self) -> &Gl {
+        self.real.as_deref().unwrap_or(&self.gl)
+    }
+
+    /// The GL sync object behind a glcmd sync handle.
+    pub fn sync_object(&self, function: &'static str, id: u32) -> Result<GLsync, Error> {
+        let state = self.state.try_borrow().map_err(|_| Error::UnknownSync { function, id })?;
+        state.syncs.get(&id).copied().ok_or(Error::UnknownSync { function, id })
+    }
+
+    /// Names a create (`created`) or gen function returned: live (again) for use-after-delete
+    /// tracking, and known to the binding shadow.
+    pub fn objects_created(&self, class: &'static str, names: &[u32], created: bool) {
+        if self.diag.options.track_deletes {
+            self.diag.objects_created(class, names);
+        }
+        if class == "program" {
+            // A name handed out again: what was kept for an older program of that name goes.
+            self.shared.programs.created(names);
+        }
+        if let (Ok(mut state), Some(class)) = (self.state.try_borrow_mut(), Class::from_xml(class)) {
+            state.shadow.names_created(class, names, created);
+        }
+    }
+
+    /// Before a query that names an object: the name exists (see `Shadow::check_name`).
+    pub fn check_name(&self, function: &'static str, class: Class, name: u32, first: bool) -> Result<(), Error> {
+        match self.state.try_borrow_mut() {
+            Ok(mut state) => state
+                .shadow
+                .check_name(self.raw_gl(), class, name, first)
+                .map_err(|_| Error::NoSuchObject { function, class: class.name(), name }),
+            // Inside replay (a callback): the shadow is in use; the GL decides.
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// A program was linked outside a list (`create_shader_programv`): the interface cache
+    /// reads it.
+    pub fn program_linked(&self, program: u32) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            let state = &mut *state;
+            state.programs.linked(self.raw_gl(), program, false, &mut state.raised);
+        }
+    }
+
+    /// The error of a query of a function the context lacks.
+    pub fn unavailable(&self, function: &'static str) -> Error {
+        let (major, minor) = self.info.version;
+        Error::Unavailable {
+            function,
+            reason: format!(
+                "OpenGL {major}.{minor} by {}; {}",
+                self.info.vendor,
+                if self.info.mesa_dispatch_checked {
+                    "not in gl.xml's features of this version and extensions, or unknown to Mesa's dispatch table"
+                } else {
+                    "not in gl.xml's features of this version and extensions"
+                }
+            ),
+        }
+    }
+
+    /// Runs `f` with `target` unbound (if a buffer is bound to it), then binds it again: an
+    /// output pointer of a query stays a pointer.
+    pub fn without_buffer<R>(&self, target: Target, f: impl FnOnce() -> R) -> R {
+        match self.state.try_borrow() {
+            Ok(state) => replay::without_buffer(self.raw_gl(), &state.shadow, target, f),
+            // Inside replay (a callback): the shadow is in use; read the binding from the GL.
+            Err(_) => {
+                let mut bound = 0;
+                let pname = match target {
+                    Target::PixelPack => crate::gl::PIXEL_PACK_BUFFER_BINDING,
+                    Target::Query => crate::gl::QUERY_BUFFER_BINDING,
+                    _ => crate::gl::PIXEL_UNPACK_BUFFER_BINDING,
+                };
+                let raw = self.raw_gl();
+                // SAFETY: a single-integer query.
+                unsafe { (raw.GetIntegerv)(pname, &mut bound) };
+                replay::with_unbound(raw, target, bound as u32, f)
+            }
+        }
+    }
+
+    /// Reads the bindings back after code that may have changed them behind the shadow.
+    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`).
+    pub(crate) fn refresh_shadow(&self) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            state.shadow.refresh(self.raw_gl());
+        }
+        self.shared.programs.forget_dead(self.raw_gl());
+    }
+
+    /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the
+    /// shadow is in use by a replay further up this thread's stack).
+    pub(crate) fn audit_shadow(&self) -> Vec<String> {
+        match self.state.try_borrow() {
+            Ok(state) => state.shadow.audit(self.raw_gl()),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// A description of the context (EGL device, GL renderer).
+    pub fn describe(&self) -> String {
+        self.context.describe()
+    }
+}

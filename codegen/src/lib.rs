@@ -94,6 +94,13 @@ pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {
     emit::capi::emit(&api).map(emit::format).map_err(Errors)
 }
 
+/// The exported GL symbols of glcmd-run's preload library (`emit::preload`), formatted.
+#[cfg(feature = "preload")]
+pub fn preload_source(inputs: &Inputs) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    Ok(emit::format(emit::preload::emit(&api)))
+}
+
 /// `glcmd.h` (`emit::c_header`), from the model and `api_sources`, the texts of
 /// `capi/src/types.rs` and `capi/src/api.rs`, in that order.
 #[cfg(all(feature = "pretty", feature = "capi"))]

@@ -28,6 +28,9 @@ pub mod c_contract;
 // (which every dependent runs) does not compile them.
 #[cfg(feature = "capi")]
 pub mod capi;
+// The exported GL symbols of glcmd-run's preload library, for its build script.
+#[cfg(feature = "preload")]
+pub mod preload;
 pub mod capture;
 pub mod checked;
 pub mod commands;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# An unmodified single-threaded program (run/bench/frames.c) run directly, through glcmd-run,
+# and under the driver's own threading, side by side: RUNS rounds, each running every variant
+# once in turn (so a slow spell of a shared machine hits all of them), for a query-free frame and
+# a query-heavy one. Prints each run's mean frame time, then per variant the median and its
+# ratio to direct in the same frame kind.
+#
+#   run/bench/frames.sh [RUNS] [OBJECTS] [WORK] [FRAMES]
+#
+# Needs target/release/glcmd-run (cargo build --release -p glcmd-run) and a C compiler.
+# Variants: direct; glcmd-run; mesa_glthread=true (Mesa's glthread; takes effect on Mesa
+# drivers only); __GL_THREADED_OPTIMIZATIONS=1 (NVIDIA's; NVIDIA only). GLCMD_BENCH_VARIANTS
+# chooses a subset ("direct glcmd mesa nvidia").
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+runs=${1:-8} objects=${2:-2000} work=${3:-200} frames=${4:-60}
+run=${GLCMD_RUN:-$root/target/release/glcmd-run}
+exe=${FRAMES_EXE:-$root/target/release/frames-bench}
+if [[ ! -x $exe ]]; then
+    ${CC:-cc} -O2 -o "$exe" "$root/run/bench/frames.c" -lEGL -lGL
+fi
+variants=${GLCMD_BENCH_VARIANTS:-direct glcmd mesa nvidia}
+declare -A times
+for kind in free heavy; do
+    queries=0
+    [[ $kind == heavy ]] && queries=20
+    for ((r = 0; r < runs; r++)); do
+        for v in $variants; do
+            case $v in
+                direct) out=$("$exe" "$objects" "$work" "$frames" "$queries") ;;
+                glcmd) out=$("$run" --stats -- "$exe" "$objects" "$work" "$frames" "$queries" 2>/tmp/glcmd-run-stats.$$) ;;
+                mesa) out=$(mesa_glthread=true "$exe" "$objects" "$work" "$frames" "$queries" 2>/dev/null) ;;
+                nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$objects" "$work" "$frames" "$queries") ;;
+            esac
+            ms=$(sed -n 's/^frame_ms=\([0-9.]*\).*/\1/p' <<<"$out")
+            echo "run $r $kind $v frame_ms=$ms"
+            times[$kind.$v]+="$ms "
+        done
+    done
+    [[ -f /tmp/glcmd-run-stats.$$ ]] && sed "s/^/$kind: /" /tmp/glcmd-run-stats.$$
+done
+rm -f /tmp/glcmd-run-stats.$$
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+for kind in free heavy; do
+    d=$(median <<<"${times[$kind.direct]:-}")
+    for v in $variants; do
+        m=$(median <<<"${times[$kind.$v]}")
+        awk -v k="$kind" -v v="$v" -v m="$m" -v d="$d" 'BEGIN {printf "%-5s %-6s median frame %.3f ms, %.3fx direct\n", k, v, m, m / d}'
+    done
+done

@@ -1,0 +1,309 @@
+//! The program's contexts, and which of them glcmd serves.
+//!
+//! When the program makes a context current (`eglMakeCurrent`, `glXMakeCurrent`,
+//! `glXMakeContextCurrent`), the interposed function comes here. The first time a context is
+//! seen, it is **probed**: made current on the calling thread with the real function, asked for
+//! its API, profile and version, and released. A desktop OpenGL 4.5 (or later) core context is
+//! then **adopted**: glcmd starts a render thread that makes it current with the program's
+//! surfaces (`glcmdDeviceAdoptEGL` / `glcmdDeviceAdoptGLX`), and the calling thread becomes an
+//! immediate glcmd thread (`glcmdThreadMakeImmediate`), whose GL calls are recorded and whose
+//! queries see them. Any other context (compatibility profile, OpenGL ES, older than 4.5, one
+//! that shares objects with another context, or every context with `GLCMD_RUN=direct`) runs
+//! **directly**: made current on the calling thread as if glcmd were not there, with one line
+//! on stderr saying why.
+//!
+//! What the program sees stays what it asked for: `eglGetCurrentContext` and friends answer
+//! with the context and surfaces the thread made current, although the real context is current
+//! on glcmd's render thread; a swap presents through glcmd after the thread's pending calls.
+//!
+//! ## Limits, each refused with a message rather than a crash
+//!
+//! * A context glcmd serves is current on one program thread at a time (as the APIs require:
+//!   making it current on a second thread fails, `EGL_BAD_ACCESS` / `BadAccess`); it may move
+//!   between threads, each becoming immediate in turn.
+//! * Its surfaces are those of its first `MakeCurrent`; making it current with other surfaces
+//!   is refused (glcmd's render thread keeps the context current on the first ones).
+//! * Contexts created with a share context run directly (glcmd's pools and binding shadow would
+//!   not see the other context's deletes).
+
+use std::collections::HashMap;
+use std::ffi::{c_ulong, c_void};
+use std::sync::Mutex;
+use std::thread::ThreadId;
+
+use glcmd_capi::types::GlcmdDevice;
+
+pub use crate::current::{Api, Current};
+use crate::{adopt, dispatch, options, real};
+
+/// What glcmd does with a context.
+enum Served {
+    /// Adopted: the device, the surfaces it was adopted with, and the program thread it is
+    /// current on.
+    Glcmd { device: usize, current: Current, thread: Option<ThreadId> },
+    /// Runs on the program's threads, untouched.
+    Direct,
+}
+
+static CONTEXTS: Mutex<Option<HashMap<usize, Served>>> = Mutex::new(None);
+/// Contexts created with a share context (noted by the create interposers).
+static SHARED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// What this thread made current through glcmd (None: nothing, or a direct context).
+    static BOUND: std::cell::Cell<Option<Current>> = const { std::cell::Cell::new(None) };
+}
+
+fn contexts<R>(f: impl FnOnce(&mut HashMap<usize, Served>) -> R) -> R {
+    let mut guard = CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(HashMap::new))
+}
+
+/// Notes that `context` was created sharing objects with another context.
+pub fn note_shared(context: usize) {
+    SHARED.lock().unwrap_or_else(|e| e.into_inner()).push(context);
+}
+
+/// What this thread made current through glcmd, if anything.
+pub fn bound() -> Option<Current> {
+    BOUND.with(|b| b.get())
+}
+
+/// How a make-current call ends: handled here (the value to return), or to be passed to the
+/// real function.
+pub enum Outcome {
+    Done(bool),
+    PassThrough,
+}
+
+/// The interposed make-current, for both APIs. `probe` makes `c` current on this thread with
+/// the real function and releases it again, returning the answer of [`classify`].
+pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>) -> Outcome {
+    if c.context == 0 {
+        release_thread();
+        return Outcome::PassThrough;
+    }
+    let known = contexts(|m| match m.get(&c.context) {
+        None => None,
+        Some(Served::Direct) => Some(None),
+        Some(Served::Glcmd { device, current, thread }) => Some(Some((*device, *current, *thread))),
+    });
+    match known {
+        Some(None) => {
+            release_thread();
+            Outcome::PassThrough
+        }
+        Some(Some((device, first, thread))) => bind_adopted(c, device, first, thread),
+        None => {
+            let verdict = probe();
+            first_use(c, verdict)
+        }
+    }
+}
+
+/// The first make-current of a context: adopt it or let it run directly.
+fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
+    let shared = SHARED.lock().unwrap_or_else(|e| e.into_inner()).contains(&c.context);
+    let reason = match (&verdict, options::direct_requested()) {
+        (_, true) => Some("GLCMD_RUN=direct".to_string()),
+        (Err(e), _) => Some(format!("it could not be probed ({e})")),
+        (Ok(Verdict::Other(what)), _) => Some(format!("it is {what}; glcmd serves OpenGL 4.5 core contexts")),
+        (Ok(Verdict::Core), _) if shared => Some("it shares objects with another context".into()),
+        (Ok(Verdict::Core), _) => None,
+    };
+    if let Some(reason) = reason {
+        eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: {reason}", c.context);
+        contexts(|m| m.insert(c.context, Served::Direct));
+        release_thread();
+        return Outcome::PassThrough;
+    }
+    match adopt::adopt(c) {
+        Ok(device) => {
+            register_exit();
+            contexts(|m| m.insert(c.context, Served::Glcmd { device, current: c, thread: None }));
+            bind_adopted(c, device, c, None)
+        }
+        Err(e) => {
+            eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: glcmd could not adopt it: {e}", c.context);
+            contexts(|m| m.insert(c.context, Served::Direct));
+            release_thread();
+            Outcome::PassThrough
+        }
+    }
+}
+
+/// Makes this thread immediate on the device of an adopted context.
+fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<ThreadId>) -> Outcome {
+    let me = std::thread::current().id();
+    if thread.is_some_and(|t| t != me) {
+        eprintln!(
+            "glcmd-run: context {:#x} is current on another thread; a context is current on one thread at a time (make it current on nothing there first)",
+            c.context
+        );
+        return Outcome::Done(false);
+    }
+    if (c.draw, c.read, c.display) != (first.draw, first.read, first.display) {
+        eprintln!(
+            "glcmd-run: context {:#x} made current with other surfaces than its first ones; glcmd keeps a context on the surfaces it was adopted with (not supported)",
+            c.context
+        );
+        return Outcome::Done(false);
+    }
+    if bound() == Some(c) {
+        return Outcome::Done(true);
+    }
+    release_thread();
+    // SAFETY: a live handle of this module's registry.
+    let status = unsafe { glcmd_capi::api::glcmdThreadMakeImmediate(device as *mut GlcmdDevice) };
+    if status != glcmd_capi::types::GLCMD_OK {
+        eprintln!("glcmd-run: glcmdThreadMakeImmediate failed: {}", adopt::last_error());
+        return Outcome::Done(false);
+    }
+    contexts(|m| {
+        if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
+            *thread = Some(me);
+        }
+    });
+    BOUND.with(|b| b.set(Some(c)));
+    dispatch::use_glcmd();
+    Outcome::Done(true)
+}
+
+/// Ends this thread's glcmd binding, if it has one: its pending calls are submitted, and its
+/// GL calls go to the driver again.
+pub fn release_thread() {
+    let Some(c) = bound() else { return };
+    // SAFETY: NULL leaves immediate mode.
+    unsafe { glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut()) };
+    contexts(|m| {
+        if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
+            *thread = None;
+        }
+    });
+    BOUND.with(|b| b.set(None));
+    dispatch::use_driver();
+}
+
+/// The device serving `context`, if glcmd adopted it.
+pub fn device_for(context: usize) -> Option<usize> {
+    contexts(|m| match m.get(&context) {
+        Some(Served::Glcmd { device, .. }) => Some(*device),
+        _ => None,
+    })
+}
+
+/// The interposed swap: if this thread's context is glcmd's, its pending calls are submitted
+/// and the device presents (true); otherwise the real swap should run (false).
+pub fn swap(display: usize, draw: usize) -> Option<bool> {
+    let c = bound()?;
+    if c.display != display || c.draw != draw {
+        return None;
+    }
+    Some(device_for(c.context).is_some_and(adopt::present))
+}
+
+/// The interposed context destruction: an adopted context's device is destroyed first (every
+/// submitted list replays; the render thread releases the context), then the real function
+/// runs.
+pub fn destroy(context: usize) {
+    if bound().is_some_and(|c| c.context == context) {
+        release_thread();
+    }
+    let served = contexts(|m| m.remove(&context));
+    if let Some(Served::Glcmd { device, thread, .. }) = served {
+        if thread.is_some() {
+            eprintln!("glcmd-run: context {context:#x} destroyed while current on another thread");
+        }
+        adopt::destroy(device);
+    }
+}
+
+/// Destroys every device at exit, once a device exists: `exit` runs `atexit` handlers before the
+/// libraries' destructors, so the render threads finish while the driver is still whole.
+fn register_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    extern "C" fn at_exit() {
+        destroy_all();
+    }
+    ONCE.call_once(|| {
+        // SAFETY: registers a function with no arguments that runs once at exit.
+        unsafe { libc::atexit(at_exit) };
+    });
+}
+
+/// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).
+pub fn destroy_all() {
+    release_thread();
+    let all: Vec<usize> = contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
+    for context in all {
+        destroy(context);
+    }
+}
+
+/// The answer of a probe.
+pub enum Verdict {
+    /// Desktop OpenGL, core profile, 4.5 or later.
+    Core,
+    /// Anything else, described ("an OpenGL ES 3.2 context", "a compatibility-profile context").
+    Other(String),
+}
+
+/// Classifies the context current on this thread, through the driver's own functions.
+pub fn classify() -> Verdict {
+    type GetString = unsafe extern "system" fn(u32) -> *const u8;
+    type GetIntegerv = unsafe extern "system" fn(u32, *mut i32);
+    let get_string = real::gl_function(c"glGetString");
+    let get_integerv = real::gl_function(c"glGetIntegerv");
+    if get_string.is_null() || get_integerv.is_null() {
+        return Verdict::Other("a context whose GL functions cannot be found".into());
+    }
+    // SAFETY: the driver's functions of these names, with a context current on this thread.
+    let (version, profile, major, minor) = unsafe {
+        let get_string: GetString = std::mem::transmute(get_string);
+        let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
+        let v = get_string(0x1F02); // GL_VERSION
+        let version = if v.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned()
+        };
+        let (mut profile, mut major, mut minor) = (0, 0, 0);
+        get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
+        get_integerv(0x821B, &mut major); // GL_MAJOR_VERSION
+        get_integerv(0x821C, &mut minor); // GL_MINOR_VERSION
+        (version, profile, major, minor)
+    };
+    if version.starts_with("OpenGL ES") {
+        return Verdict::Other(format!("an OpenGL ES context ({version})"));
+    }
+    if profile & 1 == 0 {
+        return Verdict::Other(format!("a compatibility-profile context ({version})"));
+    }
+    if (major, minor) < (4, 5) {
+        return Verdict::Other(format!("an OpenGL {major}.{minor} core context"));
+    }
+    Verdict::Core
+}
+
+/// `c_ulong` as a registry integer (GLX drawables).
+pub fn drawable(d: c_ulong) -> usize {
+    d as usize
+}
+
+/// A pointer handle as a registry integer.
+pub fn handle(p: *mut c_void) -> usize {
+    p as usize
+}
+
+/// Runs `f` on the render thread of `c`'s device, after this thread's pending calls (for a
+/// window-system call that needs the context current, such as a swap interval).
+pub fn on_render_thread(c: Current, f: impl FnOnce() -> bool + Send + 'static) -> bool {
+    let Some(handle) = device_for(c.context) else { return false };
+    let Some(device) = glcmd_capi::handles::device("glcmd-run", handle).ok().and_then(|d| d.device("glcmd-run").ok())
+    else {
+        return false;
+    };
+    // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
+    unsafe { glcmd_capi::special::glFlush() };
+    device.with_gl(move |_| f()).unwrap_or(false)
+}

@@ -1,0 +1,89 @@
+//! `dlopen` of the GL loader libraries, redirected to this library.
+//!
+//! Many programs do not link libEGL or libGL: they open it with `dlopen` and look functions up
+//! with `dlsym` on that handle (waffle, and so piglit; SDL; GLFW; glad's loader). Such a lookup
+//! searches the opened library and its dependencies, not the preloaded one, so it would find
+//! the system's `eglMakeCurrent` and the driver's `glDrawArrays`. So `dlopen` of `libEGL.so*`,
+//! `libGL.so*`, `libGLX.so*` or `libOpenGL.so*` loads the library as asked and then returns a
+//! handle of *this* library: its own symbols come first, and the rest are found in its
+//! dependencies, which are the same loader libraries (`build.rs` links them), as apitrace's
+//! tracers do.
+//!
+//! glcmd's render thread is left alone (the driver and glcmd's own loader open what they ask
+//! for), and so is every other library name.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::OnceLock;
+
+use crate::real;
+
+/// Whether `path` names one of the GL loader libraries.
+fn is_gl_loader(path: &CStr) -> bool {
+    let bytes = path.to_bytes();
+    let base = bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes);
+    [&b"libEGL.so"[..], b"libGL.so", b"libGLX.so", b"libOpenGL.so"].iter().any(|p| base.starts_with(p))
+}
+
+/// This library's own path (from `dladdr` of one of its functions).
+fn own_path() -> Option<&'static CStr> {
+    static PATH: OnceLock<Option<std::ffi::CString>> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: dladdr of a function of this library writes `info`.
+        let found = unsafe { libc::dladdr(own_path as *const c_void, &mut info) } != 0;
+        (found && !info.dli_fname.is_null())
+            // SAFETY: dladdr's file name is NUL-terminated and lives as long as the library.
+            .then(|| unsafe { CStr::from_ptr(info.dli_fname) }.to_owned())
+    })
+    .as_deref()
+}
+
+/// Whether the calling thread is one of glcmd's render threads.
+fn on_render_thread() -> bool {
+    let mut name = [0 as c_char; 32];
+    // SAFETY: a buffer of the given length for the calling thread's name.
+    let ok = unsafe { libc::pthread_getname_np(libc::pthread_self(), name.as_mut_ptr(), name.len()) } == 0;
+    // SAFETY: pthread_getname_np NUL-terminates what it writes.
+    ok && unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes() == b"glcmd-render"
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn dlopen(filename: *const c_char, flags: c_int) -> *mut c_void {
+    let Some(real_dlopen) = real::dlopen() else { return std::ptr::null_mut() };
+    // SAFETY: the program's call, passed on unchanged.
+    let handle = unsafe { real_dlopen(filename, flags) };
+    if handle.is_null() || filename.is_null() {
+        return handle;
+    }
+    // SAFETY: a non-NULL file name is NUL-terminated.
+    let name = unsafe { CStr::from_ptr(filename) };
+    if !is_gl_loader(name) || on_render_thread() {
+        return handle;
+    }
+    match own_path() {
+        // SAFETY: this library is loaded (it is running), so opening it again only counts a
+        // reference. The system library stays open too (its handle is not closed).
+        Some(own) => {
+            let mine = unsafe { real_dlopen(own.as_ptr(), flags) };
+            if mine.is_null() {
+                handle
+            } else {
+                mine
+            }
+        }
+        None => handle,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn gl_loaders_are_recognised_by_base_name() {
+        for yes in [c"libEGL.so.1", c"/usr/lib/x86_64-linux-gnu/libGL.so.1", c"libOpenGL.so.0", c"libGLX.so.0", c"libGL.so"] {
+            assert!(super::is_gl_loader(yes), "{yes:?}");
+        }
+        for no in [c"libGLX_mesa.so.0", c"libEGL_nvidia.so.0", c"libGLESv2.so.2", c"libc.so.6", c"/opt/libGL.so/x.so"] {
+            assert!(!super::is_gl_loader(no), "{no:?}");
+        }
+    }
+}

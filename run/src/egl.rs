@@ -1,0 +1,183 @@
+//! The interposed EGL functions: making a context current, swapping, destroying, the
+//! current-context queries (`proc_address.rs` hands them out). Everything else of EGL is the system's: `dl.rs` makes a program that opens libEGL
+//! with `dlopen` find these too.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use std::ffi::{c_void, CStr};
+
+use crate::contexts::{self, Api, Current, Outcome, Verdict};
+use crate::real;
+
+type EGLBoolean = u32;
+const EGL_TRUE: EGLBoolean = 1;
+const EGL_FALSE: EGLBoolean = 0;
+const EGL_DRAW: i32 = 0x3059;
+const EGL_READ: i32 = 0x305A;
+
+/// Makes `c` current on this thread with the real function, classifies it, and releases it.
+fn probe(c: Current) -> Result<Verdict, String> {
+    let make_current = real::egl_make_current().ok_or("no eglMakeCurrent")?;
+    let (d, s, r, x) = (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
+    // SAFETY: the program's own handles, passed to the real function as the program passed them.
+    if unsafe { make_current(d, s, r, x) } != EGL_TRUE {
+        return Err("eglMakeCurrent failed".into());
+    }
+    let verdict = contexts::classify();
+    let null = std::ptr::null_mut();
+    // SAFETY: releases what the line above made current.
+    unsafe { make_current(d, null, null, null) };
+    Ok(verdict)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglMakeCurrent(dpy: *mut c_void, draw: *mut c_void, read: *mut c_void, ctx: *mut c_void) -> EGLBoolean {
+    let c = Current { api: Api::Egl, display: dpy as usize, draw: draw as usize, read: read as usize, context: ctx as usize };
+    match contexts::make_current(c, || probe(c)) {
+        Outcome::Done(true) => EGL_TRUE,
+        Outcome::Done(false) => EGL_FALSE,
+        Outcome::PassThrough => match real::egl_make_current() {
+            // SAFETY: the program's call, passed on unchanged.
+            Some(f) => unsafe { f(dpy, draw, read, ctx) },
+            None => EGL_FALSE,
+        },
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglSwapBuffers(dpy: *mut c_void, surface: *mut c_void) -> EGLBoolean {
+    match contexts::swap(dpy as usize, surface as usize) {
+        Some(ok) => ok as EGLBoolean,
+        None => match real::egl_swap_buffers() {
+            // SAFETY: the program's call, passed on unchanged.
+            Some(f) => unsafe { f(dpy, surface) },
+            None => EGL_FALSE,
+        },
+    }
+}
+
+/// `eglSwapBuffersWithDamageKHR` / `EXT`: the damage is a hint; glcmd presents the whole surface.
+unsafe extern "C" fn swap_with_damage(dpy: *mut c_void, surface: *mut c_void, rects: *const i32, n: i32) -> EGLBoolean {
+    match contexts::swap(dpy as usize, surface as usize) {
+        Some(ok) => ok as EGLBoolean,
+        None => {
+            type F = unsafe extern "C" fn(*mut c_void, *mut c_void, *const i32, i32) -> EGLBoolean;
+            let f = real_egl(c"eglSwapBuffersWithDamageKHR");
+            if f.is_null() {
+                return EGL_FALSE;
+            }
+            // SAFETY: the system's function of this name; the program's arguments.
+            unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, surface, rects, n) }
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglDestroyContext(dpy: *mut c_void, ctx: *mut c_void) -> EGLBoolean {
+    contexts::destroy(ctx as usize);
+    match real::egl_destroy_context() {
+        // SAFETY: the program's call, passed on unchanged.
+        Some(f) => unsafe { f(dpy, ctx) },
+        None => EGL_FALSE,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateContext(
+    dpy: *mut c_void,
+    config: *mut c_void,
+    share: *mut c_void,
+    attribs: *const i32,
+) -> *mut c_void {
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void, *const i32) -> *mut c_void;
+    let f = real::next(c"eglCreateContext");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, attribs) };
+    if !ctx.is_null() && !share.is_null() {
+        contexts::note_shared(ctx as usize);
+        contexts::note_shared(share as usize);
+    }
+    ctx
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglGetCurrentContext() -> *mut c_void {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Egl => c.context as *mut c_void,
+        // SAFETY: passed on.
+        _ => real::egl_get_current_context().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglGetCurrentSurface(readdraw: i32) -> *mut c_void {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Egl && readdraw == EGL_DRAW => c.draw as *mut c_void,
+        Some(c) if c.api == Api::Egl && readdraw == EGL_READ => c.read as *mut c_void,
+        // SAFETY: passed on.
+        _ => real::egl_get_current_surface().map_or(std::ptr::null_mut(), |f| unsafe { f(readdraw) }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglGetCurrentDisplay() -> *mut c_void {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Egl => c.display as *mut c_void,
+        // SAFETY: passed on.
+        _ => real::egl_get_current_display().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglReleaseThread() -> EGLBoolean {
+    contexts::release_thread();
+    // SAFETY: passed on.
+    real::egl_release_thread().map_or(EGL_TRUE, |f| unsafe { f() })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglSwapInterval(dpy: *mut c_void, interval: i32) -> EGLBoolean {
+    let dpy_int = dpy as usize;
+    let run = move || match real::egl_swap_interval() {
+        // SAFETY: on the thread where the context is current, as the API requires.
+        Some(f) => (unsafe { f(dpy_int as *mut c_void, interval) }) == EGL_TRUE,
+        None => false,
+    };
+    match contexts::bound() {
+        Some(c) if c.api == Api::Egl => contexts::on_render_thread(c, run) as EGLBoolean,
+        _ => run() as EGLBoolean,
+    }
+}
+
+/// The system's EGL function `name` (through the real `eglGetProcAddress`, which serves
+/// extension functions, then the next definition).
+pub fn real_egl(name: &CStr) -> *const c_void {
+    if let Some(f) = real::egl_get_proc_address() {
+        // SAFETY: a NUL-terminated name.
+        let p = unsafe { f(name.as_ptr()) };
+        if !p.is_null() {
+            return p;
+        }
+    }
+    real::next(name)
+}
+
+/// This library's stand-in for an EGL function, if it has one.
+pub fn interposed(name: &CStr) -> Option<*const c_void> {
+    Some(match name.to_bytes() {
+        b"eglMakeCurrent" => eglMakeCurrent as *const c_void,
+        b"eglSwapBuffers" => eglSwapBuffers as *const c_void,
+        b"eglSwapBuffersWithDamageKHR" | b"eglSwapBuffersWithDamageEXT" => swap_with_damage as *const c_void,
+        b"eglDestroyContext" => eglDestroyContext as *const c_void,
+        b"eglCreateContext" => eglCreateContext as *const c_void,
+        b"eglGetCurrentContext" => eglGetCurrentContext as *const c_void,
+        b"eglGetCurrentSurface" => eglGetCurrentSurface as *const c_void,
+        b"eglGetCurrentDisplay" => eglGetCurrentDisplay as *const c_void,
+        b"eglReleaseThread" => eglReleaseThread as *const c_void,
+        b"eglSwapInterval" => eglSwapInterval as *const c_void,
+        _ => return None,
+    })
+}

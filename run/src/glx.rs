@@ -1,0 +1,203 @@
+//! The interposed GLX functions: making a context current, swapping, destroying, the
+//! current-context queries, `glXCreateContextAttribsARB` (to note shared contexts) and the swap
+//! intervals (run where the context is current). `proc_address.rs` hands them out.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use std::ffi::{c_int, c_ulong, c_void, CStr};
+
+use crate::contexts::{self, Api, Current, Outcome, Verdict};
+use crate::real;
+
+/// Makes `c` current on this thread with the real function, classifies it, and releases it.
+fn probe(c: Current) -> Result<Verdict, String> {
+    let make_current = real::glx_make_context_current().ok_or("no glXMakeContextCurrent")?;
+    let d = c.display as *mut c_void;
+    // SAFETY: the program's own handles, passed to the real function as the program passed them.
+    if unsafe { make_current(d, c.draw as c_ulong, c.read as c_ulong, c.context as *mut c_void) } == 0 {
+        return Err("glXMakeContextCurrent failed".into());
+    }
+    let verdict = contexts::classify();
+    // SAFETY: releases what the line above made current.
+    unsafe { make_current(d, 0, 0, std::ptr::null_mut()) };
+    Ok(verdict)
+}
+
+fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> Outcome {
+    let c = Current { api: Api::Glx, display: dpy as usize, draw: draw as usize, read: read as usize, context: ctx as usize };
+    contexts::make_current(c, || probe(c))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx: *mut c_void) -> c_int {
+    match make_current(dpy, drawable, drawable, ctx) {
+        Outcome::Done(ok) => ok as c_int,
+        // SAFETY: the program's call, passed on unchanged.
+        Outcome::PassThrough => real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXMakeContextCurrent(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> c_int {
+    match make_current(dpy, draw, read, ctx) {
+        Outcome::Done(ok) => ok as c_int,
+        // SAFETY: the program's call, passed on unchanged.
+        Outcome::PassThrough => real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXSwapBuffers(dpy: *mut c_void, drawable: c_ulong) {
+    if contexts::swap(dpy as usize, drawable as usize).is_none() {
+        if let Some(f) = real::glx_swap_buffers() {
+            // SAFETY: the program's call, passed on unchanged.
+            unsafe { f(dpy, drawable) }
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXDestroyContext(dpy: *mut c_void, ctx: *mut c_void) {
+    contexts::destroy(ctx as usize);
+    if let Some(f) = real::glx_destroy_context() {
+        // SAFETY: the program's call, passed on unchanged.
+        unsafe { f(dpy, ctx) }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXGetCurrentContext() -> *mut c_void {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => c.context as *mut c_void,
+        // SAFETY: passed on.
+        _ => real::glx_get_current_context().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXGetCurrentDrawable() -> c_ulong {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => c.draw as c_ulong,
+        // SAFETY: passed on.
+        _ => real::glx_get_current_drawable().map_or(0, |f| unsafe { f() }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXGetCurrentReadDrawable() -> c_ulong {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => c.read as c_ulong,
+        // SAFETY: passed on.
+        _ => real::glx_get_current_read_drawable().map_or(0, |f| unsafe { f() }),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXGetCurrentDisplay() -> *mut c_void {
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => c.display as *mut c_void,
+        // SAFETY: passed on.
+        _ => real::glx_get_current_display().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
+    }
+}
+
+/// `glXCreateContextAttribsARB`: the real one, noting a context made with a share context.
+unsafe extern "C" fn create_context_attribs(
+    dpy: *mut c_void,
+    config: *mut c_void,
+    share: *mut c_void,
+    direct: c_int,
+    attribs: *const c_int,
+) -> *mut c_void {
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void, c_int, *const c_int) -> *mut c_void;
+    let f = real_glx(c"glXCreateContextAttribsARB");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, direct, attribs) };
+    if !ctx.is_null() && !share.is_null() {
+        contexts::note_shared(ctx as usize);
+        contexts::note_shared(share as usize);
+    }
+    ctx
+}
+
+/// `glXSwapIntervalEXT(dpy, drawable, interval)`, run where the context is current.
+unsafe extern "C" fn swap_interval_ext(dpy: *mut c_void, drawable: c_ulong, interval: c_int) {
+    type F = unsafe extern "C" fn(*mut c_void, c_ulong, c_int);
+    let f = real_glx(c"glXSwapIntervalEXT") as usize;
+    if f == 0 {
+        return;
+    }
+    let dpy_int = dpy as usize;
+    let run = move || {
+        // SAFETY: the system's function of this name, where the context is current.
+        unsafe { std::mem::transmute::<usize, F>(f)(dpy_int as *mut c_void, drawable, interval) };
+        true
+    };
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => {
+            contexts::on_render_thread(c, run);
+        }
+        _ => {
+            run();
+        }
+    }
+}
+
+/// `glXSwapIntervalMESA(interval)` and `glXSwapIntervalSGI(interval)`, run where the context is
+/// current.
+fn swap_interval(name: &'static CStr, interval: c_int) -> c_int {
+    type F = unsafe extern "C" fn(c_int) -> c_int;
+    let f = real_glx(name) as usize;
+    if f == 0 {
+        return 1; // GLX_BAD_CONTEXT
+    }
+    // SAFETY: the system's function of this name, where the context is current.
+    let run = move || unsafe { std::mem::transmute::<usize, F>(f)(interval) } == 0;
+    let ok = match contexts::bound() {
+        Some(c) if c.api == Api::Glx => contexts::on_render_thread(c, run),
+        _ => run(),
+    };
+    if ok { 0 } else { 1 }
+}
+
+unsafe extern "C" fn swap_interval_mesa(interval: c_int) -> c_int {
+    swap_interval(c"glXSwapIntervalMESA", interval)
+}
+
+unsafe extern "C" fn swap_interval_sgi(interval: c_int) -> c_int {
+    swap_interval(c"glXSwapIntervalSGI", interval)
+}
+
+/// The system's GLX function `name`.
+pub fn real_glx(name: &CStr) -> *const c_void {
+    if let Some(f) = real::glx_get_proc_address() {
+        // SAFETY: a NUL-terminated name.
+        let p = unsafe { f(name.as_ptr()) };
+        if !p.is_null() {
+            return p;
+        }
+    }
+    real::next(name)
+}
+
+/// This library's stand-in for a GLX function, if it has one.
+pub fn interposed(name: &CStr) -> Option<*const c_void> {
+    Some(match name.to_bytes() {
+        b"glXMakeCurrent" => glXMakeCurrent as *const c_void,
+        b"glXMakeContextCurrent" => glXMakeContextCurrent as *const c_void,
+        b"glXSwapBuffers" => glXSwapBuffers as *const c_void,
+        b"glXDestroyContext" => glXDestroyContext as *const c_void,
+        b"glXGetCurrentContext" => glXGetCurrentContext as *const c_void,
+        b"glXGetCurrentDrawable" => glXGetCurrentDrawable as *const c_void,
+        b"glXGetCurrentReadDrawable" => glXGetCurrentReadDrawable as *const c_void,
+        b"glXGetCurrentDisplay" => glXGetCurrentDisplay as *const c_void,
+        b"glXCreateContextAttribsARB" => create_context_attribs as *const c_void,
+        b"glXSwapIntervalEXT" => swap_interval_ext as *const c_void,
+        b"glXSwapIntervalMESA" => swap_interval_mesa as *const c_void,
+        b"glXSwapIntervalSGI" => swap_interval_sgi as *const c_void,
+        _ => return None,
+    })
+}

@@ -1,0 +1,40 @@
+//! # libglcmd_preload: an unmodified GL program, through glcmd
+//!
+//! `glcmd-run -- PROGRAM ARGS` (the launcher, `src/main.rs`) starts PROGRAM with this library in
+//! `LD_PRELOAD`. Loaded before the system's GL libraries, it stands in front of what a program
+//! uses to reach the GL:
+//!
+//! * every `gl*` function of glcorearb.h (`exports.rs`, generated), whether the program links
+//!   it directly or gets it from a get-proc-address function: each jumps through the calling
+//!   thread's table (`dispatch.rs`) to glcmd's C entry points or to the driver;
+//! * `eglGetProcAddress`, `glXGetProcAddress(ARB)`, which hand out those symbols;
+//! * making a context current, swapping, destroying, and the current-context queries of EGL
+//!   (`egl.rs`) and GLX (`glx.rs`): a desktop GL 4.5 core context is adopted by a glcmd device
+//!   whose render thread owns it, and the program's thread becomes an immediate glcmd thread
+//!   (`contexts.rs`, `adopt.rs`); any other context runs directly;
+//! * `dlopen` of the GL loader libraries (`dl.rs`), so programs that open libEGL or libGL
+//!   themselves (waffle, SDL, GLFW) find the same stand-ins.
+//!
+//! This is Mesa's glthread for any driver: the program's GL calls are recorded on its own
+//! threads and replayed on a render thread, and queries wait for the calls before them. glcmd's
+//! options come from environment variables (`options.rs`). Child processes inherit
+//! `LD_PRELOAD`, so a test runner's tests run through glcmd too.
+//!
+//! ## Floors
+//!
+//! `current` (what a thread made current), `real` (the system's functions) and `options` at the
+//! bottom; `dispatch` (on `real` and the generated `exports`); `adopt` (starting, presenting and
+//! destroying a device); `contexts` (the registry of the program's contexts, on adopt); `egl`,
+//! `glx` and `dl`, the interposed functions, and `proc_address` (which hands them out) at the top.
+
+mod adopt;
+mod contexts;
+mod current;
+mod dispatch;
+mod dl;
+mod egl;
+mod exports;
+mod glx;
+mod options;
+mod proc_address;
+mod real;

@@ -1,0 +1,115 @@
+//! `glcmd-run`: runs an unmodified, dynamically linked GL program through glcmd.
+//!
+//! ```text
+//! glcmd-run [OPTIONS] -- PROGRAM [ARGS...]
+//! ```
+//!
+//! The launcher puts the preload library (`libglcmd_preload.so`, built beside this executable
+//! from `src/lib.rs`) first in `LD_PRELOAD`, turns its options into the environment variables
+//! the library reads, and replaces itself with PROGRAM (`exec`), so the program's exit status,
+//! signals and terminal are its own. Child processes inherit the environment, so a test runner
+//! started this way runs each of its tests through glcmd too.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const HELP: &str = "\
+glcmd-run: run an unmodified OpenGL program through glcmd
+
+Usage: glcmd-run [OPTIONS] -- PROGRAM [ARGS...]
+
+The program's GL calls are recorded on its own threads and replayed on a render
+thread that owns its context (desktop OpenGL 4.5 core contexts, made through EGL
+or GLX). Compatibility-profile and OpenGL ES contexts run directly; glcmd-run
+says so in one line on stderr. Child processes run through glcmd too.
+
+Options (each sets the environment variable in brackets, which the program's
+preloaded library reads; set the variables yourself to the same effect):
+  --direct                 run every context directly, not through glcmd [GLCMD_RUN=direct]
+  --diagnostics LEVELS     all, none, or a comma list of debug_output, strict,
+                           track_deletes [GLCMD_DIAGNOSTICS]
+  --watchdog-ms N          report replay steps and waits longer than N ms [GLCMD_WATCHDOG_MS]
+  --wait-limit-ms N        how long work waits for a list nobody submitted
+                           (default 10000) [GLCMD_WAIT_LIMIT_MS]
+  --capture FILE           capture the whole run to FILE, for glcmd-replay [GLCMD_CAPTURE]
+  --post-mortem FILE       keep the last frames in memory; write them to FILE if the
+                           device is lost or stalls [GLCMD_POST_MORTEM]
+  --post-mortem-frames N   frames the post-mortem ring keeps (default 3)
+                           [GLCMD_POST_MORTEM_FRAMES]
+  --stats                  at the end, print presents, lists, commands and round trips
+                           per device [GLCMD_RUN_STATS=1]
+  -h, --help               this text
+";
+
+/// The preload library beside this executable.
+fn preload_library() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let lib = exe.with_file_name("libglcmd_preload.so");
+    if lib.is_file() {
+        Ok(lib)
+    } else {
+        Err(format!(
+            "{} is missing: build it with `cargo build --release -p glcmd-run` (it is built beside glcmd-run)",
+            lib.display()
+        ))
+    }
+}
+
+/// The options before `--`, as environment variables; the program and its arguments.
+fn parse(args: Vec<OsString>) -> Result<(Vec<(&'static str, OsString)>, Vec<OsString>), String> {
+    let mut env = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let flag = arg.to_string_lossy().into_owned();
+        let mut value = |var: &'static str| -> Result<(), String> {
+            let v = it.next().ok_or_else(|| format!("{flag} needs a value (see glcmd-run --help)"))?;
+            env.push((var, v));
+            Ok(())
+        };
+        match flag.as_str() {
+            "--" => {
+                let program: Vec<OsString> = it.collect();
+                if program.is_empty() {
+                    return Err("no program after `--` (see glcmd-run --help)".into());
+                }
+                return Ok((env, program));
+            }
+            "--direct" => env.push(("GLCMD_RUN", "direct".into())),
+            "--stats" => env.push(("GLCMD_RUN_STATS", "1".into())),
+            "--diagnostics" => value("GLCMD_DIAGNOSTICS")?,
+            "--watchdog-ms" => value("GLCMD_WATCHDOG_MS")?,
+            "--wait-limit-ms" => value("GLCMD_WAIT_LIMIT_MS")?,
+            "--capture" => value("GLCMD_CAPTURE")?,
+            "--post-mortem" => value("GLCMD_POST_MORTEM")?,
+            "--post-mortem-frames" => value("GLCMD_POST_MORTEM_FRAMES")?,
+            other => return Err(format!("unknown option {other} (the program goes after `--`; see glcmd-run --help)")),
+        }
+    }
+    Err("no `--` before the program (usage: glcmd-run [OPTIONS] -- PROGRAM [ARGS...])".into())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() || args.iter().take_while(|a| *a != "--").any(|a| a == "-h" || a == "--help") {
+        print!("{HELP}");
+        return if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
+    let result = parse(args).and_then(|(env, program)| Ok((env, program, preload_library()?)));
+    let (env, program, lib) = match result {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("glcmd-run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut preload = OsString::from(lib.as_os_str());
+    if let Some(existing) = std::env::var_os("LD_PRELOAD").filter(|p| !p.is_empty()) {
+        preload.push(":");
+        preload.push(existing);
+    }
+    let error = std::process::Command::new(&program[0]).args(&program[1..]).envs(env).env("LD_PRELOAD", preload).exec();
+    eprintln!("glcmd-run: cannot run {}: {error}", program[0].to_string_lossy());
+    ExitCode::from(127)
+}

@@ -1,0 +1,202 @@
+//! Unmodified programs through `glcmd-run`, against the same programs run directly.
+//!
+//! `tests/c/plain.c` is GL code in plain single-threaded style: it makes its own context and
+//! checks compile and link status, looks uniforms and blocks up after the link, binds then maps
+//! then writes, reads pixels after draws, asks `glGetError` after refused calls, waits on a
+//! fence, deletes with no list, and presents twice. Each variant is run directly and through
+//! `glcmd-run`, and the two outputs (every answer and pixel hash, one per line) must be equal;
+//! a few answers are also checked against what the GL specifies, so that both runs being wrong
+//! in the same way would fail too.
+//!
+//! Variants: EGL (a pbuffer of Mesa's surfaceless platform) with the GL functions linked
+//! directly, taken from `eglGetProcAddress`, and with libEGL opened by `dlopen` (as waffle, SDL
+//! and GLFW do); GLX on Xvfb with both; a program that asks for
+//! a compatibility-profile context (runs directly, says so); a program started by a shell (the
+//! child inherits the preload).
+
+#[path = "../../tests/support/process.rs"]
+mod process;
+#[path = "../../tests/support/xvfb.rs"]
+mod xvfb;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Seconds on llvmpipe; the rest is margin for a loaded machine.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn launcher() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_glcmd-run"))
+}
+
+/// Compiles `tests/c/plain.c` with `defines` into `target/<profile>/run-tests/`, linked to the
+/// GL libraries (or, with `-DVIA_DLOPEN`, to none).
+fn compile(name: &str, defines: &[&str]) -> PathBuf {
+    let libs: &[&str] = if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/plain.c");
+    let out_dir = launcher().parent().unwrap().join("run-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join(name);
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let output = Command::new(&cc)
+        .args(["-std=c99", "-O1", "-Wall", "-Werror"])
+        .args(defines)
+        .arg(&source)
+        .args(["-o"])
+        .arg(&exe)
+        .args(libs)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}` (install gcc, or set CC): {e}"));
+    assert!(output.status.success(), "{cc} plain.c {defines:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    exe
+}
+
+/// How a program is started.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Through {
+    Direct,
+    GlcmdRun,
+}
+
+/// Runs `exe args` directly or through glcmd-run (with `--stats`); returns (stdout, stderr),
+/// asserting success.
+fn run(exe: &Path, args: &[&str], through: Through, display: Option<&str>) -> (String, String) {
+    let mut command = match through {
+        Through::Direct => Command::new(exe),
+        Through::GlcmdRun => {
+            let mut c = Command::new(launcher());
+            c.args(["--stats", "--"]).arg(exe);
+            c
+        }
+    };
+    command.args(args);
+    match display {
+        Some(d) => command.env("DISPLAY", d),
+        None => command.env_remove("DISPLAY"),
+    };
+    let what = format!("{} {args:?} ({through:?})", exe.display());
+    let done = process::run(command, &what, TIMEOUT);
+    assert!(done.status.success(), "{what} failed ({}):\n{}{}", done.status, done.stdout, done.stderr);
+    (done.stdout, done.stderr)
+}
+
+/// Runs a variant both ways and compares; returns glcmd-run's (stdout, stderr).
+fn differential(exe: &Path, args: &[&str], display: Option<&str>) -> (String, String) {
+    let (direct, _) = run(exe, args, Through::Direct, display);
+    let (through, stderr) = run(exe, args, Through::GlcmdRun, display);
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nglcmd-run:\n{through}\nstderr:\n{stderr}");
+    check_answers(&through);
+    (through, stderr)
+}
+
+/// The answers a core GL gives this program, whatever the driver.
+fn check_answers(out: &str) {
+    for expected in [
+        "current_context_matches=1",
+        "current_surface_matches=1",
+        "viewport=0,0,64,48",
+        "scissor=0,0,64,48",
+        "framebuffer=0",
+        "link_status=1",
+        "uniform_offset_found=1",
+        "uniform_missing=-1",
+        "block_size=16",
+        "error_use_program=0x501",
+        "current_program_after_refused=0",
+        "error_bind_buffer=0x502",
+        "array_buffer_after_refused=0",
+        "error_enable=0x500",
+        "error_none=0",
+        "array_buffer_is_vbo=1",
+        "map_nonnull=1",
+        "texels=255,200,100,50",
+        "fence_signaled=1",
+        "is_buffer_after_delete=0",
+        "error_end=0",
+        "done=1",
+    ] {
+        assert!(out.lines().any(|l| l == expected), "no line `{expected}` in:\n{out}");
+    }
+    let compiles: Vec<&str> = out.lines().filter(|l| l.starts_with("compile_status=")).collect();
+    assert_eq!(compiles, ["compile_status=1", "compile_status=1", "compile_status=0"]);
+}
+
+/// glcmd-run's `--stats` line says the program's context went through glcmd.
+fn assert_through_glcmd(stderr: &str) {
+    assert!(
+        stderr.lines().any(|l| l.starts_with("glcmd-run: device") && l.contains("2 presents")),
+        "no stats line with 2 presents from glcmd-run:\n{stderr}"
+    );
+    assert!(!stderr.contains("runs directly"), "{stderr}");
+}
+
+#[test]
+fn egl_program_linking_gl_directly_runs_unchanged() {
+    let exe = compile("plain-egl", &[]);
+    let (_, stderr) = differential(&exe, &[], None);
+    assert_through_glcmd(&stderr);
+}
+
+#[test]
+fn egl_program_loading_gl_through_get_proc_address_runs_unchanged() {
+    let exe = compile("plain-egl-proc", &["-DVIA_PROC"]);
+    let (_, stderr) = differential(&exe, &[], None);
+    assert_through_glcmd(&stderr);
+}
+
+#[test]
+fn egl_program_opening_libegl_with_dlopen_runs_unchanged() {
+    let exe = compile("plain-egl-dlopen", &["-DVIA_DLOPEN"]);
+    let (_, stderr) = differential(&exe, &[], None);
+    assert_through_glcmd(&stderr);
+}
+
+#[test]
+fn glx_programs_run_unchanged_on_xvfb() {
+    let x = xvfb::Xvfb::start();
+    for (name, defines) in [("plain-glx", &[][..]), ("plain-glx-proc", &["-DVIA_PROC"][..])] {
+        let exe = compile(name, defines);
+        let (_, stderr) = differential(&exe, &["glx"], Some(&x.display));
+        assert_through_glcmd(&stderr);
+    }
+}
+
+#[test]
+fn a_compatibility_context_runs_directly_and_says_so() {
+    let exe = compile("plain-egl-compat", &["-DCOMPAT"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(direct, through);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("runs directly")).collect();
+    assert_eq!(lines.len(), 1, "one line saying the context runs directly:\n{stderr}");
+    assert!(lines[0].contains("compatibility-profile"), "{stderr}");
+}
+
+#[test]
+fn child_processes_run_through_glcmd_too() {
+    let exe = compile("plain-egl-child", &[]);
+    let script = format!("{} > /dev/null", exe.display());
+    let (_, stderr) = run(Path::new("/bin/sh"), &["-c", &script], Through::GlcmdRun, None);
+    assert_through_glcmd(&stderr);
+}
+
+#[test]
+fn the_launcher_explains_its_usage() {
+    let help = Command::new(launcher()).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success());
+    for var in ["GLCMD_DIAGNOSTICS", "GLCMD_CAPTURE", "GLCMD_POST_MORTEM", "GLCMD_WAIT_LIMIT_MS", "GLCMD_RUN_STATS"] {
+        assert!(text.contains(var), "--help does not name {var}:\n{text}");
+    }
+    let bad = Command::new(launcher()).args(["--frobnicate", "--", "true"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown option --frobnicate"));
+    let missing = Command::new(launcher()).args(["--", "/nonexistent/program"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot run /nonexistent/program"));
+}

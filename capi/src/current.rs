@@ -62,11 +62,23 @@ pub fn check_free(function: &str) -> Result<(), CallError> {
 
 fn active(function: &str, immediate: bool) -> CallError {
     if immediate {
-        return crate::immediate::explicit_refused(function);
+        return explicit_refused(function);
     }
     CallError::new(
         GLCMD_ERROR_LIST_ACTIVE,
         format!("{function}: a list is already current on this thread; submit it (glcmdListSubmit, glcmdSubmit) or discard it (glcmdListDiscard) first"),
+    )
+}
+
+/// The rule for explicit list functions on an immediate thread.
+pub fn explicit_refused(function: &str) -> CallError {
+    CallError::new(
+        GLCMD_ERROR_LIST_ACTIVE,
+        format!(
+            "{function}: this thread is immediate (glcmdThreadMakeImmediate): its GL calls record into an implicit \
+             list that glcmd submits for it (glFlush submits now); call glcmdThreadMakeImmediate(NULL) first to use \
+             explicit lists on it"
+        ),
     )
 }
 
@@ -90,7 +102,7 @@ pub fn make_current(function: &str, device: Option<Arc<DeviceEntry>>) -> Result<
             _ => false,
         };
         if t.immediate && !same {
-            return Err(crate::immediate::explicit_refused(function));
+            return Err(explicit_refused(function));
         }
         if t.recording.is_some() && !same {
             return Err(CallError::new(
@@ -108,7 +120,7 @@ pub fn make_current(function: &str, device: Option<Arc<DeviceEntry>>) -> Result<
 pub fn take(function: &str) -> Result<Recording, CallError> {
     with_thread(function, |t| {
         if t.immediate {
-            return Err(crate::immediate::explicit_refused(function));
+            return Err(explicit_refused(function));
         }
         t.recording.take().ok_or_else(|| CallError::no_list(function))
     })

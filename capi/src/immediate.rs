@@ -121,18 +121,6 @@ fn count_submit(size: bool) {
     }
 }
 
-/// The rule for explicit list functions on an immediate thread.
-pub fn explicit_refused(function: &str) -> CallError {
-    CallError::new(
-        GLCMD_ERROR_LIST_ACTIVE,
-        format!(
-            "{function}: this thread is immediate (glcmdThreadMakeImmediate): its GL calls record into an implicit \
-             list that glcmd submits for it (glFlush submits now); call glcmdThreadMakeImmediate(NULL) first to use \
-             explicit lists on it"
-        ),
-    )
-}
-
 /// The deferred-list rule: a query that could depend on the thread's unsubmitted list.
 fn stale(function: &str, pending: usize) -> CallError {
     CallError::new(

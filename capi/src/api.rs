@@ -373,7 +373,7 @@ pub unsafe extern "C" fn glcmdFunctionInfo(
 /// On an immediate thread glcmdListBegin, glcmdListBeginSlot, glcmdSubmit and glcmdListSubmit
 /// fail with GLCMD_ERROR_LIST_ACTIVE, and glcmdDeviceMakeCurrent of another device too;
 /// glcmdListDiscard drops the pending calls. Calls still pending when the thread exits are
-/// dropped: end with glFlush or glFinish.
+/// submitted then (without waiting).
 ///
 /// NULL submits the pending calls and leaves immediate mode (the device stays current);
 /// another device submits them to the old device first. Fails with GLCMD_ERROR_LIST_ACTIVE

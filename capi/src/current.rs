@@ -30,6 +30,26 @@ pub struct Thread {
     pub immediate: bool,
 }
 
+/// An immediate thread that exits submits the calls it has pending (as `glFlush` would): a GL
+/// context runs every call it was given. Nothing waits; a failure is dropped with the thread.
+impl Drop for Thread {
+    fn drop(&mut self) {
+        if !self.immediate {
+            return;
+        }
+        let (Some(entry), Some(recording)) = (self.device.take(), self.recording.take()) else { return };
+        if recording.list.is_empty() {
+            return;
+        }
+        // Thread-local destruction: a panic must not leave this function (it would abort).
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if let Ok(device) = entry.device("thread exit") {
+                let _ = device.submit(recording.list);
+            }
+        }));
+    }
+}
+
 thread_local! {
     pub static THREAD: RefCell<Thread> =
         const { RefCell::new(Thread { device: None, recording: None, immediate: false }) };

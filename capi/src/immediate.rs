@@ -36,7 +36,8 @@
 //! `glcmdListSubmit` (the thread's calls are submitted for it; `glFlush` submits now);
 //! `glcmdListDiscard` drops the pending calls; `glcmdDeviceMakeCurrent` of another device fails.
 //! Leave with `glcmdThreadMakeImmediate(NULL)` first. Calls still pending when the thread exits
-//! are dropped, as a list never submitted is: end with `glFlush` or `glFinish`.
+//! are submitted then (`current.rs`, `Drop for Thread`), as a GL context runs every call it was
+//! given; the thread does not wait for them.
 //!
 //! **`glGetError`** returns the errors of the thread's own earlier calls, in the GL's order:
 //! those the render thread raised replaying them and those glcmd raised at the entry point.

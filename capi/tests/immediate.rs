@@ -113,3 +113,19 @@ fn implicit_submits_happen_only_where_an_answer_needs_them() {
     check(glcmdThreadMakeImmediate(null_mut()));
     check(glcmdDeviceDestroy(d));
 }
+
+#[test]
+fn an_immediate_thread_that_exits_submits_what_it_has_pending() {
+    let mut d = null_mut();
+    check(unsafe { glcmdDeviceCreateHeadless(null(), &mut d) });
+    let device = d as usize;
+    std::thread::spawn(move || {
+        check(glcmdThreadMakeImmediate(device as *mut GlcmdDevice));
+        unsafe { (GL.Viewport)(3, 4, 5, 6) };
+    })
+    .join()
+    .unwrap();
+    check(glcmdDeviceMakeCurrent(d));
+    assert_eq!(viewport(), [3, 4, 5, 6]);
+    check(glcmdDeviceDestroy(d));
+}

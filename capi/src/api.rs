@@ -355,3 +355,35 @@ pub unsafe extern "C" fn glcmdFunctionInfo(
         Ok(())
     })
 }
+
+// Immediate threads (issue 18): kept in a block of their own at the end of the file.
+
+/// Makes the calling thread immediate on `device` (and `device` its current device): its GL
+/// entry points then behave as a GL context current on this thread. Calls record into an
+/// implicit list that glcmd submits for the thread (a frame of one list, as glcmdSubmit, never
+/// empty) before every entry point that asks the render thread (queries, glGetError,
+/// glReadPixels into client memory, maps, glClientWaitSync, glFinish, program lookups the cache
+/// cannot answer), on glFlush and when the list grows past 1 MiB; so each query sees every call
+/// this thread made before it, with no glcmdListBegin or submit. Deletes record with no list.
+/// Answers glcmd has without asking (limits, glGetString, pooled creates) submit nothing. The
+/// pixel-store state and pixel-buffer bindings carry across implicit submits. glGetError
+/// returns the errors of this thread's own earlier calls (those raised at replay and those
+/// glcmd raised), the first one kept as the GL keeps it.
+///
+/// On an immediate thread glcmdListBegin, glcmdListBeginSlot, glcmdSubmit and glcmdListSubmit
+/// fail with GLCMD_ERROR_LIST_ACTIVE, and glcmdDeviceMakeCurrent of another device too;
+/// glcmdListDiscard drops the pending calls. Calls still pending when the thread exits are
+/// submitted then (without waiting).
+///
+/// NULL submits the pending calls and leaves immediate mode (the device stays current);
+/// another device submits them to the old device first. Fails with GLCMD_ERROR_LIST_ACTIVE
+/// while an explicit list is current (submit or discard it first); a refused submit leaves the
+/// thread as it was.
+#[no_mangle]
+pub extern "C" fn glcmdThreadMakeImmediate(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdThreadMakeImmediate";
+    guard(F, || {
+        let entry = if device.is_null() { None } else { Some(handles::device(F, device as usize)?) };
+        crate::immediate::make_immediate(F, entry)
+    })
+}

@@ -1,7 +1,11 @@
 //! What every generated entry point calls: the boundary between C and the Rust API.
 //!
-//! * [`record`] runs a recording closure on the thread's current list;
-//! * [`round_trip`] runs a create or query closure with the thread's current device;
+//! * [`record`] runs a recording closure on the thread's current list (on an immediate thread,
+//!   its implicit list, submitted once it passes a size: `immediate.rs`);
+//! * [`round_trip`] runs a create or query closure with the thread's current device, as the
+//!   thread's style requires (`immediate::ask`: an immediate thread submits its pending calls
+//!   first where the answer needs them; a thread with an unsubmitted explicit list gets an error
+//!   instead of a stale answer);
 //! * [`unsupported`] reports a function the C ABI cannot call.
 //!
 //! Each catches panics (`catch_unwind`: a Rust panic never unwinds into C, with or without
@@ -23,7 +27,10 @@ pub fn record(function: &'static str, body: impl FnOnce(&mut Recording) -> Resul
         THREAD
             .try_with(|t| match t.try_borrow_mut() {
                 Ok(mut t) => match t.recording.as_mut() {
-                    Some(recording) => body(recording),
+                    Some(recording) => {
+                        body(recording)?;
+                        crate::immediate::after_record(&mut t, function)
+                    }
                     None => Err(CallError::no_list(function)),
                 },
                 Err(_) => Err(CallError::no_list(function)),
@@ -32,9 +39,17 @@ pub fn record(function: &'static str, body: impl FnOnce(&mut Recording) -> Resul
     }));
     match result {
         Ok(Ok(())) => {}
-        Ok(Err(e)) => error::fail_gl(function, e),
-        Err(payload) => error::fail_gl(function, CallError::panicked(function, payload)),
+        Ok(Err(e)) => fail(function, e),
+        Err(payload) => fail(function, CallError::panicked(function, payload)),
     }
+}
+
+/// Raises an entry point's failure; on an immediate thread, after the errors of its earlier
+/// calls (`immediate::collect_errors`).
+#[cold]
+fn fail(function: &'static str, e: CallError) {
+    crate::immediate::collect_errors(function);
+    error::fail_gl(function, e);
 }
 
 /// Like [`record`], for a recording entry point that returns a value (`glFenceSync`).
@@ -45,20 +60,22 @@ pub fn record_value<R>(
 ) -> R {
     let result = catch_unwind(AssertUnwindSafe(|| {
         crate::current::with_thread(function, |t| match t.recording.as_mut() {
-            Some(recording) => body(recording),
+            Some(recording) => {
+                let v = body(recording)?;
+                crate::immediate::after_record(t, function)?;
+                Ok(v)
+            }
             None => Err(CallError::no_list(function)),
         })
     }));
     settle(function, default, result)
 }
 
-/// Runs `body` with the calling thread's current device; returns `default` if it fails.
+/// Runs `body` with the calling thread's current device (`immediate::ask`: it may run twice,
+/// first with round trips refused); returns `default` if it fails.
 #[inline]
-pub fn round_trip<R>(function: &'static str, default: R, body: impl FnOnce(&Device) -> Result<R, CallError>) -> R {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        let device = crate::current::device_entry(function)?.device(function)?;
-        body(&device)
-    }));
+pub fn round_trip<R>(function: &'static str, default: R, body: impl Fn(&Device) -> Result<R, CallError>) -> R {
+    let result = catch_unwind(AssertUnwindSafe(|| crate::immediate::ask(function, body)));
     settle(function, default, result)
 }
 
@@ -68,11 +85,11 @@ fn settle<R>(function: &'static str, default: R, result: std::thread::Result<Res
     match result {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
-            error::fail_gl(function, e);
+            fail(function, e);
             default
         }
         Err(payload) => {
-            error::fail_gl(function, CallError::panicked(function, payload));
+            fail(function, CallError::panicked(function, payload));
             default
         }
     }

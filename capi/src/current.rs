@@ -5,7 +5,8 @@
 //! GL context is current on a thread: `glcmdListBegin` makes one current, `glcmdListSubmit` /
 //! `glcmdSubmit` / `glcmdListDiscard` end it. The device stays current after the list ends, so
 //! the thread can go on creating and querying (`glcmdDeviceMakeCurrent` makes one current
-//! without a list).
+//! without a list). An immediate thread (`immediate.rs`, `glcmdThreadMakeImmediate`) always has
+//! its implicit list current, and refuses the explicit list functions.
 //!
 //! The state is a `RefCell` in a `const`-initialised thread local: a recording entry point costs
 //! the TLS access and the borrow flag over the Rust method. No entry point calls back into C
@@ -25,10 +26,33 @@ use crate::types::{GLCMD_ERROR_INTERNAL, GLCMD_ERROR_LIST_ACTIVE};
 pub struct Thread {
     pub device: Option<Arc<DeviceEntry>>,
     pub recording: Option<Recording>,
+    /// The thread is immediate on `device`: `recording` is its implicit list, always present.
+    pub immediate: bool,
+}
+
+/// An immediate thread that exits submits the calls it has pending (as `glFlush` would): a GL
+/// context runs every call it was given. Nothing waits; a failure is dropped with the thread.
+impl Drop for Thread {
+    fn drop(&mut self) {
+        if !self.immediate {
+            return;
+        }
+        let (Some(entry), Some(recording)) = (self.device.take(), self.recording.take()) else { return };
+        if recording.list.is_empty() {
+            return;
+        }
+        // Thread-local destruction: a panic must not leave this function (it would abort).
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if let Ok(device) = entry.device("thread exit") {
+                let _ = device.submit(recording.list);
+            }
+        }));
+    }
 }
 
 thread_local! {
-    pub static THREAD: RefCell<Thread> = const { RefCell::new(Thread { device: None, recording: None }) };
+    pub static THREAD: RefCell<Thread> =
+        const { RefCell::new(Thread { device: None, recording: None, immediate: false }) };
 }
 
 fn gone(function: &str) -> CallError {
@@ -51,15 +75,30 @@ pub fn with_thread<R>(function: &str, f: impl FnOnce(&mut Thread) -> Result<R, C
 /// Fails if a list is current.
 pub fn check_free(function: &str) -> Result<(), CallError> {
     with_thread(function, |t| match &t.recording {
-        Some(_) => Err(active(function)),
+        Some(_) => Err(active(function, t.immediate)),
         None => Ok(()),
     })
 }
 
-fn active(function: &str) -> CallError {
+fn active(function: &str, immediate: bool) -> CallError {
+    if immediate {
+        return explicit_refused(function);
+    }
     CallError::new(
         GLCMD_ERROR_LIST_ACTIVE,
         format!("{function}: a list is already current on this thread; submit it (glcmdListSubmit, glcmdSubmit) or discard it (glcmdListDiscard) first"),
+    )
+}
+
+/// The rule for explicit list functions on an immediate thread.
+pub fn explicit_refused(function: &str) -> CallError {
+    CallError::new(
+        GLCMD_ERROR_LIST_ACTIVE,
+        format!(
+            "{function}: this thread is immediate (glcmdThreadMakeImmediate): its GL calls record into an implicit \
+             list that glcmd submits for it (glFlush submits now); call glcmdThreadMakeImmediate(NULL) first to use \
+             explicit lists on it"
+        ),
     )
 }
 
@@ -67,7 +106,7 @@ fn active(function: &str) -> CallError {
 pub fn begin(function: &str, device: Arc<DeviceEntry>, recording: Recording) -> Result<(), CallError> {
     with_thread(function, |t| {
         if t.recording.is_some() {
-            return Err(active(function));
+            return Err(active(function, t.immediate));
         }
         t.device = Some(device);
         t.recording = Some(recording);
@@ -82,6 +121,9 @@ pub fn make_current(function: &str, device: Option<Arc<DeviceEntry>>) -> Result<
             (Some(a), Some(b)) => a.id == b.id,
             _ => false,
         };
+        if t.immediate && !same {
+            return Err(explicit_refused(function));
+        }
         if t.recording.is_some() && !same {
             return Err(CallError::new(
                 GLCMD_ERROR_LIST_ACTIVE,
@@ -93,9 +135,15 @@ pub fn make_current(function: &str, device: Option<Arc<DeviceEntry>>) -> Result<
     })
 }
 
-/// Takes the current list (the device stays current).
+/// Takes the current list (the device stays current). Refused on an immediate thread (its
+/// implicit list is submitted for it).
 pub fn take(function: &str) -> Result<Recording, CallError> {
-    with_thread(function, |t| t.recording.take().ok_or_else(|| CallError::no_list(function)))
+    with_thread(function, |t| {
+        if t.immediate {
+            return Err(explicit_refused(function));
+        }
+        t.recording.take().ok_or_else(|| CallError::no_list(function))
+    })
 }
 
 /// Submits the current list with `submit`; a refused submit puts the list back, unchanged, as
@@ -125,9 +173,24 @@ pub fn with_recording<R>(function: &str, f: impl FnOnce(&mut Recording) -> R) ->
     })
 }
 
-/// Drops the current list, if any.
+/// Drops the current list, if any; on an immediate thread, the calls its implicit list holds
+/// (the list stays, empty, with its pixel state).
 pub fn discard() {
-    let list = THREAD.try_with(|t| t.try_borrow_mut().ok().and_then(|mut t| t.recording.take())).ok().flatten();
+    let list = THREAD
+        .try_with(|t| {
+            t.try_borrow_mut().ok().and_then(|mut t| {
+                if !t.immediate {
+                    return t.recording.take().map(|r| r.list);
+                }
+                let mut fresh = t.device.as_ref()?.device("glcmdListDiscard").ok()?.command_list();
+                fresh.track_sites(false);
+                let r = t.recording.as_mut()?;
+                r.pixels.carry_over();
+                Some(std::mem::replace(&mut r.list, fresh))
+            })
+        })
+        .ok()
+        .flatten();
     drop(list);
 }
 

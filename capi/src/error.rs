@@ -154,7 +154,10 @@ fn gl_error(status: GlcmdStatus) -> u32 {
 thread_local! {
     /// The last failure of this thread: code and text.
     static LAST: RefCell<(GlcmdStatus, CString)> = RefCell::new((GLCMD_OK, CString::default()));
-    /// The GL error a failed entry point raised, until `glGetError` returns it (0: none).
+    /// The GL error flag of this thread: the first error a failed entry point raised (or, on an
+    /// immediate thread, the first error the device held for its earlier calls), until
+    /// `glGetError` returns it (0: none). One flag, as Mesa keeps it: errors raised while it is
+    /// set are dropped.
     static PENDING_GL: Cell<u32> = const { Cell::new(0) };
     /// Set while this thread runs the error callback (see `call_back`).
     static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
@@ -220,13 +223,23 @@ fn call_back(status: GlcmdStatus, message: &CStr) {
 
 /// Records the failure of a GL entry point: also raises its GL error for `glGetError`.
 pub fn fail_gl(function: &str, e: CallError) {
-    let gl = e.gl.unwrap_or_else(|| gl_error(e.status));
+    raise_gl(e.gl.unwrap_or_else(|| gl_error(e.status)));
+    fail(function, e);
+}
+
+/// Raises GL error `error` for this thread's `glGetError`, unless one is pending (the first
+/// error is kept, as the GL keeps it).
+pub fn raise_gl(error: u32) {
     let _ = PENDING_GL.try_with(|p| {
         if p.get() == 0 {
-            p.set(gl);
+            p.set(error);
         }
     });
-    fail(function, e);
+}
+
+/// The GL error pending for this thread (0: none).
+pub fn pending_gl() -> u32 {
+    PENDING_GL.try_with(|p| p.get()).unwrap_or(0)
 }
 
 /// The GL error a failed entry point of this thread raised, cleared (0: none).

@@ -16,6 +16,10 @@
 //! * **A thread-local current list** ([`current`]), as a GL context is current on a thread: that
 //!   is what lets unchanged GL calls record. Creates and queries go through the thread's current
 //!   device (the device of its list, or one made current without a list), as round trips.
+//!   An **immediate thread** ([`immediate`], `glcmdThreadMakeImmediate`) records into an
+//!   implicit list that glcmd submits for it before every answer that needs it, so unchanged
+//!   single-threaded GL code gets a GL context's semantics; a query that could depend on an
+//!   unsubmitted explicit list fails instead of answering stale.
 //! * **Lengths the GL derives from state** (pixel data) are computed at the boundary: uploads
 //!   from the list's own pixel-store state, which is recorded before the first upload so it is
 //!   the state the GL uses ([`pixels`]); reads from the render thread's real state in the same
@@ -36,6 +40,7 @@
 //! | [`special`] | the hand-written special functions |
 //! | [`call`] | what each entry point calls: recording, round trips, panics caught |
 //! | [`pixels`], [`sizes`] | pixel and uniform lengths |
+//! | [`immediate`] | immediate threads (`glcmdThreadMakeImmediate`), the deferred-list rule, their counters |
 //! | [`current`] | the thread's current list and device |
 //! | [`handles`] | device and frame handles: the registry |
 //! | [`recording`] | a list being recorded, with its pixel-store state |
@@ -56,6 +61,7 @@ pub mod current;
 pub mod error;
 pub mod generated;
 pub mod handles;
+pub mod immediate;
 pub mod lookup;
 pub mod pixels;
 pub mod recording;

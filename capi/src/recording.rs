@@ -8,6 +8,10 @@
 //! the GL's state is the tracked one from there on. The bindings of `GL_PIXEL_UNPACK_BUFFER` and
 //! `GL_PIXEL_PACK_BUFFER` the list made decide whether a pixel pointer is an offset.
 //!
+//! On an immediate thread (`immediate.rs`) the state carries from one implicit list to the next
+//! ([`PixelState::carry_over`]): a `glPixelStorei` before an implicit submit applies to an
+//! upload after it, and a pixel-buffer binding stays one.
+//!
 //! This module sits below both the thread's current list (`current.rs`, which holds a
 //! `Recording`) and the pixel sizing (`pixels.rs`, which reads one), so neither imports the
 //! other's floor.
@@ -106,6 +110,13 @@ impl Default for PixelState {
 impl PixelState {
     pub const fn new() -> PixelState {
         PixelState { unpack: Store::DEFAULT, unpack_buffer: false, pack_buffer: false, synced: false }
+    }
+
+    /// The state for the next implicit list of an immediate thread (`immediate.rs`): the
+    /// tracked values and bindings carry over (they are the GL's state once this list has
+    /// replayed); the next list records the unpack state again before its first upload.
+    pub fn carry_over(&mut self) {
+        self.synced = false;
     }
 
     /// Tracks `glPixelStore{i,f}(pname, value)`: changes what the GL changes. An error (the call

@@ -7,8 +7,8 @@
 //! | --- | --- |
 //! | `glFenceSync` | records the fence into the current list (`CommandList::fence_sync`); the `GLsync` it returns is glcmd's handle, which becomes a sync object when the list replays |
 //! | `glClientWaitSync` | `Device::client_wait_sync`, a round trip (the fence's list must have been submitted); `GL_WAIT_FAILED` on error |
-//! | `glFinish`, `glFlush` | `Device::finish`, `Device::flush`: round trips after every submitted list |
-//! | `glGetError` | the GL error a failed entry point of this thread raised, if any; else `Device::get_error` (which also returns the `GL_INVALID_OPERATION` of a command glcmd skipped). If it cannot ask (no device), it reports that and returns `GL_NO_ERROR`, so `while (glGetError())` loops end |
+//! | `glFinish`, `glFlush` | `Device::finish`, `Device::flush`: round trips after every submitted list. On an immediate thread (`immediate.rs`) `glFlush` submits the pending calls and waits for nothing |
+//! | `glGetError` | the GL error a failed entry point of this thread raised, if any; else `Device::get_error` (which also returns the `GL_INVALID_OPERATION` of a command glcmd skipped). If it cannot ask (no device), it reports that and returns `GL_NO_ERROR`, so `while (glGetError())` loops end. On an immediate thread it sees the thread's own earlier calls, with one flag as Mesa keeps it (`immediate.rs`) |
 //! | `glGetProgramResourceiv` | `Device::get_program_resourceiv`; writes at most `count` values |
 //! | `glGetDebugMessageLog(ARB)` | `Device::get_debug_message_log`; writes the messages that fit in `bufSize` |
 //! | `glMapBuffer*`, `glMapNamedBuffer*` | a round trip that maps on the render thread after every submitted list (ranges checked for overflow first); the pointer is process memory, usable on any thread until `glUnmapBuffer` |
@@ -47,9 +47,13 @@ pub unsafe extern "system" fn glFinish() {
     call::round_trip(F, (), |d| checked(F, d.finish()))
 }
 
-/// `glFlush` (GL_VERSION_1_0, special): a round trip.
+/// `glFlush` (GL_VERSION_1_0, special): a round trip; on an immediate thread, submits the
+/// pending calls.
 pub unsafe extern "system" fn glFlush() {
     const F: &str = "glFlush";
+    if crate::immediate::is_immediate() {
+        return call::round_trip(F, (), |_| crate::immediate::flush(F));
+    }
     call::round_trip(F, (), |d| checked(F, d.flush()))
 }
 
@@ -57,13 +61,28 @@ pub unsafe extern "system" fn glFlush() {
 /// device's.
 pub unsafe extern "system" fn glGetError() -> GLenum {
     const F: &str = "glGetError";
+    let immediate = crate::immediate::is_immediate();
+    if immediate && error::pending_gl() != gl::NO_ERROR {
+        // The device's errors came after the thread's flag: dropped, as the GL drops them.
+        crate::immediate::collect_errors(F);
+    }
     let pending = error::take_pending_gl();
     if pending != gl::NO_ERROR {
         return pending;
     }
     let result = catch_unwind(AssertUnwindSafe(|| {
         let device = crate::current::device_entry(F)?.device(F)?;
-        checked(F, device.get_error())
+        if !immediate {
+            return checked(F, device.get_error());
+        }
+        crate::immediate::flush(F)?;
+        let first = checked(F, device.get_error())?;
+        if first != gl::NO_ERROR {
+            // One flag: later errors were dropped by the GL; drop what the device still holds.
+            crate::immediate::collect_errors(F);
+            error::take_pending_gl();
+        }
+        Ok(first)
     }));
     match result {
         Ok(Ok(e)) => e,
@@ -191,13 +210,13 @@ pub unsafe extern "system" fn glGetDebugMessageLogARB(
 fn map(
     f: &'static str,
     range: Option<(GLintptr, GLsizeiptr)>,
-    map: impl FnOnce(&Gl) -> usize + Send + 'static,
+    map: impl Fn(&Gl) -> usize + Send + Clone + 'static,
 ) -> *mut c_void {
     call::round_trip(f, std::ptr::null_mut(), |d| {
         if let Some((offset, length)) = range {
             checked(f, glcmd::arguments::check_ranges(f, &[("offset", offset as i64), ("length", length as i64)]))?;
         }
-        Ok(checked(f, d.with_gl(map))? as *mut c_void)
+        Ok(checked(f, d.with_gl(map.clone()))? as *mut c_void)
     })
 }
 

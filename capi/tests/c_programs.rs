@@ -6,6 +6,11 @@
 //! * `tests/c/misuse.c` misuses the C ABI in every way the issue names; each must be an error,
 //!   not a crash;
 //! * `tests/c/refused_submit.c` makes every refused submit and resubmits the list it keeps;
+//! * `tests/c/immediate.c` is plain single-threaded GL (status checks, lookups after a link,
+//!   bind-then-map, reads after draws, glGetError, fences, deletes, pixel-store state across
+//!   glFlush); it runs on a GL context of its own and through glcmd on an immediate thread
+//!   (`glcmdThreadMakeImmediate`), and every answer and the pixels must be equal;
+//! * `tests/c/deferred.c` checks the deferred-list rule and immediate threads' list rules;
 //! * `tests/c/callback_reentry.c` re-enters glcmd from the error callback and from a GL debug
 //!   callback: served or an error, never a recursion.
 //!   `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs them under a tool:
@@ -29,6 +34,11 @@ fn root() -> PathBuf {
 
 /// Compiles C program `source` (C99, every warning an error) into `target/<profile>/c-tests/`.
 fn compile(source: &Path, name: &str) -> PathBuf {
+    compile_with(source, name, &[])
+}
+
+/// [`compile`], with `extra` arguments for the compiler (after the source: libraries).
+fn compile_with(source: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let lib = lib_dir();
     assert!(lib.join("libglcmd_capi.so").exists(), "no libglcmd_capi.so in {}", lib.display());
     let out_dir = lib.parent().unwrap().join("c-tests");
@@ -43,6 +53,7 @@ fn compile(source: &Path, name: &str) -> PathBuf {
         .arg("-lglcmd_capi")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .arg("-pthread")
+        .args(extra)
         .arg("-o")
         .arg(&exe)
         .output()
@@ -249,4 +260,47 @@ fn callbacks_that_re_enter_are_served_or_refused_never_recursed() {
     let exe = compile(&root().join("capi/tests/c/callback_reentry.c"), "callback_reentry");
     let stdout = run(&exe, &[]);
     assert!(stdout.contains("callback_reentry: ") && stdout.contains(" checks, 0 failures"), "{stdout}");
+}
+
+/// Runs `tests/c/immediate.c` directly and through glcmd; returns both outputs.
+fn immediate_outputs() -> (String, String) {
+    let vendor = format!("-I{}", root().join("vendor").display());
+    let exe = compile_with(&root().join("capi/tests/c/immediate.c"), "immediate", &[&vendor, "-lEGL"]);
+    (run(&exe, &["direct"]), run(&exe, &["glcmd"]))
+}
+
+#[test]
+fn an_unchanged_single_threaded_program_answers_as_on_its_own_context() {
+    let (direct, through) = immediate_outputs();
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {} differs: direct `{a}`, through glcmd `{b}`", i + 1);
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nthrough glcmd:\n{through}");
+    // The direct answers are the GL's; a few checked by content, so two equal wrong runs fail.
+    for expected in [
+        "vertex shader compile status: 1, has a log: 0",
+        "bad shader compile status: 0, has a log: 1",
+        "link status: 1",
+        "buffer 0: 0 0 0, buffer 1: -1 1 1",
+        "pixel (2, 2): 255 102 51 255",
+        "pixel (30, 30): 0 0 64 255",
+        "glGetError after glEnable(0x1234): 0x0500",
+        "glGetError after glEnable(0x1234), glShaderSource(.., NULL, ..): 0x0500",
+        "current program is the program: 1",
+        "array buffer binding is buffer 1: 1",
+        "fence signaled: 1",
+        "texture after glPixelStorei, glFlush, glTexSubImage2D: 10 11 12 255 20 21 22 255 30 31 32 255 40 41 42 255 50 51 52 255 60 61 62 255",
+        "after the deletes: buffer 0, texture 0, buffer 1 1",
+    ] {
+        assert!(d.contains(&expected), "the direct run does not say `{expected}`:\n{direct}");
+    }
+}
+
+#[test]
+fn a_query_behind_an_unsubmitted_list_fails_and_immediate_threads_refuse_explicit_lists() {
+    let vendor = format!("-I{}", root().join("vendor").display());
+    let exe = compile_with(&root().join("capi/tests/c/deferred.c"), "deferred", &[&vendor]);
+    let out = run(&exe, &[]);
+    assert!(out.contains("checks passed"), "{out}");
 }

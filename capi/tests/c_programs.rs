@@ -6,6 +6,8 @@
 //! * `tests/c/misuse.c` misuses the C ABI in every way the issue names; each must be an error,
 //!   not a crash;
 //! * `tests/c/refused_submit.c` makes every refused submit and resubmits the list it keeps;
+//! * `tests/c/adopt_egl.c` hands glcmd an EGL context it made with raw EGL calls
+//!   (`glcmdDeviceAdoptEGL`) and compares framebuffer 0 with the same clears called directly;
 //! * `tests/c/callback_reentry.c` re-enters glcmd from the error callback and from a GL debug
 //!   callback: served or an error, never a recursion.
 //!   `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs them under a tool:
@@ -29,6 +31,11 @@ fn root() -> PathBuf {
 
 /// Compiles C program `source` (C99, every warning an error) into `target/<profile>/c-tests/`.
 fn compile(source: &Path, name: &str) -> PathBuf {
+    compile_with(source, name, &[])
+}
+
+/// [`compile`], linked with `libs` too (`-lEGL`).
+fn compile_with(source: &Path, name: &str, libs: &[&str]) -> PathBuf {
     let lib = lib_dir();
     assert!(lib.join("libglcmd_capi.so").exists(), "no libglcmd_capi.so in {}", lib.display());
     let out_dir = lib.parent().unwrap().join("c-tests");
@@ -42,6 +49,7 @@ fn compile(source: &Path, name: &str) -> PathBuf {
         .arg(format!("-L{}", lib.display()))
         .arg("-lglcmd_capi")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .args(libs)
         .arg("-pthread")
         .arg("-o")
         .arg(&exe)
@@ -249,4 +257,15 @@ fn callbacks_that_re_enter_are_served_or_refused_never_recursed() {
     let exe = compile(&root().join("capi/tests/c/callback_reentry.c"), "callback_reentry");
     let stdout = run(&exe, &[]);
     assert!(stdout.contains("callback_reentry: ") && stdout.contains(" checks, 0 failures"), "{stdout}");
+}
+
+/// `tests/c/adopt_egl.c`: an EGL pbuffer context made by the C program, adopted with
+/// glcmdDeviceAdoptEGL: the initial viewport and scissor box are the pbuffer's size, framebuffer
+/// 0 holds the same bytes as the same clears called directly, glcmdDevicePresent works, and
+/// glcmdDeviceDestroy releases the context without destroying it (issue 18, part 2).
+#[test]
+fn an_adopted_egl_context_renders_framebuffer_zero_like_direct_gl() {
+    let exe = compile_with(&root().join("capi/tests/c/adopt_egl.c"), "adopt_egl", &["-lEGL"]);
+    let stdout = run(&exe, &[]);
+    assert!(stdout.contains("adopt_egl: ") && stdout.contains(" checks, 0 failures"), "{stdout}");
 }

@@ -55,26 +55,26 @@ fn egl_lookup(name: &CStr) -> *const c_void {
     f
 }
 
-macro_rules! load {
-    ($name:literal) => {
-        // SAFETY: the field's type is the EGL signature of the function named.
-        unsafe { std::mem::transmute(egl_lookup($name)) }
-    };
+/// An EGL function by name, as the function pointer type `F` (the field it is stored in).
+fn load<F: Copy>(name: &CStr) -> F {
+    let f = egl_lookup(name);
+    // SAFETY: `F` is the EGL signature of the function named (the field's type).
+    unsafe { std::mem::transmute_copy(&f) }
 }
 
 fn egl() -> &'static Egl {
     static EGL: OnceLock<Egl> = OnceLock::new();
     EGL.get_or_init(|| Egl {
-        get_platform_display: load!(c"eglGetPlatformDisplayEXT"),
-        initialize: load!(c"eglInitialize"),
-        choose_config: load!(c"eglChooseConfig"),
-        create_pbuffer_surface: load!(c"eglCreatePbufferSurface"),
-        bind_api: load!(c"eglBindAPI"),
-        create_context: load!(c"eglCreateContext"),
-        make_current: load!(c"eglMakeCurrent"),
-        destroy_surface: load!(c"eglDestroySurface"),
-        destroy_context: load!(c"eglDestroyContext"),
-        get_error: load!(c"eglGetError"),
+        get_platform_display: load(c"eglGetPlatformDisplayEXT"),
+        initialize: load(c"eglInitialize"),
+        choose_config: load(c"eglChooseConfig"),
+        create_pbuffer_surface: load(c"eglCreatePbufferSurface"),
+        bind_api: load(c"eglBindAPI"),
+        create_context: load(c"eglCreateContext"),
+        make_current: load(c"eglMakeCurrent"),
+        destroy_surface: load(c"eglDestroySurface"),
+        destroy_context: load(c"eglDestroyContext"),
+        get_error: load(c"eglGetError"),
     })
 }
 

@@ -6,11 +6,16 @@
 //! `glcmd::Options` (capture to a file, diagnostics, post-mortem ring, wait limit), which the C
 //! options struct does not carry, and get the same `*mut GlcmdDevice` handle a C program gets.
 
+use std::ffi::{c_char, c_void};
+
 use glcmd::{AdoptEgl, AdoptGlx, Device, Options};
 
 use crate::error::CallError;
 use crate::handles;
 use crate::types::{GlcmdAdoptEGL, GlcmdAdoptGLX, GlcmdDevice};
+
+/// The C member's type: `void *(*)(const char *)`.
+type CLookup = unsafe extern "C" fn(*const c_char) -> *mut c_void;
 
 /// Adopts the EGL context of `adopt` with `options`; returns the device's handle (for
 /// `glcmdDevicePresent`, `glcmdDeviceMakeCurrent`, `glcmdListBegin`, ..., and
@@ -61,7 +66,7 @@ pub(crate) unsafe fn egl_call(
         draw: adopt.draw,
         read: adopt.read,
         // SAFETY: the same C signature; a `*mut c_void` result read as `*const c_void`.
-        get_proc_address: unsafe { std::mem::transmute::<_, glcmd::GetProcAddress>(gpa) },
+        get_proc_address: unsafe { std::mem::transmute::<CLookup, glcmd::GetProcAddress>(gpa) },
     };
     // SAFETY: forwarded contract.
     let device = unsafe { Device::adopt_egl(handles, options) }.map_err(|e| CallError::from_glcmd(function, e))?;
@@ -90,7 +95,7 @@ pub(crate) unsafe fn glx_call(
         drawable: adopt.drawable,
         read_drawable: adopt.readDrawable,
         // SAFETY: the same C signature; a `*mut c_void` result read as `*const c_void`.
-        get_proc_address: unsafe { std::mem::transmute::<_, glcmd::GetProcAddress>(gpa) },
+        get_proc_address: unsafe { std::mem::transmute::<CLookup, glcmd::GetProcAddress>(gpa) },
     };
     // SAFETY: forwarded contract.
     let device = unsafe { Device::adopt_glx(handles, options) }.map_err(|e| CallError::from_glcmd(function, e))?;

@@ -14,6 +14,9 @@ packages=(
     valgrind
     # The C ABI's tests compile C and C++ (capi/tests): cc and c++.
     gcc g++ libc6-dev libgl-dev
+    # tests/adopt.rs makes a GLX context on an X window with Xlib itself: -lX11 (and -lGLX,
+    # from libgl-dev's libglx-dev).
+    libx11-dev
     # X11 libraries glutin/winit load at run time.
     libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
 )

@@ -4,9 +4,12 @@
 //! and replays them on exactly one render thread. That thread is the only one
 //! that ever talks to the driver, so it is the only one that needs a GL
 //! context, and this module is where that context comes from. There are two
-//! ways to get one: [`GlContext::headless`] for tests, CI, servers and
-//! off-screen rendering, and [`GlContext::from_window`] for an application
-//! that shows its frames in a window.
+//! ways to get one through glutin: [`GlContext::headless`] for tests, CI,
+//! servers and off-screen rendering, and [`GlContext::from_window`] for an
+//! application that shows its frames in a window. A third way takes a context
+//! the application made without glutin (SDL, GLFW, a preload library), as raw
+//! EGL or GLX handles: `adopt.rs` holds it, and [`GlContext`] wraps it like the
+//! other two (see "The adopted path" below).
 //!
 //! # Why the headless path uses the EGL *device* platform
 //!
@@ -45,9 +48,11 @@
 //! (`EGL_KHR_surfaceless_context`, glutin's `make_current_surfaceless`).
 //! Such a context has **no default framebuffer**: binding framebuffer 0 and
 //! drawing is an error (`GL_INVALID_FRAMEBUFFER_OPERATION`), and
-//! `glReadPixels` from it reads nothing. Everything is rendered into
-//! framebuffer objects the engine creates (renderbuffers or textures of any
-//! size and format), which is what an off-screen renderer wants anyway.
+//! `glReadPixels` from it reads nothing; its initial viewport and scissor box
+//! are 0×0. Everything is rendered into framebuffer objects the engine creates
+//! (renderbuffers or textures of any size and format), which is what an
+//! off-screen renderer wants anyway. A device that needs framebuffer 0 is made
+//! on a window or adopts a context with a surface.
 //!
 //! # Why the context never leaves the render thread
 //!
@@ -85,6 +90,20 @@
 //! X11, Xlib is used from two threads; winit calls `XInitThreads` for this, an
 //! application that opens the X display by other means must call it first.
 //!
+//! # The adopted path
+//!
+//! [`GlContext`]'s third constructor (crate-internal, reached through the
+//! `unsafe` `Device::adopt_egl` and `Device::adopt_glx`) makes a context the
+//! application owns current on the render thread, with the draw and read
+//! surfaces it was given, and resolves every EGL or GLX function it calls
+//! through the get-proc-address function it was given (`adopt.rs` says why).
+//! Framebuffer 0 is then the real default framebuffer of the draw surface,
+//! and the viewport and scissor box start at the surface's size, as the GL
+//! sets them when a context is first made current with a surface; nothing in
+//! glcmd overrides them. An adopted context presents only when asked
+//! (`Device::present`), not at the end of every frame. Dropping it makes no
+//! context current on the render thread and destroys nothing.
+//!
 //! # Useful knobs when something fails
 //!
 //! * `EGL_LOG_LEVEL=debug` (Mesa) prints why a device or a config was refused.
@@ -108,6 +127,7 @@ use glutin::error::ErrorKind;
 use glutin::prelude::*;
 use glutin::surface::{Surface, WindowSurface};
 
+use crate::adopt::{Adopted, Handles};
 pub use crate::error::ContextError;
 
 thread_local! {
@@ -146,13 +166,23 @@ const _: () = {
 
 /// The GL context of the render thread. Created on that thread and never moved off it (!Send).
 pub struct GlContext {
-    // Field order is drop order: the context is destroyed before the surface
-    // it draws to.
-    context: PossiblyCurrentContext,
-    surface: Option<Surface<WindowSurface>>,
-    display: Display,
+    backend: Backend,
     description: String,
     robust: bool,
+}
+
+/// Where the context came from.
+enum Backend {
+    /// Made by glutin (headless) or handed over as glutin types (window).
+    Glutin {
+        // Field order is drop order: the context is destroyed before the surface
+        // it draws to.
+        context: PossiblyCurrentContext,
+        surface: Option<Surface<WindowSurface>>,
+        display: Display,
+    },
+    /// The application's own context, as raw handles; released, never destroyed.
+    Adopted(Adopted),
 }
 
 impl GlContext {
@@ -221,9 +251,11 @@ impl GlContext {
                     );
                     log::info!("GL context: {description}");
                     return Ok(GlContext {
-                        context: PossiblyCurrentContext::Egl(context),
-                        surface: None,
-                        display,
+                        backend: Backend::Glutin {
+                            context: PossiblyCurrentContext::Egl(context),
+                            surface: None,
+                            display,
+                        },
                         description,
                         robust,
                     });
@@ -264,7 +296,29 @@ impl GlContext {
         };
         let description = format!("window surface, {}{by}; {}", display.version_string(), gl_strings(&display));
         log::info!("GL context: {description}");
-        Ok(GlContext { context, surface: Some(surface), display, description, robust: false })
+        Ok(GlContext {
+            backend: Backend::Glutin { context, surface: Some(surface), display },
+            description,
+            robust: false,
+        })
+    }
+
+    /// An application's own context, as raw EGL or GLX handles, made current on the calling
+    /// (render) thread with the surfaces given (`adopt.rs`).
+    ///
+    /// # Safety
+    /// The contract of `Device::adopt_egl` / `Device::adopt_glx`: valid handles, a context
+    /// current on no thread, all outliving the returned `GlContext`.
+    pub(crate) unsafe fn adopt(handles: Handles) -> Result<GlContext, ContextError> {
+        if on_render_thread() {
+            return Err(ContextError::OnRenderThread);
+        }
+        // SAFETY: forwarded contract.
+        let adopted = unsafe { Adopted::make_current(handles) }?;
+        let strings = gl_strings_with(|name| adopted.get_proc_address(name));
+        let description = format!("{}; {strings}", adopted.describe());
+        log::info!("GL context: {description}");
+        Ok(GlContext { backend: Backend::Adopted(adopted), description, robust: false })
     }
 
     /// Address of a GL function (for the generated loader), null if absent.
@@ -274,7 +328,10 @@ impl GlContext {
     /// starting with `gl`, so non-null does not prove that the driver
     /// implements the function: check the GL version or extension first.
     pub fn get_proc_address(&self, name: &CStr) -> *const c_void {
-        self.display.get_proc_address(name)
+        match &self.backend {
+            Backend::Glutin { display, .. } => display.get_proc_address(name),
+            Backend::Adopted(adopted) => adopted.get_proc_address(name),
+        }
     }
 
     /// The function table of this context, with every function the context does not provide
@@ -296,17 +353,37 @@ impl GlContext {
         self.robust
     }
 
-    /// Presents the frame for a window context; does nothing for headless.
-    pub fn present(&self) -> Result<(), ContextError> {
-        match &self.surface {
-            Some(surface) => surface.swap_buffers(&self.context).map_err(|source| ContextError::Present { source }),
-            None => Ok(()),
+    /// What the render thread does at the end of every frame: presents a window context
+    /// (glutin's); does nothing for headless and adopted contexts (an adopted one presents only
+    /// when asked, [`GlContext::present`]).
+    pub fn present_at_frame_end(&self) -> Result<(), ContextError> {
+        match &self.backend {
+            Backend::Glutin { surface: Some(_), .. } => self.present(),
+            _ => Ok(()),
         }
     }
 
-    /// true for the windowed path.
+    /// Presents now (swaps the window's or the adopted draw surface's buffers); an error for a
+    /// context with no surface (headless, or adopted with none).
+    pub fn present(&self) -> Result<(), ContextError> {
+        match &self.backend {
+            Backend::Glutin { context, surface: Some(surface), .. } => {
+                surface.swap_buffers(context).map_err(|source| ContextError::Present { source })
+            }
+            Backend::Glutin { surface: None, .. } => {
+                Err(ContextError::NothingToPresent { what: "a headless (surfaceless) device" })
+            }
+            Backend::Adopted(adopted) => adopted.present(),
+        }
+    }
+
+    /// true for the windowed path, and for an adopted context with a draw surface: framebuffer
+    /// 0 is then a real default framebuffer.
     pub fn has_window(&self) -> bool {
-        self.surface.is_some()
+        match &self.backend {
+            Backend::Glutin { surface, .. } => surface.is_some(),
+            Backend::Adopted(adopted) => adopted.has_surface(),
+        }
     }
 
     /// Human-readable description: EGL device / vendor, for logs.
@@ -327,9 +404,12 @@ impl std::fmt::Debug for GlContext {
 impl Drop for GlContext {
     fn drop(&mut self) {
         // Release the context from this thread first: EGL only defers the
-        // destruction of a context that is still current.
-        if let Err(error) = self.context.make_not_current_in_place() {
-            log::warn!("could not release the GL context: {error}");
+        // destruction of a context that is still current. (An adopted context
+        // releases itself when dropped, and is never destroyed.)
+        if let Backend::Glutin { context, .. } = &mut self.backend {
+            if let Err(error) = context.make_not_current_in_place() {
+                log::warn!("could not release the GL context: {error}");
+            }
         }
     }
 }
@@ -439,12 +519,17 @@ fn surface_api_name(surface: &Surface<WindowSurface>) -> &'static str {
 
 /// "GL_VENDOR / GL_RENDERER / GL_VERSION" of the context current on this thread.
 fn gl_strings(display: &Display) -> String {
+    gl_strings_with(|name| display.get_proc_address(name))
+}
+
+/// [`gl_strings`] through any loader of the context current on this thread.
+fn gl_strings_with(get_proc_address: impl Fn(&CStr) -> *const c_void) -> String {
     const GL_VENDOR: u32 = 0x1F00;
     const GL_RENDERER: u32 = 0x1F01;
     const GL_VERSION: u32 = 0x1F02;
     type GetString = unsafe extern "system" fn(u32) -> *const u8;
 
-    let address = display.get_proc_address(c"glGetString");
+    let address = get_proc_address(c"glGetString");
     if address.is_null() {
         return "GL strings unavailable".to_owned();
     }

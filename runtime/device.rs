@@ -80,7 +80,9 @@ type ErasedJob = Box<dyn FnOnce(&RenderContext) -> Result<Box<dyn Any + Send>, E
 
 impl Device {
     /// Starts a render thread with a headless context: EGL device platform, OpenGL 4.5 core,
-    /// surfaceless (render into framebuffer objects).
+    /// surfaceless. It has **no default framebuffer**: framebuffer 0 is incomplete (drawing to
+    /// it raises `GL_INVALID_FRAMEBUFFER_OPERATION`), the initial viewport and scissor box are
+    /// 0×0, and [`Device::present`] fails. Render into framebuffer objects.
     pub fn headless() -> Result<Device, Error> {
         Self::start(ContextSource::Headless, Options::default())
     }
@@ -107,6 +109,59 @@ impl Device {
         options: Options,
     ) -> Result<Device, Error> {
         Self::start(ContextSource::Window(context, surface), options)
+    }
+
+    /// Starts a render thread on an EGL context the application already made (with SDL, GLFW,
+    /// raw EGL, or a preload library that intercepted `eglMakeCurrent`). The render thread binds
+    /// `EGL_OPENGL_API`, makes the context current with `handles.draw` and `handles.read`, and
+    /// loads GL through `handles.get_proc_address`, through which it also resolves every EGL
+    /// function it calls (never through the process's global symbols). Framebuffer 0 is the
+    /// draw surface's default framebuffer, with the viewport and scissor box the GL gives it
+    /// (the surface's size). Presents only when asked ([`Device::present`]). When the last
+    /// handle is dropped, the render thread makes no context current; it destroys nothing.
+    ///
+    /// # Safety
+    /// * `display` is an initialized `EGLDisplay`, `context` a desktop-OpenGL `EGLContext` of
+    ///   it, and `draw`/`read` `EGLSurface`s of it compatible with the context (or both null,
+    ///   `EGL_NO_SURFACE`, where `EGL_KHR_surfaceless_context` allows it);
+    /// * `get_proc_address` is `eglGetProcAddress` or a function that answers as it does for
+    ///   the GL and EGL names, with the C signatures of the functions it returns;
+    /// * the context is current on no thread, and no other thread makes it current while the
+    ///   device lives;
+    /// * the display, context and surfaces (and any native window behind them) stay valid
+    ///   until the render thread has exited: the last `Device` handle dropped.
+    pub unsafe fn adopt_egl(handles: crate::AdoptEgl, options: Options) -> Result<Device, Error> {
+        Self::start(ContextSource::Adopted(crate::adopt::Handles::Egl(handles)), options)
+    }
+
+    /// Like [`Device::adopt_egl`], for a GLX context (`glXMakeContextCurrent` with `drawable`
+    /// and `read_drawable`, `glXSwapBuffers`), every GLX and GL function looked up through
+    /// `handles.get_proc_address`.
+    ///
+    /// # Safety
+    /// * `display` is an Xlib `Display*` made thread-safe (`XInitThreads` called before any
+    ///   other Xlib call of the process), `context` a `GLXContext` of it, `drawable` and
+    ///   `read_drawable` GLX drawables (windows, pixmaps, pbuffers) compatible with the
+    ///   context's config, or 0 (`read_drawable` 0: the same as `drawable`; `drawable` 0: no
+    ///   surface, if the context allows it). An X error raised by a bad handle goes to the
+    ///   application's Xlib error handler, whose default ends the process;
+    /// * `get_proc_address` is `glXGetProcAddressARB` or a function that answers as it does for
+    ///   the GL and GLX names;
+    /// * the context is current on no thread, and no other thread makes it current while the
+    ///   device lives;
+    /// * the display connection, context and drawables stay valid until the last `Device`
+    ///   handle is dropped.
+    pub unsafe fn adopt_glx(handles: crate::AdoptGlx, options: Options) -> Result<Device, Error> {
+        Self::start(ContextSource::Adopted(crate::adopt::Handles::Glx(handles)), options)
+    }
+
+    /// Presents: swaps the buffers of the device's surface (`eglSwapBuffers`/`glXSwapBuffers`),
+    /// after every list submitted before it, like a query, and returns once it has been done.
+    /// A device on a window also presents at the end of every frame; an adopted one presents
+    /// only here. [`Error::Present`] on a headless device, or an adopted one with no surface,
+    /// naming why; or when the platform refuses the swap (with its error).
+    pub fn present(&self) -> Result<(), Error> {
+        self.call("present", |ctx| ctx.present().map_err(Error::Present))
     }
 
     fn start(source: ContextSource, options: Options) -> Result<Device, Error> {

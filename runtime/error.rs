@@ -15,6 +15,9 @@ pub enum Error {
     #[error("could not create the GL context: {0}")]
     Context(#[from] ContextError),
 
+    #[error("present failed: {0}")]
+    Present(ContextError),
+
     #[error(
         "the render thread is gone ({reason}); everything submitted after that point was not run. Create a new Device"
     )]
@@ -193,6 +196,42 @@ pub enum ContextError {
         /// glutin's error.
         #[source]
         source: glutin::error::Error,
+    },
+    /// The get-proc-address function given with an adopted context returned NULL for an EGL or
+    /// GLX function the render thread needs.
+    #[error(
+        "the get-proc-address function given with the adopted {platform} context returned NULL for \
+         {name}, which the render thread needs: pass the platform's own lookup \
+         (eglGetProcAddress / glXGetProcAddressARB of libglvnd or the driver), which returns {platform} \
+         functions too"
+    )]
+    MissingFunction {
+        /// "EGL" or "GLX".
+        platform: &'static str,
+        /// The function's name.
+        name: String,
+    },
+
+    /// An EGL or GLX call on an adopted context failed.
+    #[error("adopted {platform} context: {step} failed: {detail}")]
+    Adopt {
+        /// "EGL" or "GLX".
+        platform: &'static str,
+        /// The call that failed.
+        step: &'static str,
+        /// The platform's error and what to do.
+        detail: String,
+    },
+
+    /// A present was asked of a context that has no surface.
+    #[error(
+        "there is nothing to present on {what}: it has no default framebuffer; render into \
+         framebuffer objects and read them back, or create the device on a window \
+         (Device::with_window) or adopt a context with a draw surface (Device::adopt_egl / adopt_glx)"
+    )]
+    NothingToPresent {
+        /// Which kind of context it is.
+        what: &'static str,
     },
 }
 

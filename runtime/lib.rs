@@ -33,7 +33,7 @@
 //! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the capture writer; open frames; options and counters |
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
-//! | the thread | `context`, `render` (and its `scheduler`) | the GL context (EGL, windows); the render thread's body, [`RenderContext`] and the scheduler |
+//! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
 //! | the handle | `device`, `frame`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the hand-written special functions, sync handles, capture files (load, check, replay) |
 //! | generated methods | `generated` (`commands`, `device`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
 //!
@@ -52,7 +52,7 @@
 //! | diagnostics (attribution, breadcrumbs, watchdog, strict) | `diagnostics.rs` |
 //! | a capture's file format or what it records | `capture_writer/`; loading, checking and replaying: `capture/` |
 //! | a hand-written special function (`glFenceSync`'s handle, `glClientWaitSync`, ...) | `special.rs` |
-//! | making or adopting a GL context | `context.rs` |
+//! | making or adopting a GL context | `context.rs`; raw EGL/GLX handles: `adopt.rs` |
 //!
 //! ## Kinds of GL function
 //!
@@ -120,6 +120,7 @@
 // (capture, diagnostics, special, checked). The rest is the house's inside; modules that sibling
 // crates of this workspace (the C ABI, the sweep, the replayer, the benches and tests) need are
 // public but hidden from the documentation.
+mod adopt;
 #[doc(hidden)]
 pub mod arguments;
 pub mod capture;
@@ -157,6 +158,7 @@ pub mod special;
 mod sync;
 mod vocab;
 
+pub use adopt::{AdoptEgl, AdoptGlx, GetProcAddress};
 pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
 pub use error::{CaptureError, ContextError, Error};

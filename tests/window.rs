@@ -7,17 +7,13 @@
 //! fails and says so: it does not pass silently.
 
 mod common;
-#[path = "support/process.rs"]
-mod process;
-#[path = "support/xvfb.rs"]
-mod xvfb;
+
+use common::process::{collect, wait_or_kill};
+use common::xvfb::Xvfb;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-use process::{collect, wait_or_kill};
-use xvfb::Xvfb;
 
 /// What the example draws: the triangle's colour in the centre, the clear colour in a corner
 /// (`TRIANGLE` and `CLEAR` in examples/window.rs, as bytes).

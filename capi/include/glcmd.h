@@ -194,6 +194,42 @@ typedef struct GlcmdDeviceOptions {
 } GlcmdDeviceOptions;
 
 /*
+ * An EGL context the application made, for glcmdDeviceAdoptEGL: the render thread makes it
+ * current with these surfaces and presents on glcmdDevicePresent. Every EGL and GL function is
+ * looked up through `getProcAddress`, never by its global symbol.
+ */
+typedef struct GlcmdAdoptEGL {
+    /* The initialized EGLDisplay. */
+    void *display;
+    /* The EGLContext: desktop OpenGL, current on no thread. */
+    void *context;
+    /* The EGLSurface drawn to (framebuffer 0), or EGL_NO_SURFACE. */
+    void *draw;
+    /* The EGLSurface read from, or EGL_NO_SURFACE. */
+    void *read;
+    /* eglGetProcAddress, or a function that answers as it does (EGL functions included). */
+    void * (*getProcAddress)(const char *name);
+} GlcmdAdoptEGL;
+
+/*
+ * A GLX context the application made, for glcmdDeviceAdoptGLX. Xlib must be thread-safe
+ * (XInitThreads before any other Xlib call). Every GLX and GL function is looked up through
+ * `getProcAddress`.
+ */
+typedef struct GlcmdAdoptGLX {
+    /* The Xlib Display*. */
+    void *display;
+    /* The GLXContext, current on no thread. */
+    void *context;
+    /* The GLXDrawable drawn to (framebuffer 0), or 0 (None). */
+    unsigned long drawable;
+    /* The GLXDrawable read from; 0: the same as `drawable`. */
+    unsigned long readDrawable;
+    /* glXGetProcAddressARB, or a function that answers as it does (GLX functions included). */
+    void * (*getProcAddress)(const char *name);
+} GlcmdAdoptGLX;
+
+/*
  * A diagnostic report (glcmdGetReport). The strings stay valid until the next glcmdGetReport
  * on the same thread.
  */
@@ -232,6 +268,38 @@ typedef void (*GlcmdRenderThreadProc)(void *user);
  * Writes the handle to `*device`.
  */
 GLCMD_API GlcmdStatus glcmdDeviceCreateHeadless(const GlcmdDeviceOptions *options, GlcmdDevice **device);
+
+/*
+ * Creates a device on an EGL context the application made (SDL, GLFW, raw EGL): the render
+ * thread binds EGL_OPENGL_API, makes `adopt->context` current with `adopt->draw` and
+ * `adopt->read`, and looks up every EGL and GL function through `adopt->getProcAddress`.
+ * Framebuffer 0 is the draw surface's default framebuffer; the viewport and scissor box start
+ * at its size. It presents on glcmdDevicePresent only. `options` may be NULL. Writes the handle
+ * to `*device`. glcmdDeviceDestroy makes no context current on the render thread and destroys
+ * nothing: the display, context and surfaces stay the application's.
+ *
+ * The display must be initialized, the context desktop OpenGL and current on no thread, the
+ * surfaces compatible with it (or EGL_NO_SURFACE), and all of them valid until
+ * glcmdDeviceDestroy returns.
+ */
+GLCMD_API GlcmdStatus glcmdDeviceAdoptEGL(const GlcmdAdoptEGL *adopt, const GlcmdDeviceOptions *options, GlcmdDevice **device);
+
+/*
+ * Creates a device on a GLX context the application made: as glcmdDeviceAdoptEGL, with
+ * glXMakeContextCurrent(display, drawable, readDrawable, context) and glXSwapBuffers, every
+ * GLX and GL function looked up through `adopt->getProcAddress`. Xlib must be thread-safe
+ * (XInitThreads before any other Xlib call); an X error from a bad handle goes to the
+ * application's Xlib error handler.
+ */
+GLCMD_API GlcmdStatus glcmdDeviceAdoptGLX(const GlcmdAdoptGLX *adopt, const GlcmdDeviceOptions *options, GlcmdDevice **device);
+
+/*
+ * Presents: swaps the buffers of the device's surface (eglSwapBuffers / glXSwapBuffers) after
+ * every list submitted before, and returns when done. GLCMD_ERROR_CONTEXT on a headless device
+ * or one adopted with no surface, or when the platform refuses the swap (the message says
+ * which).
+ */
+GLCMD_API GlcmdStatus glcmdDevicePresent(GlcmdDevice *device);
 
 /*
  * Destroys a device: ends its open frames (their missing slots are skipped), replays every list

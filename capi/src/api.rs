@@ -15,14 +15,15 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
+use crate::adopt;
 use crate::current;
 use crate::error::{self, CallError};
 use crate::generated::GlcmdGL;
 use crate::handles;
 use crate::recording::Recording;
 use crate::types::{
-    GlcmdDebugProc, GlcmdDevice, GlcmdDeviceOptions, GlcmdFrame, GlcmdRenderThreadProc, GlcmdReport, GlcmdStatus,
-    GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_OK,
+    GlcmdAdoptEGL, GlcmdAdoptGLX, GlcmdDebugProc, GlcmdDevice, GlcmdDeviceOptions, GlcmdFrame, GlcmdRenderThreadProc,
+    GlcmdReport, GlcmdStatus, GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_OK,
 };
 
 /// Runs `body` with panics caught, and records a failure.
@@ -54,6 +55,81 @@ pub unsafe extern "C" fn glcmdDeviceCreateHeadless(
         // SAFETY: non-NULL, checked above; the caller passes room for a handle.
         unsafe { device.write_unaligned(handle as *mut GlcmdDevice) };
         Ok(())
+    })
+}
+
+/// Creates a device on an EGL context the application made (SDL, GLFW, raw EGL): the render
+/// thread binds EGL_OPENGL_API, makes `adopt->context` current with `adopt->draw` and
+/// `adopt->read`, and looks up every EGL and GL function through `adopt->getProcAddress`.
+/// Framebuffer 0 is the draw surface's default framebuffer; the viewport and scissor box start
+/// at its size. It presents on glcmdDevicePresent only. `options` may be NULL. Writes the handle
+/// to `*device`. glcmdDeviceDestroy makes no context current on the render thread and destroys
+/// nothing: the display, context and surfaces stay the application's.
+///
+/// The display must be initialized, the context desktop OpenGL and current on no thread, the
+/// surfaces compatible with it (or EGL_NO_SURFACE), and all of them valid until
+/// glcmdDeviceDestroy returns.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdDeviceAdoptEGL(
+    adopt: *const GlcmdAdoptEGL,
+    options: *const GlcmdDeviceOptions,
+    device: *mut *mut GlcmdDevice,
+) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceAdoptEGL";
+    guard(F, || {
+        if device.is_null() {
+            return Err(CallError::null(F, "device"));
+        }
+        // SAFETY: non-NULL (checked by `as_ref`); the caller passes a GlcmdAdoptEGL.
+        let Some(adopt) = (unsafe { adopt.as_ref() }) else { return Err(CallError::null(F, "adopt")) };
+        // SAFETY: the caller passes NULL or a GlcmdDeviceOptions of `size` bytes.
+        let opts = unsafe { handles::device_options(F, options)? };
+        // SAFETY: the handles' contract, above, is the caller's.
+        let handle = unsafe { adopt::egl_call(F, adopt, opts)? };
+        // SAFETY: non-NULL, checked above; the caller passes room for a handle.
+        unsafe { device.write_unaligned(handle) };
+        Ok(())
+    })
+}
+
+/// Creates a device on a GLX context the application made: as glcmdDeviceAdoptEGL, with
+/// glXMakeContextCurrent(display, drawable, readDrawable, context) and glXSwapBuffers, every
+/// GLX and GL function looked up through `adopt->getProcAddress`. Xlib must be thread-safe
+/// (XInitThreads before any other Xlib call); an X error from a bad handle goes to the
+/// application's Xlib error handler.
+#[no_mangle]
+pub unsafe extern "C" fn glcmdDeviceAdoptGLX(
+    adopt: *const GlcmdAdoptGLX,
+    options: *const GlcmdDeviceOptions,
+    device: *mut *mut GlcmdDevice,
+) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceAdoptGLX";
+    guard(F, || {
+        if device.is_null() {
+            return Err(CallError::null(F, "device"));
+        }
+        // SAFETY: non-NULL (checked by `as_ref`); the caller passes a GlcmdAdoptGLX.
+        let Some(adopt) = (unsafe { adopt.as_ref() }) else { return Err(CallError::null(F, "adopt")) };
+        // SAFETY: the caller passes NULL or a GlcmdDeviceOptions of `size` bytes.
+        let opts = unsafe { handles::device_options(F, options)? };
+        // SAFETY: the handles' contract, above, is the caller's.
+        let handle = unsafe { adopt::glx_call(F, adopt, opts)? };
+        // SAFETY: non-NULL, checked above; the caller passes room for a handle.
+        unsafe { device.write_unaligned(handle) };
+        Ok(())
+    })
+}
+
+/// Presents: swaps the buffers of the device's surface (eglSwapBuffers / glXSwapBuffers) after
+/// every list submitted before, and returns when done. GLCMD_ERROR_CONTEXT on a headless device
+/// or one adopted with no surface, or when the platform refuses the swap (the message says
+/// which).
+#[no_mangle]
+pub extern "C" fn glcmdDevicePresent(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdDevicePresent";
+    guard(F, || {
+        let d = handles::device(F, device as usize)?.device(F)?;
+        d.present().map_err(|e| CallError::from_glcmd(F, e))
     })
 }
 

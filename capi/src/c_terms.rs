@@ -21,6 +21,10 @@ const PHRASES: &[(&str, &str)] = &[
     ("(a leaked Frame,", "(a frame never ended with glcmdFrameEnd,"),
     ("Options::wait_limit", "GlcmdDeviceOptions.wait_limit_ms"),
     ("Create a new Device", "Create a new device (glcmdDeviceCreateHeadless)"),
+    (
+        "or create the device on a window (Device::with_window) or adopt a context with a draw surface (Device::adopt_egl / adopt_glx)",
+        "or create the device with glcmdDeviceAdoptEGL / glcmdDeviceAdoptGLX on a context with a draw surface",
+    ),
     // The name of the waiting call: `wait_frames(3)`, `wait_frames`, `with_gl`.
     ("wait_frames(", "glcmdDeviceWaitFrames(device, "),
     ("wait_frames", "glcmdDeviceWaitFrames"),
@@ -78,6 +82,7 @@ mod tests {
             },
             E::Blocked { what: "wait_frames(2)".into(), frame: 1, slot: 0, waited_ms: 10 },
             E::OnRenderThread { what: "wait_frames" },
+            E::Present(glcmd::ContextError::NothingToPresent { what: "a headless (surfaceless) device" }),
             E::OnRenderThread { what: "with_gl" },
         ];
         for e in errors {

@@ -103,7 +103,7 @@ impl CallError {
     pub fn from_glcmd(function: &str, e: glcmd::Error) -> CallError {
         use glcmd::Error as E;
         let status = match &e {
-            E::Context(_) => GLCMD_ERROR_CONTEXT,
+            E::Context(_) | E::Present(_) => GLCMD_ERROR_CONTEXT,
             E::DeviceLost { .. } => GLCMD_ERROR_DEVICE_LOST,
             E::UnknownPname { .. } => GLCMD_ERROR_UNKNOWN_PNAME,
             E::UnsupportedQuery { .. } => GLCMD_ERROR_UNSUPPORTED,

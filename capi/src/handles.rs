@@ -99,10 +99,15 @@ pub unsafe fn device_options(function: &str, options: *const GlcmdDeviceOptions)
 /// Starts a device and registers it; returns its handle.
 pub fn create_device(options: Options) -> Result<usize, CallError> {
     let device = Device::with_options(options).map_err(|e| CallError::from_glcmd("glcmdDeviceCreateHeadless", e))?;
+    Ok(register_device(device))
+}
+
+/// Registers a started device (headless or adopted); returns its handle.
+pub fn register_device(device: Device) -> usize {
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let entry = Arc::new(DeviceEntry { id, device: RwLock::new(Some(device)) });
     DEVICES.lock().unwrap_or_else(|e| e.into_inner()).insert(id, entry);
-    Ok(id)
+    id
 }
 
 /// The live device of a handle.

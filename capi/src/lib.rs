@@ -36,6 +36,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`api`] | the exported `glcmd*` functions |
+//! | [`adopt`] | an application's own EGL or GLX context as a device (also for Rust callers, with full `glcmd::Options`) |
 //! | [`generated`] | the generated entry points and tables; [`lookup`], names to entry points |
 //! | [`special`] | the hand-written special functions |
 //! | [`call`] | what each entry point calls: recording, round trips, panics caught |
@@ -53,6 +54,7 @@
 //! The table is the floor plan: a module imports only modules below it (or beside it, on the
 //! same row), never one above, so there is no import circle (`tests/layering.rs` checks).
 
+pub mod adopt;
 pub mod api;
 pub mod c_terms;
 pub mod call;

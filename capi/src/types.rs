@@ -9,7 +9,7 @@
 //! and its doc comment is its C documentation: keep them C (NUL-terminated strings, `#[repr(C)]`
 //! structs, fixed-size integers, `Option<extern fn>` callbacks), or the emitter refuses them.
 
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_char, c_ulong, c_void};
 
 use glcmd::generated::types::{GLchar, GLenum, GLsizei, GLuint};
 
@@ -137,6 +137,42 @@ pub struct GlcmdDeviceOptions {
     pub wait_limit_ms: u32,
     /// Report replay steps slower than this (ms); 0: no watchdog.
     pub watchdog_ms: u32,
+}
+
+/// An EGL context the application made, for glcmdDeviceAdoptEGL: the render thread makes it
+/// current with these surfaces and presents on glcmdDevicePresent. Every EGL and GL function is
+/// looked up through `getProcAddress`, never by its global symbol.
+#[repr(C)]
+#[allow(non_snake_case)]
+pub struct GlcmdAdoptEGL {
+    /// The initialized EGLDisplay.
+    pub display: *mut c_void,
+    /// The EGLContext: desktop OpenGL, current on no thread.
+    pub context: *mut c_void,
+    /// The EGLSurface drawn to (framebuffer 0), or EGL_NO_SURFACE.
+    pub draw: *mut c_void,
+    /// The EGLSurface read from, or EGL_NO_SURFACE.
+    pub read: *mut c_void,
+    /// eglGetProcAddress, or a function that answers as it does (EGL functions included).
+    pub getProcAddress: Option<unsafe extern "C" fn(name: *const c_char) -> *mut c_void>,
+}
+
+/// A GLX context the application made, for glcmdDeviceAdoptGLX. Xlib must be thread-safe
+/// (XInitThreads before any other Xlib call). Every GLX and GL function is looked up through
+/// `getProcAddress`.
+#[repr(C)]
+#[allow(non_snake_case)]
+pub struct GlcmdAdoptGLX {
+    /// The Xlib Display*.
+    pub display: *mut c_void,
+    /// The GLXContext, current on no thread.
+    pub context: *mut c_void,
+    /// The GLXDrawable drawn to (framebuffer 0), or 0 (None).
+    pub drawable: c_ulong,
+    /// The GLXDrawable read from; 0: the same as `drawable`.
+    pub readDrawable: c_ulong,
+    /// glXGetProcAddressARB, or a function that answers as it does (GLX functions included).
+    pub getProcAddress: Option<unsafe extern "C" fn(name: *const c_char) -> *mut c_void>,
 }
 
 /// A diagnostic report (glcmdGetReport). The strings stay valid until the next glcmdGetReport

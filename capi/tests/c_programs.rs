@@ -11,6 +11,8 @@
 //!   glFlush); it runs on a GL context of its own and through glcmd on an immediate thread
 //!   (`glcmdThreadMakeImmediate`), and every answer and the pixels must be equal;
 //! * `tests/c/deferred.c` checks the deferred-list rule and immediate threads' list rules;
+//! * `tests/c/adopt_egl.c` hands glcmd an EGL context it made with raw EGL calls
+//!   (`glcmdDeviceAdoptEGL`) and compares framebuffer 0 with the same clears called directly;
 //! * `tests/c/callback_reentry.c` re-enters glcmd from the error callback and from a GL debug
 //!   callback: served or an error, never a recursion.
 //!   `GLCMD_C_WRAPPER` (e.g. `valgrind --error-exitcode=99`) runs them under a tool:
@@ -303,4 +305,13 @@ fn a_query_behind_an_unsubmitted_list_fails_and_immediate_threads_refuse_explici
     let exe = compile_with(&root().join("capi/tests/c/deferred.c"), "deferred", &[&vendor]);
     let out = run(&exe, &[]);
     assert!(out.contains("checks passed"), "{out}");
+/// `tests/c/adopt_egl.c`: an EGL pbuffer context made by the C program, adopted with
+/// glcmdDeviceAdoptEGL: the initial viewport and scissor box are the pbuffer's size, framebuffer
+/// 0 holds the same bytes as the same clears called directly, glcmdDevicePresent works, and
+/// glcmdDeviceDestroy releases the context without destroying it (issue 18, part 2).
+#[test]
+fn an_adopted_egl_context_renders_framebuffer_zero_like_direct_gl() {
+    let exe = compile_with(&root().join("capi/tests/c/adopt_egl.c"), "adopt_egl", &["-lEGL"]);
+    let stdout = run(&exe, &[]);
+    assert!(stdout.contains("adopt_egl: ") && stdout.contains(" checks, 0 failures"), "{stdout}");
 }

@@ -14,9 +14,9 @@
 //! a compatibility-profile context (runs directly, says so); a program started by a shell (the
 //! child inherits the preload).
 
-#[path = "../../tests/support/process.rs"]
+#[path = "../../tests/common/process.rs"]
 mod process;
-#[path = "../../tests/support/xvfb.rs"]
+#[path = "../../tests/common/xvfb.rs"]
 mod xvfb;
 
 use std::path::{Path, PathBuf};

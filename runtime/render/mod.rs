@@ -75,6 +75,9 @@ pub(crate) fn run(
         let context = match source {
             ContextSource::Headless => GlContext::headless_with(options.robust_access),
             ContextSource::Window(c, s) => GlContext::from_window(c, s),
+            // SAFETY: the handles come from `Device::adopt_egl` / `adopt_glx`, whose callers
+            // promised they are valid, current on no thread and outlive the device.
+            ContextSource::Adopted(handles) => unsafe { GlContext::adopt(handles) },
         };
         let context = match context {
             Ok(c) => c,

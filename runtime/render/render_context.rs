@@ -25,6 +25,8 @@ use crate::Error;
 pub(crate) enum ContextSource {
     Headless,
     Window(glutin::context::NotCurrentContext, glutin::surface::Surface<glutin::surface::WindowSurface>),
+    /// Raw EGL or GLX handles, under the contract of `Device::adopt_egl` / `adopt_glx`.
+    Adopted(crate::adopt::Handles),
 }
 
 thread_local! {
@@ -116,6 +118,12 @@ impl RenderContext {
     /// (`with_gl`, `post`), which pass memory of their own.
     pub fn raw_gl(&self) -> &Gl {
         self.real.as_deref().unwrap_or(&self.gl)
+    }
+
+    /// Presents now: swaps the window's or the adopted draw surface's buffers (an error on a
+    /// context with no surface).
+    pub(crate) fn present(&self) -> Result<(), crate::error::ContextError> {
+        self.context.present()
     }
 
     /// The GL sync object behind a glcmd sync handle.

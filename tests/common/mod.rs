@@ -14,6 +14,9 @@ use glcmd::context::GlContext;
 use glcmd::types::{GLboolean, GLenum, GLint, GLuint};
 use glcmd::{gl, CommandList, Device, Gl};
 
+pub mod process;
+pub mod xvfb;
+
 // ---------------------------------------------------------------------------------------------
 // PRNG
 // ---------------------------------------------------------------------------------------------
@@ -167,34 +170,7 @@ impl Direct {
     }
 
     pub fn program(&self, stages: &[(GLenum, &str)]) -> GLuint {
-        let gl = &self.gl;
-        unsafe {
-            let program = (gl.CreateProgram)();
-            let mut shaders = Vec::new();
-            for &(ty, src) in stages {
-                let sh = (gl.CreateShader)(ty);
-                let c = CString::new(src).unwrap();
-                let ptr = c.as_ptr();
-                (gl.ShaderSource)(sh, 1, &ptr, std::ptr::null());
-                (gl.CompileShader)(sh);
-                (gl.AttachShader)(program, sh);
-                shaders.push(sh);
-            }
-            (gl.LinkProgram)(program);
-            let mut ok = 0;
-            (gl.GetProgramiv)(program, gl::LINK_STATUS, &mut ok);
-            if ok == 0 {
-                let mut log = vec![0u8; 4096];
-                let mut len = 0;
-                (gl.GetProgramInfoLog)(program, 4096, &mut len, log.as_mut_ptr().cast());
-                panic!("direct link failed: {}", String::from_utf8_lossy(&log[..len.max(0) as usize]));
-            }
-            for sh in shaders {
-                (gl.DetachShader)(program, sh);
-                (gl.DeleteShader)(sh);
-            }
-            program
-        }
+        gl_program(&self.gl, stages)
     }
 
     /// An FBO with one RGBA8 renderbuffer of `w`x`h`.
@@ -227,6 +203,38 @@ impl Direct {
             (self.gl.ReadnPixels)(0, 0, w, h, gl::RGBA, gl::UNSIGNED_BYTE, px.len() as i32, px.as_mut_ptr().cast());
         }
         px
+    }
+}
+
+/// Links a program of `stages` with the table of a context current on this thread (panics
+/// with the log if it does not link).
+pub fn gl_program(gl: &Gl, stages: &[(GLenum, &str)]) -> GLuint {
+    unsafe {
+        let program = (gl.CreateProgram)();
+        let mut shaders = Vec::new();
+        for &(ty, src) in stages {
+            let sh = (gl.CreateShader)(ty);
+            let c = CString::new(src).unwrap();
+            let ptr = c.as_ptr();
+            (gl.ShaderSource)(sh, 1, &ptr, std::ptr::null());
+            (gl.CompileShader)(sh);
+            (gl.AttachShader)(program, sh);
+            shaders.push(sh);
+        }
+        (gl.LinkProgram)(program);
+        let mut ok = 0;
+        (gl.GetProgramiv)(program, gl::LINK_STATUS, &mut ok);
+        if ok == 0 {
+            let mut log = vec![0u8; 4096];
+            let mut len = 0;
+            (gl.GetProgramInfoLog)(program, 4096, &mut len, log.as_mut_ptr().cast());
+            panic!("direct link failed: {}", String::from_utf8_lossy(&log[..len.max(0) as usize]));
+        }
+        for sh in shaders {
+            (gl.DetachShader)(program, sh);
+            (gl.DeleteShader)(sh);
+        }
+        program
     }
 }
 

@@ -190,6 +190,7 @@ fn c_type(known: &Known, ty: &syn::Type, declarator: &str, what: &str) -> Result
                 "isize" => "ptrdiff_t",
                 "c_char" => "char",
                 "c_int" => "int",
+                "c_ulong" => "unsigned long",
                 "c_void" => "void",
                 n if n.starts_with("GL") => n,
                 n if known.0.iter().any(|k| k == n) => n,

@@ -1,8 +1,6 @@
 //! Running a child process with a time limit, for tests that start programs (`tests/window.rs`,
-//! glcmd-run's `run/tests/programs.rs`), included with `#[path]`: a test never waits for ever
-//! on a hung child.
-
-#![allow(dead_code)]
+//! and glcmd-run's `run/tests/programs.rs`, which includes this file with `#[path]`): a test
+//! never waits for ever on a hung child.
 
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};

@@ -1,10 +1,7 @@
-//! A virtual X server for tests that need one (`tests/window.rs`, glcmd-run's
-//! `run/tests/programs.rs`), included with `#[path]`.
-//!
-//! Needs `Xvfb` (Debian package `xvfb`; `.ci/install-deps.sh` installs it). Without it the test
-//! fails and says so: it does not pass silently.
-
-#![allow(dead_code)]
+//! A virtual X server (Xvfb) for tests that need X11: the window example (tests/window.rs) and
+//! the adopted GLX context (tests/adopt.rs), glcmd-run's GLX programs (run/tests/programs.rs,
+//! which includes this file with `#[path]`). Needs the Debian package `xvfb`
+//! (`.ci/install-deps.sh` installs it); without it a test fails and says so.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -32,7 +29,7 @@ impl Xvfb {
         {
             Ok(child) => child,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
-                "Xvfb is not installed, and this test needs it to run the window example: install \
+                "Xvfb is not installed, and this test needs an X server: install \
                  the Debian package `xvfb` (`bash .ci/install-deps.sh` installs it with the rest)"
             ),
             Err(e) => panic!("cannot start Xvfb: {e}"),
@@ -77,4 +74,3 @@ impl Drop for Xvfb {
         let _ = self.child.wait();
     }
 }
-

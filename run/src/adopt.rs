@@ -65,8 +65,7 @@ pub fn adopt(c: Current) -> Result<usize, String> {
 pub fn present(device: usize) -> bool {
     // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
     unsafe { glcmd_capi::special::glFlush() };
-    // SAFETY: a live handle of the registry.
-    let status = unsafe { glcmd_capi::api::glcmdDevicePresent(device as *mut GlcmdDevice) };
+    let status = glcmd_capi::api::glcmdDevicePresent(device as *mut GlcmdDevice);
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: present failed: {}", last_error());
         return false;

@@ -27,7 +27,6 @@
 //!   not see the other context's deletes).
 
 use std::collections::HashMap;
-use std::ffi::{c_ulong, c_void};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
@@ -153,8 +152,7 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
         return Outcome::Done(true);
     }
     release_thread();
-    // SAFETY: a live handle of this module's registry.
-    let status = unsafe { glcmd_capi::api::glcmdThreadMakeImmediate(device as *mut GlcmdDevice) };
+    let status = glcmd_capi::api::glcmdThreadMakeImmediate(device as *mut GlcmdDevice);
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: glcmdThreadMakeImmediate failed: {}", adopt::last_error());
         return Outcome::Done(false);
@@ -173,8 +171,8 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
 /// GL calls go to the driver again.
 pub fn release_thread() {
     let Some(c) = bound() else { return };
-    // SAFETY: NULL leaves immediate mode.
-    unsafe { glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut()) };
+    // NULL: submits what is pending and leaves immediate mode.
+    glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut());
     contexts(|m| {
         if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
             *thread = None;
@@ -283,16 +281,6 @@ pub fn classify() -> Verdict {
         return Verdict::Other(format!("an OpenGL {major}.{minor} core context"));
     }
     Verdict::Core
-}
-
-/// `c_ulong` as a registry integer (GLX drawables).
-pub fn drawable(d: c_ulong) -> usize {
-    d as usize
-}
-
-/// A pointer handle as a registry integer.
-pub fn handle(p: *mut c_void) -> usize {
-    p as usize
 }
 
 /// Runs `f` on the render thread of `c`'s device, after this thread's pending calls (for a

@@ -14,8 +14,10 @@
 //! a compatibility-profile context (runs directly, says so); a program started by a shell (the
 //! child inherits the preload).
 
+#[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
 mod process;
+#[allow(dead_code)]
 #[path = "../../tests/common/xvfb.rs"]
 mod xvfb;
 

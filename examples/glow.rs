@@ -96,6 +96,18 @@ fn render(gl: &glow::Context) -> Result<Vec<u8>, String> {
     }
 }
 
+/// A glcmd status as a Result, with glcmd's message.
+fn check(status: glcmd_capi::GlcmdStatus) -> Result<(), String> {
+    if status == glcmd_capi::GLCMD_OK {
+        return Ok(());
+    }
+    let mut message = std::ptr::null();
+    // SAFETY: writes a pointer to a NUL-terminated message, valid until the next glcmd call.
+    unsafe { glcmd_capi::glcmdLastError(&mut message) };
+    // SAFETY: as above; non-NULL after a failure.
+    Err(unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 1. Directly: a headless context current on this thread.
     let context = glcmd::context::GlContext::headless()?;
@@ -106,8 +118,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     drop(context);
 
     // 2. Through glcmd: a device, this thread made immediate, glow over glcmd's entry points.
-    let device = glcmd_capi::immediate::Device::headless()?;
-    device.make_thread_immediate()?;
+    let mut device = std::ptr::null_mut();
+    // SAFETY: NULL options; `device` has room for the handle.
+    check(unsafe { glcmd_capi::glcmdDeviceCreateHeadless(std::ptr::null(), &mut device) })?;
+    check(glcmd_capi::glcmdThreadMakeImmediate(device))?;
     // SAFETY: glcmd's entry points are GL functions of the names asked for.
     let gl = unsafe {
         glow::Context::from_loader_function_cstr(|name: &CStr| {
@@ -115,8 +129,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
     };
     let through = render(&gl)?;
-    let stats = device.thread_stats();
     drop(gl);
+    check(glcmd_capi::glcmdThreadMakeImmediate(std::ptr::null_mut()))?;
+    let stats = glcmd_capi::immediate::thread_stats();
+    check(glcmd_capi::glcmdDeviceDestroy(device))?;
 
     let differing = direct.iter().zip(&through).filter(|(a, b)| a != b).count();
     let centre = |p: &[u8]| {
@@ -124,7 +140,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         [p[i], p[i + 1], p[i + 2], p[i + 3]]
     };
     println!("direct centre-left pixel {:?}, through glcmd {:?}", centre(&direct), centre(&through));
-    println!("{stats}");
+    println!(
+        "through glcmd: {} implicit submits, {} round trips, on thread {:?} (not the render thread)",
+        stats.implicit_submits,
+        stats.round_trips,
+        std::thread::current().name().unwrap_or("?")
+    );
     if differing != 0 || direct.len() != through.len() {
         return Err(format!("{differing} bytes differ between the direct run and the run through glcmd").into());
     }

@@ -305,6 +305,8 @@ fn a_query_behind_an_unsubmitted_list_fails_and_immediate_threads_refuse_explici
     let exe = compile_with(&root().join("capi/tests/c/deferred.c"), "deferred", &[&vendor]);
     let out = run(&exe, &[]);
     assert!(out.contains("checks passed"), "{out}");
+}
+
 /// `tests/c/adopt_egl.c`: an EGL pbuffer context made by the C program, adopted with
 /// glcmdDeviceAdoptEGL: the initial viewport and scissor box are the pbuffer's size, framebuffer
 /// 0 holds the same bytes as the same clears called directly, glcmdDevicePresent works, and

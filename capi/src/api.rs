@@ -446,6 +446,9 @@ pub unsafe extern "C" fn glcmdFunctionInfo(
 /// returns the errors of this thread's own earlier calls (those raised at replay and those
 /// glcmd raised), the first one kept as the GL keeps it.
 ///
+/// Immediate threads of one device share its one GL context: their implicit lists interleave at
+/// submit boundaries (state one binds can be seen by another between its submits).
+///
 /// On an immediate thread glcmdListBegin, glcmdListBeginSlot, glcmdSubmit and glcmdListSubmit
 /// fail with GLCMD_ERROR_LIST_ACTIVE, and glcmdDeviceMakeCurrent of another device too;
 /// glcmdListDiscard drops the pending calls. Calls still pending when the thread exits are

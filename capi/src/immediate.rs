@@ -31,6 +31,12 @@
 //! before its first upload, so a `glPixelStorei` before a submit applies to an upload after it,
 //! and a pointer after a `glBindBuffer(GL_PIXEL_UNPACK_BUFFER, b)` stays an offset.
 //!
+//! Immediate threads of one device share its one GL context, as threads sharing a context
+//! would: their implicit lists interleave at submit boundaries, so state one thread binds can be
+//! seen by another between two of its submits. A thread that needs state of its own re-binds it
+//! after a query (or uses direct state access); one immediate thread per device is the plain
+//! single-threaded program.
+//!
 //! The explicit list functions on an immediate thread: `glcmdListBegin` and `glcmdListBeginSlot`
 //! fail with `GLCMD_ERROR_LIST_ACTIVE` naming this rule, and so do `glcmdSubmit` and
 //! `glcmdListSubmit` (the thread's calls are submitted for it; `glFlush` submits now);

@@ -10,7 +10,7 @@
 //! | `GLCMD_CAPTURE=FILE` | capture the whole run to FILE (replay it with `glcmd-replay`) |
 //! | `GLCMD_POST_MORTEM=FILE` | keep the last frames in memory; write them to FILE if the device is lost or stalls |
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
-//! | `GLCMD_RUN_STATS=1` | at the end, print per device: frames presented, lists, commands, implicit submits and round trips, per frame |
+//! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the
 //! context then runs directly), rather than running with options the user did not ask for.
@@ -140,13 +140,16 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
     if r.stats {
         if let Some(d) = device(handle) {
             let s = d.stats();
+            let t = glcmd_capi::immediate::total_stats();
             let per = |n: u64| n as f64 / r.presents.max(1) as f64;
             eprintln!(
-                "glcmd-run: device {handle}: {} presents, {} lists ({:.1} per present), {} commands, {} round trips ({:.1} per present)",
+                "glcmd-run: device {handle}: {} presents, {} lists, {} commands; implicit submits {} ({:.1} per present, {} for size), round trips {} ({:.1} per present)",
                 r.presents,
                 s.lists,
-                per(s.lists),
                 s.commands,
+                t.implicit_submits,
+                per(t.implicit_submits),
+                t.size_submits,
                 s.round_trips,
                 per(s.round_trips)
             );

@@ -355,17 +355,17 @@ impl GlContext {
 
     /// What the render thread does at the end of every frame: presents a window context
     /// (glutin's); does nothing for headless and adopted contexts (an adopted one presents only
-    /// when asked, [`GlContext::present`]).
-    pub fn present_at_frame_end(&self) -> Result<(), ContextError> {
+    /// when asked, [`GlContext::present_now`]).
+    pub fn present(&self) -> Result<(), ContextError> {
         match &self.backend {
-            Backend::Glutin { surface: Some(_), .. } => self.present(),
+            Backend::Glutin { surface: Some(_), .. } => self.present_now(),
             _ => Ok(()),
         }
     }
 
     /// Presents now (swaps the window's or the adopted draw surface's buffers); an error for a
     /// context with no surface (headless, or adopted with none).
-    pub fn present(&self) -> Result<(), ContextError> {
+    pub fn present_now(&self) -> Result<(), ContextError> {
         match &self.backend {
             Backend::Glutin { context, surface: Some(surface), .. } => {
                 surface.swap_buffers(context).map_err(|source| ContextError::Present { source })

@@ -119,6 +119,8 @@ impl Device {
     /// draw surface's default framebuffer, with the viewport and scissor box the GL gives it
     /// (the surface's size). Presents only when asked ([`Device::present`]). When the last
     /// handle is dropped, the render thread makes no context current; it destroys nothing.
+    /// `options.robust_access` cannot change a context that exists already:
+    /// [`Device::robust_access`] says whether it has robust buffer access.
     ///
     /// # Safety
     /// * `display` is an initialized `EGLDisplay`, `context` a desktop-OpenGL `EGLContext` of

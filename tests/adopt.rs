@@ -287,8 +287,17 @@ unsafe extern "C" fn counting_make_current(d: P, draw: P, read: P, c: P) -> c_ui
     unsafe { (egl().make_current)(d, draw, read, c) }
 }
 
+/// The pixel (0, 0) of framebuffer 0 at each swap, read by the swap wrapper on the render thread.
+static PRESENTED: Mutex<Vec<[u8; 4]>> = Mutex::new(Vec::new());
+
 unsafe extern "C" fn counting_swap(d: P, s: P) -> c_uint {
     SWAP_CALLS.fetch_add(1, Ordering::SeqCst);
+    type ReadPixels = unsafe extern "system" fn(GLint, GLint, i32, i32, GLenum, GLenum, *mut c_void);
+    let read: ReadPixels = load(c"glReadPixels");
+    let mut pixel = [0u8; 4];
+    // SAFETY: called by the render thread with the adopted context current; one RGBA8 pixel.
+    unsafe { read(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, pixel.as_mut_ptr().cast()) };
+    PRESENTED.lock().unwrap().push(pixel);
     type Swap = unsafe extern "C" fn(P, P) -> c_uint;
     let swap: Swap = unsafe { std::mem::transmute(egl_lookup(c"eglSwapBuffers")) };
     unsafe { swap(d, s) }
@@ -315,10 +324,18 @@ fn every_egl_function_comes_from_the_given_lookup() {
     list.clear_color(1.0, 0.0, 0.0, 1.0);
     list.clear(gl::COLOR_BUFFER_BIT);
     device.submit(list).unwrap();
-    assert_eq!(SWAP_CALLS.load(Ordering::SeqCst), 0, "an adopted device presents only when asked");
+    device.wait_frames(1).unwrap();
+    assert_eq!(SWAP_CALLS.load(Ordering::SeqCst), 0, "an adopted device presents only when asked, not at frame end");
     device.present().unwrap();
+    // A present is ordered after the lists submitted before it: no wait between the two.
+    let mut list = device.command_list();
+    list.clear_color(0.0, 0.0, 1.0, 1.0);
+    list.clear(gl::COLOR_BUFFER_BIT);
+    device.submit(list).unwrap();
     device.present().unwrap();
     assert_eq!(SWAP_CALLS.load(Ordering::SeqCst), 2, "each present swapped through the lookup's function");
+    let presented = PRESENTED.lock().unwrap().clone();
+    assert_eq!(presented, vec![[255, 0, 0, 255], [0, 0, 255, 255]], "what each present showed");
     drop(device);
     assert_eq!(MAKE_CURRENT_CALLS.load(Ordering::SeqCst), 2, "released through the lookup's function");
     let names = LOOKED_UP.lock().unwrap().clone();

@@ -123,7 +123,7 @@ impl RenderContext {
     /// Presents now: swaps the window's or the adopted draw surface's buffers (an error on a
     /// context with no surface).
     pub(crate) fn present(&self) -> Result<(), crate::error::ContextError> {
-        self.context.present()
+        self.context.present_now()
     }
 
     /// The GL sync object behind a glcmd sync handle.

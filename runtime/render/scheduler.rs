@@ -403,7 +403,7 @@ impl Scheduler {
             r.copied(handing.elapsed());
             r.send(crate::capture_writer::recorder::Event::FrameEnd { frame: f.id });
         }
-        if let Err(e) = ctx.context.present_at_frame_end() {
+        if let Err(e) = ctx.context.present() {
             ctx.shared.sink.send(Report::lifecycle(
                 ReportKind::Present,
                 format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),

@@ -73,6 +73,8 @@ pub(crate) struct HandleInner {
     thread: Mutex<Option<JoinHandle<()>>>,
     render_thread: ThreadId,
     track_sites: bool,
+    /// Presents queued and done (`present.rs`).
+    pub(crate) presents: Arc<crate::present::PresentQueue>,
 }
 
 /// A round trip's work with its answer type erased (see `Device::round_trip`).
@@ -157,15 +159,6 @@ impl Device {
         Self::start(ContextSource::Adopted(crate::adopt::Handles::Glx(handles)), options)
     }
 
-    /// Presents: swaps the buffers of the device's surface (`eglSwapBuffers`/`glXSwapBuffers`),
-    /// after every list submitted before it, like a query, and returns once it has been done.
-    /// A device on a window also presents at the end of every frame; an adopted one presents
-    /// only here. [`Error::Present`] on a headless device, or an adopted one with no surface,
-    /// naming why; or when the platform refuses the swap (with its error).
-    pub fn present(&self) -> Result<(), Error> {
-        self.call("present", |ctx| ctx.present().map_err(Error::Present))
-    }
-
     fn start(source: ContextSource, options: Options) -> Result<Device, Error> {
         let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
         let (report_tx, report_rx) = crossbeam_channel::bounded(options.report_capacity.max(1));
@@ -223,6 +216,7 @@ impl Device {
                 thread: Mutex::new(Some(thread)),
                 render_thread,
                 track_sites,
+                presents: Default::default(),
             }),
         })
     }
@@ -635,6 +629,13 @@ impl Device {
 
     pub(crate) fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.inner.shared) }
+    }
+}
+
+impl Device {
+    /// Whether the render thread has exited.
+    pub(crate) fn render_thread_gone(&self) -> bool {
+        alive_gone(&self.inner.alive)
     }
 }
 

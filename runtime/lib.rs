@@ -146,6 +146,7 @@ pub mod loader;
 mod open_frames;
 mod options;
 mod packet;
+mod present;
 #[doc(hidden)]
 pub mod pools;
 #[doc(hidden)]
@@ -163,6 +164,7 @@ pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
 pub use error::{CaptureError, ContextError, Error};
 pub use frame::{Frame, SubmitError, MAX_SLOTS};
+pub use present::FRAMES_IN_FLIGHT;
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;

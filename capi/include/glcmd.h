@@ -295,11 +295,21 @@ GLCMD_API GlcmdStatus glcmdDeviceAdoptGLX(const GlcmdAdoptGLX *adopt, const Glcm
 
 /*
  * Presents: swaps the buffers of the device's surface (eglSwapBuffers / glXSwapBuffers) after
- * every list submitted before, and returns when done. GLCMD_ERROR_CONTEXT on a headless device
+ * every list submitted before (an immediate thread's pending calls are submitted first), and
+ * returns when done. GLCMD_ERROR_CONTEXT on a headless device
  * or one adopted with no surface, or when the platform refuses the swap (the message says
  * which).
  */
 GLCMD_API GlcmdStatus glcmdDevicePresent(GlcmdDevice *device);
+
+/*
+ * Queues a present after every list submitted before and returns without waiting for it,
+ * unless two presents are already queued and not done: then it waits for the oldest (at most
+ * the wait limit). The calling thread records its next frame while the render thread replays
+ * this one. An immediate thread's pending calls are submitted first. Returns the error of an
+ * earlier queued present that failed, if one did since the last call (GLCMD_ERROR_CONTEXT).
+ */
+GLCMD_API GlcmdStatus glcmdDeviceQueuePresent(GlcmdDevice *device);
 
 /*
  * Destroys a device: ends its open frames (their missing slots are skipped), replays every list

@@ -121,7 +121,8 @@ pub unsafe extern "C" fn glcmdDeviceAdoptGLX(
 }
 
 /// Presents: swaps the buffers of the device's surface (eglSwapBuffers / glXSwapBuffers) after
-/// every list submitted before, and returns when done. GLCMD_ERROR_CONTEXT on a headless device
+/// every list submitted before (an immediate thread's pending calls are submitted first), and
+/// returns when done. GLCMD_ERROR_CONTEXT on a headless device
 /// or one adopted with no surface, or when the platform refuses the swap (the message says
 /// which).
 #[no_mangle]
@@ -129,7 +130,23 @@ pub extern "C" fn glcmdDevicePresent(device: *mut GlcmdDevice) -> GlcmdStatus {
     const F: &str = "glcmdDevicePresent";
     guard(F, || {
         let d = handles::device(F, device as usize)?.device(F)?;
+        crate::immediate::flush(F)?;
         d.present().map_err(|e| CallError::from_glcmd(F, e))
+    })
+}
+
+/// Queues a present after every list submitted before and returns without waiting for it,
+/// unless two presents are already queued and not done: then it waits for the oldest (at most
+/// the wait limit). The calling thread records its next frame while the render thread replays
+/// this one. An immediate thread's pending calls are submitted first. Returns the error of an
+/// earlier queued present that failed, if one did since the last call (GLCMD_ERROR_CONTEXT).
+#[no_mangle]
+pub extern "C" fn glcmdDeviceQueuePresent(device: *mut GlcmdDevice) -> GlcmdStatus {
+    const F: &str = "glcmdDeviceQueuePresent";
+    guard(F, || {
+        let d = handles::device(F, device as usize)?.device(F)?;
+        crate::immediate::flush(F)?;
+        d.queue_present().map_err(|e| CallError::from_glcmd(F, e))
     })
 }
 

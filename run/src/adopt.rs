@@ -61,11 +61,11 @@ pub fn adopt(c: Current) -> Result<usize, String> {
     Ok(device as usize)
 }
 
-/// Submits this thread's pending calls and presents through `device`.
+/// Submits this thread's pending calls and queues a present through `device`: the program
+/// records its next frame while the render thread replays this one (at most two frames in
+/// flight, as a driver's swap allows).
 pub fn present(device: usize) -> bool {
-    // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
-    unsafe { glcmd_capi::special::glFlush() };
-    let status = glcmd_capi::api::glcmdDevicePresent(device as *mut GlcmdDevice);
+    let status = glcmd_capi::api::glcmdDeviceQueuePresent(device as *mut GlcmdDevice);
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: present failed: {}", last_error());
         return false;

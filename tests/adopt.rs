@@ -510,3 +510,86 @@ fn an_adopted_glx_window_is_framebuffer_zero_as_the_gl_gives_it() {
     assert_ne!(unsafe { make_current(display, window, context) }, 0, "released when the device was dropped");
     unsafe { make_current(display, 0, std::ptr::null_mut()) };
 }
+
+/// The swap of `queued_presents_overlap_and_are_paced`: records the pixel it presents, then
+/// waits until the test opens the gate, so the test holds presents "in flight" for as long as
+/// it likes.
+static GATE: (Mutex<bool>, std::sync::Condvar) = (Mutex::new(false), std::sync::Condvar::new());
+static GATED_PRESENTED: Mutex<Vec<[u8; 4]>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn gated_swap(d: P, s: P) -> c_uint {
+    type ReadPixels = unsafe extern "system" fn(GLint, GLint, i32, i32, GLenum, GLenum, *mut c_void);
+    let read: ReadPixels = load(c"glReadPixels");
+    let mut pixel = [0u8; 4];
+    // SAFETY: called by the render thread with the adopted context current; one RGBA8 pixel.
+    unsafe { read(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, pixel.as_mut_ptr().cast()) };
+    GATED_PRESENTED.lock().unwrap().push(pixel);
+    let mut open = GATE.0.lock().unwrap();
+    while !*open {
+        open = GATE.1.wait(open).unwrap();
+    }
+    type Swap = unsafe extern "C" fn(P, P) -> c_uint;
+    let swap: Swap = unsafe { std::mem::transmute(egl_lookup(c"eglSwapBuffers")) };
+    unsafe { swap(d, s) }
+}
+
+unsafe extern "C" fn gated_lookup(name: *const c_char) -> *const c_void {
+    match unsafe { CStr::from_ptr(name) }.to_bytes() {
+        b"eglSwapBuffers" => gated_swap as *const c_void,
+        _ => unsafe { eglGetProcAddress(name) },
+    }
+}
+
+fn clear_to(device: &Device, rgba: [f32; 4]) {
+    let mut list = device.command_list();
+    list.clear_color(rgba[0], rgba[1], rgba[2], rgba[3]);
+    list.clear(gl::COLOR_BUFFER_BIT);
+    device.submit(list).unwrap();
+}
+
+/// `queue_present` returns before the swap, keeps the order of the lists around it, and holds a
+/// caller back only while `FRAMES_IN_FLIGHT` presents are not done.
+#[test]
+fn queued_presents_overlap_and_are_paced() {
+    assert_eq!(glcmd::FRAMES_IN_FLIGHT, 2);
+    let adopted = RawEgl::new(16, 16);
+    let device = unsafe { Device::adopt_egl(adopted.handles(gated_lookup), Options::default()) }.unwrap();
+    // Two presents queue while the first swap is held: neither call waits for it.
+    clear_to(&device, [1.0, 0.0, 0.0, 1.0]);
+    device.queue_present().unwrap();
+    clear_to(&device, [0.0, 1.0, 0.0, 1.0]);
+    device.queue_present().unwrap();
+    // A third must wait for the first to be done: it is still waiting however long we look.
+    let returned = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let third = {
+        let (device, returned) = (device.clone(), returned.clone());
+        std::thread::spawn(move || {
+            clear_to(&device, [0.0, 0.0, 1.0, 1.0]);
+            let r = device.queue_present();
+            returned.store(true, Ordering::SeqCst);
+            r
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!returned.load(Ordering::SeqCst), "a third present queued while two were not done");
+    *GATE.0.lock().unwrap() = true;
+    GATE.1.notify_all();
+    third.join().unwrap().unwrap();
+    device.present().unwrap(); // waits for everything queued
+    let presented = GATED_PRESENTED.lock().unwrap().clone();
+    assert_eq!(presented, vec![[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 255, 255]]);
+    drop(device);
+    adopted.release();
+}
+
+/// A queued present that fails is reported by the next call, and nothing waits for it.
+#[test]
+fn a_failed_queued_present_is_reported_by_the_next_call() {
+    let device = Device::headless().unwrap();
+    device.queue_present().unwrap(); // queued: the headless context has nothing to present
+    // A query runs after the present queued before it, so the failure is known by now.
+    device.get_error().unwrap();
+    let err = device.queue_present().unwrap_err();
+    assert!(matches!(err, glcmd::Error::Present(_)), "{err}");
+    assert!(err.to_string().contains("default framebuffer") || err.to_string().contains("present"), "{err}");
+}

@@ -58,6 +58,13 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
 /// A handle to the render thread. Clone it freely; the last handle dropped shuts the thread
 /// down after replaying everything submitted.
+///
+/// **Queries answer from the submitted stream.** A query (`get_*`, `is_*`, `get_error`, ...)
+/// runs after every list *submitted* before it (ordering rule 6, `frame.rs`); calls still in a
+/// list that has not been submitted are not seen, so `compile_shader` recorded in a list and
+/// `get_shaderiv(COMPILE_STATUS)` asked before that list is submitted answers for the shader as
+/// it was. To read one's own writes, submit first, or record through an immediate context
+/// ([`Device::immediate`]), whose queries submit its pending calls before they ask.
 #[derive(Clone)]
 pub struct Device {
     pub(crate) inner: Arc<HandleInner>,
@@ -170,7 +177,11 @@ impl Device {
         })
     }
 
-    /// A cleared list from the pool (or a new one). Record into it on any thread.
+    /// A cleared list from the pool (or a new one). Record into it on any thread. Until it is
+    /// submitted, the calling thread is taken to hold it: a query from this thread that would
+    /// wait for an unclaimed slot another thread has not submitted fails at once, since this
+    /// list may be that slot's (*Who owes a slot*, `frame.rs`). To read your own writes, use
+    /// [`Device::immediate`]; to record for a frame slot while asking queries, [`Frame::list`](crate::Frame::list).
     pub fn command_list(&self) -> CommandList {
         let mut list = self.inner.shared.pool.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
         if self.inner.track_sites != list.sites.is_some() {
@@ -178,6 +189,17 @@ impl Device {
         }
         if list.programs.is_none() {
             list.programs = Some(self.inner.shared.programs.clone());
+        }
+        // Held by this thread until it is submitted or claimed (`open_frames.rs`: a query from
+        // this thread that would wait for an unclaimed slot fails at once).
+        let me = Some(std::thread::current().id());
+        match &list.hold {
+            Some(hold) => *hold.lock().unwrap_or_else(|e| e.into_inner()) = me,
+            None => {
+                let hold = Arc::new(Mutex::new(me));
+                self.inner.shared.open.lock().unwrap_or_else(|e| e.into_inner()).register_hold(&hold);
+                list.hold = Some(hold);
+            }
         }
         list
     }
@@ -467,6 +489,7 @@ impl Device {
         f: ErasedJob,
     ) -> Result<Box<dyn Any + Send>, Error> {
         self.inner.shared.round_trips.fetch_add(1, Ordering::Relaxed);
+        THREAD_ROUND_TRIPS.set(THREAD_ROUND_TRIPS.get() + 1);
         if self.is_render_thread() {
             // Waiting for ourselves would deadlock: run now, with the state as it is.
             return render::with_current(|ctx| match ctx {
@@ -576,6 +599,16 @@ impl Device {
     pub(crate) fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.inner.shared) }
     }
+}
+
+thread_local! {
+    /// Round trips made by this thread (all devices): what `Immediate::round_trips` counts.
+    static THREAD_ROUND_TRIPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The round trips this thread has made so far.
+pub(crate) fn thread_round_trips() -> u64 {
+    THREAD_ROUND_TRIPS.get()
 }
 
 /// Whether the render thread has exited (its end of the `alive` channel is gone).

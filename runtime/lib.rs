@@ -34,8 +34,8 @@
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `context`, `render` (and its `scheduler`) | the GL context (EGL, windows); the render thread's body, [`RenderContext`] and the scheduler |
-//! | the handle | `device`, `frame`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the hand-written special functions, sync handles, capture files (load, check, replay) |
-//! | generated methods | `generated` (`commands`, `device`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
+//! | the handle | `device`, `frame`, `immediate`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the immediate context ([`Immediate`]), the hand-written special functions, sync handles, capture files (load, check, replay) |
+//! | generated methods | `generated` (`commands`, `device`, `immediate`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries and their `Immediate` twins; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
 //!
 //! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
 //! `special` is the one documented exception.
@@ -136,6 +136,7 @@ pub mod diagnostics;
 pub mod dump;
 mod error;
 mod frame;
+mod immediate;
 #[doc(hidden)]
 pub mod generated;
 mod limits;
@@ -164,6 +165,7 @@ pub use frame::{Frame, SubmitError, MAX_SLOTS};
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
+pub use immediate::Immediate;
 pub use limits::Limits;
 pub use list::CommandList;
 pub use options::{FrameStats, Options, Stats};

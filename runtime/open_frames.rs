@@ -112,8 +112,7 @@ impl OpenFrames {
         }
         self.holds_list(thread).then_some(
             "is unclaimed, and this thread holds an unsubmitted list that may be meant for it: submit that list \
-             first, or claim the slot when the list is made (Frame::list, glcmdListBeginSlot) so that other \
-             threads' slots are waited for",
+             first, or make it claimed for its slot (Frame::list) so that other threads' slots are waited for",
         )
     }
 

@@ -52,7 +52,7 @@ pub mod device {
 }
 
 /// The immediate context's twins of the create and query methods (`crate::immediate`).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub mod immediate {
     include!(concat!(env!("OUT_DIR"), "/immediate.rs"));
 }

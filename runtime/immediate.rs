@@ -24,6 +24,11 @@
 //! [`Immediate::implicit_submits`] and [`Immediate::round_trips`] count what the semantics cost,
 //! for examples that print them per frame.
 //!
+//! Each implicit submit is a frame (rule 1 is what orders it against other threads' frames),
+//! and a window device presents at the end of every frame, as it does for `Device::submit`: an
+//! immediate context on a window device presents at each implicit submit. Frames that do not
+//! present belong to the render thread's frame bookkeeping, which this module does not change.
+//!
 //! An `Immediate` is a value owned by one thread at a time (recording and asking take
 //! `&mut self`); it is `Send`, and moving it to another thread moves its pending calls with it.
 //! Its lists are never claimed for a slot and never count as held by a thread (`open_frames.rs`):
@@ -137,10 +142,7 @@ impl Immediate {
 impl Immediate {
     /// [`Device::with_gl`] after this context's pending calls: `f` sees their effects (a buffer
     /// they bound is bound, so `glMapBufferRange` maps it).
-    pub fn with_gl<R: Send + 'static>(
-        &mut self,
-        f: impl FnOnce(&crate::Gl) -> R + Send + 'static,
-    ) -> Result<R, Error> {
+    pub fn with_gl<R: Send + 'static>(&mut self, f: impl FnOnce(&crate::Gl) -> R + Send + 'static) -> Result<R, Error> {
         let mark = self.before_query()?;
         let answer = self.device.with_gl(f);
         self.count_round_trips(mark);

@@ -136,9 +136,9 @@ pub mod diagnostics;
 pub mod dump;
 mod error;
 mod frame;
-mod immediate;
 #[doc(hidden)]
 pub mod generated;
+mod immediate;
 mod limits;
 mod list;
 #[doc(hidden)]

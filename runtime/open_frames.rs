@@ -108,7 +108,9 @@ impl OpenFrames {
         }
         let open = self.frames.iter().find(|f| f.frame == frame)?;
         if open.thread == thread && !open.shared {
-            return Some("is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)");
+            return Some(
+                "is unsubmitted in a frame this thread began and still holds open (drop the Frame to skip it)",
+            );
         }
         self.holds_list(thread).then_some(
             "is unclaimed, and this thread holds an unsubmitted list that may be meant for it: submit that list \

@@ -19,9 +19,9 @@
 //! apitrace show the label.
 
 use crate::device::Device;
-use crate::immediate::Immediate;
 use crate::diagnostics::DebugMessage;
 use crate::generated::{enums as gl, types::*};
+use crate::immediate::Immediate;
 use crate::list::CommandList;
 use crate::{arguments, Error, SyncHandle};
 
@@ -245,7 +245,12 @@ impl Device {
 impl Immediate {
     /// [`Device::client_wait_sync`] after this context's pending calls (the fence they record
     /// included).
-    pub fn client_wait_sync(&mut self, sync: SyncHandle, flags: GLbitfield, timeout_ns: GLuint64) -> Result<GLenum, Error> {
+    pub fn client_wait_sync(
+        &mut self,
+        sync: SyncHandle,
+        flags: GLbitfield,
+        timeout_ns: GLuint64,
+    ) -> Result<GLenum, Error> {
         let mark = self.before_query()?;
         let answer = self.device.client_wait_sync(sync, flags, timeout_ns);
         self.count_round_trips(mark);

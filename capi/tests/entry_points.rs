@@ -785,7 +785,12 @@ fn device_with_long_wait() -> *mut GlcmdDevice {
 
 /// A worker's query in the README's style: `glcmdListBegin`, a round-trip query, then
 /// `glcmdListSubmit(frame, slot)`. Returns the query's status, message and duration.
-fn readme_worker(d: usize, frame: usize, slot: u32, before_query: impl FnOnce()) -> (GlcmdStatus, String, std::time::Duration) {
+fn readme_worker(
+    d: usize,
+    frame: usize,
+    slot: u32,
+    before_query: impl FnOnce(),
+) -> (GlcmdStatus, String, std::time::Duration) {
     unsafe {
         check(glcmdListBegin(d as *mut GlcmdDevice));
         (GL.ClearColor)(slot as f32, 0.0, 0.0, 1.0);
@@ -836,7 +841,11 @@ fn three_readme_style_workers_never_stall() {
     let workers: Vec<_> = (0..3)
         .map(|slot| {
             let barrier = barrier.clone();
-            std::thread::spawn(move || readme_worker(du, fu, slot, move || drop(barrier.wait())))
+            std::thread::spawn(move || {
+                readme_worker(du, fu, slot, move || {
+                    barrier.wait();
+                })
+            })
         })
         .collect();
     for w in workers {

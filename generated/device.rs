@@ -10,7 +10,7 @@ use crate::shadow::Target;
 /// before it, unless a cache answers it (program interface lookups, limits). The
 /// ordering rules are stated once, in `frame.rs`.
 impl Device {
-    /// `glCheckFramebufferStatus` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glCheckFramebufferStatus` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCheckFramebufferStatus.xhtml).
     #[track_caller]
@@ -39,7 +39,7 @@ impl Device {
             },
         )
     }
-    /// `glCheckNamedFramebufferStatus` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glCheckNamedFramebufferStatus` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCheckFramebufferStatus.xhtml).
     #[track_caller]
@@ -1068,7 +1068,7 @@ impl Device {
         }
         Ok(self.gen_vertex_arrays(1)?[0])
     }
-    /// `glGetActiveAtomicCounterBufferiv` (GL_VERSION_4_2, query): a round trip to the render thread.
+    /// `glGetActiveAtomicCounterBufferiv` (GL_VERSION_4_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:AtomicCounterBufferPName)`.
     ///
     /// Needs OpenGL 4.2 or `GL_ARB_shader_atomic_counters`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveAtomicCounterBufferiv.xhtml).
@@ -1177,7 +1177,7 @@ impl Device {
             }
         }
     }
-    /// `glGetActiveAttrib` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetActiveAttrib` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `size`: output, length rule `one`.
     /// * `type_`: output, length rule `one`.
     /// * `name`: output, length rule `string`.
@@ -1252,7 +1252,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveSubroutineName` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetActiveSubroutineName` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineName.xhtml).
@@ -1319,7 +1319,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveSubroutineUniformName` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetActiveSubroutineUniformName` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineUniformName.xhtml).
@@ -1386,7 +1386,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveSubroutineUniformiv` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetActiveSubroutineUniformiv` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `values`: output, length rule `pname(pname:SubroutineParameterName)`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineUniform.xhtml).
@@ -1500,7 +1500,7 @@ impl Device {
             }
         }
     }
-    /// `glGetActiveUniform` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetActiveUniform` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `size`: output, length rule `one`.
     /// * `type_`: output, length rule `one`.
     /// * `name`: output, length rule `string`.
@@ -1575,7 +1575,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveUniformBlockName` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetActiveUniformBlockName` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `uniform_block_name`: output, length rule `string`.
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformBlockName.xhtml).
@@ -1639,7 +1639,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveUniformBlockiv` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetActiveUniformBlockiv` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:UniformBlockPName)`.
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformBlock.xhtml).
@@ -1748,7 +1748,7 @@ impl Device {
             }
         }
     }
-    /// `glGetActiveUniformName` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetActiveUniformName` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `uniform_name`: output, length rule `string`.
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformName.xhtml).
@@ -1812,7 +1812,7 @@ impl Device {
             },
         )
     }
-    /// `glGetActiveUniformsiv` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetActiveUniformsiv` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `uniformCount`: taken from the length of `uniformIndices`.
     /// * `uniform_indices`: input array, length rule `param(uniformCount)`.
     /// * `params`: output, length rule `param(uniformCount)`.
@@ -1885,7 +1885,7 @@ impl Device {
             },
         )
     }
-    /// `glGetAttachedShaders` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetAttachedShaders` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `count`: output, length rule `one`.
     /// * `shaders`: output, length rule `param(maxCount)`.
     ///
@@ -1949,7 +1949,7 @@ impl Device {
             },
         )
     }
-    /// `glGetAttribLocation` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetAttribLocation` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetAttribLocation.xhtml).
@@ -1996,7 +1996,7 @@ impl Device {
             },
         )
     }
-    /// `glGetAttribLocation` (GL_VERSION_2_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetAttribLocation` (GL_VERSION_2_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetAttribLocation.xhtml).
@@ -2023,7 +2023,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetBooleani_v` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetBooleani_v` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2065,7 +2065,7 @@ impl Device {
             },
         )
     }
-    /// `glGetBooleanv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetBooleanv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2122,7 +2122,7 @@ impl Device {
             },
         )
     }
-    /// `glGetBooleanv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetBooleanv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2162,7 +2162,7 @@ impl Device {
             }
         }
     }
-    /// `glGetBufferParameteri64v` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glGetBufferParameteri64v` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:BufferPNameARB)`.
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
@@ -2257,7 +2257,7 @@ impl Device {
             }
         }
     }
-    /// `glGetBufferParameteriv` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetBufferParameteriv` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:BufferPNameARB)`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
@@ -2352,7 +2352,7 @@ impl Device {
             }
         }
     }
-    /// `glGetBufferPointerv` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetBufferPointerv` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `one`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferPointerv.xhtml).
@@ -2394,7 +2394,7 @@ impl Device {
             },
         )
     }
-    /// `glGetBufferSubData` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetBufferSubData` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `param(size)`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferSubData.xhtml).
@@ -2445,7 +2445,7 @@ impl Device {
             },
         )
     }
-    /// `glGetCompressedTexImage` (GL_VERSION_1_3, query): a round trip to the render thread.
+    /// `glGetCompressedTexImage` (GL_VERSION_1_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `img`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 1.3. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTexImage.xhtml).
@@ -2490,7 +2490,7 @@ impl Device {
             },
         )
     }
-    /// `glGetCompressedTextureImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetCompressedTextureImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTexImage.xhtml).
@@ -2553,7 +2553,7 @@ impl Device {
             },
         )
     }
-    /// `glGetCompressedTextureSubImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetCompressedTextureSubImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_get_texture_sub_image`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTextureSubImage.xhtml).
@@ -2634,7 +2634,7 @@ impl Device {
             },
         )
     }
-    /// `glGetDoublei_v` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetDoublei_v` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_viewport_array`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2729,7 +2729,7 @@ impl Device {
             }
         }
     }
-    /// `glGetDoublev` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetDoublev` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2789,7 +2789,7 @@ impl Device {
             },
         )
     }
-    /// `glGetDoublev` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetDoublev` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2832,7 +2832,7 @@ impl Device {
             }
         }
     }
-    /// `glGetFloati_v` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetFloati_v` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_viewport_array`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2927,7 +2927,7 @@ impl Device {
             }
         }
     }
-    /// `glGetFloatv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetFloatv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -2982,7 +2982,7 @@ impl Device {
             },
         )
     }
-    /// `glGetFloatv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetFloatv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3025,7 +3025,7 @@ impl Device {
             }
         }
     }
-    /// `glGetFragDataIndex` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetFragDataIndex` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_blend_func_extended`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataIndex.xhtml).
@@ -3068,7 +3068,7 @@ impl Device {
             },
         )
     }
-    /// `glGetFragDataIndex` (GL_VERSION_3_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetFragDataIndex` (GL_VERSION_3_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_blend_func_extended`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataIndex.xhtml).
@@ -3095,7 +3095,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetFragDataLocation` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetFragDataLocation` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataLocation.xhtml).
@@ -3142,7 +3142,7 @@ impl Device {
             },
         )
     }
-    /// `glGetFragDataLocation` (GL_VERSION_3_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetFragDataLocation` (GL_VERSION_3_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataLocation.xhtml).
@@ -3169,7 +3169,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetFramebufferAttachmentParameteriv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetFramebufferAttachmentParameteriv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:FramebufferAttachmentParameterName)`.
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferAttachmentParameter.xhtml).
@@ -3272,7 +3272,7 @@ impl Device {
             }
         }
     }
-    /// `glGetFramebufferParameteriv` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetFramebufferParameteriv` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:FramebufferAttachmentParameterName)`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_framebuffer_no_attachments`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferParameter.xhtml).
@@ -3367,7 +3367,7 @@ impl Device {
             }
         }
     }
-    /// `glGetGraphicsResetStatus` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetGraphicsResetStatus` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetGraphicsResetStatus.xhtml).
     #[track_caller]
@@ -3391,7 +3391,7 @@ impl Device {
             },
         )
     }
-    /// `glGetGraphicsResetStatusARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetGraphicsResetStatusARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
@@ -3415,7 +3415,7 @@ impl Device {
             },
         )
     }
-    /// `glGetImageHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glGetImageHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
@@ -3467,7 +3467,7 @@ impl Device {
             },
         )
     }
-    /// `glGetInteger64i_v` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glGetInteger64i_v` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3539,7 +3539,7 @@ impl Device {
             },
         )
     }
-    /// `glGetInteger64i_v` (GL_VERSION_3_2, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetInteger64i_v` (GL_VERSION_3_2, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3585,7 +3585,7 @@ impl Device {
             }
         }
     }
-    /// `glGetInteger64v` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glGetInteger64v` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3646,7 +3646,7 @@ impl Device {
             },
         )
     }
-    /// `glGetInteger64v` (GL_VERSION_3_2, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetInteger64v` (GL_VERSION_3_2, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3689,7 +3689,7 @@ impl Device {
             }
         }
     }
-    /// `glGetIntegeri_v` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetIntegeri_v` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 3.0, OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3761,7 +3761,7 @@ impl Device {
             },
         )
     }
-    /// `glGetIntegeri_v` (GL_VERSION_3_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetIntegeri_v` (GL_VERSION_3_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(target:GetPName)`.
     ///
     /// Needs OpenGL 3.0, OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3807,7 +3807,7 @@ impl Device {
             }
         }
     }
-    /// `glGetIntegerv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetIntegerv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3862,7 +3862,7 @@ impl Device {
             },
         )
     }
-    /// `glGetIntegerv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetIntegerv` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     /// * `data`: output, length rule `pname(pname:GetPName)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
@@ -3905,7 +3905,7 @@ impl Device {
             }
         }
     }
-    /// `glGetInternalformati64v` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetInternalformati64v` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `param(count)`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_internalformat_query2`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetInternalformat.xhtml).
@@ -3962,7 +3962,7 @@ impl Device {
             },
         )
     }
-    /// `glGetInternalformativ` (GL_VERSION_4_2, query): a round trip to the render thread.
+    /// `glGetInternalformativ` (GL_VERSION_4_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `param(count)`.
     ///
     /// Needs OpenGL 4.2 or `GL_ARB_internalformat_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetInternalformat.xhtml).
@@ -4019,7 +4019,7 @@ impl Device {
             },
         )
     }
-    /// `glGetMultisamplefv` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glGetMultisamplefv` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `val`: output, length rule `pname(pname:GetMultisamplePNameNV)`.
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_texture_multisample`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetMultisample.xhtml).
@@ -4114,7 +4114,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedBufferParameteri64v` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedBufferParameteri64v` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:BufferPNameARB)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
@@ -4215,7 +4215,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedBufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedBufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:BufferPNameARB)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
@@ -4316,7 +4316,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedBufferPointerv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedBufferPointerv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `one`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferPointerv.xhtml).
@@ -4364,7 +4364,7 @@ impl Device {
             },
         )
     }
-    /// `glGetNamedBufferSubData` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedBufferSubData` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `param(size)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferSubData.xhtml).
@@ -4428,7 +4428,7 @@ impl Device {
             },
         )
     }
-    /// `glGetNamedFramebufferAttachmentParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedFramebufferAttachmentParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:FramebufferAttachmentParameterName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferAttachmentParameter.xhtml).
@@ -4543,7 +4543,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedFramebufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedFramebufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:GetFramebufferParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferParameter.xhtml).
@@ -4644,7 +4644,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedRenderbufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetNamedRenderbufferParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:RenderbufferParameterName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetRenderbufferParameter.xhtml).
@@ -4745,7 +4745,7 @@ impl Device {
             }
         }
     }
-    /// `glGetNamedStringARB` (GL_ARB_shading_language_include, query): a round trip to the render thread.
+    /// `glGetNamedStringARB` (GL_ARB_shading_language_include, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `namelen`: taken from the length of `name`.
     /// * `name`: input array, length rule `string`.
     /// * `stringlen`: output, length rule `one`.
@@ -4811,7 +4811,7 @@ impl Device {
             },
         )
     }
-    /// `glGetNamedStringivARB` (GL_ARB_shading_language_include, query): a round trip to the render thread.
+    /// `glGetNamedStringivARB` (GL_ARB_shading_language_include, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `namelen`: taken from the length of `name`.
     /// * `name`: input array, length rule `string`.
     /// * `params`: output, length rule `bytes`.
@@ -4863,7 +4863,7 @@ impl Device {
             },
         )
     }
-    /// `glGetObjectLabel` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetObjectLabel` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `label`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetObjectLabel.xhtml).
@@ -4918,7 +4918,7 @@ impl Device {
             },
         )
     }
-    /// `glGetObjectPtrLabel` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetObjectPtrLabel` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `label`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetObjectPtrLabel.xhtml).
@@ -4964,7 +4964,7 @@ impl Device {
             },
         )
     }
-    /// `glGetPointerv` (GL_VERSION_1_1, query): a round trip to the render thread.
+    /// `glGetPointerv` (GL_VERSION_1_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `one`.
     ///
     /// Needs OpenGL 1.1, OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetPointerv.xhtml).
@@ -5000,7 +5000,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramBinary` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetProgramBinary` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `length`: output, length rule `one`.
     /// * `binary_format`: output, length rule `one`.
     /// * `binary`: output, length rule `param(bufSize)`.
@@ -5068,7 +5068,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramInfoLog` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetProgramInfoLog` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `info_log`: output, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramInfoLog.xhtml).
@@ -5161,7 +5161,7 @@ impl Device {
         }
         self.get_program_info_log_round_trip(program, buf_size)
     }
-    /// `glGetProgramInterfaceiv` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetProgramInterfaceiv` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:ProgramInterfacePName)`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramInterface.xhtml).
@@ -5267,7 +5267,7 @@ impl Device {
             }
         }
     }
-    /// `glGetProgramPipelineInfoLog` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetProgramPipelineInfoLog` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `info_log`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramPipelineInfoLog.xhtml).
@@ -5328,7 +5328,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramPipelineiv` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetProgramPipelineiv` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:PipelineParameterName)`.
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramPipeline.xhtml).
@@ -5429,7 +5429,7 @@ impl Device {
             }
         }
     }
-    /// `glGetProgramResourceIndex` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetProgramResourceIndex` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceIndex.xhtml).
@@ -5479,7 +5479,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramResourceIndex` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetProgramResourceIndex` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceIndex.xhtml).
@@ -5514,7 +5514,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetProgramResourceLocation` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetProgramResourceLocation` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocation.xhtml).
@@ -5564,7 +5564,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramResourceLocation` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetProgramResourceLocation` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocation.xhtml).
@@ -5600,7 +5600,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetProgramResourceLocationIndex` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetProgramResourceLocationIndex` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocationIndex.xhtml).
@@ -5654,7 +5654,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramResourceLocationIndex` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetProgramResourceLocationIndex` (GL_VERSION_4_3, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocationIndex.xhtml).
@@ -5694,7 +5694,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetProgramResourceName` (GL_VERSION_4_3, query): a round trip to the render thread.
+    /// `glGetProgramResourceName` (GL_VERSION_4_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: output, length rule `string`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceName.xhtml).
@@ -5761,7 +5761,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramStageiv` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetProgramStageiv` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `values`: output, length rule `one`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramStage.xhtml).
@@ -5815,7 +5815,7 @@ impl Device {
             },
         )
     }
-    /// `glGetProgramiv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetProgramiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:ProgramPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgram.xhtml).
@@ -5939,7 +5939,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryIndexediv` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetQueryIndexediv` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryParameterName)`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_transform_feedback3`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryIndexed.xhtml).
@@ -6039,7 +6039,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryObjecti64v` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetQueryObjecti64v` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
@@ -6143,7 +6143,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryObjectiv` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetQueryObjectiv` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
@@ -6247,7 +6247,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryObjectui64v` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetQueryObjectui64v` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
@@ -6351,7 +6351,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryObjectuiv` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetQueryObjectuiv` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
@@ -6455,7 +6455,7 @@ impl Device {
             }
         }
     }
-    /// `glGetQueryiv` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glGetQueryiv` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:QueryParameterName)`.
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryiv.xhtml).
@@ -6542,7 +6542,7 @@ impl Device {
             }
         }
     }
-    /// `glGetRenderbufferParameteriv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetRenderbufferParameteriv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:RenderbufferParameterName)`.
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetRenderbufferParameter.xhtml).
@@ -6637,7 +6637,7 @@ impl Device {
             }
         }
     }
-    /// `glGetSamplerParameterIiv` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetSamplerParameterIiv` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:SamplerParameterI)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
@@ -6738,7 +6738,7 @@ impl Device {
             }
         }
     }
-    /// `glGetSamplerParameterIuiv` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetSamplerParameterIuiv` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:SamplerParameterI)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
@@ -6839,7 +6839,7 @@ impl Device {
             }
         }
     }
-    /// `glGetSamplerParameterfv` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetSamplerParameterfv` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:SamplerParameterF)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
@@ -6940,7 +6940,7 @@ impl Device {
             }
         }
     }
-    /// `glGetSamplerParameteriv` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glGetSamplerParameteriv` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:SamplerParameterI)`.
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
@@ -7041,7 +7041,7 @@ impl Device {
             }
         }
     }
-    /// `glGetShaderInfoLog` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetShaderInfoLog` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `info_log`: output, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShaderInfoLog.xhtml).
@@ -7099,7 +7099,7 @@ impl Device {
             },
         )
     }
-    /// `glGetShaderPrecisionFormat` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetShaderPrecisionFormat` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `range`: output, length rule `const(2)`.
     /// * `precision`: output, length rule `one`.
     ///
@@ -7148,7 +7148,7 @@ impl Device {
             },
         )
     }
-    /// `glGetShaderSource` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetShaderSource` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `source`: output, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShaderSource.xhtml).
@@ -7206,7 +7206,7 @@ impl Device {
             },
         )
     }
-    /// `glGetShaderiv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetShaderiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:ShaderParameterName)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShader.xhtml).
@@ -7299,7 +7299,7 @@ impl Device {
             }
         }
     }
-    /// `glGetString` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetString` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
@@ -7328,7 +7328,7 @@ impl Device {
             },
         )
     }
-    /// `glGetString` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetString` (GL_VERSION_1_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
@@ -7348,7 +7348,7 @@ impl Device {
         }
         self.get_string_round_trip(name)
     }
-    /// `glGetStringi` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetStringi` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
@@ -7379,7 +7379,7 @@ impl Device {
             },
         )
     }
-    /// `glGetStringi` (GL_VERSION_3_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip.
+    /// `glGetStringi` (GL_VERSION_3_0, query): the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
@@ -7401,7 +7401,7 @@ impl Device {
         }
         self.get_stringi_round_trip(name, index)
     }
-    /// `glGetSubroutineIndex` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetSubroutineIndex` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineIndex.xhtml).
@@ -7451,7 +7451,7 @@ impl Device {
             },
         )
     }
-    /// `glGetSubroutineIndex` (GL_VERSION_4_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetSubroutineIndex` (GL_VERSION_4_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineIndex.xhtml).
@@ -7480,7 +7480,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetSubroutineUniformLocation` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetSubroutineUniformLocation` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineUniformLocation.xhtml).
@@ -7530,7 +7530,7 @@ impl Device {
             },
         )
     }
-    /// `glGetSubroutineUniformLocation` (GL_VERSION_4_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetSubroutineUniformLocation` (GL_VERSION_4_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineUniformLocation.xhtml).
@@ -7566,7 +7566,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetSynciv` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glGetSynciv` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `length`: output, length rule `one`.
     /// * `values`: output, length rule `param(count)`.
     ///
@@ -7616,7 +7616,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTexImage` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetTexImage` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
@@ -7662,7 +7662,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTexLevelParameterfv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetTexLevelParameterfv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
@@ -7762,7 +7762,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTexLevelParameteriv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetTexLevelParameteriv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
@@ -7862,7 +7862,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTexParameterIiv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetTexParameterIiv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -7957,7 +7957,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTexParameterIuiv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetTexParameterIuiv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8052,7 +8052,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTexParameterfv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetTexParameterfv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8147,7 +8147,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTexParameteriv` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glGetTexParameteriv` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8242,7 +8242,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glGetTextureHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
@@ -8277,7 +8277,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTextureImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
@@ -8343,7 +8343,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTextureLevelParameterfv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureLevelParameterfv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
@@ -8449,7 +8449,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureLevelParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureLevelParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
@@ -8555,7 +8555,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureParameterIiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureParameterIiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8656,7 +8656,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureParameterIuiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureParameterIuiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8757,7 +8757,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureParameterfv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureParameterfv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8858,7 +8858,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureParameteriv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:GetTextureParameter)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
@@ -8959,7 +8959,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTextureSamplerHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glGetTextureSamplerHandleARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
@@ -9002,7 +9002,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTextureSubImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTextureSubImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_get_texture_sub_image`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTextureSubImage.xhtml).
@@ -9089,7 +9089,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTransformFeedbackVarying` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetTransformFeedbackVarying` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `size`: output, length rule `one`.
     /// * `type_`: output, length rule `one`.
     /// * `name`: output, length rule `string`.
@@ -9167,7 +9167,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTransformFeedbacki64_v` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTransformFeedbacki64_v` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:TransformFeedbackPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
@@ -9273,7 +9273,7 @@ impl Device {
             }
         }
     }
-    /// `glGetTransformFeedbacki_v` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTransformFeedbacki_v` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:TransformFeedbackPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
@@ -9355,7 +9355,7 @@ impl Device {
             },
         )
     }
-    /// `glGetTransformFeedbackiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetTransformFeedbackiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:TransformFeedbackPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
@@ -9456,7 +9456,7 @@ impl Device {
             }
         }
     }
-    /// `glGetUniformBlockIndex` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetUniformBlockIndex` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `uniform_block_name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformBlockIndex.xhtml).
@@ -9510,7 +9510,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformBlockIndex` (GL_VERSION_3_1, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetUniformBlockIndex` (GL_VERSION_3_1, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `uniform_block_name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformBlockIndex.xhtml).
@@ -9537,7 +9537,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetUniformIndices` (GL_VERSION_3_1, query): a round trip to the render thread.
+    /// `glGetUniformIndices` (GL_VERSION_3_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `uniformCount`: taken from the length of `uniformNames`.
     /// * `uniform_names`: input array, length rule `strings(uniformCount)`.
     /// * `uniform_indices`: output, length rule `param(uniformCount)`.
@@ -9615,7 +9615,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformLocation` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetUniformLocation` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformLocation.xhtml).
@@ -9662,7 +9662,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformLocation` (GL_VERSION_2_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted.
+    /// `glGetUniformLocation` (GL_VERSION_2_0, query): answered from the program interface cache when the program's latest link has replayed (no round trip); fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it first).
     /// * `name`: input array, length rule `string`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformLocation.xhtml).
@@ -9689,7 +9689,7 @@ impl Device {
         self.program_remember(program, key, v as i64);
         Ok(v)
     }
-    /// `glGetUniformSubroutineuiv` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetUniformSubroutineuiv` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `one`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformSubroutine.xhtml).
@@ -9734,7 +9734,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformdv` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glGetUniformdv` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_gpu_shader_fp64`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -9782,7 +9782,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformfv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetUniformfv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -9830,7 +9830,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformi64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread.
+    /// `glGetUniformi64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
@@ -9878,7 +9878,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformiv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetUniformiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -9926,7 +9926,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformui64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread.
+    /// `glGetUniformui64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
@@ -9974,7 +9974,7 @@ impl Device {
             },
         )
     }
-    /// `glGetUniformuiv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetUniformuiv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -10022,7 +10022,7 @@ impl Device {
             },
         )
     }
-    /// `glGetVertexArrayIndexed64iv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetVertexArrayIndexed64iv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:VertexArrayPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayIndexed.xhtml).
@@ -10128,7 +10128,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexArrayIndexediv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetVertexArrayIndexediv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:VertexArrayPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayIndexed.xhtml).
@@ -10234,7 +10234,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexArrayiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetVertexArrayiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `param`: output, length rule `pname(pname:VertexArrayPName)`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayiv.xhtml).
@@ -10335,7 +10335,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexAttribIiv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribIiv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:VertexAttribEnum)`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10430,7 +10430,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexAttribIuiv` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribIuiv` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:VertexAttribEnum)`.
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10525,7 +10525,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexAttribLdv` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glGetVertexAttribLdv` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:VertexAttribEnum)`.
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_vertex_attrib_64bit`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10620,7 +10620,7 @@ impl Device {
             }
         }
     }
-    /// `glGetVertexAttribLui64vARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glGetVertexAttribLui64vARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `pname(pname:VertexAttribEnum)`.
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
@@ -10692,7 +10692,7 @@ impl Device {
             },
         )
     }
-    /// `glGetVertexAttribPointerv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribPointerv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pointer`: output, length rule `one`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttribPointerv.xhtml).
@@ -10734,7 +10734,7 @@ impl Device {
             },
         )
     }
-    /// `glGetVertexAttribdv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribdv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `const(4)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10776,7 +10776,7 @@ impl Device {
             },
         )
     }
-    /// `glGetVertexAttribfv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribfv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `const(4)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10818,7 +10818,7 @@ impl Device {
             },
         )
     }
-    /// `glGetVertexAttribiv` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glGetVertexAttribiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `const(4)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
@@ -10860,7 +10860,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnCompressedTexImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnCompressedTexImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTexImage.xhtml).
@@ -10917,7 +10917,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnCompressedTexImageARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnCompressedTexImageARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `img`: output, length rule `param(bufSize)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -10974,7 +10974,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnTexImage` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnTexImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
@@ -11030,7 +11030,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnTexImageARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnTexImageARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `img`: output, length rule `param(bufSize)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -11090,7 +11090,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformdv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnUniformdv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/8)`.
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -11147,7 +11147,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformdvARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnUniformdvARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/8)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -11208,7 +11208,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformfv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnUniformfv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -11265,7 +11265,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformfvARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnUniformfvARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -11326,7 +11326,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformi64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread.
+    /// `glGetnUniformi64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/8)`.
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
@@ -11387,7 +11387,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnUniformiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -11444,7 +11444,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformivARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnUniformivARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -11505,7 +11505,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformui64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread.
+    /// `glGetnUniformui64vARB` (GL_ARB_gpu_shader_int64, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/8)`.
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
@@ -11566,7 +11566,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformuiv` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glGetnUniformuiv` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
@@ -11627,7 +11627,7 @@ impl Device {
             },
         )
     }
-    /// `glGetnUniformuivARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glGetnUniformuivARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `params`: output, length rule `product(bufSize/4)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -11688,7 +11688,7 @@ impl Device {
             },
         )
     }
-    /// `glIsBuffer` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glIsBuffer` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsBuffer.xhtml).
     #[track_caller]
@@ -11714,7 +11714,7 @@ impl Device {
             },
         )
     }
-    /// `glIsEnabled` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glIsEnabled` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
     #[track_caller]
@@ -11740,7 +11740,7 @@ impl Device {
             },
         )
     }
-    /// `glIsEnabledi` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glIsEnabledi` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
     #[track_caller]
@@ -11771,7 +11771,7 @@ impl Device {
             },
         )
     }
-    /// `glIsFramebuffer` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glIsFramebuffer` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsFramebuffer.xhtml).
     #[track_caller]
@@ -11800,7 +11800,7 @@ impl Device {
             },
         )
     }
-    /// `glIsImageHandleResidentARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glIsImageHandleResidentARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
@@ -11829,7 +11829,7 @@ impl Device {
             },
         )
     }
-    /// `glIsNamedStringARB` (GL_ARB_shading_language_include, query): a round trip to the render thread.
+    /// `glIsNamedStringARB` (GL_ARB_shading_language_include, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `namelen`: taken from the length of `name`.
     /// * `name`: input array, length rule `string`.
     ///
@@ -11867,7 +11867,7 @@ impl Device {
             },
         )
     }
-    /// `glIsProgram` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glIsProgram` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsProgram.xhtml).
     #[track_caller]
@@ -11893,7 +11893,7 @@ impl Device {
             },
         )
     }
-    /// `glIsProgramPipeline` (GL_VERSION_4_1, query): a round trip to the render thread.
+    /// `glIsProgramPipeline` (GL_VERSION_4_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsProgramPipeline.xhtml).
     #[track_caller]
@@ -11922,7 +11922,7 @@ impl Device {
             },
         )
     }
-    /// `glIsQuery` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glIsQuery` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsQuery.xhtml).
     #[track_caller]
@@ -11948,7 +11948,7 @@ impl Device {
             },
         )
     }
-    /// `glIsRenderbuffer` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glIsRenderbuffer` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsRenderbuffer.xhtml).
     #[track_caller]
@@ -11977,7 +11977,7 @@ impl Device {
             },
         )
     }
-    /// `glIsSampler` (GL_VERSION_3_3, query): a round trip to the render thread.
+    /// `glIsSampler` (GL_VERSION_3_3, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSampler.xhtml).
     #[track_caller]
@@ -12003,7 +12003,7 @@ impl Device {
             },
         )
     }
-    /// `glIsShader` (GL_VERSION_2_0, query): a round trip to the render thread.
+    /// `glIsShader` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsShader.xhtml).
     #[track_caller]
@@ -12029,7 +12029,7 @@ impl Device {
             },
         )
     }
-    /// `glIsSync` (GL_VERSION_3_2, query): a round trip to the render thread.
+    /// `glIsSync` (GL_VERSION_3_2, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSync.xhtml).
     #[track_caller]
@@ -12050,7 +12050,7 @@ impl Device {
             },
         )
     }
-    /// `glIsTexture` (GL_VERSION_1_1, query): a round trip to the render thread.
+    /// `glIsTexture` (GL_VERSION_1_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.1. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsTexture.xhtml).
     #[track_caller]
@@ -12076,7 +12076,7 @@ impl Device {
             },
         )
     }
-    /// `glIsTextureHandleResidentARB` (GL_ARB_bindless_texture, query): a round trip to the render thread.
+    /// `glIsTextureHandleResidentARB` (GL_ARB_bindless_texture, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
@@ -12105,7 +12105,7 @@ impl Device {
             },
         )
     }
-    /// `glIsTransformFeedback` (GL_VERSION_4_0, query): a round trip to the render thread.
+    /// `glIsTransformFeedback` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_transform_feedback2`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsTransformFeedback.xhtml).
     #[track_caller]
@@ -12134,7 +12134,7 @@ impl Device {
             },
         )
     }
-    /// `glIsVertexArray` (GL_VERSION_3_0, query): a round trip to the render thread.
+    /// `glIsVertexArray` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_vertex_array_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsVertexArray.xhtml).
     #[track_caller]
@@ -12160,7 +12160,7 @@ impl Device {
             },
         )
     }
-    /// `glReadPixels` (GL_VERSION_1_0, query): a round trip to the render thread.
+    /// `glReadPixels` (GL_VERSION_1_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glReadPixels.xhtml).
@@ -12210,7 +12210,7 @@ impl Device {
             },
         )
     }
-    /// `glReadnPixels` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glReadnPixels` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `param(bufSize)`.
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glReadPixels.xhtml).
@@ -12272,7 +12272,7 @@ impl Device {
             },
         )
     }
-    /// `glReadnPixelsARB` (GL_ARB_robustness, query): a round trip to the render thread.
+    /// `glReadnPixelsARB` (GL_ARB_robustness, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `data`: output, length rule `param(bufSize)`.
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
@@ -12338,7 +12338,7 @@ impl Device {
             },
         )
     }
-    /// `glUnmapBuffer` (GL_VERSION_1_5, query): a round trip to the render thread.
+    /// `glUnmapBuffer` (GL_VERSION_1_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glUnmapBuffer.xhtml).
     #[track_caller]
@@ -12364,7 +12364,7 @@ impl Device {
             },
         )
     }
-    /// `glUnmapNamedBuffer` (GL_VERSION_4_5, query): a round trip to the render thread.
+    /// `glUnmapNamedBuffer` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glUnmapBuffer.xhtml).
     #[track_caller]

@@ -58,6 +58,13 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
 /// A handle to the render thread. Clone it freely; the last handle dropped shuts the thread
 /// down after replaying everything submitted.
+///
+/// **Queries answer from the submitted stream.** A query (`get_*`, `is_*`, `get_error`, ...)
+/// runs after every list *submitted* before it (ordering rule 6, `frame.rs`); calls still in a
+/// list that has not been submitted are not seen, so `compile_shader` recorded in a list and
+/// `get_shaderiv(COMPILE_STATUS)` asked before that list is submitted answers for the shader as
+/// it was. To read one's own writes, submit first, or record through an immediate context
+/// ([`Device::immediate`]), whose queries submit its pending calls before they ask.
 #[derive(Clone)]
 pub struct Device {
     pub(crate) inner: Arc<HandleInner>,
@@ -221,7 +228,11 @@ impl Device {
         })
     }
 
-    /// A cleared list from the pool (or a new one). Record into it on any thread.
+    /// A cleared list from the pool (or a new one). Record into it on any thread. Until it is
+    /// submitted, the calling thread is taken to hold it: a query from this thread that would
+    /// wait for an unclaimed slot another thread has not submitted fails at once, since this
+    /// list may be that slot's (*Who owes a slot*, `frame.rs`). To read your own writes, use
+    /// [`Device::immediate`]; to record for a frame slot while asking queries, [`Frame::list`](crate::Frame::list).
     pub fn command_list(&self) -> CommandList {
         let mut list = self.inner.shared.pool.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default();
         if self.inner.track_sites != list.sites.is_some() {
@@ -229,6 +240,17 @@ impl Device {
         }
         if list.programs.is_none() {
             list.programs = Some(self.inner.shared.programs.clone());
+        }
+        // Held by this thread until it is submitted or claimed (`open_frames.rs`: a query from
+        // this thread that would wait for an unclaimed slot fails at once).
+        let me = Some(std::thread::current().id());
+        match &list.hold {
+            Some(hold) => *hold.lock().unwrap_or_else(|e| e.into_inner()) = me,
+            None => {
+                let hold = Arc::new(Mutex::new(me));
+                self.inner.shared.open.lock().unwrap_or_else(|e| e.into_inner()).register_hold(&hold);
+                list.hold = Some(hold);
+            }
         }
         list
     }
@@ -517,7 +539,7 @@ impl Device {
         kind: CallKind,
         f: ErasedJob,
     ) -> Result<Box<dyn Any + Send>, Error> {
-        if let Some(refused) = round_trip_refused(function) {
+        if let Some(refused) = crate::round_trips::round_trip_refused(function) {
             return Err(refused);
         }
         self.inner.shared.round_trips.fetch_add(1, Ordering::Relaxed);
@@ -639,6 +661,22 @@ impl Device {
     }
 }
 
+impl Device {
+    /// Runs `f` on this thread with every round trip refused: a create or query that would
+    /// ask the render thread fails at once (`Error::Unavailable`) instead, and the answer says
+    /// whether one did. Answers glcmd gives from its own knowledge (limits, name pools, the
+    /// program cache) are unaffected. Not nested: an inner call ends the refusal.
+    pub fn refusing_round_trips<R>(f: impl FnOnce() -> R) -> (R, bool) {
+        crate::round_trips::refusing(f)
+    }
+
+    /// The round trips (creates and queries that asked the render thread) the calling thread
+    /// has made, over all devices.
+    pub fn thread_round_trips() -> u64 {
+        crate::round_trips::made()
+    }
+}
+
 /// Whether the render thread has exited (its end of the `alive` channel is gone).
 fn alive_gone(alive: &Receiver<()>) -> bool {
     matches!(alive.try_recv(), Err(crossbeam_channel::TryRecvError::Disconnected))
@@ -657,66 +695,5 @@ impl Drop for HandleInner {
         if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = t.join();
         }
-    }
-}
-
-// Round trips seen from the calling thread: how many it made, and a scope in which it makes
-// none. A caller that must know whether an answer came from glcmd's own knowledge (the limits
-// cache, a name pool, the program cache) or from the GL after the stream (the C ABI's
-// immediate threads and deferred lists) runs the query in `Device::refusing_round_trips`.
-
-thread_local! {
-    /// Round trips this thread made, and whether it refuses them now (`Some(refused)`: it does,
-    /// and `refused` says whether one was refused).
-    static THREAD_ROUND_TRIPS: std::cell::Cell<(u64, Option<bool>)> = const { std::cell::Cell::new((0, None)) };
-}
-
-/// Counts a round trip of this thread; an error instead if the thread refuses them now.
-fn round_trip_refused(function: &'static str) -> Option<Error> {
-    THREAD_ROUND_TRIPS
-        .try_with(|c| match c.get() {
-            (n, None) => {
-                c.set((n + 1, None));
-                None
-            }
-            (n, Some(_)) => {
-                c.set((n, Some(true)));
-                Some(Error::Unavailable {
-                    function,
-                    reason: "a round trip to the render thread was refused (Device::refusing_round_trips)".into(),
-                })
-            }
-        })
-        .unwrap_or(None)
-}
-
-impl Device {
-    /// Runs `f` on this thread with every round trip refused: a create or query that would
-    /// ask the render thread fails at once (`Error::Unavailable`) instead, and the answer says
-    /// whether one did. Answers glcmd gives from its own knowledge (limits, name pools, the
-    /// program cache) are unaffected. Not nested: an inner call ends the refusal.
-    pub fn refusing_round_trips<R>(f: impl FnOnce() -> R) -> (R, bool) {
-        fn set(v: Option<bool>) {
-            let _ = THREAD_ROUND_TRIPS.try_with(|c| c.set((c.get().0, v)));
-        }
-        /// Ends the refusal however `f` returns (a panic too).
-        struct End;
-        impl Drop for End {
-            fn drop(&mut self) {
-                set(None);
-            }
-        }
-        set(Some(false));
-        let end = End;
-        let r = f();
-        let refused = THREAD_ROUND_TRIPS.try_with(|c| c.get().1 == Some(true)).unwrap_or(false);
-        drop(end);
-        (r, refused)
-    }
-
-    /// The round trips (creates and queries that asked the render thread) the calling thread
-    /// has made, over all devices.
-    pub fn thread_round_trips() -> u64 {
-        THREAD_ROUND_TRIPS.try_with(|c| c.get().0).unwrap_or(0)
     }
 }

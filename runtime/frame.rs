@@ -26,22 +26,41 @@
 //!    submitted link of that program.
 //! 7. **Nothing waits for ever.** A wait that only the caller could end fails at once with
 //!    [`Error::WouldDeadlock`], naming the frame and slot: a query whose barrier lies behind a
-//!    slot the calling thread claimed ([`Frame::list`]) and has not submitted, or behind a slot of
-//!    a frame the calling thread began and still holds open; `wait_frames` on such a frame; any
-//!    wait on the render thread itself ([`Error::OnRenderThread`]). A wait that depends on
-//!    another thread is reported by the watchdog and, past `wait_limit`, fails with
-//!    [`Error::Blocked`] (round trips, `wait_frames`) or gives the stalled frame up (rule 4).
+//!    slot the calling thread owes (see *Who owes a slot* below) and has not submitted;
+//!    `wait_frames` on such a frame; any wait on the render thread itself
+//!    ([`Error::OnRenderThread`]). A wait that depends on another thread is reported by the
+//!    watchdog and, past `wait_limit`, fails with [`Error::Blocked`] (round trips,
+//!    `wait_frames`) or gives the stalled frame up (rule 4).
 //! 8. **`Device::submit` while an earlier frame is open** replays after that frame (rule 1), as
 //!    it must for the order to be deterministic; since an engine port usually means "before",
 //!    glcmd says so once per open frame with a `Submission` report. To run a list first, give it
 //!    slot 0 of the frame; to say that "after" is intended, begin a frame of one slot.
+//! 9. **Immediate contexts** ([`Device::immediate`]) submit their pending calls as a frame of
+//!    one list of their own, at each query, special, flush, finish, drop and size limit (not at
+//!    creates). So an immediate context's calls replay in its own order; after every frame
+//!    begun before they were submitted (rule 1: an immediate query behind a frame whose slots
+//!    other threads fill waits for those slots); before every frame begun after. Between two
+//!    immediate contexts on different threads the order is that of their submits, which the
+//!    threads decide, as two GL contexts sharing objects would; each context's query sees its
+//!    own calls and everything submitted before them, not the other context's unsubmitted ones.
 //!
-//! ## Claims
+//! ## Who owes a slot
 //!
-//! [`Frame::list`] hands out a pooled list *claimed* for a slot by the calling thread. Claiming
-//! is optional (`Frame::submit` takes any list), but it tells the render thread who owes the slot,
-//! so a query from that thread that would wait for its own slot fails at once instead of waiting
-//! until `wait_limit`.
+//! Rule 7 needs to know which thread owes an unsubmitted slot. glcmd knows it in every style:
+//!
+//! * [`Frame::list`] (C: `glcmdListBeginSlot`) hands out a pooled list *claimed* for a slot by
+//!   the calling thread: that thread owes the slot until it submits;
+//! * an unclaimed slot of a frame that no other thread has touched is owed by the thread that
+//!   began the frame (it holds the `Frame`: the frame can only end when it is dropped). Once
+//!   another thread claims or submits a slot of it (an `Arc<Frame>`, scoped threads), the frame
+//!   has been handed out and its beginning thread owes nothing by beginning it;
+//! * otherwise an unclaimed slot may be owed by any thread that holds an unsubmitted, unclaimed
+//!   list ([`Device::command_list`], C's `glcmdListBegin`): glcmd cannot tell which slot that list
+//!   will go to, and if it is this one, waiting would last until `wait_limit`. Such a thread's
+//!   query fails at once too. A worker that asks queries while it holds a list for another
+//!   thread's frame should claim its slot when it makes the list (`Frame::list`), so that other
+//!   threads' slots are waited for. An immediate context's list is never claimed nor held: its
+//!   queries wait for other threads' slots.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -56,9 +75,10 @@ pub const MAX_SLOTS: usize = 1 << 16;
 /// One frame's submission handle. `Send + Sync`: share it by reference with scoped worker
 /// threads. Dropping it closes the frame; slots never submitted stay empty (and are reported).
 ///
-/// The thread that begins a frame is taken to hold it: a query from that thread that would wait
-/// for one of its unsubmitted, unclaimed slots fails at once (the frame can only end when it is
-/// dropped).
+/// Until another thread claims or submits one of its slots, the thread that begins a frame is
+/// taken to hold it: a query from that thread that would wait for one of its unsubmitted,
+/// unclaimed slots fails at once (the frame can only end when it is dropped). See *Who owes a
+/// slot* in `frame.rs`.
 pub struct Frame {
     pub(crate) device: Device,
     pub(crate) frame: u64,
@@ -278,13 +298,17 @@ impl Frame {
             }
             open.submitted(self.frame, slot as u32);
         }
+        list.release_hold();
         self.device.links_submitted(&mut list);
         send_list(&self.device, self.frame, slot as u32, list)
     }
 
     /// A list from the pool, claimed for `slot` by the calling thread: record into it and
     /// submit it to that slot. While it is unsubmitted, a query from this thread that would
-    /// wait for this slot fails at once with [`Error::WouldDeadlock`] instead of waiting.
+    /// wait for this slot fails at once with [`Error::WouldDeadlock`] instead of waiting, and a
+    /// query that waits for another thread's slot waits for it (a list from
+    /// `Device::command_list` makes such a query fail at once: glcmd cannot tell which slot it
+    /// is for).
     pub fn list(&self, slot: usize) -> Result<CommandList, Error> {
         if slot >= self.slots {
             return Err(Error::SlotOutOfRange { slot, slots: self.slots });
@@ -295,6 +319,7 @@ impl Frame {
         let common = &self.device.inner.shared;
         common.open.lock().unwrap_or_else(|e| e.into_inner()).claim(self.frame, slot as u32);
         let mut list = self.device.command_list();
+        list.release_hold();
         list.claim = Some((common.id, self.frame, slot as u32));
         Ok(list)
     }

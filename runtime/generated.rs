@@ -51,6 +51,12 @@ pub mod device {
     include!(concat!(env!("OUT_DIR"), "/device.rs"));
 }
 
+/// The immediate context's twins of the create and query methods (`crate::immediate`).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub mod immediate {
+    include!(concat!(env!("OUT_DIR"), "/immediate.rs"));
+}
+
 /// Capture tables: fingerprint, per-opcode array and name fields, replay of creates and
 /// queries (`crate::capture`).
 #[allow(clippy::needless_borrow, clippy::unnecessary_cast, clippy::identity_op, clippy::erasing_op, unused_imports)]

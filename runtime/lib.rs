@@ -34,8 +34,8 @@
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
-//! | the handle | `device`, `frame`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the hand-written special functions, sync handles, capture files (load, check, replay) |
-//! | generated methods | `generated` (`commands`, `device`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
+//! | the handle | `device`, `frame`, `immediate`, `present`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the immediate context ([`Immediate`]), presents (waited for or queued), the hand-written special functions, sync handles, capture files (load, check, replay) |
+//! | generated methods | `generated` (`commands`, `device`, `immediate`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries and their `Immediate` twins; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
 //!
 //! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
 //! `special` is the one documented exception.
@@ -61,7 +61,8 @@
 //! | record | `CommandList` method | at replay, in list order |
 //! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once: from a name pool, or a round trip that waits for no list |
 //! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in |
-//! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it (limits and program lookups: from caches) |
+//! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it (limits and program lookups: from caches); calls in a list not yet submitted are not seen |
+//! | any of the above, single-threaded semantics | [`Immediate`] ([`Device::immediate`]): a command list with the `Device` methods beside it | a query, special or flush submits the context's pending calls first, so it reads the context's own writes |
 //! | special | hand-written ([`special`]) | documented per function |
 //!
 //! ## What "safe" means here
@@ -139,6 +140,7 @@ mod error;
 mod frame;
 #[doc(hidden)]
 pub mod generated;
+mod immediate;
 mod limits;
 mod list;
 #[doc(hidden)]
@@ -152,6 +154,7 @@ pub mod pools;
 #[doc(hidden)]
 pub mod programs;
 mod render;
+mod round_trips;
 #[doc(hidden)]
 pub mod replay;
 mod shadow;
@@ -168,6 +171,7 @@ pub use present::FRAMES_IN_FLIGHT;
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
+pub use immediate::Immediate;
 pub use limits::Limits;
 pub use list::CommandList;
 pub use options::{FrameStats, Options, Stats};

@@ -39,7 +39,15 @@ pub struct CommandList {
     pub(crate) claim: Option<(u64, u64, u32)>,
     /// The program interface cache of the device this list came from, told of recorded links.
     pub(crate) programs: Option<std::sync::Arc<crate::programs::Programs>>,
+    /// The thread that holds this list unsubmitted and unclaimed (set by `Device::command_list`,
+    /// cleared by a submit or a claim), shared with the device's registry of open frames, which
+    /// keeps a weak reference: a dropped list holds nothing. Kept across the pool, so taking a
+    /// list allocates nothing.
+    pub(crate) hold: Option<Hold>,
 }
+
+/// Which thread holds a list (see [`CommandList::hold`]).
+pub(crate) type Hold = std::sync::Arc<std::sync::Mutex<Option<std::thread::ThreadId>>>;
 
 impl Default for CommandList {
     fn default() -> Self {
@@ -60,6 +68,14 @@ impl CommandList {
             links_submitted: false,
             claim: None,
             programs: None,
+            hold: None,
+        }
+    }
+
+    /// Marks the list as held by no thread (submitted, claimed, or an immediate context's).
+    pub(crate) fn release_hold(&mut self) {
+        if let Some(hold) = &self.hold {
+            *hold.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
     }
 

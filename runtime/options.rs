@@ -41,6 +41,10 @@ pub struct Options {
     /// so `Device::capture` can write frames that replay from a clean context. Default off
     /// (`None`): capture costs nothing.
     pub capture: Option<crate::capture_writer::recorder::CaptureOptions>,
+    /// The size (packet and array bytes) past which an immediate context (`Device::immediate`)
+    /// submits its pending calls at its next recording call, so a thread that asks nothing
+    /// still streams its work. Default 4 MiB.
+    pub immediate_flush_bytes: usize,
 }
 
 impl Default for Options {
@@ -54,6 +58,7 @@ impl Default for Options {
             robust_access: false,
             checked_gl: false,
             capture: None,
+            immediate_flush_bytes: 4 << 20,
         }
     }
 }

@@ -11,6 +11,7 @@
 //! | `glGetProgramResourceiv` | [`Device::get_program_resourceiv`] | drivers write more than `count` values for variable-length properties: the counts are asked first |
 //! | `glGetDebugMessageLog(ARB)` | [`Device::get_debug_message_log`] | one message per entry, each with its own text |
 //! | `glMapBuffer*`, `glMapNamedBuffer*` | [`Device::with_gl`] | the mapping is process memory owned by the render thread's context |
+//! | `glMapBuffer*`, queries, `glFinish`, ... on an immediate context | `Immediate`'s twins below | they submit the context's pending calls first |
 //! | `glDebugMessageCallback(ARB)` | [`Device::set_debug_callback`]; glcmd's diagnostics install their own | the callback runs on the render thread |
 //! | `glCreateSyncFromCLeventARB`, `glImportSyncEXT`, EGL image and client-pointer functions | [`Device::with_gl`] | they take process pointers a list cannot own |
 //!
@@ -20,6 +21,7 @@
 use crate::device::Device;
 use crate::diagnostics::DebugMessage;
 use crate::generated::{enums as gl, types::*};
+use crate::immediate::Immediate;
 use crate::list::CommandList;
 use crate::{arguments, Error, SyncHandle};
 
@@ -235,6 +237,71 @@ impl Device {
             }
             Ok(messages)
         })
+    }
+}
+
+/// The specials of the immediate context (`immediate.rs`): each submits the context's pending
+/// calls, then does what the `Device` method of the same name does.
+impl Immediate {
+    /// [`Device::client_wait_sync`] after this context's pending calls (the fence they record
+    /// included).
+    pub fn client_wait_sync(
+        &mut self,
+        sync: SyncHandle,
+        flags: GLbitfield,
+        timeout_ns: GLuint64,
+    ) -> Result<GLenum, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.client_wait_sync(sync, flags, timeout_ns);
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// `glFinish` after this context's pending calls: they have run on the GPU when it returns.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.finish();
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// `glFlush` after this context's pending calls (submitted first).
+    pub fn flush(&mut self) -> Result<(), Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.flush();
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// [`Device::get_error`] after this context's pending calls: the errors of its own calls
+    /// (and of anything replayed before them).
+    pub fn get_error(&mut self) -> Result<GLenum, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_error();
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// [`Device::get_program_resourceiv`] after this context's pending calls.
+    pub fn get_program_resourceiv(
+        &mut self,
+        program: GLuint,
+        interface: GLenum,
+        index: GLuint,
+        props: &[GLenum],
+    ) -> Result<Vec<GLint>, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_program_resourceiv(program, interface, index, props);
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// [`Device::get_debug_message_log`] after this context's pending calls.
+    pub fn get_debug_message_log(&mut self, count: u32) -> Result<Vec<DebugMessage>, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_debug_message_log(count);
+        self.count_round_trips(mark);
+        answer
     }
 }
 

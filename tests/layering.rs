@@ -189,10 +189,12 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
         "dump",
         "checked",
         "device",
+        "immediate",
         "programs",
         "capture",
         "CommandList",
         "Device",
+        "Immediate",
         "SyncHandle",
         "RenderContext",
     ];

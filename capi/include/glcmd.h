@@ -365,6 +365,9 @@ GLCMD_API GlcmdStatus glcmdFrameEnd(GlcmdFrame *frame);
 /*
  * Makes a new list current on the calling thread (and its device current): the GL entry points
  * of this thread record into it until glcmdListSubmit, glcmdSubmit or glcmdListDiscard.
+ * Until then the thread holds an unclaimed list: a query it asks that would wait for an
+ * unclaimed slot fails at once (GLCMD_ERROR_WOULD_DEADLOCK), since the list may be that slot's;
+ * a worker recording for a frame slot uses glcmdListBeginSlot instead.
  */
 GLCMD_API GlcmdStatus glcmdListBegin(GlcmdDevice *device);
 

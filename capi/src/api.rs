@@ -247,6 +247,9 @@ pub extern "C" fn glcmdFrameEnd(frame: *mut GlcmdFrame) -> GlcmdStatus {
 
 /// Makes a new list current on the calling thread (and its device current): the GL entry points
 /// of this thread record into it until glcmdListSubmit, glcmdSubmit or glcmdListDiscard.
+/// Until then the thread holds an unclaimed list: a query it asks that would wait for an
+/// unclaimed slot fails at once (GLCMD_ERROR_WOULD_DEADLOCK), since the list may be that slot's;
+/// a worker recording for a frame slot uses glcmdListBeginSlot instead.
 #[no_mangle]
 pub extern "C" fn glcmdListBegin(device: *mut GlcmdDevice) -> GlcmdStatus {
     const F: &str = "glcmdListBegin";

@@ -769,3 +769,90 @@ fn lookups_in_a_name_that_is_no_program_raise_invalid_value() {
     check(glcmdDeviceMakeCurrent(null_mut()));
     check(glcmdDeviceDestroy(d));
 }
+
+/// A device whose wait limit is 60 s, so a query that stalls until it would be obvious.
+fn device_with_long_wait() -> *mut GlcmdDevice {
+    let options = GlcmdDeviceOptions {
+        size: std::mem::size_of::<GlcmdDeviceOptions>() as u32,
+        flags: 0,
+        wait_limit_ms: 60_000,
+        watchdog_ms: 0,
+    };
+    let mut d = null_mut();
+    check(unsafe { glcmdDeviceCreateHeadless(&options, &mut d) });
+    d
+}
+
+/// A worker's query in the README's style: `glcmdListBegin`, a round-trip query, then
+/// `glcmdListSubmit(frame, slot)`. Returns the query's status, message and duration.
+fn readme_worker(
+    d: usize,
+    frame: usize,
+    slot: u32,
+    before_query: impl FnOnce(),
+) -> (GlcmdStatus, String, std::time::Duration) {
+    unsafe {
+        check(glcmdListBegin(d as *mut GlcmdDevice));
+        (GL.ClearColor)(slot as f32, 0.0, 0.0, 1.0);
+        before_query();
+        let started = std::time::Instant::now();
+        let mut v = [0 as GLint; 4];
+        (GL.GetIntegerv)(gl::CURRENT_PROGRAM, v.as_mut_ptr());
+        let took = started.elapsed();
+        let (status, message) = last();
+        check(glcmdListSubmit(frame as *mut GlcmdFrame, slot));
+        (status, message, took)
+    }
+}
+
+/// Issue 18: a worker whose query lies behind slot 0 of a frame whose slot 1 another worker
+/// submitted, while it holds the list it will submit to slot 0, fails at once naming frame and
+/// slot (it waited the wait limit before).
+#[test]
+fn a_readme_style_worker_query_behind_its_own_slot_fails_at_once() {
+    let d = device_with_long_wait();
+    let mut frame = null_mut();
+    check(unsafe { glcmdFrameBegin(d, 3, &mut frame) });
+    let (du, fu) = (d as usize, frame as usize);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let one = std::thread::spawn(move || readme_worker(du, fu, 1, || {}));
+    let one = one.join().unwrap();
+    tx.send(()).unwrap();
+    let zero = std::thread::spawn(move || readme_worker(du, fu, 0, move || rx.recv().unwrap())).join().unwrap();
+    let two = std::thread::spawn(move || readme_worker(du, fu, 2, || {})).join().unwrap();
+    check(glcmdFrameEnd(frame));
+    assert_eq!(one.0, GLCMD_OK, "slot 1's query waits for nothing: {}", one.1);
+    assert!(zero.2 < std::time::Duration::from_secs(30), "failed at once, not after the wait limit: {:?}", zero.2);
+    assert_eq!(zero.0, GLCMD_ERROR_WOULD_DEADLOCK, "{}", zero.1);
+    assert!(zero.1.contains("frame 0 slot 0") && zero.1.contains("glcmdListBeginSlot"), "{}", zero.1);
+    assert_eq!(two.0, GLCMD_OK, "slots 0 and 1 are in: {}", two.1);
+    check(glcmdDeviceDestroy(d));
+}
+
+/// Three workers in the README's style, each asking a query before it submits, all at once:
+/// every query returns at once (answered, or refused naming the slot its thread may owe).
+#[test]
+fn three_readme_style_workers_never_stall() {
+    let d = device_with_long_wait();
+    let mut frame = null_mut();
+    check(unsafe { glcmdFrameBegin(d, 3, &mut frame) });
+    let (du, fu) = (d as usize, frame as usize);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(3));
+    let workers: Vec<_> = (0..3)
+        .map(|slot| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                readme_worker(du, fu, slot, move || {
+                    barrier.wait();
+                })
+            })
+        })
+        .collect();
+    for w in workers {
+        let (status, message, took) = w.join().unwrap();
+        assert!(took < std::time::Duration::from_secs(30), "{took:?}: {message}");
+        assert!(status == GLCMD_OK || status == GLCMD_ERROR_WOULD_DEADLOCK, "{status}: {message}");
+    }
+    check(glcmdFrameEnd(frame));
+    check(glcmdDeviceDestroy(d));
+}

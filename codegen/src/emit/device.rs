@@ -283,7 +283,8 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
     let docs = doc(
         f,
         "the context's implementation-dependent constants (`generated::pname::LIMITS`) are answered from the limits \
-         cache without a round trip; other pnames are a round trip",
+         cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a \
+         list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first)",
     );
     quote! {
         #inner
@@ -328,7 +329,8 @@ fn cached_lookup(api: &Api, f: &Function, lookup: &str, aux: Option<&str>) -> To
     let docs = doc(
         f,
         "answered from the program interface cache when the program's latest link has replayed (no round trip); \
-         fails at once if that link is recorded in a list not yet submitted",
+         fails at once if that link is recorded in a list not yet submitted (`Device::immediate`'s twin submits it \
+         first)",
     );
     quote! {
         #inner
@@ -421,7 +423,9 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
         if f.kind == Kind::Create {
             "creates at once on the render thread and returns the result"
         } else {
-            "a round trip to the render thread"
+            "a round trip to the render thread. It answers from the submitted stream: calls recorded in a list \
+             not yet submitted are not seen (submit first, or ask through an immediate context, \
+             `Device::immediate`, whose twin submits its pending calls first)"
         },
     );
     let (method, vis) = match rename {

@@ -10,6 +10,7 @@
 //! | `commands.rs` | [`commands`] | packets, `CommandList` recording methods, execute functions, the opcode tables |
 //! | `inspect.rs` | [`inspect`] | per-opcode dump functions and object-name lists, for diagnostics |
 //! | `device.rs` | [`device`] | `Device` methods for create and query functions |
+//! | `immediate.rs` | [`immediate`] | the immediate context's twins of those methods |
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
 //! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
 //! | `capture.rs` | [`capture`] | capture tables: fingerprint, per-opcode array and name fields, replay of creates and queries |
@@ -36,6 +37,7 @@ pub mod checked;
 pub mod commands;
 pub mod device;
 pub mod enums;
+pub mod immediate;
 pub mod inspect;
 pub mod loader;
 pub mod pname;
@@ -65,6 +67,7 @@ pub fn emit_files(api: &Api, checking: bool) -> Result<Vec<(&'static str, String
         ("commands.rs", Ok(commands::emit(api))),
         ("inspect.rs", Ok(inspect::emit(api))),
         ("device.rs", Ok(device::emit(api))),
+        ("immediate.rs", Ok(immediate::emit(api))),
         ("pname.rs", pname::emit(api)),
         ("capture.rs", Ok(capture::emit(api))),
     ];

@@ -1,0 +1,192 @@
+//! The immediate context: single-threaded GL semantics on any thread.
+//!
+//! A [`CommandList`] submitted to a frame slot is *deferred*: a query answers from the
+//! submitted stream (ordering rule 6, `frame.rs`), so it cannot see calls still in an
+//! unsubmitted list. Code written for one GL context (compile, then ask for the compile status;
+//! draw, then read the pixels) needs the opposite: every query sees every call this thread made
+//! before it. [`Immediate`] gives that. It is a command list (it derefs to one, so every
+//! recording method is there) with every query, create and special method of [`Device`]
+//! beside it:
+//!
+//! * a **query or special** (`get_integerv`, `get_error`, `finish`, `with_gl`, ...) first
+//!   submits the context's pending list, as [`Device::submit`] would (a frame of one list; an
+//!   empty list is not submitted), then asks the device. The answer therefore comes after every
+//!   call this context made, and after every frame begun before the submit (rule 1);
+//! * a **create** asks at once, with nothing submitted: a new name cannot depend on earlier
+//!   calls (names come from pools or from a create that runs before anything else, rule 5);
+//! * the pending list is also submitted by [`Immediate::flush`] and [`Immediate::finish`], when
+//!   it is dropped (nothing recorded is lost), by [`Immediate::submit_pending`], and when a
+//!   recording call finds it larger than `Options::immediate_flush_bytes` (default 4 MiB), so a
+//!   thread that never asks anything still streams its work to the render thread.
+//!
+//! The twins of the generated creates and queries are generated too (`generated/immediate.rs`);
+//! the twins of the hand-written specials live beside their originals in `special.rs`.
+//! [`Immediate::implicit_submits`] and [`Immediate::round_trips`] count what the semantics cost,
+//! for examples that print them per frame.
+//!
+//! Each implicit submit is a frame (rule 1 is what orders it against other threads' frames),
+//! and a window device presents at the end of every frame, as it does for `Device::submit`: an
+//! immediate context on a window device presents at each implicit submit. Frames that do not
+//! present belong to the render thread's frame bookkeeping, which this module does not change.
+//!
+//! An `Immediate` is a value owned by one thread at a time (recording and asking take
+//! `&mut self`); it is `Send`, and moving it to another thread moves its pending calls with it.
+//! Its lists are never claimed for a slot and never count as held by a thread (`open_frames.rs`):
+//! a query of an immediate context waits for another thread's slot, not its own.
+
+use std::ops::{Deref, DerefMut};
+
+use crate::device::Device;
+use crate::list::CommandList;
+use crate::Error;
+
+/// A recording context with single-threaded GL semantics; see [`Device::immediate`].
+pub struct Immediate {
+    pub(crate) device: Device,
+    list: CommandList,
+    flush_bytes: usize,
+    implicit_submits: u64,
+    round_trips: u64,
+}
+
+impl Device {
+    /// An immediate context on this device: a command list whose queries, creates and specials
+    /// see every call it recorded before them (it submits its pending calls first). Use it to
+    /// read one's own writes, or to run code written for a single GL context unchanged. Lists
+    /// submitted to frame slots (`Frame::submit`) stay deferred: a `Device` query answers from
+    /// the submitted stream only.
+    pub fn immediate(&self) -> Immediate {
+        let mut list = self.command_list();
+        list.release_hold();
+        Immediate {
+            device: self.clone(),
+            list,
+            flush_bytes: self.inner.shared.options.immediate_flush_bytes,
+            implicit_submits: 0,
+            round_trips: 0,
+        }
+    }
+}
+
+impl Immediate {
+    /// The device this context submits to.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// How many lists this context has submitted (queries, specials, flushes, the size limit;
+    /// never an empty one).
+    pub fn implicit_submits(&self) -> u64 {
+        self.implicit_submits
+    }
+
+    /// How many round trips to the render thread this context's queries, creates and specials
+    /// made (answers from caches and name pools make none).
+    pub fn round_trips(&self) -> u64 {
+        self.round_trips
+    }
+
+    /// Sets the size (packet and array bytes) past which a recording call submits the pending
+    /// list first. `usize::MAX` turns that off; 0 submits at every call.
+    pub fn set_flush_bytes(&mut self, bytes: usize) {
+        self.flush_bytes = bytes;
+    }
+
+    /// Submits the pending calls, if any, as a frame of one list: they replay after every frame
+    /// begun before (ordering rule 1). A refused submit (a lost device) keeps them pending.
+    pub fn submit_pending(&mut self) -> Result<(), Error> {
+        if self.list.is_empty() {
+            return Ok(());
+        }
+        let mut fresh = self.device.command_list();
+        fresh.release_hold();
+        let list = std::mem::replace(&mut self.list, fresh);
+        // A frame of one slot, not `Device::submit`: replaying after an open frame is this
+        // context's documented order, not a porting mistake worth a report.
+        let result = match self.device.begin_frame(1) {
+            Ok(frame) => frame.submit(0, list),
+            Err(error) => Err(crate::SubmitError::new(error, list)),
+        };
+        match result {
+            Ok(()) => {
+                self.implicit_submits += 1;
+                Ok(())
+            }
+            Err(refused) => {
+                let (error, list) = refused.into_parts();
+                self.list = list;
+                Err(error)
+            }
+        }
+    }
+
+    /// Before a query or special: submits the pending calls; returns the thread's round-trip
+    /// count, for [`Immediate::count_round_trips`].
+    pub(crate) fn before_query(&mut self) -> Result<u64, Error> {
+        self.submit_pending()?;
+        Ok(Device::thread_round_trips())
+    }
+
+    /// Before a create: nothing to submit (a name cannot depend on earlier calls).
+    pub(crate) fn before_create(&mut self) -> Result<u64, Error> {
+        Ok(Device::thread_round_trips())
+    }
+
+    /// Adds the round trips this thread made since `mark`.
+    pub(crate) fn count_round_trips(&mut self, mark: u64) {
+        self.round_trips += Device::thread_round_trips().wrapping_sub(mark);
+    }
+}
+
+/// The device's hand-written escape hatches, after this context's pending calls.
+impl Immediate {
+    /// [`Device::with_gl`] after this context's pending calls: `f` sees their effects (a buffer
+    /// they bound is bound, so `glMapBufferRange` maps it).
+    pub fn with_gl<R: Send + 'static>(&mut self, f: impl FnOnce(&crate::Gl) -> R + Send + 'static) -> Result<R, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.with_gl(f);
+        self.count_round_trips(mark);
+        answer
+    }
+
+    /// [`Device::post`] after this context's pending calls (submitted first); returns at once.
+    pub fn post(&mut self, f: impl FnOnce(&crate::Gl) + Send + 'static) -> Result<(), Error> {
+        self.submit_pending()?;
+        self.device.post(f)
+    }
+
+    /// [`Device::audit_binding_shadow`] after this context's pending calls.
+    pub fn audit_binding_shadow(&mut self) -> Result<Vec<String>, Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.audit_binding_shadow();
+        self.count_round_trips(mark);
+        answer
+    }
+}
+
+impl Deref for Immediate {
+    type Target = CommandList;
+
+    fn deref(&self) -> &CommandList {
+        &self.list
+    }
+}
+
+impl DerefMut for Immediate {
+    /// Every recording call passes here: past the size limit the pending list is submitted
+    /// first. A refused submit (a lost device) keeps the list; the next query reports it.
+    fn deref_mut(&mut self) -> &mut CommandList {
+        let (packets, params) = self.list.byte_sizes();
+        if packets + params > self.flush_bytes {
+            let _ = self.submit_pending();
+        }
+        &mut self.list
+    }
+}
+
+impl Drop for Immediate {
+    /// Submits the pending calls: nothing recorded is lost.
+    fn drop(&mut self) {
+        let _ = self.submit_pending();
+    }
+}

@@ -81,7 +81,7 @@ pub(crate) struct HandleInner {
     render_thread: ThreadId,
     track_sites: bool,
     /// Presents queued and done (`present.rs`).
-    pub(crate) presents: Arc<crate::present::PresentQueue>,
+    pub(crate) presents: Arc<crate::present_queue::PresentQueue>,
 }
 
 /// A round trip's work with its answer type erased (see `Device::round_trip`).

@@ -149,6 +149,7 @@ mod open_frames;
 mod options;
 mod packet;
 mod present;
+mod present_queue;
 #[doc(hidden)]
 pub mod pools;
 #[doc(hidden)]

@@ -19,43 +19,15 @@
 //! by a dying render thread cannot leave a caller waiting (the wait also watches the device's
 //! liveness and `Options::wait_limit`).
 
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::channel::CallKind;
 use crate::device::{Device, Msg};
+use crate::present_queue::{DoneOnDrop, PresentQueue};
 use crate::Error;
 
 /// Presents a [`Device::queue_present`] caller may have queued and not yet done.
 pub const FRAMES_IN_FLIGHT: u64 = 2;
-
-/// The presents queued and done, and the first error of a queued one not yet reported.
-#[derive(Default)]
-pub(crate) struct PresentQueue {
-    state: Mutex<Counts>,
-    done: Condvar,
-}
-
-#[derive(Default)]
-struct Counts {
-    queued: u64,
-    done: u64,
-    error: Option<Error>,
-}
-
-/// Counts its present as done when dropped: after the swap, or unrun.
-struct DoneOnDrop(Arc<PresentQueue>, Option<Error>);
-
-impl Drop for DoneOnDrop {
-    fn drop(&mut self) {
-        let mut c = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
-        c.done += 1;
-        if c.error.is_none() {
-            c.error = self.1.take();
-        }
-        self.0.done.notify_all();
-    }
-}
 
 impl Device {
     /// Presents: swaps the buffers of the device's surface (`eglSwapBuffers`/`glXSwapBuffers`),
@@ -75,19 +47,19 @@ impl Device {
     pub fn queue_present(&self) -> Result<(), Error> {
         let queue = self.inner.presents.clone();
         self.wait_presents(&queue, FRAMES_IN_FLIGHT - 1)?;
-        if let Some(e) = queue.state.lock().unwrap_or_else(|e| e.into_inner()).error.take() {
+        if let Some(e) = queue.counts().error.take() {
             return Err(e);
         }
         if self.is_render_thread() {
             return self.present();
         }
-        queue.state.lock().unwrap_or_else(|e| e.into_inner()).queued += 1;
-        let done = DoneOnDrop(queue, None);
+        queue.counts().queued += 1;
+        let done = DoneOnDrop::new(queue);
         let job: crate::device::Job = Box::new(move |ctx| {
             // The whole guard moves into the job (not only the field it writes), so that it
             // counts the present done when the job ends, or when the job is dropped unrun.
             let mut done = done;
-            done.1 = ctx.and_then(|ctx| ctx.present().map_err(Error::Present)).err();
+            done.error = ctx.and_then(|ctx| ctx.present().map_err(Error::Present)).err();
         });
         self.send(Msg::Call { name: "present", kind: CallKind::Query, thread: std::thread::current().id(), job })
     }
@@ -96,7 +68,7 @@ impl Device {
     fn wait_presents(&self, queue: &PresentQueue, in_flight: u64) -> Result<(), Error> {
         let limit = self.inner.shared.options.wait_limit;
         let started = Instant::now();
-        let mut c = queue.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut c = queue.counts();
         while c.queued - c.done > in_flight {
             if self.render_thread_gone() {
                 return Err(self.lost());
@@ -109,7 +81,7 @@ impl Device {
                     waited_ms: started.elapsed().as_millis(),
                 });
             }
-            c = queue.done.wait_timeout(c, Duration::from_millis(50)).unwrap_or_else(|e| e.into_inner()).0;
+            c = queue.wait(c, Duration::from_millis(50));
         }
         Ok(())
     }

@@ -783,8 +783,10 @@ fn device_with_long_wait() -> *mut GlcmdDevice {
     d
 }
 
-/// A worker's query in the README's style: `glcmdListBegin`, a round-trip query, then
-/// `glcmdListSubmit(frame, slot)`. Returns the query's status, message and duration.
+/// A worker's query in the README's style: `glcmdListBegin`, a round-trip query, a call, then
+/// `glcmdListSubmit(frame, slot)`. The query comes before the list holds a call: after one, the
+/// deferred-list rule refuses it at once whatever the slots (`tests/c/deferred.c`).
+/// Returns the query's status, message and duration.
 fn readme_worker(
     d: usize,
     frame: usize,
@@ -793,13 +795,13 @@ fn readme_worker(
 ) -> (GlcmdStatus, String, std::time::Duration) {
     unsafe {
         check(glcmdListBegin(d as *mut GlcmdDevice));
-        (GL.ClearColor)(slot as f32, 0.0, 0.0, 1.0);
         before_query();
         let started = std::time::Instant::now();
         let mut v = [0 as GLint; 4];
         (GL.GetIntegerv)(gl::CURRENT_PROGRAM, v.as_mut_ptr());
         let took = started.elapsed();
         let (status, message) = last();
+        (GL.ClearColor)(slot as f32, 0.0, 0.0, 1.0);
         check(glcmdListSubmit(frame as *mut GlcmdFrame, slot));
         (status, message, took)
     }

@@ -8,7 +8,7 @@
 #   run/bench/frames.sh [RUNS] [OBJECTS] [WORK] [FRAMES]
 #
 # Needs target/release/glcmd-run (cargo build --release -p glcmd-run) and a C compiler.
-# Variants: direct; glcmd-run; mesa_glthread=true (Mesa's glthread; takes effect on Mesa
+# Variants: direct; glcmd-run; glcmd-spin (glcmd-run --spin-us 500); mesa_glthread=true (Mesa's glthread; takes effect on Mesa
 # drivers only); __GL_THREADED_OPTIMIZATIONS=1 (NVIDIA's; NVIDIA only). GLCMD_BENCH_VARIANTS
 # chooses a subset ("direct glcmd mesa nvidia").
 set -euo pipefail
@@ -29,6 +29,7 @@ for kind in free heavy; do
             case $v in
                 direct) out=$("$exe" "$objects" "$work" "$frames" "$queries") ;;
                 glcmd) out=$("$run" --stats -- "$exe" "$objects" "$work" "$frames" "$queries" 2>/tmp/glcmd-run-stats.$$) ;;
+                glcmd-spin) out=$("$run" --spin-us 500 -- "$exe" "$objects" "$work" "$frames" "$queries") ;;
                 mesa) out=$(mesa_glthread=true "$exe" "$objects" "$work" "$frames" "$queries" 2>/dev/null) ;;
                 nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$objects" "$work" "$frames" "$queries") ;;
             esac

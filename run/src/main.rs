@@ -33,6 +33,8 @@ preloaded library reads; set the variables yourself to the same effect):
   --watchdog-ms N          report replay steps and waits longer than N ms [GLCMD_WATCHDOG_MS]
   --wait-limit-ms N        how long work waits for a list nobody submitted
                            (default 10000) [GLCMD_WAIT_LIMIT_MS]
+  --spin-us N              how long the render thread and a waiting query spin
+                           before sleeping (default 20) [GLCMD_SPIN_US]
   --capture FILE           capture the whole run to FILE, for glcmd-replay [GLCMD_CAPTURE]
   --post-mortem FILE       keep the last frames in memory; write them to FILE if the
                            device is lost or stalls [GLCMD_POST_MORTEM]
@@ -81,6 +83,7 @@ fn parse(args: Vec<OsString>) -> Result<(Vec<(&'static str, OsString)>, Vec<OsSt
             "--diagnostics" => value("GLCMD_DIAGNOSTICS")?,
             "--watchdog-ms" => value("GLCMD_WATCHDOG_MS")?,
             "--wait-limit-ms" => value("GLCMD_WAIT_LIMIT_MS")?,
+            "--spin-us" => value("GLCMD_SPIN_US")?,
             "--capture" => value("GLCMD_CAPTURE")?,
             "--post-mortem" => value("GLCMD_POST_MORTEM")?,
             "--post-mortem-frames" => value("GLCMD_POST_MORTEM_FRAMES")?,

@@ -10,6 +10,7 @@
 //! | `GLCMD_CAPTURE=FILE` | capture the whole run to FILE (replay it with `glcmd-replay`) |
 //! | `GLCMD_POST_MORTEM=FILE` | keep the last frames in memory; write them to FILE if the device is lost or stalls |
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
+//! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
 //! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the
@@ -37,7 +38,7 @@ pub fn direct_requested() -> bool {
 fn number(name: &str) -> Result<Option<u64>, String> {
     match std::env::var(name) {
         Err(_) => Ok(None),
-        Ok(v) => v.trim().parse().map(Some).map_err(|_| format!("{name}={v} is not a number of milliseconds")),
+        Ok(v) => v.trim().parse().map(Some).map_err(|_| format!("{name}={v} is not a whole number")),
     }
 }
 
@@ -71,6 +72,9 @@ pub fn from_environment() -> Result<RunOptions, String> {
     }
     if let Some(ms) = number("GLCMD_WATCHDOG_MS")? {
         device.diagnostics.watchdog = Some(Duration::from_millis(ms));
+    }
+    if let Some(us) = number("GLCMD_SPIN_US")? {
+        device.spin = Duration::from_micros(us);
     }
     if let Some(ms) = number("GLCMD_WAIT_LIMIT_MS")? {
         device.wait_limit = Duration::from_millis(ms);

@@ -83,7 +83,15 @@ fn render(gl: &glow::Context) -> Result<Vec<u8>, String> {
             gl.draw_arrays(glow::TRIANGLES, 0, 3);
         }
         let mut pixels = vec![0u8; (SIZE * SIZE * 4) as usize];
-        gl.read_pixels(0, 0, SIZE, SIZE, glow::RGBA, glow::UNSIGNED_BYTE, glow::PixelPackData::Slice(Some(&mut pixels)));
+        gl.read_pixels(
+            0,
+            0,
+            SIZE,
+            SIZE,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelPackData::Slice(Some(&mut pixels)),
+        );
         if gl.get_error() != glow::NO_ERROR {
             return Err("a GL error".into());
         }

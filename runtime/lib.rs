@@ -148,16 +148,16 @@ pub mod loader;
 mod open_frames;
 mod options;
 mod packet;
+#[doc(hidden)]
+pub mod pools;
 mod present;
 mod present_queue;
 #[doc(hidden)]
-pub mod pools;
-#[doc(hidden)]
 pub mod programs;
 mod render;
-mod round_trips;
 #[doc(hidden)]
 pub mod replay;
+mod round_trips;
 mod shadow;
 pub mod special;
 mod sync;
@@ -168,7 +168,6 @@ pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
 pub use error::{CaptureError, ContextError, Error};
 pub use frame::{Frame, SubmitError, MAX_SLOTS};
-pub use present::FRAMES_IN_FLIGHT;
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
@@ -176,6 +175,7 @@ pub use immediate::Immediate;
 pub use limits::Limits;
 pub use list::CommandList;
 pub use options::{FrameStats, Options, Stats};
+pub use present::FRAMES_IN_FLIGHT;
 pub use render::RenderContext;
 pub use sync::SyncHandle;
 pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind};

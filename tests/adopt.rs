@@ -587,7 +587,7 @@ fn queued_presents_overlap_and_are_paced() {
 fn a_failed_queued_present_is_reported_by_the_next_call() {
     let device = Device::headless().unwrap();
     device.queue_present().unwrap(); // queued: the headless context has nothing to present
-    // A query runs after the present queued before it, so the failure is known by now.
+                                     // A query runs after the present queued before it, so the failure is known by now.
     device.get_error().unwrap();
     let err = device.queue_present().unwrap_err();
     assert!(matches!(err, glcmd::Error::Present(_)), "{err}");

@@ -99,4 +99,3 @@ pub fn last_error() -> String {
         std::ffi::CStr::from_ptr(message).to_string_lossy().into_owned()
     }
 }
-

@@ -123,7 +123,10 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
             bind_adopted(c, device, c, None)
         }
         Err(e) => {
-            eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: glcmd could not adopt it: {e}", c.context);
+            eprintln!(
+                "glcmd-run: context {:#x} runs directly, not through glcmd: glcmd could not adopt it: {e}",
+                c.context
+            );
             contexts(|m| m.insert(c.context, Served::Direct));
             release_thread();
             Outcome::PassThrough
@@ -232,7 +235,8 @@ fn register_exit() {
 /// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).
 pub fn destroy_all() {
     release_thread();
-    let all: Vec<usize> = contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
+    let all: Vec<usize> =
+        contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
     for context in all {
         destroy(context);
     }
@@ -260,11 +264,8 @@ pub fn classify() -> Verdict {
         let get_string: GetString = std::mem::transmute(get_string);
         let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
         let v = get_string(0x1F02); // GL_VERSION
-        let version = if v.is_null() {
-            String::new()
-        } else {
-            std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned()
-        };
+        let version =
+            if v.is_null() { String::new() } else { std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned() };
         let (mut profile, mut major, mut minor) = (0, 0, 0);
         get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
         get_integerv(0x821B, &mut major); // GL_MAJOR_VERSION

@@ -67,7 +67,9 @@ fn driver_table() -> &'static Table {
 #[inline(always)]
 pub fn entry(i: usize) -> *const c_void {
     let t = CURRENT.with(|c| c.get()) as *const Table;
-    let table = if t.is_null() { driver_table() } else {
+    let table = if t.is_null() {
+        driver_table()
+    } else {
         // SAFETY: CURRENT only ever holds a pointer to a `'static` table (`use_glcmd`).
         unsafe { &*t }
     };
@@ -112,5 +114,8 @@ pub fn exported(name: &std::ffi::CStr) -> Option<*const c_void> {
 /// The index of `name` in `NAMES`.
 fn index_of(name: &std::ffi::CStr) -> Option<usize> {
     static INDEX: OnceLock<std::collections::HashMap<&'static [u8], usize>> = OnceLock::new();
-    INDEX.get_or_init(|| NAMES.iter().enumerate().map(|(i, n)| (n.to_bytes(), i)).collect()).get(name.to_bytes()).copied()
+    INDEX
+        .get_or_init(|| NAMES.iter().enumerate().map(|(i, n)| (n.to_bytes(), i)).collect())
+        .get(name.to_bytes())
+        .copied()
 }

@@ -79,7 +79,9 @@ pub unsafe extern "C" fn dlopen(filename: *const c_char, flags: c_int) -> *mut c
 mod tests {
     #[test]
     fn gl_loaders_are_recognised_by_base_name() {
-        for yes in [c"libEGL.so.1", c"/usr/lib/x86_64-linux-gnu/libGL.so.1", c"libOpenGL.so.0", c"libGLX.so.0", c"libGL.so"] {
+        for yes in
+            [c"libEGL.so.1", c"/usr/lib/x86_64-linux-gnu/libGL.so.1", c"libOpenGL.so.0", c"libGLX.so.0", c"libGL.so"]
+        {
             assert!(super::is_gl_loader(yes), "{yes:?}");
         }
         for no in [c"libGLX_mesa.so.0", c"libEGL_nvidia.so.0", c"libGLESv2.so.2", c"libc.so.6", c"/opt/libGL.so/x.so"] {

@@ -18,7 +18,8 @@ const EGL_READ: i32 = 0x305A;
 /// Makes `c` current on this thread with the real function, classifies it, and releases it.
 fn probe(c: Current) -> Result<Verdict, String> {
     let make_current = real::egl_make_current().ok_or("no eglMakeCurrent")?;
-    let (d, s, r, x) = (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
+    let (d, s, r, x) =
+        (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
     // SAFETY: the program's own handles, passed to the real function as the program passed them.
     if unsafe { make_current(d, s, r, x) } != EGL_TRUE {
         return Err("eglMakeCurrent failed".into());
@@ -31,8 +32,19 @@ fn probe(c: Current) -> Result<Verdict, String> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn eglMakeCurrent(dpy: *mut c_void, draw: *mut c_void, read: *mut c_void, ctx: *mut c_void) -> EGLBoolean {
-    let c = Current { api: Api::Egl, display: dpy as usize, draw: draw as usize, read: read as usize, context: ctx as usize };
+pub unsafe extern "C" fn eglMakeCurrent(
+    dpy: *mut c_void,
+    draw: *mut c_void,
+    read: *mut c_void,
+    ctx: *mut c_void,
+) -> EGLBoolean {
+    let c = Current {
+        api: Api::Egl,
+        display: dpy as usize,
+        draw: draw as usize,
+        read: read as usize,
+        context: ctx as usize,
+    };
     match contexts::make_current(c, || probe(c)) {
         Outcome::Done(true) => EGL_TRUE,
         Outcome::Done(false) => EGL_FALSE,

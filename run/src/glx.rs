@@ -24,7 +24,13 @@ fn probe(c: Current) -> Result<Verdict, String> {
 }
 
 fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> Outcome {
-    let c = Current { api: Api::Glx, display: dpy as usize, draw: draw as usize, read: read as usize, context: ctx as usize };
+    let c = Current {
+        api: Api::Glx,
+        display: dpy as usize,
+        draw: draw as usize,
+        read: read as usize,
+        context: ctx as usize,
+    };
     contexts::make_current(c, || probe(c))
 }
 
@@ -38,7 +44,12 @@ pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn glXMakeContextCurrent(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> c_int {
+pub unsafe extern "C" fn glXMakeContextCurrent(
+    dpy: *mut c_void,
+    draw: c_ulong,
+    read: c_ulong,
+    ctx: *mut c_void,
+) -> c_int {
     match make_current(dpy, draw, read, ctx) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
@@ -160,7 +171,11 @@ fn swap_interval(name: &'static CStr, interval: c_int) -> c_int {
         Some(c) if c.api == Api::Glx => contexts::on_render_thread(c, run),
         _ => run(),
     };
-    if ok { 0 } else { 1 }
+    if ok {
+        0
+    } else {
+        1
+    }
 }
 
 unsafe extern "C" fn swap_interval_mesa(interval: c_int) -> c_int {

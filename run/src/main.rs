@@ -59,8 +59,11 @@ fn preload_library() -> Result<PathBuf, String> {
     }
 }
 
+/// Environment variables for the program, by name.
+type Environment = Vec<(&'static str, OsString)>;
+
 /// The options before `--`, as environment variables; the program and its arguments.
-fn parse(args: Vec<OsString>) -> Result<(Vec<(&'static str, OsString)>, Vec<OsString>), String> {
+fn parse(args: Vec<OsString>) -> Result<(Environment, Vec<OsString>), String> {
     let mut env = Vec::new();
     let mut it = args.into_iter();
     while let Some(arg) = it.next() {

@@ -35,7 +35,8 @@ fn launcher() -> PathBuf {
 /// Compiles `tests/c/plain.c` with `defines` into `target/<profile>/run-tests/`, linked to the
 /// GL libraries (or, with `-DVIA_DLOPEN`, to none).
 fn compile(name: &str, defines: &[&str]) -> PathBuf {
-    let libs: &[&str] = if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
+    let libs: &[&str] =
+        if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/plain.c");
     let out_dir = launcher().parent().unwrap().join("run-tests");
     std::fs::create_dir_all(&out_dir).unwrap();

@@ -29,9 +29,6 @@ pub mod c_contract;
 // (which every dependent runs) does not compile them.
 #[cfg(feature = "capi")]
 pub mod capi;
-// The exported GL symbols of glcmd-run's preload library, for its build script.
-#[cfg(feature = "preload")]
-pub mod preload;
 pub mod capture;
 pub mod checked;
 pub mod commands;
@@ -41,6 +38,9 @@ pub mod immediate;
 pub mod inspect;
 pub mod loader;
 pub mod pname;
+// The exported GL symbols of glcmd-run's preload library, for its build script.
+#[cfg(feature = "preload")]
+pub mod preload;
 #[cfg(feature = "sweep")]
 pub mod sweep;
 pub mod types;

@@ -78,6 +78,10 @@ pub enum Outcome {
 /// The interposed make-current, for both APIs. `probe` makes `c` current on this thread with
 /// the real function and releases it again, returning the answer of [`classify`].
 pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>) -> Outcome {
+    if crate::current::on_render_thread() {
+        // glcmd's own render thread: an adopted context, or a device the program made itself.
+        return Outcome::PassThrough;
+    }
     if c.context == 0 {
         release_thread();
         return Outcome::PassThrough;

@@ -1,4 +1,9 @@
-//! The vocabulary of the library: which API made a context, and what a thread made current.
+//! The vocabulary of the library: which API made a context, what a thread made current, and
+//! whether the calling thread is one of glcmd's own render threads (which this library leaves
+//! alone: a program that uses glcmd itself, or glcmd's render thread making an adopted context
+//! current, reaches the system's functions).
+
+use std::ffi::{c_char, CStr};
 
 /// Which window-system API made a context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,3 +22,13 @@ pub struct Current {
     pub read: usize,
     pub context: usize,
 }
+
+/// Whether the calling thread is one of glcmd's render threads.
+pub fn on_render_thread() -> bool {
+    let mut name = [0 as c_char; 32];
+    // SAFETY: a buffer of the given length for the calling thread's name.
+    let ok = unsafe { libc::pthread_getname_np(libc::pthread_self(), name.as_mut_ptr(), name.len()) } == 0;
+    // SAFETY: pthread_getname_np NUL-terminates what it writes.
+    ok && unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes() == b"glcmd-render"
+}
+

@@ -38,15 +38,6 @@ fn own_path() -> Option<&'static CStr> {
     .as_deref()
 }
 
-/// Whether the calling thread is one of glcmd's render threads.
-fn on_render_thread() -> bool {
-    let mut name = [0 as c_char; 32];
-    // SAFETY: a buffer of the given length for the calling thread's name.
-    let ok = unsafe { libc::pthread_getname_np(libc::pthread_self(), name.as_mut_ptr(), name.len()) } == 0;
-    // SAFETY: pthread_getname_np NUL-terminates what it writes.
-    ok && unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes() == b"glcmd-render"
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn dlopen(filename: *const c_char, flags: c_int) -> *mut c_void {
     let Some(real_dlopen) = real::dlopen() else { return std::ptr::null_mut() };
@@ -57,7 +48,7 @@ pub unsafe extern "C" fn dlopen(filename: *const c_char, flags: c_int) -> *mut c
     }
     // SAFETY: a non-NULL file name is NUL-terminated.
     let name = unsafe { CStr::from_ptr(filename) };
-    if !is_gl_loader(name) || on_render_thread() {
+    if !is_gl_loader(name) || crate::current::on_render_thread() {
         return handle;
     }
     match own_path() {

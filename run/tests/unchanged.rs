@@ -12,7 +12,9 @@
 //! directly, taken from `eglGetProcAddress`, and with libEGL opened by `dlopen` (as waffle, SDL
 //! and GLFW do); GLX on Xvfb with both; a program that asks for
 //! a compatibility-profile context (runs directly, says so); a program started by a shell (the
-//! child inherits the preload).
+//! child inherits the preload). And the project's own examples: `renderer` (a program that uses
+//! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
+//! half is then adopted by glcmd-run) still reads back equal pixels.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -202,4 +204,50 @@ fn the_launcher_explains_its_usage() {
     let missing = Command::new(launcher()).args(["--", "/nonexistent/program"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(127));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot run /nonexistent/program"));
+}
+
+/// Builds examples of the glcmd crate with the features of the README's `cargo test --workspace`
+/// (so nothing is compiled again), into this build's target directory.
+fn build_examples(names: &[&str]) -> Vec<PathBuf> {
+    let profile_dir = launcher().parent().unwrap().to_path_buf();
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(name) => name.to_string(),
+    };
+    let mut command = Command::new(env!("CARGO"));
+    command.args(["build", "--workspace", "--tests", "--profile", &profile, "--target-dir"]);
+    command.arg(profile_dir.parent().unwrap()).current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap());
+    for name in names {
+        command.args(["--example", name]);
+    }
+    let done = process::run(command, "cargo build --example", Duration::from_secs(1200));
+    assert!(done.status.success(), "building the examples failed:\n{}", done.stderr);
+    names.iter().map(|n| profile_dir.join("examples").join(n)).collect()
+}
+
+#[test]
+fn the_projects_own_examples_run_through_glcmd_run() {
+    let exes = build_examples(&["renderer", "glow"]);
+    let out = launcher().parent().unwrap().join("run-tests");
+    let mut pngs = Vec::new();
+    for through in [Through::Direct, Through::GlcmdRun] {
+        let dir = out.join(format!("renderer-{through:?}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut command = match through {
+            Through::Direct => Command::new(&exes[0]),
+            Through::GlcmdRun => {
+                let mut c = Command::new(launcher());
+                c.arg("--").arg(&exes[0]);
+                c
+            }
+        };
+        command.current_dir(&dir);
+        let done = process::run(command, "examples/renderer", TIMEOUT);
+        assert!(done.status.success(), "renderer ({through:?}) failed:\n{}{}", done.stdout, done.stderr);
+        pngs.push(std::fs::read(dir.join("renderer.png")).unwrap());
+    }
+    assert!(pngs[0] == pngs[1], "renderer.png differs through glcmd-run");
+    let (stdout, stderr) = run(&exes[1], &[], Through::GlcmdRun, None);
+    assert!(stdout.contains("PIXELS EQUAL"), "{stdout}{stderr}");
+    assert!(stderr.contains("glcmd-run: device"), "the direct half was adopted: {stderr}");
 }

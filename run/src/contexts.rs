@@ -16,15 +16,18 @@
 //! with the context and surfaces the thread made current, although the real context is current
 //! on glcmd's render thread; a swap presents through glcmd after the thread's pending calls.
 //!
-//! ## Limits, each refused with a message rather than a crash
+//! ## Several contexts, threads and surfaces
 //!
+//! * Each adopted context has a device (a render thread) of its own.
 //! * A context glcmd serves is current on one program thread at a time (as the APIs require:
-//!   making it current on a second thread fails, `EGL_BAD_ACCESS` / `BadAccess`); it may move
-//!   between threads, each becoming immediate in turn.
-//! * Its surfaces are those of its first `MakeCurrent`; making it current with other surfaces
-//!   is refused (glcmd's render thread keeps the context current on the first ones).
-//! * Contexts created with a share context run directly (glcmd's pools and binding shadow would
-//!   not see the other context's deletes).
+//!   making it current on a second thread fails, `EGL_BAD_ACCESS` / `BadAccess`, with a
+//!   message); it may move between threads, each becoming immediate in turn.
+//! * Made current with other surfaces, or when one of its surfaces is destroyed
+//!   (`eglDestroySurface`, `glXDestroyWindow`, `glXDestroyPbuffer`), the context is handed back
+//!   (its device replays everything submitted, then releases it) and adopted again on the new
+//!   surfaces: glcmd's render thread keeps a context current on the surfaces it was adopted with.
+//! * Contexts created with a share context run directly, with a message (glcmd's pools and
+//!   binding shadow would not see the other context's deletes).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -149,11 +152,13 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
         return Outcome::Done(false);
     }
     if (c.draw, c.read, c.display) != (first.draw, first.read, first.display) {
-        eprintln!(
-            "glcmd-run: context {:#x} made current with other surfaces than its first ones; glcmd keeps a context on the surfaces it was adopted with (not supported)",
-            c.context
-        );
-        return Outcome::Done(false);
+        // The render thread keeps the context current on the surfaces it was adopted with: hand
+        // it back (everything submitted replays first) and adopt it again on the new ones.
+        release_thread();
+        if let Some(Served::Glcmd { device, .. }) = contexts(|m| m.remove(&c.context)) {
+            adopt::destroy(device);
+        }
+        return first_use(c, Ok(Verdict::Core));
     }
     if bound() == Some(c) {
         return Outcome::Done(true);
@@ -220,6 +225,27 @@ pub fn destroy(context: usize) {
             eprintln!("glcmd-run: context {context:#x} destroyed while current on another thread");
         }
         adopt::destroy(device);
+    }
+}
+
+/// The interposed surface destruction: a device whose context is current on `surface` on its
+/// render thread is destroyed first (everything submitted replays, the context is released),
+/// so the surface really goes; the context is adopted again when it is next made current.
+pub fn surface_destroyed(display: usize, surface: usize) {
+    let users: Vec<usize> = contexts(|m| {
+        m.iter()
+            .filter_map(|(k, v)| match v {
+                Served::Glcmd { current, .. }
+                    if current.display == display && (current.draw == surface || current.read == surface) =>
+                {
+                    Some(*k)
+                }
+                _ => None,
+            })
+            .collect()
+    });
+    for context in users {
+        destroy(context);
     }
 }
 

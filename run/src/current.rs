@@ -31,4 +31,3 @@ pub fn on_render_thread() -> bool {
     // SAFETY: pthread_getname_np NUL-terminates what it writes.
     ok && unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes() == b"glcmd-render"
 }
-

@@ -1,4 +1,4 @@
-//! The interposed EGL functions: making a context current, swapping, destroying, the
+//! The interposed EGL functions: making a context current, swapping, destroying contexts and surfaces, the
 //! current-context queries (`proc_address.rs` hands them out). Everything else of EGL is the system's: `dl.rs` makes a program that opens libEGL
 //! with `dlopen` find these too.
 
@@ -95,6 +95,16 @@ pub unsafe extern "C" fn eglDestroyContext(dpy: *mut c_void, ctx: *mut c_void) -
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn eglDestroySurface(dpy: *mut c_void, surface: *mut c_void) -> EGLBoolean {
+    contexts::surface_destroyed(dpy as usize, surface as usize);
+    match real::egl_destroy_surface() {
+        // SAFETY: the program's call, passed on unchanged.
+        Some(f) => unsafe { f(dpy, surface) },
+        None => EGL_FALSE,
+    }
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn eglCreateContext(
     dpy: *mut c_void,
     config: *mut c_void,
@@ -184,6 +194,7 @@ pub fn interposed(name: &CStr) -> Option<*const c_void> {
         b"eglSwapBuffers" => eglSwapBuffers as *const c_void,
         b"eglSwapBuffersWithDamageKHR" | b"eglSwapBuffersWithDamageEXT" => swap_with_damage as *const c_void,
         b"eglDestroyContext" => eglDestroyContext as *const c_void,
+        b"eglDestroySurface" => eglDestroySurface as *const c_void,
         b"eglCreateContext" => eglCreateContext as *const c_void,
         b"eglGetCurrentContext" => eglGetCurrentContext as *const c_void,
         b"eglGetCurrentSurface" => eglGetCurrentSurface as *const c_void,

@@ -76,6 +76,27 @@ pub unsafe extern "C" fn glXDestroyContext(dpy: *mut c_void, ctx: *mut c_void) {
     }
 }
 
+/// `glXDestroyWindow` and `glXDestroyPbuffer`: a device using the drawable goes first.
+fn drawable_destroyed(name: &'static CStr, dpy: *mut c_void, drawable: c_ulong) {
+    contexts::surface_destroyed(dpy as usize, drawable as usize);
+    type F = unsafe extern "C" fn(*mut c_void, c_ulong);
+    let f = real_glx(name);
+    if !f.is_null() {
+        // SAFETY: the system's function of this name; the program's arguments.
+        unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, drawable) }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXDestroyWindow(dpy: *mut c_void, window: c_ulong) {
+    drawable_destroyed(c"glXDestroyWindow", dpy, window)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn glXDestroyPbuffer(dpy: *mut c_void, pbuffer: c_ulong) {
+    drawable_destroyed(c"glXDestroyPbuffer", dpy, pbuffer)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn glXGetCurrentContext() -> *mut c_void {
     match contexts::bound() {
@@ -205,6 +226,8 @@ pub fn interposed(name: &CStr) -> Option<*const c_void> {
         b"glXMakeContextCurrent" => glXMakeContextCurrent as *const c_void,
         b"glXSwapBuffers" => glXSwapBuffers as *const c_void,
         b"glXDestroyContext" => glXDestroyContext as *const c_void,
+        b"glXDestroyWindow" => glXDestroyWindow as *const c_void,
+        b"glXDestroyPbuffer" => glXDestroyPbuffer as *const c_void,
         b"glXGetCurrentContext" => glXGetCurrentContext as *const c_void,
         b"glXGetCurrentDrawable" => glXGetCurrentDrawable as *const c_void,
         b"glXGetCurrentReadDrawable" => glXGetCurrentReadDrawable as *const c_void,

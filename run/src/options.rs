@@ -147,15 +147,15 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
             let t = glcmd_capi::immediate::total_stats();
             let per = |n: u64| n as f64 / r.presents.max(1) as f64;
             eprintln!(
-                "glcmd-run: device {handle}: {} presents, {} lists, {} commands; implicit submits {} ({:.1} per present, {} for size), round trips {} ({:.1} per present)",
+                "glcmd-run: device {handle}: {} presents, {} lists, {} commands, round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
                 r.presents,
                 s.lists,
                 s.commands,
+                s.round_trips,
+                per(s.round_trips),
                 t.implicit_submits,
                 per(t.implicit_submits),
-                t.size_submits,
-                s.round_trips,
-                per(s.round_trips)
+                t.size_submits
             );
         }
     }

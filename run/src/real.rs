@@ -39,6 +39,7 @@ real_fn!(
 );
 real_fn!(egl_swap_buffers, c"eglSwapBuffers", unsafe extern "C" fn(*mut c_void, *mut c_void) -> u32);
 real_fn!(egl_destroy_context, c"eglDestroyContext", unsafe extern "C" fn(*mut c_void, *mut c_void) -> u32);
+real_fn!(egl_destroy_surface, c"eglDestroySurface", unsafe extern "C" fn(*mut c_void, *mut c_void) -> u32);
 real_fn!(egl_get_current_context, c"eglGetCurrentContext", unsafe extern "C" fn() -> *mut c_void);
 real_fn!(egl_get_current_surface, c"eglGetCurrentSurface", unsafe extern "C" fn(i32) -> *mut c_void);
 real_fn!(egl_get_current_display, c"eglGetCurrentDisplay", unsafe extern "C" fn() -> *mut c_void);

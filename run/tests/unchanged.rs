@@ -37,9 +37,14 @@ fn launcher() -> PathBuf {
 /// Compiles `tests/c/plain.c` with `defines` into `target/<profile>/run-tests/`, linked to the
 /// GL libraries (or, with `-DVIA_DLOPEN`, to none).
 fn compile(name: &str, defines: &[&str]) -> PathBuf {
+    compile_source("plain.c", name, defines)
+}
+
+/// Compiles `tests/c/<source>`, as [`compile`].
+fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
     let libs: &[&str] =
         if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/plain.c");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(source);
     let out_dir = launcher().parent().unwrap().join("run-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(name);
@@ -51,9 +56,15 @@ fn compile(name: &str, defines: &[&str]) -> PathBuf {
         .args(["-o"])
         .arg(&exe)
         .args(libs)
+        .arg("-pthread")
         .output()
         .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}` (install gcc, or set CC): {e}"));
-    assert!(output.status.success(), "{cc} plain.c {defines:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{cc} {} {defines:?} failed:\n{}",
+        source.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
     exe
 }
 
@@ -171,6 +182,31 @@ fn glx_programs_run_unchanged_on_xvfb() {
     }
 }
 
+/// `tests/c/contexts.c`: two contexts on two pbuffers switched on one thread, a context moved
+/// to another thread and back, refused on a second thread while current on the first, made
+/// current on another surface, a surface destroyed: the same answers and pixels as directly,
+/// with a device per adoption.
+#[test]
+fn several_contexts_threads_and_surfaces_behave_as_directly() {
+    let exe = compile_source("contexts.c", "contexts", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread while current elsewhere: 0",
+        "other thread sees pixel 0,255,0,255",
+        "texture made on the other thread: 1",
+        "one on c: pixel 0,0,255,255 viewport 32x32 error 0",
+        "done",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(stderr.contains("is current on another thread"), "the refusal says why:\n{stderr}");
+    // One device for each context, and one more for each re-adoption (other surface, then the
+    // destroyed surface's context made current again).
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count(), 4, "{stderr}");
+}
+
 #[test]
 fn a_compatibility_context_runs_directly_and_says_so() {
     let exe = compile("plain-egl-compat", &["-DCOMPAT"]);
@@ -250,4 +286,25 @@ fn the_projects_own_examples_run_through_glcmd_run() {
     let (stdout, stderr) = run(&exes[1], &[], Through::GlcmdRun, None);
     assert!(stdout.contains("PIXELS EQUAL"), "{stdout}{stderr}");
     assert!(stderr.contains("glcmd-run: device"), "the direct half was adopted: {stderr}");
+}
+
+/// `glcmd-run --capture FILE` captures an unmodified program, as apitrace does: a capture file
+/// with glcmd's header, holding the program's lists (its set-up log keeps every list).
+#[test]
+fn the_launcher_captures_an_unmodified_program() {
+    let exe = compile("plain-egl-capture", &[]);
+    let path = launcher().parent().unwrap().join("run-tests/plain.glcmdcap");
+    let _ = std::fs::remove_file(&path);
+    let mut command = Command::new(launcher());
+    command.arg("--capture").arg(&path).arg("--").arg(&exe).env_remove("DISPLAY");
+    let done = process::run(command, "glcmd-run --capture", TIMEOUT);
+    assert!(done.status.success(), "{}{}", done.stdout, done.stderr);
+    check_answers(&done.stdout);
+    let bytes =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("no capture at {}: {e}\n{}", path.display(), done.stderr));
+    assert_eq!(&bytes[..8], b"GLCMDCAP", "a glcmd capture");
+    // The program's own calls are in it: its fragment shader's source, recorded by
+    // glShaderSource into a list.
+    let needle = b"uniform sampler2D tex;";
+    assert!(bytes.windows(needle.len()).any(|w| w == needle), "the capture holds the program's lists");
 }

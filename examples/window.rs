@@ -20,6 +20,7 @@
 //! ```sh
 //! cargo run --example window -- --frames 5
 //! cargo run --example window -- --egl      # EGL on X11 instead of GLX
+//! cargo run --example window -- --immediate   # single-threaded style: Device::immediate, present
 //! ```
 //!
 //! ## Reading the window back: when, and which buffer
@@ -77,15 +78,16 @@ void main() { o_color = u_color; }
 
 fn main() -> Result<(), Box<dyn Error>> {
     env_logger::init(); // glcmd's warnings go to `log` (and to Device::reports); RUST_LOG=warn shows them
-    let (frames, preference) = parse_args()?;
+    let (frames, preference, immediate) = parse_args()?;
     let event_loop = EventLoop::new()?;
-    let mut app = App { frames, preference, state: None, frames_done: 0, result: None };
+    let mut app = App { frames, preference, immediate, state: None, frames_done: 0, result: None };
     event_loop.run_app(&mut app)?;
     app.result.unwrap_or_else(|| Err("the event loop ended before the last frame".into()))
 }
 
-fn parse_args() -> Result<(u32, ApiPreference), Box<dyn Error>> {
+fn parse_args() -> Result<(u32, ApiPreference, bool), Box<dyn Error>> {
     let mut frames = 3;
+    let mut immediate = false;
     // glutin-winit's default on X11: GLX, with EGL as the fallback.
     let mut preference = ApiPreference::FallbackEgl;
     let mut args = std::env::args().skip(1);
@@ -96,19 +98,22 @@ fn parse_args() -> Result<(u32, ApiPreference), Box<dyn Error>> {
                 frames = v.parse().ok().filter(|&n: &u32| n > 0).ok_or(format!("--frames: {v:?} is not positive"))?;
             }
             "--egl" => preference = ApiPreference::PreferEgl,
+            "--immediate" => immediate = true,
             "-h" | "--help" => {
-                println!("usage: window [--frames N (3)] [--egl (prefer EGL to GLX)]");
+                println!("usage: window [--frames N (3)] [--egl (prefer EGL to GLX)] [--immediate (record with Device::immediate)]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other:?}; try --help").into()),
         }
     }
-    Ok((frames, preference))
+    Ok((frames, preference, immediate))
 }
 
 struct App {
     frames: u32,
     preference: ApiPreference,
+    /// Record with the immediate context (`--immediate`) instead of submitted lists.
+    immediate: bool,
     /// Created on the first `resumed`.
     state: Option<State>,
     frames_done: u32,
@@ -124,6 +129,8 @@ struct State {
     vertex_array: GLuint,
     u_angle: GLint,
     u_color: GLint,
+    /// Presents before the first immediate frame (`--immediate`).
+    presents_before: std::cell::Cell<u64>,
     window: Window,
 }
 
@@ -147,7 +154,11 @@ impl ApplicationHandler for App {
             WindowEvent::RedrawRequested => {
                 let Some(state) = &self.state else { return };
                 let last = self.frames_done + 1 == self.frames;
-                match state.frame(self.frames_done, last) {
+                let frame = match self.immediate {
+                    true => state.immediate_frame(self.frames_done, last),
+                    false => state.frame(self.frames_done, last),
+                };
+                match frame {
                     Ok(()) if last => self.stop(event_loop, Ok(())),
                     Ok(()) => {
                         self.frames_done += 1;
@@ -246,6 +257,7 @@ fn create(event_loop: &ActiveEventLoop, preference: ApiPreference) -> Result<Sta
         device,
         program,
         vertex_array,
+        presents_before: std::cell::Cell::new(0),
         window,
     })
 }
@@ -290,6 +302,47 @@ impl State {
         let error = self.device.get_error()?;
         if error != gl::NO_ERROR {
             return Err(format!("GL error {error:#06x}").into());
+        }
+        Ok(())
+    }
+
+    /// Frame `index` with the immediate context, as single-threaded GL code would draw it: a
+    /// query in the middle of the frame (an implicit hand-over to the render thread, which must
+    /// not present the window), then a present. The last frame reads the back buffer before its
+    /// present and prints how many presents the device made (one per frame).
+    fn immediate_frame(&self, index: u32, last: bool) -> Result<(), Box<dyn Error>> {
+        let size = self.window.inner_size();
+        let (w, h) = (size.width as i32, size.height as i32);
+        if index == 0 {
+            // The set-up frame (one submitted list) has ended and presented, as a window
+            // device's frames do: count from here.
+            self.presents_before.set(self.device.wait_frames(1)?.presents);
+        }
+        let mut imm = self.device.immediate();
+        imm.bind_framebuffer(gl::FRAMEBUFFER, 0);
+        imm.viewport(0, 0, w, h);
+        imm.clear_color(CLEAR[0], CLEAR[1], CLEAR[2], CLEAR[3]);
+        imm.clear(gl::COLOR_BUFFER_BIT);
+        if imm.get_error()? != gl::NO_ERROR {
+            return Err("GL error after the clear".into());
+        }
+        imm.use_program(self.program);
+        imm.bind_vertex_array(self.vertex_array);
+        imm.uniform1f(self.u_angle, index as f32 * 0.1);
+        imm.uniform4f(self.u_color, TRIANGLE[0], TRIANGLE[1], TRIANGLE[2], TRIANGLE[3]);
+        imm.draw_arrays(gl::TRIANGLES, 0, 3);
+        if last {
+            imm.read_buffer(gl::BACK);
+            imm.pixel_storei(gl::PACK_ALIGNMENT, 1);
+            let centre = imm.readn_pixels(w / 2, h / 2, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 4)?;
+            let corner = imm.readn_pixels(2, 2, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 4)?;
+            println!("PIXEL {} {} {} {}", centre[0], centre[1], centre[2], centre[3]);
+            println!("CORNER {} {} {} {}", corner[0], corner[1], corner[2], corner[3]);
+        }
+        imm.present()?;
+        if last {
+            let presents = self.device.stats().presents - self.presents_before.get();
+            println!("PRESENTS {presents} FRAMES {}", index + 1);
         }
         Ok(())
     }

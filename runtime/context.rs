@@ -363,6 +363,11 @@ impl GlContext {
         }
     }
 
+    /// Whether [`GlContext::present`] swaps: a window's context (glutin's, with a surface).
+    pub fn presents_at_frame_end(&self) -> bool {
+        matches!(&self.backend, Backend::Glutin { surface: Some(_), .. })
+    }
+
     /// Presents now (swaps the window's or the adopted draw surface's buffers); an error for a
     /// context with no surface (headless, or adopted with none).
     pub fn present_now(&self) -> Result<(), ContextError> {

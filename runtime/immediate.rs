@@ -24,10 +24,11 @@
 //! [`Immediate::implicit_submits`] and [`Immediate::round_trips`] count what the semantics cost,
 //! for examples that print them per frame.
 //!
-//! Each implicit submit is a frame (rule 1 is what orders it against other threads' frames),
-//! and a window device presents at the end of every frame, as it does for `Device::submit`: an
-//! immediate context on a window device presents at each implicit submit. Frames that do not
-//! present belong to the render thread's frame bookkeeping, which this module does not change.
+//! Each implicit submit is a frame (rule 1 is what orders it against other threads' frames).
+//! A window device presents at the end of every frame, but not of a frame of implicit lists
+//! only (`CommandList::mark_implicit`): those are hand-overs, not the program's frames, so an
+//! immediate context on a window presents when it asks ([`Immediate::present`],
+//! [`Immediate::queue_present`]), once per frame (`tests/window.rs`, `--immediate`).
 //!
 //! An `Immediate` is a value owned by one thread at a time (recording and asking take
 //! `&mut self`); it is `Send`, and moving it to another thread moves its pending calls with it.
@@ -100,7 +101,8 @@ impl Immediate {
         }
         let mut fresh = self.device.command_list();
         fresh.release_hold();
-        let list = std::mem::replace(&mut self.list, fresh);
+        let mut list = std::mem::replace(&mut self.list, fresh);
+        list.mark_implicit();
         // A frame of one slot, not `Device::submit`: replaying after an open frame is this
         // context's documented order, not a porting mistake worth a report.
         let result = match self.device.begin_frame(1) {
@@ -118,6 +120,19 @@ impl Immediate {
                 Err(error)
             }
         }
+    }
+
+    /// Submits the pending calls, then presents ([`Device::present`]): a window device's
+    /// frames are the ones its immediate context presents, not each implicit hand-over.
+    pub fn present(&mut self) -> Result<(), Error> {
+        self.submit_pending()?;
+        self.device.present()
+    }
+
+    /// Submits the pending calls, then queues a present ([`Device::queue_present`]).
+    pub fn queue_present(&mut self) -> Result<(), Error> {
+        self.submit_pending()?;
+        self.device.queue_present()
     }
 
     /// Before a query or special: submits the pending calls; returns the thread's round-trip

@@ -44,6 +44,9 @@ pub struct CommandList {
     /// keeps a weak reference: a dropped list holds nothing. Kept across the pool, so taking a
     /// list allocates nothing.
     pub(crate) hold: Option<Hold>,
+    /// Submitted by an immediate context (Rust or C) on its own: the frame it ends does not
+    /// present a window, whose frames are the program's, not each hand-over's.
+    pub(crate) implicit: bool,
 }
 
 /// Which thread holds a list (see [`CommandList::hold`]).
@@ -69,7 +72,16 @@ impl CommandList {
             claim: None,
             programs: None,
             hold: None,
+            implicit: false,
         }
+    }
+
+    /// Marks the list as an immediate context's implicit hand-over: the frame it ends does not
+    /// present a window device (the C ABI's immediate threads use this; the Rust immediate
+    /// context does it itself).
+    #[doc(hidden)]
+    pub fn mark_implicit(&mut self) {
+        self.implicit = true;
     }
 
     /// Marks the list as held by no thread (submitted, claimed, or an immediate context's).
@@ -160,6 +172,7 @@ impl CommandList {
         }
         self.forget_links();
         self.claim = None;
+        self.implicit = false;
     }
 
     /// A recorded link of `program` (generated `link_program` and `program_binary` call this):

@@ -75,6 +75,10 @@ pub struct Stats {
     pub refused: u64,
     /// Round trips (create and query calls) served.
     pub round_trips: u64,
+    /// Swaps of the window's or the adopted context's surface: at the end of a window device's
+    /// frames (not of an immediate context's implicit ones), and asked for (`Device::present`,
+    /// `Device::queue_present`).
+    pub presents: u64,
     /// Reports dropped because nobody read `Device::reports` and its queue was full.
     pub reports_dropped: u64,
     /// Deleted names use-after-delete tracking remembers now (at most

@@ -37,7 +37,7 @@ impl Device {
     /// device, or an adopted one with no surface, naming why; or when the platform refuses the
     /// swap (with its error).
     pub fn present(&self) -> Result<(), Error> {
-        self.call("present", |ctx| ctx.present().map_err(Error::Present))
+        self.call("present", present_now)
     }
 
     /// Queues a present after every list submitted before it and returns without waiting for
@@ -59,7 +59,7 @@ impl Device {
             // The whole guard moves into the job (not only the field it writes), so that it
             // counts the present done when the job ends, or when the job is dropped unrun.
             let mut done = done;
-            done.error = ctx.and_then(|ctx| ctx.present().map_err(Error::Present)).err();
+            done.error = ctx.and_then(present_now).err();
         });
         self.send(Msg::Call { name: "present", kind: CallKind::Query, thread: std::thread::current().id(), job })
     }
@@ -85,4 +85,11 @@ impl Device {
         }
         Ok(())
     }
+}
+
+/// Swaps on the render thread, and counts it.
+fn present_now(ctx: &crate::RenderContext) -> Result<(), Error> {
+    ctx.present().map_err(Error::Present)?;
+    ctx.shared.stats.lock().unwrap_or_else(|e| e.into_inner()).presents += 1;
+    Ok(())
 }

@@ -31,10 +31,14 @@ fn window_example_draws_into_its_window() {
     for args in [&["--frames", "3"][..], &["--frames", "3", "--egl"][..]] {
         run_example(&example, args, &xvfb);
     }
+    // Single-threaded style on a window device: each frame's query hands the calls over (an
+    // implicit frame, which must not present); the frame presents once, when asked.
+    let stdout = run_example(&example, &["--frames", "3", "--immediate"], &xvfb);
+    assert!(stdout.lines().any(|l| l == "PRESENTS 3 FRAMES 3"), "one present per frame:\n{stdout}");
 }
 
 /// Runs the example on `xvfb` and checks the two pixels it prints.
-fn run_example(example: &Path, args: &[&str], xvfb: &Xvfb) {
+fn run_example(example: &Path, args: &[&str], xvfb: &Xvfb) -> String {
     let mut child = Command::new(example)
         .args(args)
         .env("DISPLAY", &xvfb.display)
@@ -63,6 +67,7 @@ fn run_example(example: &Path, args: &[&str], xvfb: &Xvfb) {
     assert_eq!(pixel(&stdout, "PIXEL"), Some(EXPECTED_CENTRE), "centre pixel (the triangle): {}", report());
     assert_eq!(pixel(&stdout, "CORNER"), Some(EXPECTED_CORNER), "corner pixel (the clear colour): {}", report());
     eprint!("{stderr}"); // the example's one line about its context (GLX or EGL, renderer)
+    stdout
 }
 
 /// The four numbers of the line `<tag> r g b a`.

@@ -153,7 +153,8 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
         return Ok(());
     }
     let device = entry.device(function)?;
-    let list = std::mem::replace(&mut recording.list, fresh(&device));
+    let mut list = std::mem::replace(&mut recording.list, fresh(&device));
+    list.mark_implicit();
     if let Err(refused) = device.submit(list) {
         let (error, list) = refused.into_parts();
         recording.list = list;

@@ -403,11 +403,17 @@ impl Scheduler {
             r.copied(handing.elapsed());
             r.send(crate::capture_writer::recorder::Event::FrameEnd { frame: f.id });
         }
-        if let Err(e) = ctx.context.present() {
-            ctx.shared.sink.send(Report::lifecycle(
-                ReportKind::Present,
-                format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),
-            ));
+        // A frame of implicit hand-overs only (an immediate context's) is not the program's
+        // frame: it presents when the program asks.
+        let implicit = !f.replayed.is_empty() && f.replayed.iter().all(|l| l.implicit);
+        if !implicit && ctx.context.presents_at_frame_end() {
+            match ctx.context.present() {
+                Ok(()) => common.stats.lock().unwrap_or_else(|e| e.into_inner()).presents += 1,
+                Err(e) => ctx.shared.sink.send(Report::lifecycle(
+                    ReportKind::Present,
+                    format!("presenting frame {} failed: {e}; the window shows an older frame", f.id),
+                )),
+            }
         }
         f.stats.replay += start.elapsed();
         // The lists go back to the pool before the frame is published as ended, so a thread

@@ -30,8 +30,30 @@ use std::time::Duration;
 /// Seconds on llvmpipe; the rest is margin for a loaded machine.
 const TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The launcher, with the preload library beside it: `cargo test` builds the launcher for
+/// these tests but not the library (a `cdylib` no test links), so it is built here once, with
+/// the features of the README's `cargo test --workspace` (nothing else is compiled again).
 fn launcher() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_glcmd-run"))
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_glcmd-run"));
+    BUILT.call_once(|| cargo_build(&exe, &["--lib"]));
+    exe
+}
+
+/// `cargo build --workspace --tests ARGS` into the target directory of `exe` (a binary of this
+/// build), for its profile.
+fn cargo_build(exe: &Path, args: &[&str]) {
+    let profile_dir = exe.parent().unwrap().to_path_buf();
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(name) => name.to_string(),
+    };
+    let mut command = Command::new(env!("CARGO"));
+    command.args(["build", "--workspace", "--tests", "--profile", &profile, "--target-dir"]);
+    command.arg(profile_dir.parent().unwrap()).current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap());
+    command.args(args);
+    let done = process::run(command, &format!("cargo build {args:?}"), Duration::from_secs(1200));
+    assert!(done.status.success(), "cargo build {args:?} failed:\n{}", done.stderr);
 }
 
 /// Compiles `tests/c/plain.c` with `defines` into `target/<profile>/run-tests/`, linked to the
@@ -242,23 +264,11 @@ fn the_launcher_explains_its_usage() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot run /nonexistent/program"));
 }
 
-/// Builds examples of the glcmd crate with the features of the README's `cargo test --workspace`
-/// (so nothing is compiled again), into this build's target directory.
+/// Builds examples of the glcmd crate, as [`cargo_build`] does.
 fn build_examples(names: &[&str]) -> Vec<PathBuf> {
-    let profile_dir = launcher().parent().unwrap().to_path_buf();
-    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-        Some("debug") | None => "dev".to_string(),
-        Some(name) => name.to_string(),
-    };
-    let mut command = Command::new(env!("CARGO"));
-    command.args(["build", "--workspace", "--tests", "--profile", &profile, "--target-dir"]);
-    command.arg(profile_dir.parent().unwrap()).current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap());
-    for name in names {
-        command.args(["--example", name]);
-    }
-    let done = process::run(command, "cargo build --example", Duration::from_secs(1200));
-    assert!(done.status.success(), "building the examples failed:\n{}", done.stderr);
-    names.iter().map(|n| profile_dir.join("examples").join(n)).collect()
+    let args: Vec<&str> = names.iter().flat_map(|n| ["--example", n]).collect();
+    cargo_build(&launcher(), &args);
+    names.iter().map(|n| launcher().parent().unwrap().join("examples").join(n)).collect()
 }
 
 #[test]

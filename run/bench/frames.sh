@@ -21,6 +21,7 @@ if [[ ! -x $exe ]]; then
 fi
 variants=${GLCMD_BENCH_VARIANTS:-direct glcmd mesa nvidia}
 declare -A times
+runlog=$(mktemp)
 for kind in free heavy; do
     queries=0
     [[ $kind == heavy ]] && queries=20
@@ -34,7 +35,7 @@ for kind in free heavy; do
                 nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$objects" "$work" "$frames" "$queries") ;;
             esac
             ms=$(sed -n 's/^frame_ms=\([0-9.]*\).*/\1/p' <<<"$out")
-            echo "run $r $kind $v frame_ms=$ms"
+            echo "run $r $kind $v frame_ms=$ms" | tee -a "$runlog"
             times[$kind.$v]+="$ms "
         done
     done
@@ -49,3 +50,19 @@ for kind in free heavy; do
         awk -v k="$kind" -v v="$v" -v m="$m" -v d="$d" 'BEGIN {printf "%-5s %-6s median frame %.3f ms, %.3fx direct\n", k, v, m, m / d}'
     done
 done
+# Paired ratios: each variant against the direct run of the same round (minutes apart at most,
+# so a slow spell of the machine hits both), with how many rounds it was below 1.
+python3 - "$runlog" <<'PY'
+import re, statistics, sys
+d = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"run (\d+) (\w+) ([\w-]+) frame_ms=([\d.]+)", line)
+    if m:
+        d[(int(m[1]), m[2], m[3])] = float(m[4])
+for kind in ("free", "heavy"):
+    for v in sorted({k[2] for k in d if k[2] != "direct"}):
+        r = [d[k] / d[(k[0], kind, "direct")] for k in d if k[1] == kind and k[2] == v and (k[0], kind, "direct") in d]
+        if r:
+            print(f"{kind:5} {v:10} paired ratio median {statistics.median(r):.3f} (min {min(r):.3f}, max {max(r):.3f}), below 1 in {sum(x < 1 for x in r)}/{len(r)} rounds")
+PY
+rm -f "$runlog"

@@ -44,6 +44,31 @@ pub unsafe fn glx(adopt: &GlcmdAdoptGLX, options: Options) -> Result<*mut GlcmdD
     unsafe { glx_call("glcmd_capi::adopt::glx", adopt, options) }.map_err(|e| e.message.clone())
 }
 
+/// The checks both adoptions make before handing anything to glcmd: a lookup function, a
+/// display and a context; returns the lookup as glcmd's type.
+fn checked_lookup(
+    function: &str,
+    lookup: Option<CLookup>,
+    display: *mut std::ffi::c_void,
+    context: *mut std::ffi::c_void,
+) -> Result<glcmd::GetProcAddress, CallError> {
+    let Some(gpa) = lookup else { return Err(CallError::null(function, "adopt->getProcAddress")) };
+    if display.is_null() {
+        return Err(CallError::null(function, "adopt->display"));
+    }
+    if context.is_null() {
+        return Err(CallError::null(function, "adopt->context"));
+    }
+    // SAFETY: the same C signature; a `*mut c_void` result read as `*const c_void`.
+    Ok(unsafe { std::mem::transmute::<CLookup, glcmd::GetProcAddress>(gpa) })
+}
+
+/// A started device as a C handle, or the error naming `function`.
+fn register(function: &str, device: Result<Device, glcmd::Error>) -> Result<*mut GlcmdDevice, CallError> {
+    let device = device.map_err(|e| CallError::from_glcmd(function, e))?;
+    Ok(handles::register_device(device) as *mut GlcmdDevice)
+}
+
 /// [`egl`], failing with a `CallError` that names `function`.
 ///
 /// # Safety
@@ -53,24 +78,16 @@ pub(crate) unsafe fn egl_call(
     adopt: &GlcmdAdoptEGL,
     options: Options,
 ) -> Result<*mut GlcmdDevice, CallError> {
-    let Some(gpa) = adopt.getProcAddress else { return Err(CallError::null(function, "adopt->getProcAddress")) };
-    if adopt.display.is_null() {
-        return Err(CallError::null(function, "adopt->display"));
-    }
-    if adopt.context.is_null() {
-        return Err(CallError::null(function, "adopt->context"));
-    }
+    let get_proc_address = checked_lookup(function, adopt.getProcAddress, adopt.display, adopt.context)?;
     let handles = AdoptEgl {
         display: adopt.display,
         context: adopt.context,
         draw: adopt.draw,
         read: adopt.read,
-        // SAFETY: the same C signature; a `*mut c_void` result read as `*const c_void`.
-        get_proc_address: unsafe { std::mem::transmute::<CLookup, glcmd::GetProcAddress>(gpa) },
+        get_proc_address,
     };
     // SAFETY: forwarded contract.
-    let device = unsafe { Device::adopt_egl(handles, options) }.map_err(|e| CallError::from_glcmd(function, e))?;
-    Ok(handles::register_device(device) as *mut GlcmdDevice)
+    register(function, unsafe { Device::adopt_egl(handles, options) })
 }
 
 /// [`glx`], failing with a `CallError` that names `function`.
@@ -82,22 +99,14 @@ pub(crate) unsafe fn glx_call(
     adopt: &GlcmdAdoptGLX,
     options: Options,
 ) -> Result<*mut GlcmdDevice, CallError> {
-    let Some(gpa) = adopt.getProcAddress else { return Err(CallError::null(function, "adopt->getProcAddress")) };
-    if adopt.display.is_null() {
-        return Err(CallError::null(function, "adopt->display"));
-    }
-    if adopt.context.is_null() {
-        return Err(CallError::null(function, "adopt->context"));
-    }
+    let get_proc_address = checked_lookup(function, adopt.getProcAddress, adopt.display, adopt.context)?;
     let handles = AdoptGlx {
         display: adopt.display,
         context: adopt.context,
         drawable: adopt.drawable,
         read_drawable: adopt.readDrawable,
-        // SAFETY: the same C signature; a `*mut c_void` result read as `*const c_void`.
-        get_proc_address: unsafe { std::mem::transmute::<CLookup, glcmd::GetProcAddress>(gpa) },
+        get_proc_address,
     };
     // SAFETY: forwarded contract.
-    let device = unsafe { Device::adopt_glx(handles, options) }.map_err(|e| CallError::from_glcmd(function, e))?;
-    Ok(handles::register_device(device) as *mut GlcmdDevice)
+    register(function, unsafe { Device::adopt_glx(handles, options) })
 }

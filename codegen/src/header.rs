@@ -1,4 +1,4 @@
-//! Reads `glcorearb.h` with regular expressions.
+//! Reads `glcorearb.h`, line by line.
 //!
 //! The Khronos header is machine-generated and regular: every prototype is one `GLAPI` line
 //! inside an `#ifdef GL_GLEXT_PROTOTYPES` block, and every block sits inside the
@@ -14,12 +14,10 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::OnceLock;
-
-use regex::Regex;
 
 use crate::ctype::CType;
 use crate::error::{Error, Position};
+use crate::lines;
 
 #[derive(Clone, Debug)]
 pub struct Header {
@@ -56,39 +54,6 @@ pub struct Typedef {
 
 /// C types that are not typedefs of the header but may appear in it.
 const C_BUILTINS: &[&str] = &["void", "struct _cl_context", "struct _cl_event"];
-
-struct Patterns {
-    ifndef: Regex,
-    define_feature: Regex,
-    define_value: Regex,
-    glapi: Regex,
-    glapi_name: Regex,
-    param: Regex,
-    typedef_plain: Regex,
-    typedef_fn: Regex,
-}
-
-fn patterns() -> &'static Patterns {
-    static P: OnceLock<Patterns> = OnceLock::new();
-    P.get_or_init(|| Patterns {
-        ifndef: Regex::new(r"^#ifndef[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
-        define_feature: Regex::new(r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+1[ \t\r]*$").unwrap(),
-        define_value: Regex::new(
-            r"^#define[ \t\r]+(GL_[A-Za-z0-9_]+)[ \t\r]+(0x[0-9A-Fa-f]+|[0-9]+)(u|ull|U|ULL)?[ \t\r]*$",
-        )
-        .unwrap(),
-        glapi: Regex::new(
-            r"^GLAPI[ \t\r]+(.+?)[ \t\r]*APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)[ \t\r]*\((.*)\)[ \t\r]*;[ \t\r]*$",
-        )
-        .unwrap(),
-        glapi_name: Regex::new(r"APIENTRY[ \t\r]+(gl[A-Za-z0-9_]+)").unwrap(),
-        param: Regex::new(r"^(.*?)(?-u:\b)([A-Za-z0-9_]+)[ \t\r]*$").unwrap(),
-        typedef_plain: Regex::new(r"^typedef[ \t\r]+([^()]+?)[ \t\r]*(?-u:\b)(GL[A-Za-z0-9_]+)[ \t\r]*;[ \t\r]*$")
-            .unwrap(),
-        typedef_fn: Regex::new(r"^typedef[ \t\r]+.*\([ \t\r]*APIENTRY[ \t\r]*\*[ \t\r]*(GL[A-Za-z0-9_]+)[ \t\r]*\)")
-            .unwrap(),
-    })
-}
 
 /// Reads and parses a header file.
 pub fn read(path: &Path) -> Result<Header, Vec<Error>> {
@@ -170,17 +135,13 @@ impl Scan<'_> {
     /// Reads line `n`: a feature block's opening, a prototype block's opening or end, an
     /// enumerant, a typedef or a prototype; anything else is skipped.
     fn line(&mut self, n: usize, line: &str) {
-        let p = patterns();
-        // The `starts_with` guards keep most lines away from the regexes, which run without
-        // regex's optimised engines (see codegen/Cargo.toml) in a dependent's debug build.
-        let define = line.starts_with("#define");
-        if let Some(c) = line.starts_with("#ifndef").then(|| p.ifndef.captures(line)).flatten() {
-            self.pending_ifndef = Some(c[1].to_string());
+        if let Some(feature) = lines::ifndef(line) {
+            self.pending_ifndef = Some(feature.to_string());
             return;
         }
-        if let Some(c) = define.then(|| p.define_feature.captures(line)).flatten() {
-            if self.pending_ifndef.as_deref() == Some(&c[1]) {
-                self.feature = Some((c[1].to_string(), n));
+        if let Some(feature) = lines::define_feature(line) {
+            if self.pending_ifndef.as_deref() == Some(feature) {
+                self.feature = Some((feature.to_string(), n));
                 self.pending_ifndef = None;
                 return;
             }
@@ -194,17 +155,17 @@ impl Scan<'_> {
             self.prototypes_open = Some(n);
         } else if line.starts_with("#endif") && self.prototypes_open.is_some() {
             self.prototypes_open = None;
-        } else if let Some(c) = define.then(|| p.define_value.captures(line)).flatten() {
-            match parse_number(&c[2]) {
-                Some(value) => self.header.enums.push(Define { name: c[1].to_string(), value, line: n }),
-                None => self.error(n, None, format!("value of {} does not fit in 64 bits", &c[1])),
+        } else if let Some((name, number)) = lines::define_value(line) {
+            match parse_number(number) {
+                Some(value) => self.header.enums.push(Define { name: name.to_string(), value, line: n }),
+                None => self.error(n, None, format!("value of {name} does not fit in 64 bits")),
             }
         } else if line.starts_with("typedef") && !line.contains("PFNGL") {
-            if let Some(c) = p.typedef_fn.captures(line) {
-                self.header.typedefs.push(Typedef { name: c[1].to_string(), definition: line.to_string(), line: n });
-            } else if let Some(c) = p.typedef_plain.captures(line) {
-                let definition = c[1].trim().to_string();
-                self.header.typedefs.push(Typedef { name: c[2].to_string(), definition, line: n });
+            if let Some(name) = lines::typedef_fn(line) {
+                self.header.typedefs.push(Typedef { name: name.to_string(), definition: line.to_string(), line: n });
+            } else if let Some((definition, name)) = lines::typedef_plain(line) {
+                let definition = definition.trim().to_string();
+                self.header.typedefs.push(Typedef { name: name.to_string(), definition, line: n });
             }
         } else if line.starts_with("GLAPI") {
             self.prototype(n, line);
@@ -214,17 +175,16 @@ impl Scan<'_> {
     /// Reads a `GLAPI` line: a prototype inside a prototype block and a feature block, declared
     /// once.
     fn prototype(&mut self, n: usize, line: &str) {
-        let p = patterns();
-        let name = p.glapi_name.captures(line).map(|c| c[1].to_string());
+        let name = lines::glapi_name(line).map(str::to_string);
         if self.prototypes_open.is_none() {
             self.error(n, name, "prototype outside an #ifdef GL_GLEXT_PROTOTYPES block".into());
             return;
         }
-        let Some(c) = p.glapi.captures(line) else {
+        let Some(glapi) = lines::glapi(line) else {
             self.error(n, name, format!("cannot read this prototype (truncated or malformed): `{line}`"));
             return;
         };
-        let name = c[2].to_string();
+        let name = glapi.name.to_string();
         if let Some(first) = self.seen.insert(name.clone(), n) {
             self.error(n, Some(name), format!("declared twice; first declared at line {first}"));
             return;
@@ -237,8 +197,8 @@ impl Scan<'_> {
         self.raw_prototypes.push(RawPrototype {
             line: n,
             name,
-            ret: c[1].to_string(),
-            params: c[3].to_string(),
+            ret: glapi.ret.to_string(),
+            params: glapi.params.to_string(),
             feature,
         });
     }
@@ -248,7 +208,6 @@ impl Scan<'_> {
 /// builtin), or `None` after pushing an error for each one that is not.
 fn typed_prototype(path: &Path, raw: RawPrototype, known: &[&str], errors: &mut Vec<Error>) -> Option<Prototype> {
     let RawPrototype { line: n, name, ret, params, feature } = raw;
-    let p = patterns();
     let mut bad = |message: String| {
         errors.push(Error::Header {
             at: Position { file: path.to_path_buf(), line: n },
@@ -272,15 +231,15 @@ fn typed_prototype(path: &Path, raw: RawPrototype, known: &[&str], errors: &mut 
     if params.trim() != "void" {
         for param in params.split(',') {
             let param = param.trim();
-            let Some(pc) = p.param.captures(param) else {
+            let Some((ty, pname)) = lines::param(param) else {
                 bad(format!("cannot read the parameter `{param}`"));
                 ok = false;
                 continue;
             };
-            match CType::parse(&pc[1]) {
-                Some(t) if known.contains(&t.base.as_str()) => parsed.push((t, pc[2].to_string())),
+            match CType::parse(ty) {
+                Some(t) if known.contains(&t.base.as_str()) => parsed.push((t, pname.to_string())),
                 Some(t) => {
-                    bad(format!("parameter `{}` has unknown type `{}`", &pc[2], t.base));
+                    bad(format!("parameter `{pname}` has unknown type `{}`", t.base));
                     ok = false;
                 }
                 None => {

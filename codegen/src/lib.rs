@@ -7,7 +7,7 @@
 //!
 //! The pipeline is four stages, each a module:
 //!
-//! 1. **parse**: [`header`] (regex, line by line) and [`registry`] (roxmltree);
+//! 1. **parse**: [`header`] (line by line, with the hand-written matchers of [`lines`]) and [`registry`] (roxmltree);
 //! 2. **model**: [`model`], plain data, built by
 //! 3. **classify**: [`classify`], which cross-checks the two inputs and gives every function one
 //!    [`Kind`](model::Kind) and every array one length [`Rule`](model::Rule);
@@ -25,6 +25,7 @@ pub mod emit;
 pub mod error;
 pub mod header;
 pub mod limits;
+pub mod lines;
 pub mod model;
 pub mod naming;
 pub mod pname_tables;

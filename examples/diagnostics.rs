@@ -17,7 +17,7 @@ use glcmd::{gl, Device, DiagnosticOptions, Options, ReportKind};
 
 fn main() -> Result<(), glcmd::Error> {
     env_logger::init(); // glcmd's warnings go to `log` (and to Device::reports); RUST_LOG=warn shows them
-    let options = Options { track_sites: true, diagnostics: DiagnosticOptions::all(), ..Default::default() };
+    let options = Options::default().track_sites(true).diagnostics(DiagnosticOptions::all());
     let device = Device::with_options(options)?;
     let vao = device.create_vertex_arrays(1)?[0];
     let buffer = device.create_buffers(1)?[0];

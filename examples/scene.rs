@@ -139,10 +139,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let started = Instant::now();
 
     // The render thread, with a headless GL 4.5 core context (EGL device platform).
-    let device = Device::with_options(glcmd::Options {
-        capture: options.capture.is_some().then(glcmd::capture::CaptureOptions::default),
-        ..glcmd::Options::default()
-    })?;
+    let device = Device::with_options(
+        glcmd::Options::default().capture(options.capture.is_some().then(glcmd::capture::CaptureOptions::default)),
+    )?;
     let renderer = device.get_string(gl::RENDERER)?.unwrap_or_default();
     let scene = create_scene(&device, options.objects)?;
     let setup_round_trips = device.stats().round_trips;

@@ -211,9 +211,9 @@ impl GlContext {
         let devices: Vec<Device> = match Device::query_devices() {
             Ok(devices) => devices.collect(),
             Err(source) if source.error_kind() == ErrorKind::NotFound => {
-                return Err(ContextError::EglNotFound { source })
+                return Err(ContextError::EglNotFound { source: source.into() })
             }
-            Err(source) => return Err(ContextError::NoDeviceSupport { source }),
+            Err(source) => return Err(ContextError::NoDeviceSupport { source: source.into() }),
         };
         if devices.is_empty() {
             return Err(ContextError::NoDevice);
@@ -270,7 +270,7 @@ impl GlContext {
                 }
             }
         }
-        Err(ContextError::NoUsableDevice { tried, source: last_error.expect("at least one device was tried") })
+        Err(ContextError::NoUsableDevice { tried, source: last_error.expect("at least one device was tried").into() })
     }
 
     /// An application's own context and window surface (glutin), handed over not current; made current on the calling (render) thread. Presenting = swap_buffers.
@@ -288,7 +288,7 @@ impl GlContext {
             return Err(ContextError::ApiMismatch { context: context_api, surface: surface_api });
         }
         let display = context.display();
-        let context = context.make_current(&surface).map_err(|source| ContextError::MakeCurrent { source })?;
+        let context = context.make_current(&surface).map_err(|source| ContextError::MakeCurrent { source: source.into() })?;
         #[allow(unreachable_patterns)]
         let by = match &display {
             Display::Egl(egl) => format!(" by {}", egl_vendor(egl)),
@@ -373,7 +373,7 @@ impl GlContext {
     pub fn present_now(&self) -> Result<(), ContextError> {
         match &self.backend {
             Backend::Glutin { context, surface: Some(surface), .. } => {
-                surface.swap_buffers(context).map_err(|source| ContextError::Present { source })
+                surface.swap_buffers(context).map_err(|source| ContextError::Present { source: source.into() })
             }
             Backend::Glutin { surface: None, .. } => {
                 Err(ContextError::NothingToPresent { what: "a headless (surfaceless) device" })

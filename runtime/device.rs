@@ -39,7 +39,7 @@ use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::open_frames::OpenFrames;
 use crate::render::{self, ContextSource, RenderContext};
-use crate::vocab::{DebugMessage, Report, Sink};
+use crate::vocab::{DebugMessage, Sink};
 use crate::Error;
 
 use crate::options::{Options, Stats};
@@ -359,8 +359,8 @@ impl Device {
     /// submitted, a list submitted to an ended frame, a GL function the context lacks). Every
     /// clone of the receiver sees each report once between them. The queue holds
     /// `Options::report_capacity` reports; more are counted in `Stats::reports_dropped`.
-    pub fn reports(&self) -> Receiver<Report> {
-        self.inner.shared.reports.clone()
+    pub fn reports(&self) -> crate::vocab::Reports {
+        crate::vocab::Reports::new(self.inner.shared.reports.clone())
     }
 
     /// Sets the application's KHR_debug callback. It runs on the render thread, after glcmd's

@@ -11,6 +11,7 @@ use crate::vocab::EnumName;
 
 /// An error of a `Device` call or submission.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     #[error("could not create the GL context: {0}")]
     Context(#[from] ContextError),
@@ -98,8 +99,34 @@ impl Error {
     }
 }
 
+/// The error of the platform layer below glcmd (EGL through glutin), as a [`ContextError`]'s
+/// source: its text and kind, without making glutin's error type part of glcmd's API (a glutin
+/// upgrade is then not a breaking change of glcmd's).
+pub struct PlatformError(pub(crate) glutin::error::Error);
+
+impl std::fmt::Debug for PlatformError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::fmt::Display for PlatformError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for PlatformError {}
+
+impl From<glutin::error::Error> for PlatformError {
+    fn from(e: glutin::error::Error) -> Self {
+        PlatformError(e)
+    }
+}
+
 /// Why a GL context could not be created or used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ContextError {
     /// libEGL is not installed.
     #[error(
@@ -107,9 +134,9 @@ pub enum ContextError {
          library, libegl-mesa0 + libgl1-mesa-dri (Mesa) or the NVIDIA driver's EGL"
     )]
     EglNotFound {
-        /// glutin's error.
+        /// The platform's error.
         #[source]
-        source: glutin::error::Error,
+        source: PlatformError,
     },
 
     /// The EGL implementation cannot list devices or open a display on one.
@@ -119,9 +146,9 @@ pub enum ContextError {
          driver's EGL vendor library"
     )]
     NoDeviceSupport {
-        /// glutin's error.
+        /// The platform's error.
         #[source]
-        source: glutin::error::Error,
+        source: PlatformError,
     },
 
     /// EGL lists no device at all.
@@ -152,9 +179,9 @@ pub enum ContextError {
     NoUsableDevice {
         /// Each device tried and why it failed.
         tried: String,
-        /// glutin's error for the last device tried.
+        /// The platform's error for the last device tried.
         #[source]
-        source: glutin::error::Error,
+        source: PlatformError,
     },
 
     /// The window's context and surface belong to different GL APIs.
@@ -175,9 +202,9 @@ pub enum ContextError {
          any other thread (hand over a NotCurrentContext) and its surface must still exist"
     )]
     MakeCurrent {
-        /// glutin's error.
+        /// The platform's error.
         #[source]
-        source: glutin::error::Error,
+        source: PlatformError,
     },
 
     /// A context was asked for on a glcmd render thread.
@@ -193,9 +220,9 @@ pub enum ContextError {
          display connection lost"
     )]
     Present {
-        /// glutin's error.
+        /// The platform's error.
         #[source]
-        source: glutin::error::Error,
+        source: PlatformError,
     },
     /// The get-proc-address function given with an adopted context returned NULL for an EGL or
     /// GLX function the render thread needs.
@@ -237,6 +264,7 @@ pub enum ContextError {
 
 /// Why a capture could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CaptureError {
     #[error("capture is off: create the device with Options::capture set")]
     Off,

@@ -166,7 +166,10 @@ mod vocab;
 pub use adopt::{AdoptEgl, AdoptGlx, GetProcAddress};
 pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
-pub use error::{CaptureError, ContextError, Error};
+pub use error::{CaptureError, ContextError, Error, PlatformError};
+/// The glutin crate whose context and surface types [`Device::with_window`] takes: name them as
+/// `glcmd::glutin::…` to get the exact version glcmd was built with.
+pub use glutin;
 pub use frame::{Frame, SubmitError, MAX_SLOTS};
 pub use generated::enums as gl;
 pub use generated::types;
@@ -178,7 +181,7 @@ pub use options::{FrameStats, Options, Stats};
 pub use present::FRAMES_IN_FLIGHT;
 pub use render::RenderContext;
 pub use sync::SyncHandle;
-pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind};
+pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind, ReportWait, Reports};
 
 /// Array data for arguments whose length the GL derives from state (pixel data).
 #[derive(Clone, Copy, Debug)]

@@ -7,7 +7,12 @@ use std::time::Duration;
 use crate::diagnostics::DiagnosticOptions;
 
 /// Options for [`Device::with_options`](crate::Device::with_options).
+///
+/// Made from [`Options::default`] and changed field by field (`let mut o = Options::default();
+/// o.track_sites = true;`): the struct is `#[non_exhaustive]`, so a new option is not a breaking
+/// change.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Options {
     /// Lists from `command_list` record the source location of every command (implied by any
     /// diagnostic).
@@ -60,6 +65,56 @@ impl Default for Options {
             capture: None,
             immediate_flush_bytes: 4 << 20,
         }
+    }
+}
+
+/// Consuming setters, one per field, for building options in one expression:
+/// `Options::default().track_sites(true).wait_limit(Duration::from_secs(1))`.
+impl Options {
+    /// Sets [`Options::track_sites`].
+    pub fn track_sites(mut self, on: bool) -> Self {
+        self.track_sites = on;
+        self
+    }
+    /// Sets [`Options::diagnostics`].
+    pub fn diagnostics(mut self, diagnostics: DiagnosticOptions) -> Self {
+        self.diagnostics = diagnostics;
+        self
+    }
+    /// Sets [`Options::wait_limit`].
+    pub fn wait_limit(mut self, limit: Duration) -> Self {
+        self.wait_limit = limit;
+        self
+    }
+    /// Sets [`Options::spin`].
+    pub fn spin(mut self, spin: Duration) -> Self {
+        self.spin = spin;
+        self
+    }
+    /// Sets [`Options::report_capacity`].
+    pub fn report_capacity(mut self, capacity: usize) -> Self {
+        self.report_capacity = capacity;
+        self
+    }
+    /// Sets [`Options::robust_access`].
+    pub fn robust_access(mut self, on: bool) -> Self {
+        self.robust_access = on;
+        self
+    }
+    /// Sets [`Options::checked_gl`].
+    pub fn checked_gl(mut self, on: bool) -> Self {
+        self.checked_gl = on;
+        self
+    }
+    /// Sets [`Options::capture`].
+    pub fn capture(mut self, capture: Option<crate::capture_writer::recorder::CaptureOptions>) -> Self {
+        self.capture = capture;
+        self
+    }
+    /// Sets [`Options::immediate_flush_bytes`].
+    pub fn immediate_flush_bytes(mut self, bytes: usize) -> Self {
+        self.immediate_flush_bytes = bytes;
+        self
     }
 }
 

@@ -32,7 +32,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn capturing(options: CaptureOptions) -> Device {
-    Device::with_options(Options { capture: Some(options), ..Options::default() }).unwrap()
+    Device::with_options(Options::default().capture(Some(options))).unwrap()
 }
 
 /// The objects of the captured scene.
@@ -598,18 +598,18 @@ fn a_watchdog_stall_writes_the_post_mortem_capture() {
     with_timeout("post-mortem on stall", Duration::from_secs(120), || {
         let path = temp("stall.glcap");
         let _ = std::fs::remove_file(&path);
-        let device = Device::with_options(Options {
-            diagnostics: DiagnosticOptions {
-                watchdog: Some(Duration::from_millis(100)),
-                ..DiagnosticOptions::default()
-            },
-            wait_limit: Duration::from_secs(600),
-            capture: Some(CaptureOptions {
-                post_mortem: Some(PostMortem { frames: 3, path: path.clone() }),
-                ..CaptureOptions::default()
-            }),
-            ..Options::default()
-        })
+        let device = Device::with_options(
+            Options::default()
+                .diagnostics(DiagnosticOptions {
+                    watchdog: Some(Duration::from_millis(100)),
+                    ..DiagnosticOptions::default()
+                })
+                .wait_limit(Duration::from_secs(600))
+                .capture(Some(CaptureOptions {
+                    post_mortem: Some(PostMortem { frames: 3, path: path.clone() }),
+                    ..CaptureOptions::default()
+                })),
+        )
         .unwrap();
         let o = set_up(&device);
         render_frame(&device, &o, 0);
@@ -788,7 +788,7 @@ fn fuzz_regression_nan_state_values_are_refused() {
 
 /// A replay device as `glcmd-replay` makes it: robust buffer access asked for.
 fn glcmd_replay_device() -> Device {
-    Device::with_options(glcmd::Options { robust_access: true, ..Default::default() }).unwrap()
+    Device::with_options(glcmd::Options::default().robust_access(true)).unwrap()
 }
 
 /// Fuzz seed 7, iterations 7013 and 11673: a recorded `glGetUniformLocation` whose name gained

@@ -29,8 +29,7 @@ fn captured(
     record: impl FnOnce(&mut CommandList, &[u32]),
 ) -> Vec<u8> {
     let path = temp(name);
-    let device =
-        Device::with_options(Options { capture: Some(CaptureOptions::default()), ..Options::default() }).unwrap();
+    let device = Device::with_options(Options::default().capture(Some(CaptureOptions::default()))).unwrap();
     let objects = set_up(&device);
     let handle = device.capture(&path, 1).unwrap();
     let mut list = device.command_list();
@@ -57,7 +56,7 @@ fn patch(bytes: &mut [u8], at: usize, value: &[u8]) {
 
 fn replay(bytes: &[u8], budget: ReplayBudget) -> Result<capture::ReplaySummary, ReplayError> {
     let c = capture::Capture::from_bytes(bytes).unwrap();
-    let device = Device::with_options(Options { robust_access: true, ..Default::default() }).unwrap();
+    let device = Device::with_options(Options::default().robust_access(true)).unwrap();
     let r = capture::replay(&c, &device, &ReplayOptions { budget, ..Default::default() }, &mut |_| {});
     assert_eq!(device.get_error().map(|_| ()).map_err(|e| e.to_string()), Ok(()), "the device survives");
     r

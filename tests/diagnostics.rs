@@ -6,7 +6,7 @@ use std::time::Duration;
 use glcmd::{gl, Device, DiagnosticOptions, Options, Report, ReportKind};
 
 fn device(diagnostics: DiagnosticOptions) -> Device {
-    Device::with_options(Options { track_sites: true, diagnostics, ..Default::default() }).expect("headless device")
+    Device::with_options(Options::default().track_sites(true).diagnostics(diagnostics)).expect("headless device")
 }
 
 fn drain(device: &Device) -> Vec<Report> {

@@ -51,11 +51,9 @@ fn record_upload_without_data(list: &mut CommandList, texture: GLuint) {
 
 #[test]
 fn strict_mode_reports_tex_image_2d_without_data_on_an_immutable_texture() {
-    let device = Device::with_options(Options {
-        track_sites: true,
-        diagnostics: DiagnosticOptions { strict: true, ..Default::default() },
-        ..Default::default()
-    })
+    let device = Device::with_options(
+        Options::default().track_sites(true).diagnostics(DiagnosticOptions { strict: true, ..Default::default() }),
+    )
     .unwrap();
     let texture = device.create_texture(gl::TEXTURE_2D).unwrap();
     let mut list = device.command_list();
@@ -268,12 +266,10 @@ fn count(reports: &[Report], kind: ReportKind) -> usize {
 
 /// Replays the forms under `level`; returns the reports.
 fn replay_forms(level: &Level, path: &std::path::Path) -> Vec<Report> {
-    let options = Options {
-        track_sites: true,
-        diagnostics: level.diagnostics.clone(),
-        capture: level.capture.then(capture::CaptureOptions::default),
-        ..Default::default()
-    };
+    let options = Options::default()
+        .track_sites(true)
+        .diagnostics(level.diagnostics.clone())
+        .capture(level.capture.then(capture::CaptureOptions::default));
     let device = Device::with_options(options).unwrap();
     let o = objects(&device);
     let handle = level.capture.then(|| device.capture(path, 1).unwrap());
@@ -332,11 +328,9 @@ fn every_argument_form_replays_under_every_diagnostics_level() {
 /// strict device, and checks the dump and the strict report of the upload without data.
 fn replay_capture(path: &std::path::Path) -> String {
     let c = capture::Capture::open(path).unwrap();
-    let device = Device::with_options(Options {
-        diagnostics: DiagnosticOptions { strict: true, ..Default::default() },
-        ..Default::default()
-    })
-    .unwrap();
+    let device =
+        Device::with_options(Options::default().diagnostics(DiagnosticOptions { strict: true, ..Default::default() }))
+            .unwrap();
     let (mut dumped, mut errors) = (String::new(), Vec::new());
     let options = capture::ReplayOptions { dump: true, ..Default::default() };
     capture::replay(&c, &device, &options, &mut |e| match e {

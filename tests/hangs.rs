@@ -13,7 +13,7 @@ use glcmd::{gl, Device, DiagnosticOptions, Error, Options, ReportKind};
 const LIMIT: Duration = Duration::from_secs(120);
 
 fn device_with_limit(wait_limit: Duration) -> Device {
-    Device::with_options(Options { wait_limit, ..Default::default() }).unwrap()
+    Device::with_options(Options::default().wait_limit(wait_limit)).unwrap()
 }
 
 #[test]
@@ -43,11 +43,11 @@ fn a_query_from_the_thread_that_claimed_a_lower_slot_fails_at_once() {
 #[test]
 fn a_query_blocked_on_another_threads_slot_times_out_and_is_reported() {
     with_timeout("unclaimed slot", LIMIT, || {
-        let device = Device::with_options(Options {
-            wait_limit: Duration::from_millis(500),
-            diagnostics: DiagnosticOptions { watchdog: Some(Duration::from_millis(100)), ..Default::default() },
-            ..Default::default()
-        })
+        let device = Device::with_options(
+            Options::default()
+                .wait_limit(Duration::from_millis(500))
+                .diagnostics(DiagnosticOptions { watchdog: Some(Duration::from_millis(100)), ..Default::default() }),
+        )
         .unwrap();
         let frame = device.begin_frame(2).unwrap();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();

@@ -24,7 +24,7 @@ void main() { frag = colour; }";
 const BROKEN: &str = "#version 450 core\nvoid main() { this is not glsl; }";
 
 fn device_with_long_wait() -> Device {
-    Device::with_options(Options { wait_limit: Duration::from_secs(60), ..Default::default() }).unwrap()
+    Device::with_options(Options::default().wait_limit(Duration::from_secs(60))).unwrap()
 }
 
 /// Compile, then ask for the compile status and the log; link, then look a uniform up: on the

@@ -370,11 +370,8 @@ fn a_relink_refreshes_the_cache() {
 
 #[test]
 fn a_link_that_is_skipped_or_dropped_does_not_keep_lookups_waiting() {
-    let device = glcmd::Device::with_options(glcmd::Options {
-        wait_limit: std::time::Duration::from_secs(60),
-        ..Default::default()
-    })
-    .unwrap();
+    let device =
+        glcmd::Device::with_options(glcmd::Options::default().wait_limit(std::time::Duration::from_secs(60))).unwrap();
     // A link of a name that is no program: glcmd skips it at replay. Lookups of that name must
     // not wait for a link that will never run.
     let mut list = device.command_list();
@@ -394,9 +391,7 @@ fn a_link_that_is_skipped_or_dropped_does_not_keep_lookups_waiting() {
 #[test]
 fn a_lookup_behind_a_slot_this_thread_owes_fails_at_once() {
     use std::time::{Duration, Instant};
-    let device =
-        glcmd::Device::with_options(glcmd::Options { wait_limit: Duration::from_secs(120), ..Default::default() })
-            .unwrap();
+    let device = glcmd::Device::with_options(glcmd::Options::default().wait_limit(Duration::from_secs(120))).unwrap();
     let program = device.create_program().unwrap();
     let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
     let frame = device.begin_frame(2).unwrap();

@@ -100,8 +100,7 @@ fn a_claim_for_another_slot_gives_the_list_back() {
 #[test]
 fn an_ended_frame_gives_the_list_back() {
     with_timeout("ended frame", Duration::from_secs(120), || {
-        let device =
-            Device::with_options(Options { wait_limit: Duration::from_millis(300), ..Default::default() }).unwrap();
+        let device = Device::with_options(Options::default().wait_limit(Duration::from_millis(300))).unwrap();
         let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
         let reports = device.reports();
         let frame = device.begin_frame(1).unwrap();

@@ -159,7 +159,7 @@ fn item1_indirect_draws_and_dispatches_without_their_buffer_are_skipped() {
 
 #[test]
 fn item1_element_draw_without_an_element_buffer_is_skipped() {
-    let device = Device::with_options(Options { track_sites: true, ..Default::default() }).unwrap();
+    let device = Device::with_options(Options::default().track_sites(true)).unwrap();
     let objects = draw_setup(&device);
     let (_, fbo, vao) = objects;
     let mut list = device.command_list();
@@ -295,7 +295,7 @@ fn item1_deleting_a_buffer_attached_to_the_current_vertex_array_makes_its_draws_
 fn item1_robust_access_is_an_option_that_the_context_reports() {
     let plain = device();
     assert!(!plain.robust_access());
-    let robust = Device::with_options(Options { robust_access: true, ..Default::default() }).unwrap();
+    let robust = Device::with_options(Options::default().robust_access(true)).unwrap();
     // llvmpipe offers EGL_EXT_create_context_robustness; the flag is read back from the GL.
     assert!(robust.robust_access(), "llvmpipe's EGL offers robust access");
     let flags = robust.get_integerv(gl::CONTEXT_FLAGS).unwrap()[0] as u32;
@@ -574,10 +574,9 @@ fn item9_a_debug_callback_whose_own_query_fails_does_not_recurse() {
 // ---- 10. Diagnostics that lie ---------------------------------------------------------------
 
 fn diag_device() -> Device {
-    Device::with_options(Options {
-        diagnostics: DiagnosticOptions { track_deletes: true, ..Default::default() },
-        ..Default::default()
-    })
+    Device::with_options(
+        Options::default().diagnostics(DiagnosticOptions { track_deletes: true, ..Default::default() }),
+    )
     .unwrap()
 }
 
@@ -630,11 +629,9 @@ fn item10_uses_through_copy_image_and_wait_sync_are_reported() {
 
 #[test]
 fn item10_turning_site_tracking_on_mid_list_attributes_later_errors_correctly() {
-    let device = Device::with_options(Options {
-        diagnostics: DiagnosticOptions { strict: true, ..Default::default() },
-        ..Default::default()
-    })
-    .unwrap();
+    let device =
+        Device::with_options(Options::default().diagnostics(DiagnosticOptions { strict: true, ..Default::default() }))
+            .unwrap();
     let mut list = glcmd::CommandList::new();
     list.enable(gl::BLEND);
     list.enable(gl::DEPTH_TEST);
@@ -652,11 +649,11 @@ fn item10_turning_site_tracking_on_mid_list_attributes_later_errors_correctly() 
 
 #[test]
 fn item10_the_deleted_names_map_and_the_reports_queue_are_bounded() {
-    let device = Device::with_options(Options {
-        diagnostics: DiagnosticOptions { track_deletes: true, deleted_names_kept: 64, ..Default::default() },
-        report_capacity: 8,
-        ..Default::default()
-    })
+    let device = Device::with_options(
+        Options::default()
+            .diagnostics(DiagnosticOptions { track_deletes: true, deleted_names_kept: 64, ..Default::default() })
+            .report_capacity(8),
+    )
     .unwrap();
     for _ in 0..20 {
         let names = device.create_buffers(50).unwrap();

@@ -14,10 +14,10 @@ use glcmd::{gl, Device, DiagnosticOptions, Options};
 /// not, however loaded the machine.
 #[test]
 fn a_device_with_a_long_watchdog_drops_at_once() {
-    let device = Device::with_options(Options {
-        diagnostics: DiagnosticOptions { watchdog: Some(Duration::from_secs(600)), ..Default::default() },
-        ..Default::default()
-    })
+    let device = Device::with_options(
+        Options::default()
+            .diagnostics(DiagnosticOptions { watchdog: Some(Duration::from_secs(600)), ..Default::default() }),
+    )
     .expect("headless device");
     let mut list = device.command_list();
     list.enable(gl::BLEND);
@@ -38,10 +38,9 @@ fn a_device_with_a_long_watchdog_drops_at_once() {
 /// give the site of each later command and no site for the earlier ones.
 #[test]
 fn breadcrumbs_name_the_sites_tracked_from_the_middle_of_a_list() {
-    let device = Device::with_options(Options {
-        diagnostics: DiagnosticOptions { debug_output: true, ..Default::default() },
-        ..Default::default()
-    })
+    let device = Device::with_options(
+        Options::default().diagnostics(DiagnosticOptions { debug_output: true, ..Default::default() }),
+    )
     .expect("headless device");
     let mut list = device.command_list();
     list.track_sites(false);

@@ -43,7 +43,7 @@ pub fn next(device: &Device) -> GlcmdReport {
         deleted_by: std::ptr::null(),
         text: c"".as_ptr(),
     };
-    let Ok(r) = device.reports().try_recv() else { return none };
+    let Some(r) = device.reports().try_recv() else { return none };
     // The runtime's text, in C terms (`c_terms.rs`).
     let c = |s: &str| CString::new(translate(s).replace('\0', " ")).unwrap_or_default();
     let strings = vec![

@@ -65,7 +65,7 @@ fn adopt_struct(display: P, context: P, surface: P) -> GlcmdAdoptEGL {
 fn a_rust_caller_adopts_with_whole_options_and_gets_a_c_handle() {
     let (display, context, surface) = raw_context(false);
     let path = std::env::temp_dir().join(format!("glcmd-capi-adopt-{}.glcap", std::process::id()));
-    let options = Options { capture: Some(CaptureOptions::default()), ..Options::default() };
+    let options = Options::default().capture(Some(CaptureOptions::default()));
     let handle = unsafe { glcmd_capi::adopt::egl(&adopt_struct(display, context, surface), options) }.unwrap();
     let device = glcmd_capi::handles::device("test", handle as usize).unwrap().device("test").unwrap();
 

@@ -89,8 +89,8 @@ pub fn child_glcmd_main(args: &[String]) {
     };
     let workers = n[5] as usize;
     let robust = std::env::var_os(ROBUST).is_some();
-    let device = glcmd::Device::with_options(glcmd::Options { robust_access: robust, ..Default::default() })
-        .expect("a headless glcmd device");
+    let device =
+        glcmd::Device::with_options(glcmd::Options::default().robust_access(robust)).expect("a headless glcmd device");
     if robust && !device.robust_access() {
         println!("@@child unsupported: the driver grants no robust access");
         return;

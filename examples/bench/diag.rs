@@ -49,7 +49,7 @@ pub fn replay_ns(levels: &[Level], rounds: usize, commands: usize) -> Vec<f64> {
     let devices: Vec<(Device, Vec<u32>)> = levels
         .iter()
         .map(|l| {
-            let options = Options { track_sites: false, diagnostics: l.options.clone(), ..Default::default() };
+            let options = Options::default().track_sites(false).diagnostics(l.options.clone());
             let device = Device::with_options(options).expect("headless device");
             let textures = device.create_textures(gl::TEXTURE_2D, 4).expect("textures");
             (device, textures)

@@ -482,10 +482,7 @@ void main() { out_color = color * texture(tex, vec2(0.5)); }
 /// sized by counts and by pnames, arrays of names, buffer offsets with buffers bound, element
 /// draws, deletes, creates and queries inside the captured frames. The fuzzer's seed.
 pub fn seed_capture(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let device = Device::with_options(glcmd::Options {
-        capture: Some(capture::CaptureOptions::default()),
-        ..glcmd::Options::default()
-    })?;
+    let device = Device::with_options(glcmd::Options::default().capture(Some(capture::CaptureOptions::default())))?;
     let program = device.create_program()?;
     let shaders = [device.create_shader(gl::VERTEX_SHADER)?, device.create_shader(gl::FRAGMENT_SHADER)?];
     let fbo = device.create_framebuffers(1)?[0];

@@ -11,7 +11,7 @@ pub mod fuzz;
 /// crashed on one the fuzzer made (a buffer left without storage, then drawn from). With it, such
 /// reads return zeros. `Device::robust_access` says whether the driver granted it.
 pub fn replay_device() -> Result<glcmd::Device, glcmd::Error> {
-    glcmd::Device::with_options(glcmd::Options { robust_access: true, ..Default::default() })
+    glcmd::Device::with_options(glcmd::Options::default().robust_access(true))
 }
 
 use glcmd::capture::Image;

@@ -94,11 +94,8 @@ fn the_budget_options_raise_the_budget() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("buffer.glcap");
     {
-        let device = glcmd::Device::with_options(glcmd::Options {
-            capture: Some(CaptureOptions::default()),
-            ..Default::default()
-        })
-        .unwrap();
+        let device =
+            glcmd::Device::with_options(glcmd::Options::default().capture(Some(CaptureOptions::default()))).unwrap();
         let buffer = device.create_buffers(1).unwrap()[0];
         let handle = device.capture(&path, 1).unwrap();
         let mut list = device.command_list();

@@ -231,7 +231,7 @@ pub fn replay(
                     observe(ReplayEvent::FrameEnd { index, frame: *frame });
                     index += 1;
                 }
-                while let Ok(r) = reports.try_recv() {
+                while let Some(r) = reports.try_recv() {
                     observe(ReplayEvent::Report(r));
                 }
             }
@@ -240,7 +240,7 @@ pub fn replay(
     drop(open);
     // Everything submitted has replayed once the frames have ended.
     let stats = device.wait_frames(before.frames + begun)?;
-    while let Ok(r) = reports.try_recv() {
+    while let Some(r) = reports.try_recv() {
         observe(ReplayEvent::Report(r));
     }
     summary.skipped = stats.refused - before.refused;

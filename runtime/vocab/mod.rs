@@ -22,4 +22,4 @@ pub mod report;
 pub use class::Class;
 pub use names::EnumName;
 pub(crate) use report::Sink;
-pub use report::{DebugMessage, Report, ReportKind};
+pub use report::{DebugMessage, Report, ReportKind, ReportWait, Reports};

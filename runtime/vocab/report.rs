@@ -11,7 +11,7 @@ use std::panic::Location;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use crate::generated::types::*;
 
@@ -45,6 +45,58 @@ pub enum ReportKind {
     AbandonedFrame,
     /// Presenting a frame (`swap_buffers` of a window context) failed.
     Present,
+}
+
+/// The device's queue of reports, as `Device::reports` hands it out.
+///
+/// Every clone reads from the same queue: each report is seen once between them. A thin
+/// wrapper over the channel glcmd uses inside, so that glcmd's public API does not name a 0.x
+/// crate's type (changing channel crates is not a breaking change for users).
+#[derive(Clone, Debug)]
+pub struct Reports(Receiver<Report>);
+
+/// Why [`Reports::recv_timeout`] returned no report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportWait {
+    /// No report arrived within the time given.
+    Timeout,
+    /// The device is gone and every report it made has been read.
+    Closed,
+}
+
+impl Reports {
+    pub(crate) fn new(receiver: Receiver<Report>) -> Reports {
+        Reports(receiver)
+    }
+
+    /// The next report if one is queued, without waiting.
+    pub fn try_recv(&self) -> Option<Report> {
+        // Empty or disconnected: either way there is nothing to read now.
+        self.0.try_recv().ok()
+    }
+
+    /// The next report, waiting at most `timeout` for one.
+    pub fn recv_timeout(&self, timeout: std::time::Duration) -> Result<Report, ReportWait> {
+        self.0.recv_timeout(timeout).map_err(|e| match e {
+            RecvTimeoutError::Timeout => ReportWait::Timeout,
+            RecvTimeoutError::Disconnected => ReportWait::Closed,
+        })
+    }
+
+    /// The reports queued now, without waiting for more.
+    pub fn try_iter(&self) -> impl Iterator<Item = Report> + '_ {
+        self.0.try_iter()
+    }
+
+    /// How many reports are queued now.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no report is queued now.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// One diagnostic, attributed to the command that caused it.

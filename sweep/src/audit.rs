@@ -43,7 +43,7 @@ enum State {
 
 /// Runs the audit with `variants` argument variants per method.
 pub fn run(variants: usize) -> Result<AuditSummary, glcmd::Error> {
-    let device = Device::with_options(Options { checked_gl: true, ..Default::default() })?;
+    let device = Device::with_options(Options::default().checked_gl(true))?;
     let fx = Fixture::new(&device)?;
     // Deletes go last: the adversarial names are the fixture's own (0, 1, 2, ...), and a buffer
     // deleted early would leave later calls nothing real to bind.

@@ -79,7 +79,7 @@ impl Level {
                 (all, Some(glcmd::capture::CaptureOptions { setup_limit: 64 << 20, ..Default::default() }))
             }
         };
-        Options { checked_gl: true, track_sites: self != Level::Off, diagnostics, capture, ..Default::default() }
+        Options::default().checked_gl(true).track_sites(self != Level::Off).diagnostics(diagnostics).capture(capture)
     }
 }
 

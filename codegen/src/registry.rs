@@ -23,6 +23,25 @@ pub struct Registry {
     /// command name -> what provides it to a desktop GL context: core versions
     /// (`GL_VERSION_4_5`) and extensions (`GL_ARB_robustness`), in registry order.
     pub providers: HashMap<String, Vec<String>>,
+    /// The extensions of desktop GL (`supported` names `gl` or `glcore`), in registry order,
+    /// with the commands a core-profile context requires of them.
+    pub extensions: Vec<Requirement>,
+    /// The core versions (`GL_VERSION_4_6`), in registry order, with the commands each adds to
+    /// the core profile (those a later version removes from it are left out).
+    pub versions: Vec<Requirement>,
+}
+
+/// The commands an extension or a core version requires of a desktop core-profile context.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Requirement {
+    /// `GL_ARB_texture_storage`, `GL_VERSION_4_5`.
+    pub name: String,
+    /// Commands required unconditionally, in registry order.
+    pub commands: Vec<String>,
+    /// Commands required only where another extension is also supported (`<require
+    /// comment="Supported only if GL_EXT_direct_state_access is supported">`): (that extension,
+    /// the commands).
+    pub conditional: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -60,10 +79,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         groups: BTreeMap::new(),
         enums: HashMap::new(),
         providers: HashMap::new(),
+        extensions: Vec::new(),
+        versions: Vec::new(),
     };
     read_enums(&doc, &mut registry);
     read_commands(&doc, &lines, &mut registry, &mut errors);
     read_providers(&doc, &mut registry);
+    read_requirements(&doc, &mut registry);
     if errors.is_empty() {
         Ok(registry)
     } else {
@@ -209,6 +231,61 @@ fn read_providers(doc: &roxmltree::Document, registry: &mut Registry) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Whether a `<require>` or `<remove>` block applies to a desktop core-profile context: no `api`
+/// or one naming `gl`/`glcore`, and no `profile` or `core` (`compatibility` blocks list what a
+/// core context lacks; `api="gles2"` blocks are for OpenGL ES).
+fn core_block(block: roxmltree::Node) -> bool {
+    let api_ok = block.attribute("api").is_none_or(|a| a.split('|').any(|a| a == "gl" || a == "glcore"));
+    api_ok && block.attribute("profile").is_none_or(|p| p == "core")
+}
+
+/// The extension a `<require>` block depends on, from its comment (`Supported only if
+/// GL_EXT_direct_state_access is supported`): gl.xml says so in prose only.
+fn condition(block: roxmltree::Node) -> Option<String> {
+    let rest = block.attribute("comment")?.strip_prefix("Supported only if ")?;
+    let name = rest.split_whitespace().next()?;
+    name.starts_with("GL_").then(|| name.to_string())
+}
+
+/// The commands of each desktop extension and of each core version, for a core-profile context
+/// ([`Registry::extensions`], [`Registry::versions`]).
+fn read_requirements(doc: &roxmltree::Document, registry: &mut Registry) {
+    let commands_of = |block: roxmltree::Node| -> Vec<String> {
+        block.children().filter(|n| n.has_tag_name("command")).filter_map(|c| c.attribute("name")).map(str::to_string).collect()
+    };
+    let gl = |s: &str| s.split('|').any(|a| a == "gl" || a == "glcore");
+    for node in doc.descendants() {
+        let is_version = node.has_tag_name("feature") && node.attribute("api") == Some("gl");
+        let is_extension = node.has_tag_name("extension") && node.attribute("supported").is_some_and(gl);
+        let Some(name) = node.attribute("name").filter(|_| is_version || is_extension) else { continue };
+        let mut r = Requirement { name: name.to_string(), ..Requirement::default() };
+        for block in node.children().filter(|n| n.has_tag_name("require") && core_block(*n)) {
+            let found = commands_of(block);
+            match condition(block) {
+                Some(c) => r.conditional.push((c, found)),
+                None => {
+                    for c in found {
+                        if !r.commands.contains(&c) {
+                            r.commands.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        if is_version {
+            for block in node.children().filter(|n| n.has_tag_name("remove") && core_block(*n)) {
+                let removed = commands_of(block);
+                for earlier in &mut registry.versions {
+                    earlier.commands.retain(|c| !removed.contains(c));
+                }
+            }
+            registry.versions.push(r);
+        } else {
+            registry.extensions.push(r);
         }
     }
 }

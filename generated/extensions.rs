@@ -19,7 +19,7 @@ pub struct Provision {
     /// extension, the functions).
     pub conditional: &'static [(&'static str, &'static [Function])],
 }
-/// gl.xml's desktop extensions, sorted by name.
+/// gl.xml's extensions, sorted by name.
 pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_3DFX_multisample",
@@ -38,6 +38,16 @@ pub static EXTENSIONS: &[Provision] = &[
     },
     Provision {
         name: "GL_AMD_blend_minmax_factor",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_AMD_compressed_3DC_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_AMD_compressed_ATC_texture",
         functions: &[],
         conditional: &[],
     },
@@ -200,6 +210,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_AMD_program_binary_Z400",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_AMD_query_buffer_object",
         functions: &[],
         conditional: &[],
@@ -298,6 +313,65 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_ANDROID_extension_pack_es31a",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_depth_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_framebuffer_blit",
+        functions: &[("glBlitFramebufferANGLE", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_framebuffer_multisample",
+        functions: &[("glRenderbufferStorageMultisampleANGLE", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_instanced_arrays",
+        functions: &[
+            ("glDrawArraysInstancedANGLE", None),
+            ("glDrawElementsInstancedANGLE", None),
+            ("glVertexAttribDivisorANGLE", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_pack_reverse_row_order",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_program_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_texture_compression_dxt3",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_texture_compression_dxt5",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_texture_usage",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ANGLE_translated_shader_source",
+        functions: &[("glGetTranslatedShaderSourceANGLE", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_APPLE_aux_depth_stencil",
         functions: &[],
         conditional: &[],
@@ -305,6 +379,21 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_APPLE_client_storage",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_clip_distance",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_color_buffer_packed_float",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_copy_texture_levels",
+        functions: &[("glCopyTextureLevelsAPPLE", None)],
         conditional: &[],
     },
     Provision {
@@ -346,6 +435,14 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_APPLE_framebuffer_multisample",
+        functions: &[
+            ("glRenderbufferStorageMultisampleAPPLE", None),
+            ("glResolveMultisampleFramebufferAPPLE", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_APPLE_object_purgeable",
         functions: &[
             ("glObjectPurgeableAPPLE", None),
@@ -366,6 +463,39 @@ pub static EXTENSIONS: &[Provision] = &[
     },
     Provision {
         name: "GL_APPLE_specular_vector",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_sync",
+        functions: &[
+            ("glFenceSyncAPPLE", None),
+            ("glIsSyncAPPLE", None),
+            ("glDeleteSyncAPPLE", None),
+            ("glClientWaitSyncAPPLE", None),
+            ("glWaitSyncAPPLE", None),
+            ("glGetInteger64vAPPLE", None),
+            ("glGetSyncivAPPLE", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_texture_2D_limited_npot",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_texture_format_BGRA8888",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_texture_max_level",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_APPLE_texture_packed_float",
         functions: &[],
         conditional: &[],
     },
@@ -2054,6 +2184,41 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_ARM_mali_program_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_mali_shader_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_rgba8",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_shader_core_properties",
+        functions: &[("glMaxActiveShaderCoresARM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_shader_framebuffer_fetch",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_shader_framebuffer_fetch_depth_stencil",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_ARM_texture_unnormalized_coordinates",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_ATI_draw_buffers",
         functions: &[("glDrawBuffersATI", None)],
         conditional: &[],
@@ -2224,7 +2389,22 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_DMP_program_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_DMP_shader_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_422_pixels",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_EGL_image_array",
         functions: &[],
         conditional: &[],
     },
@@ -2239,13 +2419,32 @@ pub static EXTENSIONS: &[Provision] = &[
         ],
     },
     Provision {
+        name: "GL_EXT_EGL_image_storage_compression",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_EGL_sync",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_YUV_target",
         functions: &[],
         conditional: &[],
     },
     Provision {
         name: "GL_EXT_abgr",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_base_instance",
+        functions: &[
+            ("glDrawArraysInstancedBaseInstanceEXT", None),
+            ("glDrawElementsInstancedBaseInstanceEXT", None),
+            ("glDrawElementsInstancedBaseVertexBaseInstanceEXT", None),
+        ],
         conditional: &[],
     },
     Provision {
@@ -2273,6 +2472,16 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_blend_func_extended",
+        functions: &[
+            ("glBindFragDataLocationIndexedEXT", None),
+            ("glBindFragDataLocationEXT", None),
+            ("glGetProgramResourceLocationIndexEXT", None),
+            ("glGetFragDataIndexEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_blend_func_separate",
         functions: &[("glBlendFuncSeparateEXT", None)],
         conditional: &[],
@@ -2293,12 +2502,42 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_buffer_storage",
+        functions: &[("glBufferStorageEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_clear_texture",
+        functions: &[("glClearTexImageEXT", None), ("glClearTexSubImageEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_clip_control",
+        functions: &[("glClipControlEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_clip_cull_distance",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_clip_volume_hint",
         functions: &[],
         conditional: &[],
     },
     Provision {
         name: "GL_EXT_cmyka",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_color_buffer_float",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_color_buffer_half_float",
         functions: &[],
         conditional: &[],
     },
@@ -2310,6 +2549,11 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_EXT_compiled_vertex_array",
         functions: &[("glLockArraysEXT", None), ("glUnlockArraysEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_conservative_depth",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -2360,6 +2604,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_copy_image",
+        functions: &[("glCopyImageSubDataEXT", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_copy_texture",
         functions: &[
             ("glCopyTexImage1DEXT", None),
@@ -2395,6 +2644,11 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_EXT_depth_bounds_test",
         functions: &[("glDepthBoundsEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_depth_clamp",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -2659,6 +2913,34 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_discard_framebuffer",
+        functions: &[("glDiscardFramebufferEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_disjoint_timer_query",
+        functions: &[
+            ("glGenQueriesEXT", None),
+            ("glDeleteQueriesEXT", None),
+            ("glIsQueryEXT", None),
+            ("glBeginQueryEXT", None),
+            ("glEndQueryEXT", None),
+            ("glQueryCounterEXT", None),
+            ("glGetQueryivEXT", None),
+            ("glGetQueryObjectivEXT", None),
+            ("glGetQueryObjectuivEXT", None),
+            ("glGetQueryObjecti64vEXT", None),
+            ("glGetQueryObjectui64vEXT", None),
+            ("glGetInteger64vEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_draw_buffers",
+        functions: &[("glDrawBuffersEXT", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_draw_buffers2",
         functions: &[
             ("glColorMaskIndexedEXT", None),
@@ -2667,6 +2949,30 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glEnableIndexedEXT", Some(Family::Ext)),
             ("glDisableIndexedEXT", Some(Family::Ext)),
             ("glIsEnabledIndexedEXT", Some(Family::Ext)),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_draw_buffers_indexed",
+        functions: &[
+            ("glEnableiEXT", None),
+            ("glDisableiEXT", None),
+            ("glBlendEquationiEXT", None),
+            ("glBlendEquationSeparateiEXT", None),
+            ("glBlendFunciEXT", None),
+            ("glBlendFuncSeparateiEXT", None),
+            ("glColorMaskiEXT", None),
+            ("glIsEnablediEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_draw_elements_base_vertex",
+        functions: &[
+            ("glDrawElementsBaseVertexEXT", None),
+            ("glDrawRangeElementsBaseVertexEXT", None),
+            ("glDrawElementsInstancedBaseVertexEXT", None),
+            ("glMultiDrawElementsBaseVertexEXT", None),
         ],
         conditional: &[],
     },
@@ -2684,11 +2990,24 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_draw_transform_feedback",
+        functions: &[
+            ("glDrawTransformFeedbackEXT", None),
+            ("glDrawTransformFeedbackInstancedEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_external_buffer",
         functions: &[
             ("glBufferStorageExternalEXT", None),
             ("glNamedBufferStorageExternalEXT", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_float_blend",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -2699,6 +3018,16 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glFogCoorddEXT", None),
             ("glFogCoorddvEXT", None),
             ("glFogCoordPointerEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_fragment_shading_rate",
+        functions: &[
+            ("glGetFragmentShadingRatesEXT", None),
+            ("glShadingRateEXT", None),
+            ("glShadingRateCombinerOpsEXT", None),
+            ("glFramebufferShadingRateEXT", None),
         ],
         conditional: &[],
     },
@@ -2751,6 +3080,16 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_EXT_framebuffer_sRGB",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_geometry_point_size",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_geometry_shader",
+        functions: &[("glFramebufferTextureEXT", None)],
         conditional: &[],
     },
     Provision {
@@ -2807,6 +3146,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_gpu_shader5",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_histogram",
         functions: &[
             ("glGetHistogramEXT", None),
@@ -2843,11 +3187,28 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_instanced_arrays",
+        functions: &[
+            ("glDrawArraysInstancedEXT", Some(Family::Ext)),
+            ("glDrawElementsInstancedEXT", Some(Family::Ext)),
+            ("glVertexAttribDivisorEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_light_texture",
         functions: &[
             ("glApplyTextureEXT", None),
             ("glTextureLightEXT", None),
             ("glTextureMaterialEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_map_buffer_range",
+        functions: &[
+            ("glMapBufferRangeEXT", None),
+            ("glFlushMappedBufferRangeEXT", None),
         ],
         conditional: &[],
     },
@@ -2906,8 +3267,43 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_multi_draw_indirect",
+        functions: &[
+            ("glMultiDrawArraysIndirectEXT", None),
+            ("glMultiDrawElementsIndirectEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_multisample",
         functions: &[("glSampleMaskEXT", None), ("glSamplePatternEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_multisampled_compatibility",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_multisampled_render_to_texture",
+        functions: &[
+            ("glRenderbufferStorageMultisampleEXT", None),
+            ("glFramebufferTexture2DMultisampleEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_multisampled_render_to_texture2",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_multiview_draw_buffers",
+        functions: &[
+            ("glReadBufferIndexedEXT", None),
+            ("glDrawBuffersIndexedEXT", None),
+            ("glGetIntegeri_vEXT", None),
+        ],
         conditional: &[],
     },
     Provision {
@@ -2923,6 +3319,19 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_EXT_multiview_timer_query",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_occlusion_query_boolean",
+        functions: &[
+            ("glGenQueriesEXT", None),
+            ("glDeleteQueriesEXT", None),
+            ("glIsQueryEXT", None),
+            ("glBeginQueryEXT", None),
+            ("glEndQueryEXT", None),
+            ("glGetQueryivEXT", None),
+            ("glGetQueryObjectuivEXT", None),
+        ],
         conditional: &[],
     },
     Provision {
@@ -2993,8 +3402,23 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_primitive_bounding_box",
+        functions: &[("glPrimitiveBoundingBoxEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_protected_textures",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_provoking_vertex",
         functions: &[("glProvokingVertexEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_pvrtc_sRGB",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -3003,7 +3427,37 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_read_format_bgra",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_render_snorm",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_rescale_normal",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_robustness",
+        functions: &[
+            ("glGetGraphicsResetStatusEXT", None),
+            ("glReadnPixelsEXT", None),
+            ("glGetnUniformfvEXT", None),
+            ("glGetnUniformivEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_sRGB",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_sRGB_write_control",
         functions: &[],
         conditional: &[],
     },
@@ -3059,6 +3513,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_separate_depth_stencil",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_separate_shader_objects",
         functions: &[
             ("glUseShaderProgramEXT", Some(Family::Ext)),
@@ -3083,6 +3542,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_shader_group_vote",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_shader_image_load_formatted",
         functions: &[],
         conditional: &[],
@@ -3093,12 +3557,46 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_shader_implicit_conversions",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_shader_integer_mix",
         functions: &[],
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_shader_io_blocks",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_shader_non_constant_global_initializers",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_shader_pixel_local_storage",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_shader_pixel_local_storage2",
+        functions: &[
+            ("glFramebufferPixelLocalStorageSizeEXT", None),
+            ("glGetFramebufferPixelLocalStorageSizeEXT", None),
+            ("glClearPixelLocalStorageuiEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_shader_samples_identical",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_shader_texture_lod",
         functions: &[],
         conditional: &[],
     },
@@ -3108,8 +3606,18 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_shadow_samplers",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_shared_texture_palette",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_sparse_texture",
+        functions: &[("glTexPageCommitmentEXT", None)],
         conditional: &[],
     },
     Provision {
@@ -3138,6 +3646,16 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_tessellation_point_size",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_tessellation_shader",
+        functions: &[("glPatchParameteriEXT", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture",
         functions: &[],
         conditional: &[],
@@ -3153,8 +3671,42 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_texture_border_clamp",
+        functions: &[
+            ("glTexParameterIivEXT", None),
+            ("glTexParameterIuivEXT", None),
+            ("glGetTexParameterIivEXT", None),
+            ("glGetTexParameterIuivEXT", None),
+            ("glSamplerParameterIivEXT", None),
+            ("glSamplerParameterIuivEXT", None),
+            ("glGetSamplerParameterIivEXT", None),
+            ("glGetSamplerParameterIuivEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_buffer",
+        functions: &[("glTexBufferEXT", None), ("glTexBufferRangeEXT", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture_buffer_object",
         functions: &[("glTexBufferEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_compression_astc_decode_mode",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_compression_bptc",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_compression_dxt1",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -3173,7 +3725,17 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_texture_compression_s3tc_srgb",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture_cube_map",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_cube_map_array",
         functions: &[],
         conditional: &[],
     },
@@ -3203,6 +3765,16 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_texture_format_BGRA8888",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_format_sRGB_override",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture_integer",
         functions: &[
             ("glTexParameterIivEXT", None),
@@ -3225,6 +3797,16 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_EXT_texture_mirror_clamp_to_edge",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_norm16",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture_object",
         functions: &[
             ("glAreTexturesResidentEXT", None),
@@ -3239,6 +3821,16 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_EXT_texture_perturb_normal",
         functions: &[("glTextureNormalEXT", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_query_lod",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_rg",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -3295,8 +3887,26 @@ pub static EXTENSIONS: &[Provision] = &[
         ],
     },
     Provision {
+        name: "GL_EXT_texture_storage_compression",
+        functions: &[
+            ("glTexStorageAttribs2DEXT", None),
+            ("glTexStorageAttribs3DEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_EXT_texture_swizzle",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_type_2_10_10_10_REV",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_texture_view",
+        functions: &[("glTextureViewEXT", None)],
         conditional: &[],
     },
     Provision {
@@ -3318,6 +3928,11 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glTransformFeedbackVaryingsEXT", None),
             ("glGetTransformFeedbackVaryingEXT", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_EXT_unpack_subimage",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -3432,6 +4047,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_FJ_shader_binary_GCCSO",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_GREMEDY_frame_terminator",
         functions: &[("glFrameTerminatorGREMEDY", None)],
         conditional: &[],
@@ -3508,6 +4128,84 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glTexCoordPointerListIBM", None),
             ("glVertexPointerListIBM", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_bindless_texture",
+        functions: &[
+            ("glGetTextureHandleIMG", None),
+            ("glGetTextureSamplerHandleIMG", None),
+            ("glUniformHandleui64IMG", None),
+            ("glUniformHandleui64vIMG", None),
+            ("glProgramUniformHandleui64IMG", None),
+            ("glProgramUniformHandleui64vIMG", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_framebuffer_downsample",
+        functions: &[
+            ("glFramebufferTexture2DDownsampleIMG", None),
+            ("glFramebufferTextureLayerDownsampleIMG", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_multisampled_render_to_texture",
+        functions: &[
+            ("glRenderbufferStorageMultisampleIMG", None),
+            ("glFramebufferTexture2DMultisampleIMG", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_program_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_pvric_end_to_end_signature",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_read_format",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_shader_binary",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_texture_compression_pvrtc",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_texture_compression_pvrtc2",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_texture_env_enhanced_fixed_function",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_texture_filter_cubic",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_tile_region_protection",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_IMG_user_clip_plane",
+        functions: &[("glClipPlanefIMG", None), ("glClipPlanexIMG", None)],
         conditional: &[],
     },
     Provision {
@@ -3664,6 +4362,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_MESA_bgra",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_MESA_framebuffer_flip_x",
         functions: &[],
         conditional: &[],
@@ -3694,6 +4397,22 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_MESA_resize_buffers",
         functions: &[("glResizeBuffersMESA", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_MESA_sampler_objects",
+        functions: &[
+            ("glGenSamplers", Some(Family::Core)),
+            ("glDeleteSamplers", Some(Family::Core)),
+            ("glIsSampler", Some(Family::Core)),
+            ("glBindSampler", Some(Family::Core)),
+            ("glSamplerParameteri", Some(Family::Core)),
+            ("glSamplerParameteriv", Some(Family::Core)),
+            ("glSamplerParameterf", Some(Family::Core)),
+            ("glSamplerParameterfv", Some(Family::Core)),
+            ("glGetSamplerParameteriv", Some(Family::Core)),
+            ("glGetSamplerParameterfv", Some(Family::Core)),
+        ],
         conditional: &[],
     },
     Provision {
@@ -3752,6 +4471,11 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glBeginConditionalRenderNVX", None),
             ("glEndConditionalRenderNVX", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NVX_cross_process_interop",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -3925,6 +4649,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_copy_buffer",
+        functions: &[("glCopyBufferSubDataNV", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_copy_depth_to_color",
         functions: &[],
         conditional: &[],
@@ -3932,6 +4661,11 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_NV_copy_image",
         functions: &[("glCopyImageSubDataNV", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_coverage_sample",
+        functions: &[("glCoverageMaskNV", None), ("glCoverageOperationNV", None)],
         conditional: &[],
     },
     Provision {
@@ -3951,6 +4685,24 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_NV_depth_clamp",
         functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_depth_nonlinear",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_draw_buffers",
+        functions: &[("glDrawBuffersNV", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_draw_instanced",
+        functions: &[
+            ("glDrawArraysInstancedNV", None),
+            ("glDrawElementsInstancedNV", None),
+        ],
         conditional: &[],
     },
     Provision {
@@ -3985,12 +4737,22 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_explicit_attrib_location",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_explicit_multisample",
         functions: &[
             ("glGetMultisamplefvNV", None),
             ("glSampleMaskIndexedNV", None),
             ("glTexRenderbufferNV", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_fbo_color_attachments",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -4064,6 +4826,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_framebuffer_blit",
+        functions: &[("glBlitFramebufferNV", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_framebuffer_mixed_samples",
         functions: &[
             ("glRasterSamplesEXT", Some(Family::Ext)),
@@ -4074,10 +4841,20 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_framebuffer_multisample",
+        functions: &[("glRenderbufferStorageMultisampleNV", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_framebuffer_multisample_coverage",
         functions: &[
             ("glRenderbufferStorageMultisampleCoverageNV", Some(Family::Vendor)),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_generate_mipmap_sRGB",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -4255,6 +5032,16 @@ pub static EXTENSIONS: &[Provision] = &[
         ],
     },
     Provision {
+        name: "GL_NV_image_formats",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_instanced_arrays",
+        functions: &[("glVertexAttribDivisorNV", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_internalformat_sample_query",
         functions: &[("glGetInternalformatSampleivNV", Some(Family::Vendor))],
         conditional: &[],
@@ -4319,6 +5106,18 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_non_square_matrices",
+        functions: &[
+            ("glUniformMatrix2x3fvNV", None),
+            ("glUniformMatrix3x2fvNV", None),
+            ("glUniformMatrix2x4fvNV", None),
+            ("glUniformMatrix4x2fvNV", None),
+            ("glUniformMatrix3x4fvNV", None),
+            ("glUniformMatrix4x3fvNV", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_occlusion_query",
         functions: &[
             ("glGenOcclusionQueriesNV", None),
@@ -4329,6 +5128,11 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glGetOcclusionQueryivNV", None),
             ("glGetOcclusionQueryuivNV", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_pack_subimage",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -4438,6 +5242,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_pixel_buffer_object",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_pixel_data_range",
         functions: &[("glPixelDataRangeNV", None), ("glFlushPixelDataRangeNV", None)],
         conditional: &[],
@@ -4445,6 +5254,11 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_NV_point_sprite",
         functions: &[("glPointParameteriNV", None), ("glPointParameterivNV", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_polygon_mode",
+        functions: &[("glPolygonModeNV", None)],
         conditional: &[],
     },
     Provision {
@@ -4487,6 +5301,31 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_read_buffer",
+        functions: &[("glReadBufferNV", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_read_buffer_front",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_read_depth",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_read_depth_stencil",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_read_stencil",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_register_combiners",
         functions: &[
             ("glCombinerParameterfvNV", None),
@@ -4520,6 +5359,11 @@ pub static EXTENSIONS: &[Provision] = &[
     },
     Provision {
         name: "GL_NV_robustness_video_memory_purge",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_sRGB_formats",
         functions: &[],
         conditional: &[],
     },
@@ -4596,6 +5440,11 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_shader_noperspective_interpolation",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_shader_storage_buffer_object",
         functions: &[],
         conditional: &[],
@@ -4634,6 +5483,16 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_shadow_samplers_array",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_shadow_samplers_cube",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_stereo_view_rendering",
         functions: &[],
         conditional: &[],
@@ -4656,6 +5515,16 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_NV_texture_barrier",
         functions: &[("glTextureBarrierNV", Some(Family::Vendor))],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_texture_border_clamp",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_NV_texture_compression_s3tc_update",
+        functions: &[],
         conditional: &[],
     },
     Provision {
@@ -4690,6 +5559,11 @@ pub static EXTENSIONS: &[Provision] = &[
                 ],
             ),
         ],
+    },
+    Provision {
+        name: "GL_NV_texture_npot_2D_mipmap",
+        functions: &[],
+        conditional: &[],
     },
     Provision {
         name: "GL_NV_texture_rectangle",
@@ -4981,6 +5855,24 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_NV_viewport_array",
+        functions: &[
+            ("glViewportArrayvNV", None),
+            ("glViewportIndexedfNV", None),
+            ("glViewportIndexedfvNV", None),
+            ("glScissorArrayvNV", None),
+            ("glScissorIndexedNV", None),
+            ("glScissorIndexedvNV", None),
+            ("glDepthRangeArrayfvNV", None),
+            ("glDepthRangeIndexedfNV", None),
+            ("glGetFloati_vNV", None),
+            ("glEnableiNV", None),
+            ("glDisableiNV", None),
+            ("glIsEnablediNV", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_NV_viewport_array2",
         functions: &[],
         conditional: &[],
@@ -4988,6 +5880,39 @@ pub static EXTENSIONS: &[Provision] = &[
     Provision {
         name: "GL_NV_viewport_swizzle",
         functions: &[("glViewportSwizzleNV", Some(Family::Vendor))],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_EGL_image",
+        functions: &[
+            ("glEGLImageTargetTexture2DOES", None),
+            ("glEGLImageTargetRenderbufferStorageOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_EGL_image_external",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_EGL_image_external_essl3",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_blend_equation_separate",
+        functions: &[("glBlendEquationSeparateOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_blend_func_separate",
+        functions: &[("glBlendFuncSeparateOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_blend_subtract",
+        functions: &[("glBlendEquationOES", None)],
         conditional: &[],
     },
     Provision {
@@ -5019,7 +5944,90 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_OES_compressed_ETC1_RGB8_sub_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_compressed_ETC1_RGB8_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_OES_compressed_paletted_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_copy_image",
+        functions: &[("glCopyImageSubDataOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_depth24",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_depth32",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_depth_texture",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_draw_buffers_indexed",
+        functions: &[
+            ("glEnableiOES", None),
+            ("glDisableiOES", None),
+            ("glBlendEquationiOES", None),
+            ("glBlendEquationSeparateiOES", None),
+            ("glBlendFunciOES", None),
+            ("glBlendFuncSeparateiOES", None),
+            ("glColorMaskiOES", None),
+            ("glIsEnablediOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_draw_elements_base_vertex",
+        functions: &[
+            ("glDrawElementsBaseVertexOES", None),
+            ("glDrawRangeElementsBaseVertexOES", None),
+            ("glDrawElementsInstancedBaseVertexOES", None),
+            ("glMultiDrawElementsBaseVertexEXT", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_draw_texture",
+        functions: &[
+            ("glDrawTexsOES", None),
+            ("glDrawTexiOES", None),
+            ("glDrawTexxOES", None),
+            ("glDrawTexsvOES", None),
+            ("glDrawTexivOES", None),
+            ("glDrawTexxvOES", None),
+            ("glDrawTexfOES", None),
+            ("glDrawTexfvOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_element_index_uint",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_extended_matrix_palette",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_fbo_render_mipmap",
         functions: &[],
         conditional: &[],
     },
@@ -5133,12 +6141,137 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_OES_fragment_precision_high",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_framebuffer_object",
+        functions: &[
+            ("glIsRenderbufferOES", None),
+            ("glBindRenderbufferOES", None),
+            ("glDeleteRenderbuffersOES", None),
+            ("glGenRenderbuffersOES", None),
+            ("glRenderbufferStorageOES", None),
+            ("glGetRenderbufferParameterivOES", None),
+            ("glIsFramebufferOES", None),
+            ("glBindFramebufferOES", None),
+            ("glDeleteFramebuffersOES", None),
+            ("glGenFramebuffersOES", None),
+            ("glCheckFramebufferStatusOES", None),
+            ("glFramebufferRenderbufferOES", None),
+            ("glFramebufferTexture2DOES", None),
+            ("glGetFramebufferAttachmentParameterivOES", None),
+            ("glGenerateMipmapOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_geometry_point_size",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_geometry_shader",
+        functions: &[("glFramebufferTextureOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_get_program_binary",
+        functions: &[("glGetProgramBinaryOES", None), ("glProgramBinaryOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_gpu_shader5",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_mapbuffer",
+        functions: &[
+            ("glMapBufferOES", None),
+            ("glUnmapBufferOES", None),
+            ("glGetBufferPointervOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_matrix_get",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_matrix_palette",
+        functions: &[
+            ("glCurrentPaletteMatrixOES", None),
+            ("glLoadPaletteFromModelViewMatrixOES", None),
+            ("glMatrixIndexPointerOES", None),
+            ("glWeightPointerOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_packed_depth_stencil",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_point_size_array",
+        functions: &[("glPointSizePointerOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_point_sprite",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_primitive_bounding_box",
+        functions: &[("glPrimitiveBoundingBoxOES", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_OES_query_matrix",
         functions: &[("glQueryMatrixxOES", None)],
         conditional: &[],
     },
     Provision {
         name: "GL_OES_read_format",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_required_internalformat",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_rgb8_rgba8",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_sample_shading",
+        functions: &[("glMinSampleShadingOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_sample_variables",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_shader_image_atomic",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_shader_io_blocks",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_shader_multisample_interpolation",
         functions: &[],
         conditional: &[],
     },
@@ -5151,6 +6284,190 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glFrustumfOES", None),
             ("glGetClipPlanefOES", None),
             ("glOrthofOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_standard_derivatives",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_stencil1",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_stencil4",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_stencil8",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_stencil_wrap",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_surfaceless_context",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_tessellation_point_size",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_tessellation_shader",
+        functions: &[("glPatchParameteriOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_3D",
+        functions: &[
+            ("glTexImage3DOES", None),
+            ("glTexSubImage3DOES", None),
+            ("glCopyTexSubImage3DOES", None),
+            ("glCompressedTexImage3DOES", None),
+            ("glCompressedTexSubImage3DOES", None),
+            ("glFramebufferTexture3DOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_border_clamp",
+        functions: &[
+            ("glTexParameterIivOES", None),
+            ("glTexParameterIuivOES", None),
+            ("glGetTexParameterIivOES", None),
+            ("glGetTexParameterIuivOES", None),
+            ("glSamplerParameterIivOES", None),
+            ("glSamplerParameterIuivOES", None),
+            ("glGetSamplerParameterIivOES", None),
+            ("glGetSamplerParameterIuivOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_buffer",
+        functions: &[("glTexBufferOES", None), ("glTexBufferRangeOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_compression_astc",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_cube_map",
+        functions: &[
+            ("glTexGenfOES", None),
+            ("glTexGenfvOES", None),
+            ("glTexGeniOES", None),
+            ("glTexGenivOES", None),
+            ("glTexGenxOES", None),
+            ("glTexGenxvOES", None),
+            ("glGetTexGenfvOES", None),
+            ("glGetTexGenivOES", None),
+            ("glGetTexGenxvOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_cube_map_array",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_env_crossbar",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_float",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_float_linear",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_half_float",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_half_float_linear",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_mirrored_repeat",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_npot",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_stencil8",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_storage_multisample_2d_array",
+        functions: &[("glTexStorage3DMultisampleOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_texture_view",
+        functions: &[("glTextureViewOES", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_vertex_array_object",
+        functions: &[
+            ("glBindVertexArrayOES", None),
+            ("glDeleteVertexArraysOES", None),
+            ("glGenVertexArraysOES", None),
+            ("glIsVertexArrayOES", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_vertex_half_float",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_vertex_type_10_10_10_2",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_OES_viewport_array",
+        functions: &[
+            ("glViewportArrayvOES", None),
+            ("glViewportIndexedfOES", None),
+            ("glViewportIndexedfvOES", None),
+            ("glScissorArrayvOES", None),
+            ("glScissorIndexedOES", None),
+            ("glScissorIndexedvOES", None),
+            ("glDepthRangeArrayfvOES", None),
+            ("glDepthRangeIndexedfOES", None),
+            ("glGetFloati_vOES", None),
+            ("glEnableiOES", None),
+            ("glDisableiOES", None),
+            ("glIsEnablediOES", None),
         ],
         conditional: &[],
     },
@@ -5183,12 +6500,152 @@ pub static EXTENSIONS: &[Provision] = &[
         conditional: &[],
     },
     Provision {
+        name: "GL_OVR_multiview_multisampled_render_to_texture",
+        functions: &[("glFramebufferTextureMultisampleMultiviewOVR", None)],
+        conditional: &[],
+    },
+    Provision {
         name: "GL_PGI_misc_hints",
         functions: &[("glHintPGI", None)],
         conditional: &[],
     },
     Provision {
         name: "GL_PGI_vertex_hints",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_YUV_texture_gather",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_alpha_test",
+        functions: &[("glAlphaFuncQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_binning_control",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_driver_control",
+        functions: &[
+            ("glGetDriverControlsQCOM", None),
+            ("glGetDriverControlStringQCOM", None),
+            ("glEnableDriverControlQCOM", None),
+            ("glDisableDriverControlQCOM", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_extended_get",
+        functions: &[
+            ("glExtGetTexturesQCOM", None),
+            ("glExtGetBuffersQCOM", None),
+            ("glExtGetRenderbuffersQCOM", None),
+            ("glExtGetFramebuffersQCOM", None),
+            ("glExtGetTexLevelParameterivQCOM", None),
+            ("glExtTexObjectStateOverrideiQCOM", None),
+            ("glExtGetTexSubImageQCOM", None),
+            ("glExtGetBufferPointervQCOM", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_extended_get2",
+        functions: &[
+            ("glExtGetShadersQCOM", None),
+            ("glExtGetProgramsQCOM", None),
+            ("glExtIsProgramBinaryQCOM", None),
+            ("glExtGetProgramBinarySourceQCOM", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_frame_extrapolation",
+        functions: &[("glExtrapolateTex2DQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_framebuffer_foveated",
+        functions: &[
+            ("glFramebufferFoveationConfigQCOM", None),
+            ("glFramebufferFoveationParametersQCOM", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_motion_estimation",
+        functions: &[
+            ("glTexEstimateMotionQCOM", None),
+            ("glTexEstimateMotionRegionsQCOM", None),
+        ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_perfmon_global_mode",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_render_sRGB_R8_RG8",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_render_shared_exponent",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_shader_framebuffer_fetch_noncoherent",
+        functions: &[("glFramebufferFetchBarrierQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_shader_framebuffer_fetch_rate",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_shading_rate",
+        functions: &[("glShadingRateQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_texture_foveated",
+        functions: &[("glTextureFoveationParametersQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_texture_foveated2",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_texture_foveated_subsampled_layout",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_texture_lod_bias",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_tiled_rendering",
+        functions: &[("glStartTilingQCOM", None), ("glEndTilingQCOM", None)],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_writeonly_rendering",
+        functions: &[],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_QCOM_ycbcr_degamma",
         functions: &[],
         conditional: &[],
     },
@@ -5638,6 +7095,11 @@ pub static EXTENSIONS: &[Provision] = &[
             ("glReplacementCodeuiTexCoord2fColor4fNormal3fVertex3fSUN", None),
             ("glReplacementCodeuiTexCoord2fColor4fNormal3fVertex3fvSUN", None),
         ],
+        conditional: &[],
+    },
+    Provision {
+        name: "GL_VIV_shader_binary",
+        functions: &[],
         conditional: &[],
     },
     Provision {

@@ -149,6 +149,14 @@ mod tests {
     }
 
     #[test]
+    fn an_extension_gl_xml_lists_for_opengl_es_only_counts_all_its_functions() {
+        // No functions: served. glEGLImageTargetTexture2DOES is not in the core header: not.
+        let driver = names(&["GL_EXT_texture_compression_dxt1", "GL_OES_EGL_image"]);
+        assert!(extension("GL_OES_EGL_image").is_some_and(|p| !p.functions.is_empty()));
+        assert_eq!(served_extensions_with(&driver, |_| true), names(&["GL_EXT_texture_compression_dxt1"]));
+    }
+
+    #[test]
     fn a_conditional_requirement_counts_only_with_its_extension() {
         let p = extension("GL_ARB_texture_storage").unwrap();
         assert!(p.conditional.iter().any(|(c, _)| *c == "GL_EXT_direct_state_access"));

@@ -22,8 +22,8 @@ pub struct Api {
     /// The groups whose every member is below 0xFFFF: a parameter of such a group is packed
     /// as 16 bits.
     pub narrow_groups: BTreeSet<String>,
-    /// gl.xml's desktop extensions, in registry order, with what each requires of a
-    /// core-profile context. Computed before [`Api::select`], which leaves it whole: the
+    /// gl.xml's extensions, in registry order, with what each requires of a core-profile
+    /// context (one for OpenGL ES only: what all its blocks require). Computed before [`Api::select`], which leaves it whole: the
     /// runtime decides at build time which families are there.
     pub extensions: Vec<Provision>,
     /// The core versions (`GL_VERSION_1_0` .. `GL_VERSION_4_6`), as [`Api::extensions`].

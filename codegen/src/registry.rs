@@ -23,8 +23,8 @@ pub struct Registry {
     /// command name -> what provides it to a desktop GL context: core versions
     /// (`GL_VERSION_4_5`) and extensions (`GL_ARB_robustness`), in registry order.
     pub providers: HashMap<String, Vec<String>>,
-    /// The extensions of desktop GL (`supported` names `gl` or `glcore`), in registry order,
-    /// with the commands a core-profile context requires of them.
+    /// The extensions, in registry order, with the commands a core-profile context requires of
+    /// them (for one gl.xml lists for OpenGL ES only, the commands of all its blocks).
     pub extensions: Vec<Requirement>,
     /// The core versions (`GL_VERSION_4_6`), in registry order, with the commands each adds to
     /// the core profile (those a later version removes from it are left out).
@@ -260,10 +260,15 @@ fn read_requirements(doc: &roxmltree::Document, registry: &mut Registry) {
     let gl = |s: &str| s.split('|').any(|a| a == "gl" || a == "glcore");
     for node in doc.descendants() {
         let is_version = node.has_tag_name("feature") && node.attribute("api") == Some("gl");
-        let is_extension = node.has_tag_name("extension") && node.attribute("supported").is_some_and(gl);
+        let is_extension = node.has_tag_name("extension");
+        // An extension gl.xml lists for OpenGL ES only, which a desktop driver lists too (Mesa:
+        // `GL_OES_EGL_image`, `GL_EXT_texture_compression_dxt1`): every block counts, for lack
+        // of a desktop one.
+        let desktop = is_version || node.attribute("supported").is_some_and(gl);
         let Some(name) = node.attribute("name").filter(|_| is_version || is_extension) else { continue };
         let mut r = Requirement { name: name.to_string(), ..Requirement::default() };
-        for block in node.children().filter(|n| n.has_tag_name("require") && core_block(*n)) {
+        let counts = |n: &roxmltree::Node| n.has_tag_name("require") && (!desktop || core_block(*n));
+        for block in node.children().filter(counts) {
             let found = commands_of(block);
             match condition(block) {
                 Some(c) => r.conditional.push((c, found)),

@@ -10,8 +10,9 @@
 //! every function it requires has an entry point in the families built, and caps the version
 //! the same way. This file is its data: per extension (sorted by name, for a binary search) and
 //! per core version (in order), the functions gl.xml's `<require>` blocks name for desktop core
-//! (blocks for `gles2` or the compatibility profile do not count, and a version's functions that
-//! a later version removes from core are left out), each with the family that generates it, or
+//! (blocks for `gles2` or the compatibility profile do not count, except for an extension gl.xml
+//! lists for OpenGL ES only, where all count; and a version's functions that a later version
+//! removes from core are left out), each with the family that generates it, or
 //! `None` where the header does not declare it (no build has it). Functions gl.xml requires
 //! only where another extension is supported too come apart, with that extension's name.
 
@@ -77,7 +78,7 @@ pub fn emit(api: &Api) -> TokenStream {
             pub conditional: &'static [(&'static str, &'static [Function])],
         }
 
-        /// gl.xml's desktop extensions, sorted by name.
+        /// gl.xml's extensions, sorted by name.
         pub static EXTENSIONS: &[Provision] = &[#(#extensions)*];
 
         /// The core versions, `GL_VERSION_1_0` first.

@@ -52,15 +52,15 @@ fn has_entry_points(functions: &[Function], built: &impl Fn(Family) -> bool) -> 
 /// The extensions of `driver` (the driver's list, in its order) whose functions all have entry
 /// points in the families `built` says are there, in the same order.
 pub fn served_extensions_with(driver: &[String], built: impl Fn(Family) -> bool) -> Vec<String> {
-    let first: Vec<Option<&Provision>> = driver
-        .iter()
-        .map(|name| extension(name).filter(|p| has_entry_points(p.functions, &built)))
-        .collect();
+    let first: Vec<Option<&Provision>> =
+        driver.iter().map(|name| extension(name).filter(|p| has_entry_points(p.functions, &built))).collect();
     let listed = |name: &str| first.iter().flatten().any(|p| p.name == name);
     first
         .iter()
         .flatten()
-        .filter(|p| p.conditional.iter().all(|(other, functions)| !listed(other) || has_entry_points(functions, &built)))
+        .filter(|p| {
+            p.conditional.iter().all(|(other, functions)| !listed(other) || has_entry_points(functions, &built))
+        })
         .map(|p| p.name.to_string())
         .collect()
 }
@@ -142,10 +142,7 @@ mod tests {
         // EXT_texture_storage's functions are EXT functions of the header; EXT_framebuffer_object's
         // are not in the core header at all; MESA_unknown is not in gl.xml.
         assert_eq!(served_extensions_with(&driver, |f| f == Family::Core), names(&["GL_ARB_sync"]));
-        assert_eq!(
-            served_extensions_with(&driver, |_| true),
-            names(&["GL_EXT_texture_storage", "GL_ARB_sync"])
-        );
+        assert_eq!(served_extensions_with(&driver, |_| true), names(&["GL_EXT_texture_storage", "GL_ARB_sync"]));
     }
 
     #[test]

@@ -255,7 +255,12 @@ fn condition(block: roxmltree::Node) -> Option<String> {
 /// ([`Registry::extensions`], [`Registry::versions`]).
 fn read_requirements(doc: &roxmltree::Document, registry: &mut Registry) {
     let commands_of = |block: roxmltree::Node| -> Vec<String> {
-        block.children().filter(|n| n.has_tag_name("command")).filter_map(|c| c.attribute("name")).map(str::to_string).collect()
+        block
+            .children()
+            .filter(|n| n.has_tag_name("command"))
+            .filter_map(|c| c.attribute("name"))
+            .map(str::to_string)
+            .collect()
     };
     let gl = |s: &str| s.split('|').any(|a| a == "gl" || a == "glcore");
     for node in doc.descendants() {

@@ -36,11 +36,14 @@ pub struct Api {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Provision {
     pub name: String,
-    pub functions: Vec<(String, Option<Family>)>,
+    pub functions: Vec<Required>,
     /// Functions required only where another extension is supported too: (that extension,
     /// the functions).
-    pub conditional: Vec<(String, Vec<(String, Option<Family>)>)>,
+    pub conditional: Vec<(String, Vec<Required>)>,
 }
+
+/// A required function and the family of its entry point (`None`: not in the header).
+pub type Required = (String, Option<Family>);
 
 /// What the generated API does with a function. Every function has exactly one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

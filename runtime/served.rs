@@ -52,8 +52,17 @@ fn has_entry_points(functions: &[Function], built: &impl Fn(Family) -> bool) -> 
 /// The extensions of `driver` (the driver's list, in its order) whose functions all have entry
 /// points in the families `built` says are there, in the same order.
 pub fn served_extensions_with(driver: &[String], built: impl Fn(Family) -> bool) -> Vec<String> {
+    filter(driver, extension, built)
+}
+
+/// [`served_extensions_with`], with gl.xml's requirements looked up by `lookup`.
+fn filter(
+    driver: &[String],
+    lookup: impl Fn(&str) -> Option<&'static Provision>,
+    built: impl Fn(Family) -> bool,
+) -> Vec<String> {
     let first: Vec<Option<&Provision>> =
-        driver.iter().map(|name| extension(name).filter(|p| has_entry_points(p.functions, &built))).collect();
+        driver.iter().map(|name| lookup(name).filter(|p| has_entry_points(p.functions, &built))).collect();
     let listed = |name: &str| first.iter().flatten().any(|p| p.name == name);
     first
         .iter()
@@ -79,8 +88,13 @@ fn version_of(name: &str) -> Option<(u32, u32)> {
 /// The highest core version at most `driver` whose functions, and those of every version below
 /// it, all have entry points in the families `built` says are there (`(1, 0)` at the least).
 pub fn served_version_with(driver: (u32, u32), built: impl Fn(Family) -> bool) -> (u32, u32) {
+    cap(driver, VERSIONS, built)
+}
+
+/// [`served_version_with`] over the core versions `versions`, in order.
+fn cap(driver: (u32, u32), versions: &[Provision], built: impl Fn(Family) -> bool) -> (u32, u32) {
     let mut served = (1, 0);
-    for p in VERSIONS {
+    for p in versions {
         let Some(v) = version_of(p.name) else { continue };
         if v > driver || !has_entry_points(p.functions, &built) {
             break;
@@ -155,13 +169,22 @@ mod tests {
 
     #[test]
     fn a_conditional_requirement_counts_only_with_its_extension() {
-        let p = extension("GL_ARB_texture_storage").unwrap();
-        assert!(p.conditional.iter().any(|(c, _)| *c == "GL_EXT_direct_state_access"));
-        let alone = names(&["GL_ARB_texture_storage"]);
-        assert_eq!(served_extensions_with(&alone, |f| f == Family::Core), alone);
-        // With EXT_direct_state_access listed and served, its EXT functions are required too.
-        let both = names(&["GL_ARB_texture_storage", "GL_EXT_direct_state_access"]);
-        assert_eq!(served_extensions_with(&both, |_| true), both);
+        // gl.xml's shape (`Supported only if GL_EXT_direct_state_access is supported`), with
+        // the families chosen so that only the conditional function is missing.
+        static A: Provision = Provision {
+            name: "GL_X_a",
+            functions: &[("glA", Some(Family::Core))],
+            conditional: &[("GL_X_b", &[("glAB", Some(Family::Ext))])],
+        };
+        static B: Provision = Provision { name: "GL_X_b", functions: &[("glB", Some(Family::Core))], conditional: &[] };
+        let lookup = |name: &str| [&A, &B].into_iter().find(|p| p.name == name);
+        let core = |f| f == Family::Core;
+        assert_eq!(filter(&names(&["GL_X_a"]), lookup, core), names(&["GL_X_a"]));
+        assert_eq!(filter(&names(&["GL_X_b", "GL_X_a"]), lookup, core), names(&["GL_X_b"]));
+        assert_eq!(filter(&names(&["GL_X_b", "GL_X_a"]), lookup, |_| true), names(&["GL_X_b", "GL_X_a"]));
+        // The real table reads the condition from gl.xml's comment.
+        let sparse = extension("GL_ARB_sparse_buffer").unwrap();
+        assert!(sparse.conditional.iter().any(|(c, _)| *c == "GL_EXT_direct_state_access"));
     }
 
     #[test]
@@ -171,6 +194,16 @@ mod tests {
         assert_eq!(served_version_with((3, 3), |_| true), (3, 3));
         // With no family built, no version's functions are there.
         assert_eq!(served_version_with((4, 6), |_| false), (1, 0));
+        // A version with a function no build has caps at the one below it, whatever follows.
+        let versions = [
+            Provision { name: "GL_VERSION_1_0", functions: &[("glA", Some(Family::Core))], conditional: &[] },
+            Provision { name: "GL_VERSION_2_0", functions: &[("glB", Some(Family::Core))], conditional: &[] },
+            Provision { name: "GL_VERSION_2_1", functions: &[("glC", None)], conditional: &[] },
+            Provision { name: "GL_VERSION_3_0", functions: &[], conditional: &[] },
+        ];
+        assert_eq!(cap((4, 5), &versions, |_| true), (2, 0));
+        assert_eq!(cap((1, 0), &versions, |_| true), (1, 0));
+        assert_eq!(cap((2, 0), &versions, |_| true), (2, 0));
     }
 
     #[test]

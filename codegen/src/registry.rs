@@ -355,4 +355,33 @@ mod tests {
         assert_eq!(r.groups["TextureTarget"], vec!["GL_TEXTURE_2D"]);
         assert_eq!(r.enums["GL_TEXTURE_2D"], 0x0DE1);
     }
+
+    #[test]
+    fn reads_what_extensions_and_versions_require_of_a_core_context() {
+        let xml = r#"<registry>
+<feature api="gl" name="GL_VERSION_1_0" number="1.0"><require><command name="glBegin"/><command name="glClear"/></require></feature>
+<feature api="gl" name="GL_VERSION_3_2" number="3.2"><require><command name="glFenceSync"/></require>
+  <remove profile="core"><command name="glBegin"/></remove></feature>
+<extensions>
+<extension name="GL_X_a" supported="gl|glcore|gles2">
+  <require><command name="glA"/></require>
+  <require api="gles2"><command name="glAOES"/></require>
+  <require profile="compatibility"><command name="glAOld"/></require>
+  <require comment="Supported only if GL_EXT_direct_state_access is supported"><command name="glAEXT"/></require>
+</extension>
+<extension name="GL_X_es" supported="gles2"><require><command name="glEs"/></require></extension>
+</extensions></registry>"#;
+        let r = parse(Path::new("gl.xml"), xml).unwrap();
+        let a = &r.extensions[0];
+        assert_eq!((a.name.as_str(), a.commands.clone()), ("GL_X_a", vec!["glA".to_string()]));
+        assert_eq!(a.conditional, vec![("GL_EXT_direct_state_access".to_string(), vec!["glAEXT".to_string()])]);
+        assert_eq!(r.extensions[1].commands, vec!["glEs".to_string()], "an ES-only extension: all its blocks");
+        let versions: Vec<(&str, Vec<String>)> =
+            r.versions.iter().map(|v| (v.name.as_str(), v.commands.clone())).collect();
+        assert_eq!(
+            versions,
+            [("GL_VERSION_1_0", vec!["glClear".to_string()]), ("GL_VERSION_3_2", vec!["glFenceSync".to_string()])],
+            "glBegin is removed from core by 3.2"
+        );
+    }
 }

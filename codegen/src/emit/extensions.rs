@@ -3,7 +3,7 @@
 //!
 //! A driver lists every extension it implements; glcmd passes calls through only for the
 //! functions it generates, and which it generates depends on the cargo features of the build
-//! (`ext`, `vendor`: [`Family`](crate::model::Family)). A loader such as glad sets
+//! (`ext`, `vendor`: [`Family`]). A loader such as glad sets
 //! `GLAD_GL_EXT_framebuffer_object` from the extension list and then calls the extension's
 //! functions through the pointers it loaded: an extension listed with a function glcmd lacks
 //! is a call through NULL. So the runtime (`runtime/served.rs`) lists an extension only if

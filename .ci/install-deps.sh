@@ -19,7 +19,18 @@ packages=(
     libx11-dev
     # X11 libraries glutin/winit load at run time.
     libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
+    # run/tests/unchanged.rs generates a C loader with glad2 (PyPI), which pip installs below.
+    python3-pip
 )
+
+# glad2's `glad` command, from PyPI (Debian has only the old glad 0.1): after the packages.
+install_glad() {
+    if command -v glad >/dev/null 2>&1; then
+        return
+    fi
+    echo "install-deps: installing glad2 (pip)"
+    python3 -m pip install --quiet --break-system-packages glad2
+}
 
 is_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q '^install ok installed$'
@@ -32,6 +43,7 @@ done
 
 if ((${#missing[@]} == 0)); then
     echo "install-deps: all ${#packages[@]} packages present"
+    install_glad
     exit 0
 fi
 
@@ -44,3 +56,4 @@ fi
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_glad

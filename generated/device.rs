@@ -7399,6 +7399,7 @@ impl Device {
             );
             return Ok(v);
         }
+        let index = self.limits().uncached_index(name, index);
         self.get_stringi_round_trip(name, index)
     }
     /// `glGetSubroutineIndex` (GL_VERSION_4_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).

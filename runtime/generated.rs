@@ -15,6 +15,11 @@ pub mod enums {
 pub mod loader {
     include!(concat!(env!("OUT_DIR"), "/loader.rs"));
 }
+/// Per extension and core version, the functions it requires and the family of each
+/// (`crate::served` decides from it what this build lists).
+pub mod extensions {
+    include!(concat!(env!("OUT_DIR"), "/extensions.rs"));
+}
 #[allow(clippy::match_same_arms)]
 pub mod pname {
     include!(concat!(env!("OUT_DIR"), "/pname.rs"));

@@ -27,10 +27,10 @@
 //!
 //! | floor | modules | what they hold |
 //! | --- | --- | --- |
-//! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`) | typedefs, enumerants, the function table [`Gl`], pname counts: from `vendor/` by glcmd-codegen in `build.rs` |
+//! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from `vendor/` by glcmd-codegen in `build.rs` |
 //! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
 //! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
-//! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the capture writer; open frames; options and counters |
+//! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
@@ -158,6 +158,8 @@ mod render;
 #[doc(hidden)]
 pub mod replay;
 mod round_trips;
+#[doc(hidden)]
+pub mod served;
 mod shadow;
 pub mod special;
 mod sync;

@@ -9,6 +9,12 @@
 //! handed out. The generated getters answer those pnames from memory, without a round trip;
 //! any other pname is a round trip as before. A pname the context does not know (a 4.6 limit
 //! on a 4.5 context) raises an error at start-up, which is cleared, and is left out.
+//!
+//! The extension list and the version are then made to describe this build (`served.rs`): the
+//! list keeps only the extensions whose functions all have entry points here (in the driver's
+//! order, `GL_NUM_EXTENSIONS` to match in every getter), and the version is capped where a core
+//! function would be missing. An index past a cached list goes to the GL as an index past the
+//! GL's own, so the GL raises the error it raises there ([`Limits::uncached_index`]).
 
 use std::collections::HashMap;
 use std::ffi::CStr;
@@ -29,6 +35,8 @@ pub struct Limits {
     strings: HashMap<GLenum, Option<String>>,
     /// `glGetStringi(GL_EXTENSIONS, i)` and `(GL_SHADING_LANGUAGE_VERSION, i)`.
     strings_indexed: HashMap<(GLenum, GLuint), Option<String>>,
+    /// The names whose whole indexed list is cached, and its length.
+    lists: HashMap<GLenum, GLuint>,
 }
 
 fn clear_errors(g: &Gl) -> bool {
@@ -129,9 +137,71 @@ impl Limits {
                 let s = text(unsafe { (g.GetStringi)(name, i) });
                 l.strings_indexed.insert((name, i), s);
             }
+            l.lists.insert(name, n.max(0) as GLuint);
         }
         clear_errors(g);
+        l.serve_this_build();
         l
+    }
+
+    /// Makes the extension list and the version describe this build (`served.rs`): only the
+    /// extensions whose functions all have entry points here, in the driver's order, with
+    /// `GL_NUM_EXTENSIONS` to match; the version capped where a core function is missing.
+    fn serve_this_build(&mut self) {
+        if let Some(&n) = self.lists.get(&gl::EXTENSIONS) {
+            let driver: Vec<String> =
+                (0..n).filter_map(|i| self.strings_indexed.remove(&(gl::EXTENSIONS, i)).flatten()).collect();
+            let served = crate::served::served_extensions(&driver);
+            for (i, name) in served.iter().enumerate() {
+                self.strings_indexed.insert((gl::EXTENSIONS, i as GLuint), Some(name.clone()));
+            }
+            self.lists.insert(gl::EXTENSIONS, served.len() as GLuint);
+            self.set_integer(gl::NUM_EXTENSIONS, served.len() as i64);
+        }
+        let (Some(major), Some(minor)) = (self.integer.get(&gl::MAJOR_VERSION), self.integer.get(&gl::MINOR_VERSION))
+        else {
+            return;
+        };
+        let driver = (major.first().copied().unwrap_or(0) as u32, minor.first().copied().unwrap_or(0) as u32);
+        let served = crate::served::served_version(driver);
+        if served == driver {
+            return;
+        }
+        self.set_integer(gl::MAJOR_VERSION, served.0.into());
+        self.set_integer(gl::MINOR_VERSION, served.1.into());
+        if let Some(Some(v)) = self.strings.get(&gl::VERSION) {
+            let v = crate::served::version_string(v, served);
+            self.strings.insert(gl::VERSION, Some(v));
+        }
+        if let Some(Some(v)) = self.strings.get(&gl::SHADING_LANGUAGE_VERSION) {
+            let v = crate::served::glsl_version_string(v, served);
+            self.strings.insert(gl::SHADING_LANGUAGE_VERSION, Some(v));
+        }
+    }
+
+    /// Sets a cached single-value constant in every typed getter, converted as the GL converts
+    /// an integer (a boolean is whether it is non-zero).
+    fn set_integer(&mut self, pname: GLenum, value: i64) {
+        if !self.integer.contains_key(&pname) {
+            return;
+        }
+        self.integer.insert(pname, vec![value as GLint]);
+        self.integer64.insert(pname, vec![value]);
+        self.float.insert(pname, vec![value as GLfloat]);
+        self.double.insert(pname, vec![value as GLdouble]);
+        self.boolean.insert(pname, vec![(value != 0) as GLboolean]);
+    }
+
+    /// The index to ask the GL for where the cache does not answer `glGetStringi(name,
+    /// index)`: for a name whose whole list is cached (the index is past it), an index past any
+    /// list of the GL's too, so that the GL raises `GL_INVALID_VALUE` and returns NULL, as it
+    /// does past the end of its list; otherwise `index`.
+    pub fn uncached_index(&self, name: GLenum, index: GLuint) -> GLuint {
+        if self.lists.contains_key(&name) {
+            GLuint::MAX
+        } else {
+            index
+        }
     }
 
     pub fn integerv(&self, pname: GLenum) -> Option<Vec<GLint>> {

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::ctype::CType;
 use crate::error::{Error, Position};
 use crate::header::Header;
-use crate::model::{Api, Function, Kind, Param, Redirect, Role, Rule};
+use crate::model::{Api, Family, Function, Kind, Param, Provision, Redirect, Role, Rule};
 use crate::pname_tables;
 use crate::registry::Registry;
 
@@ -305,13 +305,29 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
         .map(|(g, _)| g.clone())
         .collect();
+    let families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    let extensions = registry.extensions.iter().map(|r| provision(r, &families)).collect();
+    let versions = registry.versions.iter().map(|r| provision(r, &families)).collect();
     Ok(Api {
-        functions,
         enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).collect(),
         typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
         groups,
         narrow_groups,
+        extensions,
+        versions,
+        functions,
     })
+}
+
+/// An extension's or version's requirements, with the family of each function's entry point
+/// (`None` for a function the header does not declare).
+fn provision(r: &crate::registry::Requirement, families: &HashMap<&str, Family>) -> Provision {
+    let with_family = |names: &[String]| names.iter().map(|n| (n.clone(), families.get(n.as_str()).copied())).collect();
+    Provision {
+        name: r.name.clone(),
+        functions: with_family(&r.commands),
+        conditional: r.conditional.iter().map(|(c, names)| (c.clone(), with_family(names))).collect(),
+    }
 }
 
 fn override_len(function: &str, param: &str) -> Option<&'static str> {

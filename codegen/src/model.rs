@@ -22,7 +22,28 @@ pub struct Api {
     /// The groups whose every member is below 0xFFFF: a parameter of such a group is packed
     /// as 16 bits.
     pub narrow_groups: BTreeSet<String>,
+    /// gl.xml's extensions, in registry order, with what each requires of a core-profile
+    /// context (one for OpenGL ES only: what all its blocks require). Computed before [`Api::select`], which leaves it whole: the
+    /// runtime decides at build time which families are there.
+    pub extensions: Vec<Provision>,
+    /// The core versions (`GL_VERSION_1_0` .. `GL_VERSION_4_6`), as [`Api::extensions`].
+    pub versions: Vec<Provision>,
 }
+
+/// An extension or a core version and the functions it requires of a core-profile context,
+/// each with the family whose cargo feature generates its entry point (`None`: the function is
+/// not in the header, so no build of glcmd has one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provision {
+    pub name: String,
+    pub functions: Vec<Required>,
+    /// Functions required only where another extension is supported too: (that extension,
+    /// the functions).
+    pub conditional: Vec<(String, Vec<Required>)>,
+}
+
+/// A required function and the family of its entry point (`None`: not in the header).
+pub type Required = (String, Option<Family>);
 
 /// What the generated API does with a function. Every function has exactly one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -23,6 +23,25 @@ pub struct Registry {
     /// command name -> what provides it to a desktop GL context: core versions
     /// (`GL_VERSION_4_5`) and extensions (`GL_ARB_robustness`), in registry order.
     pub providers: HashMap<String, Vec<String>>,
+    /// The extensions, in registry order, with the commands a core-profile context requires of
+    /// them (for one gl.xml lists for OpenGL ES only, the commands of all its blocks).
+    pub extensions: Vec<Requirement>,
+    /// The core versions (`GL_VERSION_4_6`), in registry order, with the commands each adds to
+    /// the core profile (those a later version removes from it are left out).
+    pub versions: Vec<Requirement>,
+}
+
+/// The commands an extension or a core version requires of a desktop core-profile context.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Requirement {
+    /// `GL_ARB_texture_storage`, `GL_VERSION_4_5`.
+    pub name: String,
+    /// Commands required unconditionally, in registry order.
+    pub commands: Vec<String>,
+    /// Commands required only where another extension is also supported (`<require
+    /// comment="Supported only if GL_EXT_direct_state_access is supported">`): (that extension,
+    /// the commands).
+    pub conditional: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -60,10 +79,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         groups: BTreeMap::new(),
         enums: HashMap::new(),
         providers: HashMap::new(),
+        extensions: Vec::new(),
+        versions: Vec::new(),
     };
     read_enums(&doc, &mut registry);
     read_commands(&doc, &lines, &mut registry, &mut errors);
     read_providers(&doc, &mut registry);
+    read_requirements(&doc, &mut registry);
     if errors.is_empty() {
         Ok(registry)
     } else {
@@ -213,6 +235,71 @@ fn read_providers(doc: &roxmltree::Document, registry: &mut Registry) {
     }
 }
 
+/// Whether a `<require>` or `<remove>` block applies to a desktop core-profile context: no `api`
+/// or one naming `gl`/`glcore`, and no `profile` or `core` (`compatibility` blocks list what a
+/// core context lacks; `api="gles2"` blocks are for OpenGL ES).
+fn core_block(block: roxmltree::Node) -> bool {
+    let api_ok = block.attribute("api").is_none_or(|a| a.split('|').any(|a| a == "gl" || a == "glcore"));
+    api_ok && block.attribute("profile").is_none_or(|p| p == "core")
+}
+
+/// The extension a `<require>` block depends on, from its comment (`Supported only if
+/// GL_EXT_direct_state_access is supported`): gl.xml says so in prose only.
+fn condition(block: roxmltree::Node) -> Option<String> {
+    let rest = block.attribute("comment")?.strip_prefix("Supported only if ")?;
+    let name = rest.split_whitespace().next()?;
+    name.starts_with("GL_").then(|| name.to_string())
+}
+
+/// The commands of each desktop extension and of each core version, for a core-profile context
+/// ([`Registry::extensions`], [`Registry::versions`]).
+fn read_requirements(doc: &roxmltree::Document, registry: &mut Registry) {
+    let commands_of = |block: roxmltree::Node| -> Vec<String> {
+        block
+            .children()
+            .filter(|n| n.has_tag_name("command"))
+            .filter_map(|c| c.attribute("name"))
+            .map(str::to_string)
+            .collect()
+    };
+    let gl = |s: &str| s.split('|').any(|a| a == "gl" || a == "glcore");
+    for node in doc.descendants() {
+        let is_version = node.has_tag_name("feature") && node.attribute("api") == Some("gl");
+        let is_extension = node.has_tag_name("extension");
+        // An extension gl.xml lists for OpenGL ES only, which a desktop driver lists too (Mesa:
+        // `GL_OES_EGL_image`, `GL_EXT_texture_compression_dxt1`): every block counts, for lack
+        // of a desktop one.
+        let desktop = is_version || node.attribute("supported").is_some_and(gl);
+        let Some(name) = node.attribute("name").filter(|_| is_version || is_extension) else { continue };
+        let mut r = Requirement { name: name.to_string(), ..Requirement::default() };
+        let counts = |n: &roxmltree::Node| n.has_tag_name("require") && (!desktop || core_block(*n));
+        for block in node.children().filter(counts) {
+            let found = commands_of(block);
+            match condition(block) {
+                Some(c) => r.conditional.push((c, found)),
+                None => {
+                    for c in found {
+                        if !r.commands.contains(&c) {
+                            r.commands.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        if is_version {
+            for block in node.children().filter(|n| n.has_tag_name("remove") && core_block(*n)) {
+                let removed = commands_of(block);
+                for earlier in &mut registry.versions {
+                    earlier.commands.retain(|c| !removed.contains(c));
+                }
+            }
+            registry.versions.push(r);
+        } else {
+            registry.extensions.push(r);
+        }
+    }
+}
+
 /// The name of the `<command>` that contains `line`, for errors in XML that does not parse.
 fn enclosing_command(text: &str, line: usize) -> Option<String> {
     let before: Vec<&str> = text.lines().take(line).collect();
@@ -267,5 +354,34 @@ mod tests {
         assert_eq!(c.params[2].line, 6);
         assert_eq!(r.groups["TextureTarget"], vec!["GL_TEXTURE_2D"]);
         assert_eq!(r.enums["GL_TEXTURE_2D"], 0x0DE1);
+    }
+
+    #[test]
+    fn reads_what_extensions_and_versions_require_of_a_core_context() {
+        let xml = r#"<registry>
+<feature api="gl" name="GL_VERSION_1_0" number="1.0"><require><command name="glBegin"/><command name="glClear"/></require></feature>
+<feature api="gl" name="GL_VERSION_3_2" number="3.2"><require><command name="glFenceSync"/></require>
+  <remove profile="core"><command name="glBegin"/></remove></feature>
+<extensions>
+<extension name="GL_X_a" supported="gl|glcore|gles2">
+  <require><command name="glA"/></require>
+  <require api="gles2"><command name="glAOES"/></require>
+  <require profile="compatibility"><command name="glAOld"/></require>
+  <require comment="Supported only if GL_EXT_direct_state_access is supported"><command name="glAEXT"/></require>
+</extension>
+<extension name="GL_X_es" supported="gles2"><require><command name="glEs"/></require></extension>
+</extensions></registry>"#;
+        let r = parse(Path::new("gl.xml"), xml).unwrap();
+        let a = &r.extensions[0];
+        assert_eq!((a.name.as_str(), a.commands.clone()), ("GL_X_a", vec!["glA".to_string()]));
+        assert_eq!(a.conditional, vec![("GL_EXT_direct_state_access".to_string(), vec!["glAEXT".to_string()])]);
+        assert_eq!(r.extensions[1].commands, vec!["glEs".to_string()], "an ES-only extension: all its blocks");
+        let versions: Vec<(&str, Vec<String>)> =
+            r.versions.iter().map(|v| (v.name.as_str(), v.commands.clone())).collect();
+        assert_eq!(
+            versions,
+            [("GL_VERSION_1_0", vec!["glClear".to_string()]), ("GL_VERSION_3_2", vec!["glFenceSync".to_string()])],
+            "glBegin is removed from core by 3.2"
+        );
     }
 }

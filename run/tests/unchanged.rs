@@ -318,3 +318,104 @@ fn the_launcher_captures_an_unmodified_program() {
     let needle = b"uniform sampler2D tex;";
     assert!(bytes.windows(needle.len()).any(|w| w == needle), "the capture holds the program's lists");
 }
+
+/// glad2's C loader for core 4.6 with every extension of its gl.xml, generated once into
+/// `target/<profile>/run-tests/glad` (`pip install glad2` provides `glad`; `.ci/install-deps.sh`
+/// installs it).
+fn glad_loader() -> PathBuf {
+    let dir = launcher().parent().unwrap().join("run-tests/glad");
+    if !dir.join("src/gl.c").exists() {
+        let mut command = Command::new("glad");
+        command.args(["--api", "gl:core=4.6", "--reproducible", "--quiet", "--out-path"]).arg(&dir).args(["c"]);
+        let done = process::run(command, "glad", Duration::from_secs(600));
+        assert!(done.status.success(), "glad failed (install it with `pip install glad2`):\n{}", done.stderr);
+    }
+    dir
+}
+
+/// `ext_functions.h`: every (extension, function, extension the function also needs or "") of
+/// glcmd's generated table, for `tests/c/loader.c`'s resolution check.
+fn ext_functions_header(dir: &Path) {
+    let mut rows = String::new();
+    for p in glcmd::generated::extensions::EXTENSIONS {
+        for (f, _) in p.functions {
+            rows.push_str(&format!("    {{\"{}\", \"{f}\", \"\"}},\n", p.name));
+        }
+        for (needs, functions) in p.conditional {
+            for (f, _) in *functions {
+                rows.push_str(&format!("    {{\"{}\", \"{f}\", \"{needs}\"}},\n", p.name));
+            }
+        }
+    }
+    let text = format!("static const char *const EXT_FUNCTIONS[][3] = {{\n{rows}}};\n");
+    std::fs::write(dir.join("ext_functions.h"), text).unwrap();
+}
+
+/// The lines of `out` that start with `prefix`, without it.
+fn lines_of<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
+    out.lines().filter_map(|l| l.strip_prefix(prefix)).collect()
+}
+
+/// A program loaded with glad: through glcmd-run its extension list is the driver's in the
+/// driver's order with what glcmd cannot serve left out, every function of every listed
+/// extension resolves to glcmd's entry point, and its calls behind GLAD_GL_ flags run without a
+/// crash and answer as directly.
+#[test]
+fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
+    let glad = glad_loader();
+    ext_functions_header(&glad);
+    let exe = launcher().parent().unwrap().join("run-tests/loader");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let output = Command::new(&cc)
+        .args(["-std=c99", "-O1", "-Wall", "-Werror", "-I"])
+        .arg(glad.join("include"))
+        .arg("-I")
+        .arg(&glad)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/loader.c"))
+        .arg(glad.join("src/gl.c"))
+        .arg("-o")
+        .arg(&exe)
+        .args(["-lEGL", "-ldl"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{cc} loader.c failed:\n{}", String::from_utf8_lossy(&output.stderr));
+
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["resolve"], Through::GlcmdRun, None);
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not through glcmd:\n{stderr}");
+    let (driver, served) = (lines_of(&direct, "ext="), lines_of(&through, "ext="));
+    println!("driver: {} extensions, through glcmd-run: {}", driver.len(), served.len());
+    assert_eq!(lines_of(&through, "num_extensions="), [served.len().to_string().as_str()]);
+    let mut rest = driver.iter();
+    for name in &served {
+        assert!(rest.any(|d| d == name), "{name}: not in the driver's list, or out of its order");
+    }
+    assert!(served.len() > 100 && served.len() < driver.len(), "{} of {}", served.len(), driver.len());
+    assert_eq!(lines_of(&through, "unresolved="), Vec::<&str>::new(), "functions of listed extensions");
+    // As many functions checked as glcmd's table gives the listed extensions.
+    let expected: usize = served
+        .iter()
+        .map(|name| {
+            let p = glcmd::served::extension(name).unwrap();
+            let conditional = p.conditional.iter().filter(|(other, _)| served.contains(other));
+            p.functions.len() + conditional.map(|(_, f)| f.len()).sum::<usize>()
+        })
+        .sum();
+    assert_eq!(lines_of(&through, "resolved="), [format!("{expected}/{expected}").as_str()]);
+    for out in [&direct, &through] {
+        for expected in ["past_end_null=1", "past_end_error=0x501", "error_end=0x0", "done=1"] {
+            assert!(out.lines().any(|l| l == expected), "no line `{expected}` in:\n{out}");
+        }
+    }
+    // The guarded calls of extensions both list answer the same.
+    for key in
+        ["glad_version=", "dsa_buffer_size=", "khr_debug_label=", "arb_sync_signaled=", "texture_storage_levels="]
+    {
+        assert_eq!(lines_of(&direct, key), lines_of(&through, key), "{key}");
+        assert_eq!(lines_of(&through, key).len(), 1, "{key} in:\n{through}");
+    }
+    // Calls of extensions glcmd leaves out are not made through it.
+    if !served.contains(&"GL_EXT_framebuffer_object") {
+        assert!(lines_of(&through, "ext_framebuffer_object_name=").is_empty());
+    }
+}

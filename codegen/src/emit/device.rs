@@ -286,6 +286,10 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
          cache without a round trip; other pnames are a round trip, answered from the submitted stream (calls in a \
          list not yet submitted are not seen: `Device::immediate`'s twin submits its pending calls first)",
     );
+    // An index past a list the cache holds (the extensions glcmd serves: `runtime/served.rs`)
+    // goes to the GL as an index past the GL's own list, so that the GL raises
+    // `GL_INVALID_VALUE` and returns NULL, as it does past its list.
+    let remap = (f.name == "glGetStringi").then(|| quote!(let index = self.limits().uncached_index(name, index);));
     quote! {
         #inner
 
@@ -296,6 +300,7 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
                 #capture
                 return Ok(v);
             }
+            #remap
             self.#uncached(#(#ids),*)
         }
     }

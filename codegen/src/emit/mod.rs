@@ -14,6 +14,7 @@
 //! | `pname.rs` | [`pname`] | the pname count tables as `match` functions |
 //! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
 //! | `capture.rs` | [`capture`] | capture tables: fingerprint, per-opcode array and name fields, replay of creates and queries |
+//! | `extensions.rs` | [`extensions`] | per extension and core version, the functions it requires and the family of each |
 //!
 //! Crate glcmd-capi's sources come from two more emitters, outside [`emit_all`]: [`capi`] (the C
 //! entry points, Rust) and [`c_header`] (`glcmd.h`, C).
@@ -34,6 +35,7 @@ pub mod checked;
 pub mod commands;
 pub mod device;
 pub mod enums;
+pub mod extensions;
 pub mod immediate;
 pub mod inspect;
 pub mod loader;
@@ -70,6 +72,7 @@ pub fn emit_files(api: &Api, checking: bool) -> Result<Vec<(&'static str, String
         ("immediate.rs", Ok(immediate::emit(api))),
         ("pname.rs", pname::emit(api)),
         ("capture.rs", Ok(capture::emit(api))),
+        ("extensions.rs", Ok(extensions::emit(api))),
     ];
     if checking {
         files.push(("checked.rs", Ok(checked::emit(api))));

@@ -1,0 +1,87 @@
+//! What each desktop GL extension and core version requires of a core-profile context, and
+//! which of glcmd's families has an entry point for each required function.
+//!
+//! A driver lists every extension it implements; glcmd passes calls through only for the
+//! functions it generates, and which it generates depends on the cargo features of the build
+//! (`ext`, `vendor`: [`Family`]). A loader such as glad sets
+//! `GLAD_GL_EXT_framebuffer_object` from the extension list and then calls the extension's
+//! functions through the pointers it loaded: an extension listed with a function glcmd lacks
+//! is a call through NULL. So the runtime (`runtime/served.rs`) lists an extension only if
+//! every function it requires has an entry point in the families built, and caps the version
+//! the same way. This file is its data: per extension (sorted by name, for a binary search) and
+//! per core version (in order), the functions gl.xml's `<require>` blocks name for desktop core
+//! (blocks for `gles2` or the compatibility profile do not count, except for an extension gl.xml
+//! lists for OpenGL ES only, where all count; and a version's functions that a later version
+//! removes from core are left out), each with the family that generates it, or
+//! `None` where the header does not declare it (no build has it). Functions gl.xml requires
+//! only where another extension is supported too come apart, with that extension's name.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{Api, Family, Provision};
+
+fn family(f: Option<Family>) -> TokenStream {
+    match f {
+        Some(Family::Core) => quote!(Some(Family::Core)),
+        Some(Family::Ext) => quote!(Some(Family::Ext)),
+        Some(Family::Vendor) => quote!(Some(Family::Vendor)),
+        None => quote!(None),
+    }
+}
+
+fn functions(list: &[(String, Option<Family>)]) -> TokenStream {
+    let items = list.iter().map(|(name, f)| {
+        let f = family(*f);
+        quote!((#name, #f),)
+    });
+    quote!(&[#(#items)*])
+}
+
+fn provision(p: &Provision) -> TokenStream {
+    let name = &p.name;
+    let required = functions(&p.functions);
+    let conditional = p.conditional.iter().map(|(c, list)| {
+        let list = functions(list);
+        quote!((#c, #list),)
+    });
+    quote!(Provision { name: #name, functions: #required, conditional: &[#(#conditional)*] },)
+}
+
+pub fn emit(api: &Api) -> TokenStream {
+    let mut extensions: Vec<&Provision> = api.extensions.iter().collect();
+    extensions.sort_by(|a, b| a.name.cmp(&b.name));
+    extensions.dedup_by(|a, b| a.name == b.name);
+    let extensions = extensions.into_iter().map(provision);
+    let versions = api.versions.iter().map(provision);
+    quote! {
+        /// The cargo feature that generates a function: core GL, ARB and KHR always; `GL_EXT_*`
+        /// with `ext`; NV, AMD, INTEL, MESA and OVR with `vendor`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Family {
+            Core,
+            Ext,
+            Vendor,
+        }
+
+        /// A required function and the family of its entry point (`None`: the header does
+        /// not declare it, so no build of glcmd has one).
+        pub type Function = (&'static str, Option<Family>);
+
+        /// An extension or core version and what it requires of a core-profile context.
+        #[derive(Debug)]
+        pub struct Provision {
+            pub name: &'static str,
+            pub functions: &'static [Function],
+            /// Functions required only where another extension is supported too: (that
+            /// extension, the functions).
+            pub conditional: &'static [(&'static str, &'static [Function])],
+        }
+
+        /// gl.xml's extensions, sorted by name.
+        pub static EXTENSIONS: &[Provision] = &[#(#extensions)*];
+
+        /// The core versions, `GL_VERSION_1_0` first.
+        pub static VERSIONS: &[Provision] = &[#(#versions)*];
+    }
+}

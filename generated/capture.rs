@@ -8,7 +8,7 @@ use crate::device::Device;
 use crate::shadow::Class;
 /// Hash of the opcode table, the packet layouts, the argument roles and the call
 /// encoding: a capture records it, and a build with another value refuses the capture.
-pub const FINGERPRINT: u64 = 2382000595865930548u64;
+pub const FINGERPRINT: u64 = 12057747459210978931u64;
 /// The function index of `glGetError`, which `special.rs` records.
 pub const GET_ERROR: u16 = 229u16;
 /// What the capture loader knows about each opcode.
@@ -1032,9 +1032,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearBufferData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1060,9 +1058,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearBufferSubData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1192,9 +1188,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearNamedBufferData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1227,9 +1221,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearNamedBufferSubData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1378,9 +1370,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearTexImage",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1413,9 +1403,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearTexSubImage",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -7163,9 +7151,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7219,9 +7205,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7319,9 +7303,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7775,9 +7757,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7803,9 +7783,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7831,9 +7809,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8302,9 +8278,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8337,9 +8311,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8372,9 +8344,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",

@@ -516,8 +516,8 @@ fn an_opcode_whose_recording_method_is_unsafe_is_refused() {
     let handle = device.capture(&path, 1).unwrap();
     let mut list = device.command_list();
     list.texture_storage_2d(texture, 1, gl::RGBA8, 2, 2);
-    // SAFETY: 2x2 RGBA8 pixels, default unpack state: 16 bytes.
-    unsafe {
+    // 2x2 RGBA8 pixels, default unpack state: 16 bytes.
+    {
         list.texture_sub_image_2d(texture, 0, 0, 0, 2, 2, gl::RGBA, gl::UNSIGNED_BYTE, glcmd::Bytes::Slice(&[7; 16]))
     };
     device.submit(list).unwrap();

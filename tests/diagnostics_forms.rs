@@ -43,8 +43,8 @@ fn assert_alive(device: &Device, texture: GLuint) {
 fn record_upload_without_data(list: &mut CommandList, texture: GLuint) {
     list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
     list.bind_texture(gl::TEXTURE_2D, texture);
-    // SAFETY: `Bytes::None` passes a null pointer: the GL reads no client memory.
-    unsafe {
+    // `Bytes::None` passes a null pointer: the GL reads no client memory.
+    {
         list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, 4, 4, 0, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::None)
     };
 }
@@ -192,9 +192,9 @@ fn record_forms(list: &mut CommandList, o: &Objects, uploads: bool) -> Vec<&'sta
 
 /// The `Bytes` forms, into the immutable texture bound to `GL_TEXTURE_2D` (each a GL error).
 fn record_uploads(list: &mut CommandList, forms: &mut Vec<&'static str>) {
-    // SAFETY (each tex_image_2d): `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or
-    // 0x0 image the call reads; an offset with no pixel-unpack buffer bound is skipped.
-    let upload = |list: &mut CommandList, size: i32, pixels: Bytes<'_>| unsafe {
+    // `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or 0x0 image the call reads; an
+    // offset with no pixel-unpack buffer bound is skipped.
+    let upload = |list: &mut CommandList, size: i32, pixels: Bytes<'_>| {
         list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, size, size, 0, gl::RGBA, gl::UNSIGNED_BYTE, pixels)
     };
     forms.push("Bytes::None");

@@ -19,8 +19,7 @@ use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::{gl, Device, Gl};
 
 use crate::error::CallError;
-use crate::pixels::{image_bytes, Image, SizeError};
-use crate::recording::Store;
+use glcmd::pixels::{format_type_error, image_bytes, Image, SizeError};
 use crate::types::{GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_OUT_OF_MEMORY, GLCMD_ERROR_UNSUPPORTED};
 
 /// What to measure.
@@ -46,24 +45,13 @@ unsafe fn integer(g: &Gl, pname: GLenum) -> i64 {
     v as i64
 }
 
-/// The pack pixel-store state.
+/// The pack pixel-store state (the runtime's `pixels.rs` reads it).
 ///
 /// # Safety
 /// As for [`integer`].
-unsafe fn pack_store(g: &Gl) -> Store {
+unsafe fn pack_store(g: &Gl) -> glcmd::pixels::Store {
     // SAFETY: the caller's contract.
-    unsafe {
-        Store {
-            alignment: integer(g, gl::PACK_ALIGNMENT).max(1),
-            row_length: integer(g, gl::PACK_ROW_LENGTH),
-            image_height: integer(g, gl::PACK_IMAGE_HEIGHT),
-            skip_pixels: integer(g, gl::PACK_SKIP_PIXELS),
-            skip_rows: integer(g, gl::PACK_SKIP_ROWS),
-            skip_images: integer(g, gl::PACK_SKIP_IMAGES),
-            swap_bytes: false,
-            lsb_first: false,
-        }
-    }
+    unsafe { glcmd::pixels::read_pack_store(g) }
 }
 
 /// # Safety
@@ -85,7 +73,7 @@ fn size_error(f: &str, format: GLenum, type_: GLenum, e: SizeError) -> CallError
                 EnumName(type_)
             ),
         )
-        .raising(crate::pixels::format_type_error(format, type_)),
+        .raising(format_type_error(format, type_)),
         SizeError::Overflow => {
             CallError::new(GLCMD_ERROR_OUT_OF_MEMORY, format!("{f}: the image is larger than memory"))
         }

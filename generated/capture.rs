@@ -8,7 +8,7 @@ use crate::device::Device;
 use crate::shadow::Class;
 /// Hash of the opcode table, the packet layouts, the argument roles and the call
 /// encoding: a capture records it, and a build with another value refuses the capture.
-pub const FINGERPRINT: u64 = 12057747459210978931u64;
+pub const FINGERPRINT: u64 = 5591555176742765331u64;
 /// The function index of `glGetError`, which `special.rs` records.
 pub const GET_ERROR: u16 = 229u16;
 /// What the capture loader knows about each opcode.
@@ -11423,6 +11423,7 @@ pub fn call_info(index: u16) -> Option<(&'static str, bool)> {
         290u16 => Some(("glGetStringi", false)),
         291u16 => Some(("glGetSubroutineIndex", true)),
         292u16 => Some(("glGetSubroutineUniformLocation", true)),
+        294u16 => Some(("glGetTexImage", false)),
         295u16 => Some(("glGetTexLevelParameterfv", false)),
         296u16 => Some(("glGetTexLevelParameteriv", false)),
         297u16 => Some(("glGetTexParameterIiv", false)),
@@ -11488,6 +11489,7 @@ pub fn call_info(index: u16) -> Option<(&'static str, bool)> {
         373u16 => Some(("glIsTextureHandleResidentARB", false)),
         374u16 => Some(("glIsTransformFeedback", false)),
         375u16 => Some(("glIsVertexArray", false)),
+        511u16 => Some(("glReadPixels", false)),
         512u16 => Some(("glReadnPixels", false)),
         513u16 => Some(("glReadnPixelsARB", false)),
         655u16 => Some(("glUnmapBuffer", false)),
@@ -12645,6 +12647,16 @@ pub(crate) fn call(
             };
             calls::query("glGetSubroutineUniformLocation", call, answer, device)
         }
+        294u16 => {
+            let mut d = Decoder::new(args);
+            let mut a0: types::GLenum = d.get("target")?;
+            let mut a1: types::GLint = d.get("level")?;
+            let mut a2: types::GLenum = d.get("format")?;
+            let mut a3: types::GLenum = d.get("type")?;
+            d.finish()?;
+            let call = |device: &Device| device.get_tex_image(a0, a1, a2, a3);
+            calls::query("glGetTexImage", call, answer, device)
+        }
         295u16 => {
             let mut d = Decoder::new(args);
             let mut a0: types::GLenum = d.get("target")?;
@@ -13245,6 +13257,18 @@ pub(crate) fn call(
             a0 = names.map(Class::VertexArray, a0, "array")?;
             let call = |device: &Device| device.is_vertex_array(a0);
             calls::query("glIsVertexArray", call, answer, device)
+        }
+        511u16 => {
+            let mut d = Decoder::new(args);
+            let mut a0: types::GLint = d.get("x")?;
+            let mut a1: types::GLint = d.get("y")?;
+            let mut a2: types::GLsizei = d.get("width")?;
+            let mut a3: types::GLsizei = d.get("height")?;
+            let mut a4: types::GLenum = d.get("format")?;
+            let mut a5: types::GLenum = d.get("type")?;
+            d.finish()?;
+            let call = |device: &Device| device.read_pixels(a0, a1, a2, a3, a4, a5);
+            calls::query("glReadPixels", call, answer, device)
         }
         512u16 => {
             let mut d = Decoder::new(args);

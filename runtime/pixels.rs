@@ -369,6 +369,67 @@ pub unsafe fn read_pack_store(g: &Gl) -> Store {
     unsafe { read_store(g, true) }
 }
 
+/// The bytes `glReadPixels` writes for a `width` x `height` image of `format`/`type_` under the
+/// GL's pack state now: what a query into client memory allocates. An error (the query is not
+/// made) for a pair glcmd cannot size or an image larger than memory.
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context.
+pub unsafe fn pack_len(
+    g: &Gl,
+    function: &'static str,
+    image: Image,
+) -> Result<usize, crate::Error> {
+    // SAFETY: the caller's contract.
+    let store = unsafe { read_pack_store(g) };
+    sized(function, image, &store)
+}
+
+/// The bytes `glGetTexImage` writes for `level` of the texture bound to `target`, as
+/// `format`/`type_`, under the GL's pack state now (the level's size read from the GL).
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context.
+pub unsafe fn tex_level_len(
+    g: &Gl,
+    function: &'static str,
+    (target, level): (GLenum, GLint),
+    format: GLenum,
+    type_: GLenum,
+) -> Result<usize, crate::Error> {
+    let dims = match target {
+        gl::TEXTURE_1D => 1,
+        gl::TEXTURE_3D | gl::TEXTURE_2D_ARRAY | gl::TEXTURE_CUBE_MAP_ARRAY => 3,
+        _ => 2,
+    };
+    let parameter = |pname: GLenum| {
+        let mut v: GLint = 0;
+        // SAFETY: the caller's contract; one value into a local.
+        unsafe { (g.GetTexLevelParameteriv)(target, level, pname, &mut v) };
+        v as i64
+    };
+    let (width, height, depth) =
+        (parameter(gl::TEXTURE_WIDTH), parameter(gl::TEXTURE_HEIGHT), parameter(gl::TEXTURE_DEPTH));
+    // SAFETY: the caller's contract.
+    let store = unsafe { read_pack_store(g) };
+    sized(function, Image { dims, width, height, depth, format, type_ }, &store)
+}
+
+fn sized(function: &'static str, image: Image, store: &Store) -> Result<usize, crate::Error> {
+    match image_bytes(&image, store) {
+        Ok(n) => Ok(n),
+        Err(SizeError::Format)
+            if group_bytes(image.format, gl::UNSIGNED_BYTE).is_none() && image.format != gl::DEPTH_STENCIL =>
+        {
+            Err(crate::Error::InvalidArgument { function, argument: "format", value: image.format as i64 })
+        }
+        Err(SizeError::Format) => {
+            Err(crate::Error::InvalidArgument { function, argument: "type", value: image.type_ as i64 })
+        }
+        Err(SizeError::Overflow) => Err(crate::Error::OutOfMemory { function, bytes: u128::MAX }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -154,18 +154,13 @@ fn objects(device: &Device) -> Objects {
 }
 
 /// One command per argument form (the form, then the command), most of them raising a GL
-/// error or being skipped, so every diagnostics path has a report to write. `uploads`: with
-/// the `tex_image_2d` forms, whose recording method is unsafe (a capture refuses them by
-/// design: a file cannot make the caller's promise).
-fn record_forms(list: &mut CommandList, o: &Objects, uploads: bool) -> Vec<&'static str> {
+/// error or being skipped, so every diagnostics path has a report to write, among them the
+/// `tex_image_2d` forms (each `glcmd::Bytes` form).
+fn record_forms(list: &mut CommandList, o: &Objects) -> Vec<&'static str> {
     let mut forms = Vec::new();
     let (tex, gone) = (o.texture, o.gone);
     list.bind_texture(gl::TEXTURE_2D, tex);
-    if uploads {
-        record_uploads(list, &mut forms);
-    }
-    // SAFETY (each tex_image_2d): `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or
-    // 0x0 image the call reads; an offset with no pixel-unpack buffer bound is skipped.
+    record_uploads(list, &mut forms);
     forms.push("null array");
     list.bind_textures(0, 1, None);
     list.buffer_data(gl::ARRAY_BUFFER, 16, None, gl::STATIC_DRAW);
@@ -212,7 +207,7 @@ fn every_argument_form_dumps_as_itself() {
     let device = glcmd::Device::headless().unwrap();
     let o = objects(&device);
     let mut list = device.command_list();
-    let forms = record_forms(&mut list, &o, true);
+    let forms = record_forms(&mut list, &o);
     let text = list.to_string();
     print!("{text}");
     let (tex, gone, shader) = (o.texture, o.gone, o.shader);
@@ -279,7 +274,7 @@ fn replay_forms(level: &Level, path: &std::path::Path) -> Vec<Report> {
     let handle = level.capture.then(|| device.capture(path, 1).unwrap());
     let mut list = device.command_list();
     list.set_label("forms");
-    record_forms(&mut list, &o, !level.capture);
+    record_forms(&mut list, &o);
     device.submit(list).unwrap();
     let reports = drain(&device);
     assert_alive(&device, o.texture);
@@ -300,11 +295,10 @@ fn every_argument_form_replays_under_every_diagnostics_level() {
             assert!(!r.call.contains("outside the list's parameters"), "{r}");
         }
         let d = &level.diagnostics;
-        let uploads = !level.capture;
         let on_null_upload = |kind| reports.iter().any(|r| r.kind == kind && r.call == TEX_IMAGE_NULL);
         assert!(count(&reports, ReportKind::Skipped) >= 2, "{}: {reports:#?}", level.name);
-        assert_eq!(on_null_upload(ReportKind::GlError), d.strict && uploads, "{}: {reports:#?}", level.name);
-        assert_eq!(on_null_upload(ReportKind::DebugMessage), d.debug_output && uploads, "{}: {reports:#?}", level.name);
+        assert_eq!(on_null_upload(ReportKind::GlError), d.strict, "{}: {reports:#?}", level.name);
+        assert_eq!(on_null_upload(ReportKind::DebugMessage), d.debug_output, "{}: {reports:#?}", level.name);
         let uses = count(&reports, ReportKind::UseAfterDelete);
         assert_eq!(uses > 0, d.track_deletes, "{}: {reports:#?}", level.name);
         if d.track_deletes {

@@ -112,7 +112,7 @@ fn a_2d_upload_under_a_non_default_unpack_state_stores_what_the_gl_stores_direct
                 (g.PixelStorei)(pname, value);
             }
             (g.TextureSubImage2D)(direct, 0, 0, 0, w as i32, h as i32, gl::RGB, gl::UNSIGNED_BYTE, copy.as_ptr().cast());
-            for (pname, value) in layout.pnames() {
+            for (pname, _) in layout.pnames() {
                 let default = if pname == gl::UNPACK_ALIGNMENT { 4 } else { 0 };
                 (g.PixelStorei)(pname, default);
             }
@@ -288,4 +288,39 @@ fn a_clear_value_is_one_texel_checked_and_none_clears_to_zero() {
     let mut list = device.command_list();
     let (message, _) = panic_of(|| list.clear_tex_image(texture, 0, gl::RGBA, gl::UNSIGNED_BYTE, &[1u8, 2, 3]));
     assert!(message.contains("glClearTexImage") && message.contains("`data`"), "{message}");
+}
+
+#[test]
+fn read_pixels_is_sized_from_the_pack_state_and_matches_the_gl_directly() {
+    let device = device();
+    let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
+    let fbo = device.create_framebuffers(1).unwrap()[0];
+    let texels = pattern(64, 6);
+    let mut list = device.command_list();
+    list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
+    list.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, &texels);
+    list.named_framebuffer_texture(fbo, gl::COLOR_ATTACHMENT0, texture, 0);
+    list.bind_framebuffer(gl::READ_FRAMEBUFFER, fbo);
+    // Rows of 6 pixels, 1 row and 1 pixel skipped: the GL writes (1 + 3) * 24 + (1 + 3) * 4 bytes
+    // for a 3x3 read.
+    list.pixel_storei(gl::PACK_ROW_LENGTH, 6);
+    list.pixel_storei(gl::PACK_SKIP_ROWS, 1);
+    list.pixel_storei(gl::PACK_SKIP_PIXELS, 1);
+    device.submit(list).unwrap();
+    let read = device.read_pixels(1, 1, 3, 3, gl::RGBA, gl::UNSIGNED_BYTE).unwrap();
+    assert_eq!(read.len(), (1 + 3 - 1) * 24 + (1 + 3) * 4);
+    let direct = device
+        .with_gl(|g| {
+            let mut out = vec![0u8; (1 + 3 - 1) * 24 + (1 + 3) * 4];
+            unsafe { (g.ReadPixels)(1, 1, 3, 3, gl::RGBA, gl::UNSIGNED_BYTE, out.as_mut_ptr().cast()) };
+            out
+        })
+        .unwrap();
+    assert_eq!(read, direct);
+    for y in 0..3 {
+        let at = (1 + y) * 24 + 4;
+        let source = ((1 + y) * 4 + 1) * 4;
+        assert_eq!(read[at..at + 12], texels[source..source + 12], "row {y}");
+    }
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 }

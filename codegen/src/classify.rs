@@ -656,7 +656,7 @@ fn mark_unsafe_bytes(f: &mut Function) {
     let caller_sized: Vec<(String, bool)> = f
         .params
         .iter()
-        .filter(|p| !crate::sizing::sized_by_recording(f, p))
+        .filter(|p| !crate::sizing::sized_by_recording(f, p) && !crate::sizing::sized_by_query(f, p))
         .filter_map(|p| match p.role {
             Role::In(Rule::Bytes) => Some((p.name.clone(), true)),
             Role::Out(Rule::Bytes) => Some((p.name.clone(), false)),

@@ -4,7 +4,9 @@
 //! Two places use it. The classifier ([`crate::classify`]) leaves a recording method safe when
 //! every such array of it is one the recording side sizes itself: pixel uploads
 //! ([`Sizing::UnpackImage`], from the list's own unpack state, `runtime/pixels.rs`) and one-texel
-//! clear values ([`Sizing::Texel`]); the rest stay caller-sized and `unsafe`. The C emitter
+//! clear values ([`Sizing::Texel`]); and the queries `glReadPixels` / `glGetTexImage`, whose
+//! output the render thread sizes from its real pack state ([`sized_by_query`]). The rest stay
+//! caller-sized and `unsafe`. The C emitter
 //! (`emit/capi.rs`) sizes every array it can at the C boundary, including the outputs of
 //! queries that the render thread sizes from its real state (`capi/src/sizes.rs`).
 
@@ -36,6 +38,13 @@ pub enum Sizing {
 /// does not make the method `unsafe`): pixel uploads and one-texel values of recorded functions.
 pub fn sized_by_recording(f: &Function, p: &Param) -> bool {
     f.kind == Kind::Record && matches!(sizing(f, p), Some(Sizing::UnpackImage { .. } | Sizing::Texel))
+}
+
+/// Whether the generated query `f` sizes its `Rule::Bytes` output `p` itself, on the render
+/// thread from the GL's pack state (`runtime/pixels.rs`: `pack_len`, `tex_level_len`), so the
+/// caller passes no length and the method is safe.
+pub fn sized_by_query(f: &Function, p: &Param) -> bool {
+    f.kind == Kind::Query && matches!(sizing(f, p), Some(Sizing::PackImage | Sizing::TexLevel))
 }
 
 /// The sizing of a caller-sized (`Rule::Bytes`) array of `f`, if the C boundary can size it.

@@ -372,7 +372,8 @@ fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
         _ => quote!(false),
     };
     let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
-    let arg = (*rule == Rule::Bytes).then(|| quote!(len));
+    // Pixel reads are sized by the Rust query itself, on the render thread (`runtime/pixels.rs`).
+    let arg = (*rule == Rule::Bytes && !crate::sizing::sized_by_query(f, p)).then(|| quote!(len));
     Conversion { prep, arg }
 }
 
@@ -517,10 +518,8 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     let sized = f.params.iter().find_map(|p| sizing(f, p));
     let call = match sized {
         // Measured and called on the render thread, in one round trip.
-        Some(s @ (Sizing::PackImage | Sizing::TexLevel | Sizing::CompressedLevel | Sizing::Uniform)) => {
+        Some(s @ (Sizing::CompressedLevel | Sizing::Uniform)) => {
             let size = match s {
-                Sizing::PackImage => quote!(crate::sizes::Size::Pack { width, height, format, type_ }),
-                Sizing::TexLevel => quote!(crate::sizes::Size::TexLevel { target, level, format, type_ }),
                 Sizing::CompressedLevel => quote!(crate::sizes::Size::CompressedLevel { target, level }),
                 _ => quote!(crate::sizes::Size::Uniform { program, location }),
             };

@@ -418,14 +418,12 @@ pub unsafe fn tex_level_len(
 fn sized(function: &'static str, image: Image, store: &Store) -> Result<usize, crate::Error> {
     match image_bytes(&image, store) {
         Ok(n) => Ok(n),
-        Err(SizeError::Format)
-            if group_bytes(image.format, gl::UNSIGNED_BYTE).is_none() && image.format != gl::DEPTH_STENCIL =>
-        {
-            Err(crate::Error::InvalidArgument { function, argument: "format", value: image.format as i64 })
-        }
-        Err(SizeError::Format) => {
-            Err(crate::Error::InvalidArgument { function, argument: "type", value: image.type_ as i64 })
-        }
+        Err(SizeError::Format) => Err(crate::Error::PixelFormat {
+            function,
+            format: image.format,
+            type_: image.type_,
+            gl_error: format_type_error(image.format, image.type_),
+        }),
         Err(SizeError::Overflow) => Err(crate::Error::OutOfMemory { function, bytes: u128::MAX }),
     }
 }

@@ -324,3 +324,21 @@ fn read_pixels_is_sized_from_the_pack_state_and_matches_the_gl_directly() {
     }
     assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 }
+
+#[test]
+fn a_read_glcmd_cannot_size_is_an_error_naming_the_gls_error() {
+    let device = device();
+    match device.read_pixels(0, 0, 4, 4, 0x1234, gl::UNSIGNED_BYTE) {
+        Err(e @ glcmd::Error::PixelFormat { .. }) => {
+            assert_eq!(e.gl_error(), Some(gl::INVALID_ENUM));
+            assert!(e.to_string().contains("glReadPixels"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A format and a type of the core profile that do not go together (the GL spec's
+    // GL_INVALID_OPERATION for GL_DEPTH_STENCIL with a type other than the two packed ones).
+    match device.read_pixels(0, 0, 4, 4, gl::DEPTH_STENCIL, gl::UNSIGNED_BYTE) {
+        Err(e @ glcmd::Error::PixelFormat { .. }) => assert_eq!(e.gl_error(), Some(gl::INVALID_OPERATION)),
+        other => panic!("{other:?}"),
+    }
+}

@@ -114,6 +114,18 @@ pub fn store_float(pname: GLenum, value: f32) -> Result<(), CallError> {
     Ok(())
 }
 
+/// Before a pixel read (`glReadPixels`, `glGetTexImage`): an error (GLCMD_ERROR_UNSUPPORTED,
+/// raising the GL's error for the pair) for a format/type pair glcmd cannot size.
+pub fn check_format(f: &str, format: GLenum, type_: GLenum) -> Result<(), CallError> {
+    match group_bytes(format, type_) {
+        Some(_) => Ok(()),
+        None => {
+            let image = Image { dims: 2, width: 1, height: 1, depth: 1, format, type_ };
+            Err(size_error(f, "pixels", &image, SizeError::Format))
+        }
+    }
+}
+
 /// Zeros for a clear with NULL data (the GL clears to zero then).
 static ZEROS: [u8; 16] = [0; 16];
 

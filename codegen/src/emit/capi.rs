@@ -516,6 +516,11 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     }
     let unsafety = f.is_unsafe();
     let sized = f.params.iter().find_map(|p| sizing(f, p));
+    if matches!(sized, Some(Sizing::PackImage | Sizing::TexLevel)) {
+        // The Rust query sizes the read itself; a pair it cannot size is this entry point's
+        // GLCMD_ERROR_UNSUPPORTED (raising the GL's error), before the round trip.
+        prep.push(quote!(crate::pixels::check_format(F, format, type_)?;));
+    }
     let call = match sized {
         // Measured and called on the render thread, in one round trip.
         Some(s @ (Sizing::CompressedLevel | Sizing::Uniform)) => {

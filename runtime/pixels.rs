@@ -223,7 +223,13 @@ impl Default for PixelState {
 impl PixelState {
     /// The GL's initial state, nothing recorded yet.
     pub const fn new() -> PixelState {
-        PixelState { unpack: Store::DEFAULT, pack: Store::DEFAULT, unpack_buffer: false, pack_buffer: false, synced: false }
+        PixelState {
+            unpack: Store::DEFAULT,
+            pack: Store::DEFAULT,
+            unpack_buffer: false,
+            pack_buffer: false,
+            synced: false,
+        }
     }
 
     /// The state for the next implicit list of an immediate context: the tracked values and
@@ -375,11 +381,7 @@ pub unsafe fn read_pack_store(g: &Gl) -> Store {
 ///
 /// # Safety
 /// On the render thread, `g` the table of its current context.
-pub unsafe fn pack_len(
-    g: &Gl,
-    function: &'static str,
-    image: Image,
-) -> Result<usize, crate::Error> {
+pub unsafe fn pack_len(g: &Gl, function: &'static str, image: Image) -> Result<usize, crate::Error> {
     // SAFETY: the caller's contract.
     let store = unsafe { read_pack_store(g) };
     sized(function, image, &store)

@@ -520,7 +520,10 @@ fn an_opcode_whose_recording_method_is_unsafe_is_refused() {
     device.submit(list).unwrap();
     handle.wait(Duration::from_secs(30)).unwrap();
     match load_err(&std::fs::read(&path).unwrap()) {
-        LoadError::Packet { problem: PacketProblem::Refused { function: "glMakeTextureHandleResidentARB", .. }, .. } => {}
+        LoadError::Packet {
+            problem: PacketProblem::Refused { function: "glMakeTextureHandleResidentARB", .. },
+            ..
+        } => {}
         other => panic!("{other}"),
     }
 }

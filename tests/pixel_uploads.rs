@@ -111,7 +111,17 @@ fn a_2d_upload_under_a_non_default_unpack_state_stores_what_the_gl_stores_direct
             for (pname, value) in layout.pnames() {
                 (g.PixelStorei)(pname, value);
             }
-            (g.TextureSubImage2D)(direct, 0, 0, 0, w as i32, h as i32, gl::RGB, gl::UNSIGNED_BYTE, copy.as_ptr().cast());
+            (g.TextureSubImage2D)(
+                direct,
+                0,
+                0,
+                0,
+                w as i32,
+                h as i32,
+                gl::RGB,
+                gl::UNSIGNED_BYTE,
+                copy.as_ptr().cast(),
+            );
             for (pname, _) in layout.pnames() {
                 let default = if pname == gl::UNPACK_ALIGNMENT { 4 } else { 0 };
                 (g.PixelStorei)(pname, default);

@@ -15358,13 +15358,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 1u8,
             width: width as i64,
             height: 1,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexImage1D", "pixels", image, true);
@@ -15399,13 +15400,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 2u8,
             width: width as i64,
             height: height as i64,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexImage2D", "pixels", image, true);
@@ -15466,13 +15468,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 3u8,
             width: width as i64,
             height: height as i64,
             depth: depth as i64,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexImage3D", "pixels", image, true);
@@ -15843,13 +15846,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 1u8,
             width: width as i64,
             height: 1,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexSubImage1D", "pixels", image, false);
@@ -15883,13 +15887,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 2u8,
             width: width as i64,
             height: height as i64,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexSubImage2D", "pixels", image, false);
@@ -15927,13 +15932,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 3u8,
             width: width as i64,
             height: height as i64,
             depth: depth as i64,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(pixels.into(), "glTexSubImage3D", "pixels", image, false);
@@ -16297,13 +16303,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 1u8,
             width: width as i64,
             height: 1,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(
@@ -16343,13 +16350,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 2u8,
             width: width as i64,
             height: height as i64,
             depth: 1,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(
@@ -16393,13 +16401,14 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
         let image = crate::pixels::Image {
             dims: 3u8,
             width: width as i64,
             height: height as i64,
             depth: depth as i64,
-            format: format,
-            type_: type_,
+            format: image_format,
+            type_: image_type,
         };
         let (pixels, pixels_len) = self
             .push_pixels_arg(

@@ -12196,13 +12196,14 @@ impl Device {
                 if !gl.is_available(511) {
                     return Err(ctx.unavailable("glReadPixels"));
                 }
+                let (image_format, image_type) = (format, type_);
                 let image = crate::pixels::Image {
                     dims: 2,
                     width: width as i64,
                     height: height as i64,
                     depth: 1,
-                    format: format,
-                    type_: type_,
+                    format: image_format,
+                    type_: image_type,
                 };
                 let pixels_len = unsafe {
                     crate::pixels::pack_len(gl, "glReadPixels", image)?

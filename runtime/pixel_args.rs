@@ -42,14 +42,14 @@ impl CommandList {
     /// The pixel-store state and pixel-buffer bindings this list tracks.
     #[doc(hidden)]
     pub fn pixel_state(&self) -> PixelState {
-        self.pixels
+        *self.pixels
     }
 
     /// Starts this list from the state another list left (an immediate context's hand-over:
     /// the GL's state carries over once that list has replayed).
     #[doc(hidden)]
     pub fn carry_pixel_state(&mut self, from: &CommandList) {
-        self.pixels = from.pixels.carried();
+        *self.pixels = from.pixels.carried();
     }
 
     /// Tracks a recorded `glPixelStore{i,f}`. Panics (the call is impossible input) for a float

@@ -44,9 +44,7 @@ fn record_upload_without_data(list: &mut CommandList, texture: GLuint) {
     list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
     list.bind_texture(gl::TEXTURE_2D, texture);
     // `Bytes::None` passes a null pointer: the GL reads no client memory.
-    {
-        list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, 4, 4, 0, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::None)
-    };
+    list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, 4, 4, 0, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::None);
 }
 
 #[test]

@@ -550,7 +550,10 @@ fn bytes_parts(f: &Function, p: &Param, parts: &mut RecordParts) {
                 let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
                 let (format, type_) = (ident(param_named(f, "format")), ident(param_named(f, "type")));
                 quote! {
-                    let image = crate::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format: #format, type_: #type_ };
+                    let (image_format, image_type) = (#format, #type_);
+                    let image = crate::pixels::Image {
+                        dims: #dims, width: #w, height: #h, depth: #d, format: image_format, type_: image_type,
+                    };
                     let (#id, #len_id) = self.push_pixels_arg(#id.into(), #gl_name, #arg_name, image, #none);
                 }
             }

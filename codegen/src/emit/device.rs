@@ -670,8 +670,9 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                 Some(Sizing::PackImage) if crate::sizing::sized_by_query(f, p) => {
                     let (w, h, format, type_) = (arg("width"), arg("height"), arg("format"), arg("type"));
                     parts.setup.push(quote! {
+                        let (image_format, image_type) = (#format, #type_);
                         let image = crate::pixels::Image {
-                            dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: #format, type_: #type_,
+                            dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
                         };
                         // SAFETY: on the render thread, `gl` its current context's table.
                         let #len_id = unsafe { crate::pixels::pack_len(gl, #gl_name, image)? };

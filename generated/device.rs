@@ -7637,7 +7637,7 @@ impl Device {
                 }
                 let pixels_len = unsafe {
                     crate::pixels::tex_level_len(
-                        gl,
+                        ctx.raw_gl(),
                         "glGetTexImage",
                         (target, level),
                         format,
@@ -12206,7 +12206,7 @@ impl Device {
                     type_: image_type,
                 };
                 let pixels_len = unsafe {
-                    crate::pixels::pack_len(gl, "glReadPixels", image)?
+                    crate::pixels::pack_len(ctx.raw_gl(), "glReadPixels", image)?
                 };
                 let mut a6: Vec<u8> = arguments::out_vec("glReadPixels", pixels_len)?;
                 let _regions: [arguments::Region; 1usize] = [

@@ -204,7 +204,7 @@ impl<'a> Replayer<'a> {
             UnpackExtent::Bytes(n) => n.max(0) as u64,
             UnpackExtent::Image(image) => {
                 // SAFETY: replay runs on the render thread, with `gl` its current context's table.
-                let store = unsafe { crate::pixels::read_unpack_store(self.gl) };
+                let store = unsafe { crate::pixels::read_unpack_store(self.raw) };
                 match crate::pixels::image_bytes(&image, &store) {
                     Ok(n) => n as u64,
                     Err(crate::pixels::SizeError::Overflow) => u64::MAX,
@@ -233,7 +233,7 @@ impl<'a> Replayer<'a> {
             self.refuse_with(p, message, gl::INVALID_OPERATION);
             return false;
         }
-        match self.state.shadow.check_range(self.gl, Target::PixelUnpack, offset, bytes) {
+        match self.state.shadow.check_range(self.raw, Target::PixelUnpack, offset, bytes) {
             Ok(()) => true,
             Err(why) => {
                 self.refuse(p, why);

@@ -674,16 +674,16 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                         let image = crate::pixels::Image {
                             dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
                         };
-                        // SAFETY: on the render thread, `gl` its current context's table.
-                        let #len_id = unsafe { crate::pixels::pack_len(gl, #gl_name, image)? };
+                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
+                        let #len_id = unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image)? };
                     });
                 }
                 Some(Sizing::TexLevel) if crate::sizing::sized_by_query(f, p) => {
                     let (target, level, format, type_) = (arg("target"), arg("level"), arg("format"), arg("type"));
                     parts.setup.push(quote! {
-                        // SAFETY: on the render thread, `gl` its current context's table.
+                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
                         let #len_id = unsafe {
-                            crate::pixels::tex_level_len(gl, #gl_name, (#target, #level), #format, #type_)?
+                            crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)?
                         };
                     });
                 }

@@ -170,11 +170,9 @@ impl Renderer {
         // The texture: level 0 uploaded, the others generated; sampled with trilinear filtering.
         setup.texture_storage_2d(r.texture, LEVELS, gl::RGBA8, 16, 16);
         setup.pixel_storei(gl::UNPACK_ALIGNMENT, 4);
-        // SAFETY: 16 x 16 RGBA8 texels with GL_UNPACK_ALIGNMENT 4, row length and skips 0 (the
-        // defaults) read exactly 16 * 16 * 4 bytes: the slice holds them all.
-        unsafe {
-            setup.texture_sub_image_2d(r.texture, 0, 0, 0, 16, 16, gl::RGBA, gl::UNSIGNED_BYTE, &checkerboard());
-        }
+        // 16 x 16 RGBA8 texels: the list checks the slice against the size its pixel-store state
+        // gives (the defaults here: 16 * 16 * 4 bytes).
+        setup.texture_sub_image_2d(r.texture, 0, 0, 0, 16, 16, gl::RGBA, gl::UNSIGNED_BYTE, &checkerboard());
         setup.generate_texture_mipmap(r.texture);
         setup.sampler_parameteri(r.sampler, gl::TEXTURE_MIN_FILTER, gl::LINEAR_MIPMAP_LINEAR as i32);
         setup.sampler_parameteri(r.sampler, gl::TEXTURE_MAG_FILTER, gl::NEAREST as i32);

@@ -8,7 +8,7 @@ use crate::device::Device;
 use crate::shadow::Class;
 /// Hash of the opcode table, the packet layouts, the argument roles and the call
 /// encoding: a capture records it, and a build with another value refuses the capture.
-pub const FINGERPRINT: u64 = 2382000595865930548u64;
+pub const FINGERPRINT: u64 = 5591555176742765331u64;
 /// The function index of `glGetError`, which `special.rs` records.
 pub const GET_ERROR: u16 = 229u16;
 /// What the capture loader knows about each opcode.
@@ -1032,9 +1032,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearBufferData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1060,9 +1058,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearBufferSubData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1192,9 +1188,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearNamedBufferData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1227,9 +1221,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearNamedBufferSubData",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1378,9 +1370,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearTexImage",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -1413,9 +1403,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glClearTexSubImage",
-        refused: Some(
-            "its recording method is unsafe (`data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "data",
@@ -7163,9 +7151,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7219,9 +7205,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7319,9 +7303,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7775,9 +7757,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7803,9 +7783,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -7831,9 +7809,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTexSubImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8302,9 +8278,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage1D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8337,9 +8311,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage2D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -8372,9 +8344,7 @@ pub static OPCODES: [Opcode; 575usize] = [
     },
     Opcode {
         function: "glTextureSubImage3D",
-        refused: Some(
-            "its recording method is unsafe (`pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.)",
-        ),
+        refused: None,
         arrays: &[
             ArrayField {
                 param: "pixels",
@@ -11453,6 +11423,7 @@ pub fn call_info(index: u16) -> Option<(&'static str, bool)> {
         290u16 => Some(("glGetStringi", false)),
         291u16 => Some(("glGetSubroutineIndex", true)),
         292u16 => Some(("glGetSubroutineUniformLocation", true)),
+        294u16 => Some(("glGetTexImage", false)),
         295u16 => Some(("glGetTexLevelParameterfv", false)),
         296u16 => Some(("glGetTexLevelParameteriv", false)),
         297u16 => Some(("glGetTexParameterIiv", false)),
@@ -11518,6 +11489,7 @@ pub fn call_info(index: u16) -> Option<(&'static str, bool)> {
         373u16 => Some(("glIsTextureHandleResidentARB", false)),
         374u16 => Some(("glIsTransformFeedback", false)),
         375u16 => Some(("glIsVertexArray", false)),
+        511u16 => Some(("glReadPixels", false)),
         512u16 => Some(("glReadnPixels", false)),
         513u16 => Some(("glReadnPixelsARB", false)),
         655u16 => Some(("glUnmapBuffer", false)),
@@ -12675,6 +12647,16 @@ pub(crate) fn call(
             };
             calls::query("glGetSubroutineUniformLocation", call, answer, device)
         }
+        294u16 => {
+            let mut d = Decoder::new(args);
+            let mut a0: types::GLenum = d.get("target")?;
+            let mut a1: types::GLint = d.get("level")?;
+            let mut a2: types::GLenum = d.get("format")?;
+            let mut a3: types::GLenum = d.get("type")?;
+            d.finish()?;
+            let call = |device: &Device| device.get_tex_image(a0, a1, a2, a3);
+            calls::query("glGetTexImage", call, answer, device)
+        }
         295u16 => {
             let mut d = Decoder::new(args);
             let mut a0: types::GLenum = d.get("target")?;
@@ -13275,6 +13257,18 @@ pub(crate) fn call(
             a0 = names.map(Class::VertexArray, a0, "array")?;
             let call = |device: &Device| device.is_vertex_array(a0);
             calls::query("glIsVertexArray", call, answer, device)
+        }
+        511u16 => {
+            let mut d = Decoder::new(args);
+            let mut a0: types::GLint = d.get("x")?;
+            let mut a1: types::GLint = d.get("y")?;
+            let mut a2: types::GLsizei = d.get("width")?;
+            let mut a3: types::GLsizei = d.get("height")?;
+            let mut a4: types::GLenum = d.get("format")?;
+            let mut a5: types::GLenum = d.get("type")?;
+            d.finish()?;
+            let call = |device: &Device| device.read_pixels(a0, a1, a2, a3, a4, a5);
+            calls::query("glReadPixels", call, answer, device)
         }
         512u16 => {
             let mut d = Decoder::new(args);

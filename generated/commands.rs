@@ -7876,6 +7876,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_buffer(&mut self, target: types::GLenum, buffer: types::GLuint) {
+        self.track_bind_buffer(target, buffer);
         self.push_packet(BindBufferPacket {
             op: <BindBufferPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -8826,12 +8827,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_clear_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearBufferData.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_buffer_data<'b>(
+    pub fn clear_buffer_data<'b>(
         &mut self,
         target: types::GLenum,
         internalformat: types::GLenum,
@@ -8840,7 +8838,7 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glClearBufferData", "data", false, false);
+            .push_texel_arg(data.into(), "glClearBufferData", "data", format, type_);
         self.push_packet(ClearBufferDataPacket {
             op: <ClearBufferDataPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -8855,12 +8853,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_clear_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearBufferSubData.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_buffer_sub_data<'b>(
+    pub fn clear_buffer_sub_data<'b>(
         &mut self,
         target: types::GLenum,
         internalformat: types::GLenum,
@@ -8871,7 +8866,7 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glClearBufferSubData", "data", false, false);
+            .push_texel_arg(data.into(), "glClearBufferSubData", "data", format, type_);
         self.push_packet(ClearBufferSubDataPacket {
             op: <ClearBufferSubDataPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -9043,12 +9038,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearBufferData.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_named_buffer_data<'b>(
+    pub fn clear_named_buffer_data<'b>(
         &mut self,
         buffer: types::GLuint,
         internalformat: types::GLenum,
@@ -9057,7 +9049,13 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glClearNamedBufferData", "data", false, false);
+            .push_texel_arg(
+                data.into(),
+                "glClearNamedBufferData",
+                "data",
+                format,
+                type_,
+            );
         self.push_packet(ClearNamedBufferDataPacket {
             op: <ClearNamedBufferDataPacket as Packet>::OPCODE,
             buffer,
@@ -9072,12 +9070,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearBufferSubData.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_named_buffer_sub_data<'b>(
+    pub fn clear_named_buffer_sub_data<'b>(
         &mut self,
         buffer: types::GLuint,
         internalformat: types::GLenum,
@@ -9088,12 +9083,12 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(
+            .push_texel_arg(
                 data.into(),
                 "glClearNamedBufferSubData",
                 "data",
-                false,
-                false,
+                format,
+                type_,
             );
         self.push_packet(ClearNamedBufferSubDataPacket {
             op: <ClearNamedBufferSubDataPacket as Packet>::OPCODE,
@@ -9243,12 +9238,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.4 or `GL_ARB_clear_texture`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearTexImage.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_tex_image<'b>(
+    pub fn clear_tex_image<'b>(
         &mut self,
         texture: types::GLuint,
         level: types::GLint,
@@ -9257,7 +9249,7 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glClearTexImage", "data", false, false);
+            .push_texel_arg(data.into(), "glClearTexImage", "data", format, type_);
         self.push_packet(ClearTexImagePacket {
             op: <ClearTexImagePacket as Packet>::OPCODE,
             texture,
@@ -9272,12 +9264,9 @@ impl CommandList {
     /// * `data`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.4 or `GL_ARB_clear_texture`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glClearTexSubImage.xhtml).
-    ///
-    /// # Safety
-    /// `data`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn clear_tex_sub_image<'b>(
+    pub fn clear_tex_sub_image<'b>(
         &mut self,
         texture: types::GLuint,
         level: types::GLint,
@@ -9292,7 +9281,7 @@ impl CommandList {
         data: impl Into<crate::Bytes<'b>>,
     ) {
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glClearTexSubImage", "data", false, false);
+            .push_texel_arg(data.into(), "glClearTexSubImage", "data", format, type_);
         self.push_packet(ClearTexSubImagePacket {
             op: <ClearTexSubImagePacket as Packet>::OPCODE,
             texture,
@@ -12740,6 +12729,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storef(&mut self, pname: types::GLenum, param: types::GLfloat) {
+        self.track_pixel_store("glPixelStoref", pname, param as f64);
         self.push_packet(PixelStorefPacket {
             op: <PixelStorefPacket as Packet>::OPCODE,
             pname: arguments::pack_enum(pname),
@@ -12752,6 +12742,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storei(&mut self, pname: types::GLenum, param: types::GLint) {
+        self.track_pixel_store("glPixelStorei", pname, param as f64);
         self.push_packet(PixelStoreiPacket {
             op: <PixelStoreiPacket as Packet>::OPCODE,
             pname: arguments::pack_enum(pname),
@@ -15354,12 +15345,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexImage1D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_image_1d<'b>(
+    pub fn tex_image_1d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15370,8 +15358,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 1u8,
+            width: width as i64,
+            height: 1,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexImage1D", "pixels", true, true);
+            .push_pixels_arg(pixels.into(), "glTexImage1D", "pixels", image, true);
         self.push_packet(TexImage1DPacket {
             op: <TexImage1DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -15389,12 +15386,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexImage2D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_image_2d<'b>(
+    pub fn tex_image_2d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15406,8 +15400,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 2u8,
+            width: width as i64,
+            height: height as i64,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexImage2D", "pixels", true, true);
+            .push_pixels_arg(pixels.into(), "glTexImage2D", "pixels", image, true);
         self.push_packet(TexImage2DPacket {
             op: <TexImage2DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -15450,12 +15453,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexImage3D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_image_3d<'b>(
+    pub fn tex_image_3d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15468,8 +15468,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 3u8,
+            width: width as i64,
+            height: height as i64,
+            depth: depth as i64,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexImage3D", "pixels", true, true);
+            .push_pixels_arg(pixels.into(), "glTexImage3D", "pixels", image, true);
         self.push_packet(TexImage3DPacket {
             op: <TexImage3DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -15825,12 +15834,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.1. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage1D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_sub_image_1d<'b>(
+    pub fn tex_sub_image_1d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15840,8 +15846,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 1u8,
+            width: width as i64,
+            height: 1,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexSubImage1D", "pixels", true, false);
+            .push_pixels_arg(pixels.into(), "glTexSubImage1D", "pixels", image, false);
         self.push_packet(TexSubImage1DPacket {
             op: <TexSubImage1DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -15858,12 +15873,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.1. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage2D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_sub_image_2d<'b>(
+    pub fn tex_sub_image_2d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15875,8 +15887,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 2u8,
+            width: width as i64,
+            height: height as i64,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexSubImage2D", "pixels", true, false);
+            .push_pixels_arg(pixels.into(), "glTexSubImage2D", "pixels", image, false);
         self.push_packet(TexSubImage2DPacket {
             op: <TexSubImage2DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -15895,12 +15916,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 1.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage3D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn tex_sub_image_3d<'b>(
+    pub fn tex_sub_image_3d<'b>(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
@@ -15914,8 +15932,17 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 3u8,
+            width: width as i64,
+            height: height as i64,
+            depth: depth as i64,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTexSubImage3D", "pixels", true, false);
+            .push_pixels_arg(pixels.into(), "glTexSubImage3D", "pixels", image, false);
         self.push_packet(TexSubImage3DPacket {
             op: <TexSubImage3DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -16264,12 +16291,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage1D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn texture_sub_image_1d<'b>(
+    pub fn texture_sub_image_1d<'b>(
         &mut self,
         texture: types::GLuint,
         level: types::GLint,
@@ -16279,8 +16303,23 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 1u8,
+            width: width as i64,
+            height: 1,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTextureSubImage1D", "pixels", true, false);
+            .push_pixels_arg(
+                pixels.into(),
+                "glTextureSubImage1D",
+                "pixels",
+                image,
+                false,
+            );
         self.push_packet(TextureSubImage1DPacket {
             op: <TextureSubImage1DPacket as Packet>::OPCODE,
             texture,
@@ -16297,12 +16336,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage2D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn texture_sub_image_2d<'b>(
+    pub fn texture_sub_image_2d<'b>(
         &mut self,
         texture: types::GLuint,
         level: types::GLint,
@@ -16314,8 +16350,23 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 2u8,
+            width: width as i64,
+            height: height as i64,
+            depth: 1,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTextureSubImage2D", "pixels", true, false);
+            .push_pixels_arg(
+                pixels.into(),
+                "glTextureSubImage2D",
+                "pixels",
+                image,
+                false,
+            );
         self.push_packet(TextureSubImage2DPacket {
             op: <TextureSubImage2DPacket as Packet>::OPCODE,
             texture,
@@ -16334,12 +16385,9 @@ impl CommandList {
     /// * `pixels`: input array, length rule `bytes`.
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glTexSubImage3D.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL reads as many bytes as it derives from the other arguments and from GL state (dimensions, format and type, pixel-store parameters); the slice must hold at least that many.
     #[track_caller]
     #[inline]
-    pub unsafe fn texture_sub_image_3d<'b>(
+    pub fn texture_sub_image_3d<'b>(
         &mut self,
         texture: types::GLuint,
         level: types::GLint,
@@ -16353,8 +16401,23 @@ impl CommandList {
         type_: types::GLenum,
         pixels: impl Into<crate::Bytes<'b>>,
     ) {
+        let (image_format, image_type) = (format, type_);
+        let image = crate::pixels::Image {
+            dims: 3u8,
+            width: width as i64,
+            height: height as i64,
+            depth: depth as i64,
+            format: image_format,
+            type_: image_type,
+        };
         let (pixels, pixels_len) = self
-            .push_bytes_arg(pixels.into(), "glTextureSubImage3D", "pixels", true, false);
+            .push_pixels_arg(
+                pixels.into(),
+                "glTextureSubImage3D",
+                "pixels",
+                image,
+                false,
+            );
         self.push_packet(TextureSubImage3DPacket {
             op: <TextureSubImage3DPacket as Packet>::OPCODE,
             texture,
@@ -21402,6 +21465,16 @@ unsafe fn exec_compressed_tex_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a5 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21427,6 +21500,16 @@ unsafe fn exec_compressed_tex_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a6 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21453,6 +21536,16 @@ unsafe fn exec_compressed_tex_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a7 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21477,6 +21570,16 @@ unsafe fn exec_compressed_tex_sub_image_1d(r: &mut Replayer<'_>, p: *const u64) 
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a5 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21503,6 +21606,16 @@ unsafe fn exec_compressed_tex_sub_image_2d(r: &mut Replayer<'_>, p: *const u64) 
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a7 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21531,6 +21644,16 @@ unsafe fn exec_compressed_tex_sub_image_3d(r: &mut Replayer<'_>, p: *const u64) 
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a9 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -21556,6 +21679,16 @@ unsafe fn exec_compressed_texture_sub_image_1d(r: &mut Replayer<'_>, p: *const u
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a5 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
@@ -21586,6 +21719,16 @@ unsafe fn exec_compressed_texture_sub_image_2d(r: &mut Replayer<'_>, p: *const u
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a7 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
@@ -21618,6 +21761,16 @@ unsafe fn exec_compressed_texture_sub_image_3d(r: &mut Replayer<'_>, p: *const u
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.data,
+            c.data_len,
+            crate::replay::UnpackExtent::Bytes(a9 as i64),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
@@ -26975,6 +27128,23 @@ unsafe fn exec_tex_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 1u8,
+                width: a3 as i64,
+                height: 1,
+                depth: 1,
+                format: a5,
+                type_: a6,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27001,6 +27171,23 @@ unsafe fn exec_tex_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 2u8,
+                width: a3 as i64,
+                height: a4 as i64,
+                depth: 1,
+                format: a6,
+                type_: a7,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27044,6 +27231,23 @@ unsafe fn exec_tex_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 3u8,
+                width: a3 as i64,
+                height: a4 as i64,
+                depth: a5 as i64,
+                format: a7,
+                type_: a8,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27283,6 +27487,23 @@ unsafe fn exec_tex_sub_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 1u8,
+                width: a3 as i64,
+                height: 1,
+                depth: 1,
+                format: a4,
+                type_: a5,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27309,6 +27530,23 @@ unsafe fn exec_tex_sub_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 2u8,
+                width: a4 as i64,
+                height: a5 as i64,
+                depth: 1,
+                format: a6,
+                type_: a7,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27337,6 +27575,23 @@ unsafe fn exec_tex_sub_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 3u8,
+                width: a5 as i64,
+                height: a6 as i64,
+                depth: a7 as i64,
+                format: a8,
+                type_: a9,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
@@ -27642,6 +27897,23 @@ unsafe fn exec_texture_sub_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 1u8,
+                width: a3 as i64,
+                height: 1,
+                depth: 1,
+                format: a4,
+                type_: a5,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
@@ -27672,6 +27944,23 @@ unsafe fn exec_texture_sub_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 2u8,
+                width: a4 as i64,
+                height: a5 as i64,
+                depth: 1,
+                format: a6,
+                type_: a7,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
@@ -27704,6 +27993,23 @@ unsafe fn exec_texture_sub_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         Some(x) => x,
         None => return,
     };
+    if !r
+        .unpack_fits(
+            p,
+            c.pixels,
+            c.pixels_len,
+            crate::replay::UnpackExtent::Image(crate::pixels::Image {
+                dims: 3u8,
+                width: a5 as i64,
+                height: a6 as i64,
+                depth: a7 as i64,
+                format: a8,
+                type_: a9,
+            }),
+        )
+    {
+        return;
+    }
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {

@@ -7621,17 +7621,13 @@ impl Device {
     /// * `pixels`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
-    pub unsafe fn get_tex_image(
+    pub fn get_tex_image(
         &self,
         target: types::GLenum,
         level: types::GLint,
         format: types::GLenum,
         type_: types::GLenum,
-        pixels_len: usize,
     ) -> Result<Vec<u8>, crate::Error> {
         self.call(
             "glGetTexImage",
@@ -7640,6 +7636,15 @@ impl Device {
                 if !gl.is_available(294) {
                     return Err(ctx.unavailable("glGetTexImage"));
                 }
+                let pixels_len = unsafe {
+                    crate::pixels::tex_level_len(
+                        ctx.raw_gl(),
+                        "glGetTexImage",
+                        (target, level),
+                        format,
+                        type_,
+                    )?
+                };
                 let mut a4: Vec<u8> = arguments::out_vec("glGetTexImage", pixels_len)?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
@@ -7659,6 +7664,16 @@ impl Device {
                 );
                 a4.truncate(pixels_len);
                 let answer = a4;
+                ctx.capture_call(
+                    294u16,
+                    |w: &mut crate::capture::wire::Writer| {
+                        w.put(&target);
+                        w.put(&level);
+                        w.put(&format);
+                        w.put(&type_);
+                    },
+                    &answer,
+                );
                 Ok(answer)
             },
         )
@@ -12165,11 +12180,8 @@ impl Device {
     /// * `pixels`: output, length rule `bytes`.
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glReadPixels.xhtml).
-    ///
-    /// # Safety
-    /// `pixels`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
-    pub unsafe fn read_pixels(
+    pub fn read_pixels(
         &self,
         x: types::GLint,
         y: types::GLint,
@@ -12177,7 +12189,6 @@ impl Device {
         height: types::GLsizei,
         format: types::GLenum,
         type_: types::GLenum,
-        pixels_len: usize,
     ) -> Result<Vec<u8>, crate::Error> {
         self.call(
             "glReadPixels",
@@ -12186,6 +12197,18 @@ impl Device {
                 if !gl.is_available(511) {
                     return Err(ctx.unavailable("glReadPixels"));
                 }
+                let (image_format, image_type) = (format, type_);
+                let image = crate::pixels::Image {
+                    dims: 2,
+                    width: width as i64,
+                    height: height as i64,
+                    depth: 1,
+                    format: image_format,
+                    type_: image_type,
+                };
+                let pixels_len = unsafe {
+                    crate::pixels::pack_len(ctx.raw_gl(), "glReadPixels", image)?
+                };
                 let mut a6: Vec<u8> = arguments::out_vec("glReadPixels", pixels_len)?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
@@ -12207,6 +12230,18 @@ impl Device {
                 );
                 a6.truncate(pixels_len);
                 let answer = a6;
+                ctx.capture_call(
+                    511u16,
+                    |w: &mut crate::capture::wire::Writer| {
+                        w.put(&x);
+                        w.put(&y);
+                        w.put(&width);
+                        w.put(&height);
+                        w.put(&format);
+                        w.put(&type_);
+                    },
+                    &answer,
+                );
                 Ok(answer)
             },
         )

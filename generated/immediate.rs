@@ -1931,23 +1931,16 @@ impl Immediate {
         answer
     }
     /// [`Device::get_tex_image`](crate::Device::get_tex_image) on the immediate context: submits this context's pending calls first, then asks.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Device::get_tex_image`](crate::Device::get_tex_image).
     #[track_caller]
-    pub unsafe fn get_tex_image(
+    pub fn get_tex_image(
         &mut self,
         target: types::GLenum,
         level: types::GLint,
         format: types::GLenum,
         type_: types::GLenum,
-        pixels_len: usize,
     ) -> Result<Vec<u8>, crate::Error> {
         let mark = self.before_query()?;
-        let answer = unsafe {
-            self.device.get_tex_image(target, level, format, type_, pixels_len)
-        };
+        let answer = self.device.get_tex_image(target, level, format, type_);
         self.count_round_trips(mark);
         answer
     }
@@ -3114,12 +3107,8 @@ impl Immediate {
         answer
     }
     /// [`Device::read_pixels`](crate::Device::read_pixels) on the immediate context: submits this context's pending calls first, then asks.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Device::read_pixels`](crate::Device::read_pixels).
     #[track_caller]
-    pub unsafe fn read_pixels(
+    pub fn read_pixels(
         &mut self,
         x: types::GLint,
         y: types::GLint,
@@ -3127,12 +3116,9 @@ impl Immediate {
         height: types::GLsizei,
         format: types::GLenum,
         type_: types::GLenum,
-        pixels_len: usize,
     ) -> Result<Vec<u8>, crate::Error> {
         let mark = self.before_query()?;
-        let answer = unsafe {
-            self.device.read_pixels(x, y, width, height, format, type_, pixels_len)
-        };
+        let answer = self.device.read_pixels(x, y, width, height, format, type_);
         self.count_round_trips(mark);
         answer
     }

@@ -116,6 +116,25 @@ fn inside(start: usize, bytes: usize) -> bool {
     REGIONS.with(|r| r.borrow().iter().any(|&(s, e)| start >= s && end <= e))
 }
 
+/// The bytes a pixel upload of a `width` x `height` x `depth` image of `format`/`type_` reads
+/// under the GL's unpack state now (read from the GL, not from the list). A pair glcmd cannot
+/// size never reaches the GL (the recording method refuses it): only the first byte is checked.
+pub fn unpack_bytes(dims: u8, (width, height, depth): (i64, i64, i64), format: u32, type_: u32) -> usize {
+    let image = crate::pixels::Image { dims, width, height, depth, format, type_ };
+    // SAFETY: the checking table runs on the render thread, where `real()` is the current table.
+    let store = unsafe { crate::pixels::read_unpack_store(real()) };
+    match crate::pixels::image_bytes(&image, &store) {
+        Ok(n) => n,
+        Err(crate::pixels::SizeError::Format) => 1,
+        Err(crate::pixels::SizeError::Overflow) => usize::MAX,
+    }
+}
+
+/// The bytes of one texel of `format`/`type_` (a clear value).
+pub fn texel_bytes(format: u32, type_: u32) -> usize {
+    crate::pixels::group_bytes(format, type_).unwrap_or(1)
+}
+
 /// A count argument as an element count (a negative count makes the GL fail, reading nothing).
 pub fn n(value: i64) -> usize {
     value.max(0) as usize

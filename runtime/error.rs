@@ -57,6 +57,12 @@ pub enum Error {
     #[error("{function}: `{argument}` is {value}, which is not a valid size (it must be 0 or more)")]
     InvalidArgument { function: &'static str, argument: &'static str, value: i64 },
 
+    /// A pixel transfer whose format/type pair glcmd cannot size (no pair of the core profile):
+    /// the query is not made. `gl_error` is the GL's error for the pair (`GL_INVALID_ENUM`, or
+    /// `GL_INVALID_OPERATION` for a format and a type that do not go together).
+    #[error("{function}: `format` {} with `type` {} is no pixel format/type pair glcmd knows, so it cannot size the result (the GL raises {})", EnumName(*format), EnumName(*type_), EnumName(*gl_error))]
+    PixelFormat { function: &'static str, format: u32, type_: u32, gl_error: u32 },
+
     #[error("{function}: will not allocate {bytes} bytes for the result (a query allocates at most 1 GiB, and this one could not have more): ask for less, or read large data through a pixel-pack buffer or Device::with_gl")]
     OutOfMemory { function: &'static str, bytes: u128 },
 
@@ -94,6 +100,7 @@ impl Error {
             Error::NoSuchObject { .. } => gl::INVALID_OPERATION,
             Error::UnknownPname { .. } => gl::INVALID_ENUM,
             Error::OutOfMemory { .. } => gl::OUT_OF_MEMORY,
+            Error::PixelFormat { gl_error, .. } => *gl_error,
             _ => return None,
         })
     }

@@ -101,6 +101,8 @@ impl Immediate {
         }
         let mut fresh = self.device.command_list();
         fresh.release_hold();
+        // The GL's pixel-store state carries over, as the tracked one does (`pixels.rs`).
+        fresh.carry_pixel_state(&self.list);
         let mut list = std::mem::replace(&mut self.list, fresh);
         list.mark_implicit();
         // A frame of one slot, not `Device::submit`: replaying after an open frame is this

@@ -75,9 +75,9 @@
 //! guarantees"). Arguments drivers are known to mishandle are checked too: object names that do
 //! not exist, buffer ranges whose sum overflows, functions the context does not provide. A
 //! command that fails a check is skipped, reported on [`Device::reports`] and raises the error
-//! the GL gives for the same mistake. What glcmd cannot check is `unsafe`, with the contract in
-//! its doc: pixel data whose size the GL derives from state, GPU addresses and bindless
-//! handles, the function table itself ([`Gl`]) and [`Device::with_gl`]'s closures. glcmd cannot
+//! the GL gives for the same mistake. Pixel uploads are sized from the list's own pixel-store
+//! state (`CommandList::pixel_storei`), so they are safe too. What glcmd cannot check is `unsafe`, with the contract in
+//! its doc: outputs whose size the driver decides, GPU addresses and bindless handles, the function table itself ([`Gl`]) and [`Device::with_gl`]'s closures. glcmd cannot
 //! guarantee against driver bugs reached with valid arguments, GPU hangs caused by shader code,
 //! or reads past the end of a bound buffer (a draw with more vertices than the buffer holds):
 //! `Options::robust_access` asks the driver to make those defined.
@@ -148,6 +148,9 @@ pub mod loader;
 mod open_frames;
 mod options;
 mod packet;
+mod pixel_args;
+#[doc(hidden)]
+pub mod pixels;
 #[doc(hidden)]
 pub mod pools;
 mod present;
@@ -185,14 +188,23 @@ pub use render::RenderContext;
 pub use sync::SyncHandle;
 pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind, ReportWait, Reports};
 
-/// Array data for arguments whose length the GL derives from state (pixel data).
+/// Array data for arguments whose length the GL derives from state (pixel data): the pixels of
+/// a texture upload, compressed image data, a clear value.
+///
+/// Any `&[T]`, `&[T; N]` or `&Vec<T>` of plain data converts into `Bytes::Slice`, and an
+/// `Option<&[T]>` into a slice or `Bytes::None`, so an upload reads
+/// `list.tex_sub_image_2d(gl::TEXTURE_2D, 0, 0, 0, w, h, gl::RGBA, gl::UNSIGNED_BYTE, &pixels)`.
+/// The recording method checks the slice against the size the GL derives (for pixels: from the
+/// list's own pixel-store state, see `CommandList::pixel_storei`) and panics if it is too short.
 #[derive(Clone, Copy, Debug)]
 pub enum Bytes<'a> {
     /// Bytes copied into the list. At replay they are client memory: if a buffer is bound to
     /// `GL_PIXEL_UNPACK_BUFFER` then, glcmd unbinds it for the call.
     Slice(&'a [u8]),
     /// An offset into the buffer bound to `GL_PIXEL_UNPACK_BUFFER` at replay. With no buffer
-    /// bound the command is skipped and reported (the offset would be read as an address).
+    /// bound, or with `offset + size` past the end of its storage, the command is skipped,
+    /// reported and raises `GL_INVALID_OPERATION` (the GL's error for an overrun), so the GL
+    /// never reads outside the buffer.
     BufferOffset(usize),
     /// No data: a null pointer, where the GL accepts one (`tex_image_2d` allocating storage
     /// without uploading). Elsewhere the recording method panics.
@@ -203,6 +215,14 @@ pub enum Bytes<'a> {
 impl<'a, T: bytemuck::NoUninit> From<&'a [T]> for Bytes<'a> {
     fn from(s: &'a [T]) -> Self {
         Bytes::Slice(bytemuck::cast_slice(s))
+    }
+}
+
+/// `Some(slice)`: its bytes; `None`: `Bytes::None`, no data (a null pointer, where the GL
+/// accepts one: `tex_image_2d` allocating storage without uploading).
+impl<'a, T: bytemuck::NoUninit> From<Option<&'a [T]>> for Bytes<'a> {
+    fn from(s: Option<&'a [T]>) -> Self {
+        s.map_or(Bytes::None, |s| Bytes::Slice(bytemuck::cast_slice(s)))
     }
 }
 

@@ -47,6 +47,10 @@ pub struct CommandList {
     /// Submitted by an immediate context (Rust or C) on its own: the frame it ends does not
     /// present a window, whose frames are the program's, not each hand-over's.
     pub(crate) implicit: bool,
+    /// The pixel-store state and pixel-buffer bindings this list set, which size its pixel
+    /// transfers (`pixels.rs`, `pixel_args.rs`). Boxed: a list travels by value through the
+    /// render thread's channel, and the box stays with the list across the pool.
+    pub(crate) pixels: Box<crate::pixels::PixelState>,
 }
 
 /// Which thread holds a list (see [`CommandList::hold`]).
@@ -73,6 +77,7 @@ impl CommandList {
             programs: None,
             hold: None,
             implicit: false,
+            pixels: Box::new(crate::pixels::PixelState::new()),
         }
     }
 
@@ -173,6 +178,7 @@ impl CommandList {
         self.forget_links();
         self.claim = None;
         self.implicit = false;
+        *self.pixels = crate::pixels::PixelState::new();
     }
 
     /// A recorded link of `program` (generated `link_program` and `program_binary` call this):

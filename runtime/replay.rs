@@ -36,6 +36,15 @@ pub type ExecuteFn = unsafe fn(&mut Replayer<'_>, *const u64);
 
 pub use crate::vocab::params::{BYTES_NULL, BYTES_OFFSET};
 
+/// What an upload from the pixel-unpack buffer reads (see [`Replayer::unpack_fits`]).
+#[derive(Clone, Copy, Debug)]
+pub enum UnpackExtent {
+    /// An image, sized under the GL's unpack state.
+    Image(crate::pixels::Image),
+    /// A byte count (compressed data: `imageSize`).
+    Bytes(i64),
+}
+
 /// State the render thread keeps across lists and frames.
 pub struct ReplayState {
     /// glcmd sync handle -> GL sync object, filled in when a recorded fence runs.
@@ -176,6 +185,60 @@ impl<'a> Replayer<'a> {
             }
             BYTES_NULL => Some((std::ptr::null(), redirect && self.state.shadow.bound(Target::PixelUnpack) != 0)),
             _ => Some((self.param::<T>(offset as u32), redirect && self.state.shadow.bound(Target::PixelUnpack) != 0)),
+        }
+    }
+
+    /// Before a pixel upload: the bytes the GL reads, `extent` (an image sized under the GL's
+    /// unpack state now, which the list recorded: `pixels.rs`; or a byte count), lie inside what
+    /// the pointer points at. For an offset (`len` is [`BYTES_OFFSET`]) that is the storage of
+    /// the buffer bound to `GL_PIXEL_UNPACK_BUFFER` (an overrun raises `GL_INVALID_OPERATION`,
+    /// the GL's error for it); for bytes in the list, their length (the recording method checked
+    /// it against the same state, so only a capture file edited by hand can fail it). False:
+    /// refused and reported. A null pointer reads nothing and passes.
+    pub fn unpack_fits(&mut self, p: *const u64, offset: u64, len: u32, extent: UnpackExtent) -> bool {
+        if len == BYTES_NULL {
+            return true;
+        }
+        let bytes = match extent {
+            // A negative count reads nothing: the GL raises GL_INVALID_VALUE.
+            UnpackExtent::Bytes(n) => n.max(0) as u64,
+            UnpackExtent::Image(image) => {
+                // SAFETY: replay runs on the render thread, with `gl` its current context's table.
+                let store = unsafe { crate::pixels::read_unpack_store(self.raw) };
+                match crate::pixels::image_bytes(&image, &store) {
+                    Ok(n) => n as u64,
+                    Err(crate::pixels::SizeError::Overflow) => u64::MAX,
+                    Err(crate::pixels::SizeError::Format) => {
+                        let error = crate::pixels::format_type_error(image.format, image.type_);
+                        let message = format!(
+                            "format {} with type {} is no pixel format/type pair glcmd knows, so it cannot check \
+                             the bytes the GL would read; glcmd skipped the call",
+                            crate::vocab::EnumName(image.format),
+                            crate::vocab::EnumName(image.type_)
+                        );
+                        self.refuse_with(p, message, error);
+                        return false;
+                    }
+                }
+            }
+        };
+        if len != BYTES_OFFSET {
+            if bytes <= len as u64 {
+                return true;
+            }
+            let message = format!(
+                "the pixel data holds {len} bytes, but the GL reads {bytes} under its unpack state; glcmd skipped \
+                 the call"
+            );
+            self.refuse_with(p, message, gl::INVALID_OPERATION);
+            return false;
+        }
+        match self.state.shadow.check_range(self.raw, Target::PixelUnpack, offset, bytes) {
+            Ok(()) => true,
+            Err(why) => {
+                self.refuse(p, why);
+                false
+            }
         }
     }
 

@@ -512,18 +512,18 @@ fn an_unterminated_string_is_refused() {
 fn an_opcode_whose_recording_method_is_unsafe_is_refused() {
     let path = temp("unsafe.glcap");
     let device = capturing(CaptureOptions::default());
-    let texture = device.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
     let handle = device.capture(&path, 1).unwrap();
     let mut list = device.command_list();
-    list.texture_storage_2d(texture, 1, gl::RGBA8, 2, 2);
-    // SAFETY: 2x2 RGBA8 pixels, default unpack state: 16 bytes.
-    unsafe {
-        list.texture_sub_image_2d(texture, 0, 0, 0, 2, 2, gl::RGBA, gl::UNSIGNED_BYTE, glcmd::Bytes::Slice(&[7; 16]))
-    };
+    // SAFETY: handle 0 is no texture handle: the GL raises GL_INVALID_OPERATION (or, without
+    // ARB_bindless_texture, glcmd reports the missing function); no memory is touched.
+    unsafe { list.make_texture_handle_resident_arb(0) };
     device.submit(list).unwrap();
     handle.wait(Duration::from_secs(30)).unwrap();
     match load_err(&std::fs::read(&path).unwrap()) {
-        LoadError::Packet { problem: PacketProblem::Refused { function: "glTextureSubImage2D", .. }, .. } => {}
+        LoadError::Packet {
+            problem: PacketProblem::Refused { function: "glMakeTextureHandleResidentARB", .. },
+            ..
+        } => {}
         other => panic!("{other}"),
     }
 }

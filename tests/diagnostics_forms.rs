@@ -43,10 +43,8 @@ fn assert_alive(device: &Device, texture: GLuint) {
 fn record_upload_without_data(list: &mut CommandList, texture: GLuint) {
     list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
     list.bind_texture(gl::TEXTURE_2D, texture);
-    // SAFETY: `Bytes::None` passes a null pointer: the GL reads no client memory.
-    unsafe {
-        list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, 4, 4, 0, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::None)
-    };
+    // `Bytes::None` passes a null pointer: the GL reads no client memory.
+    list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, 4, 4, 0, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::None);
 }
 
 #[test]
@@ -152,18 +150,13 @@ fn objects(device: &Device) -> Objects {
 }
 
 /// One command per argument form (the form, then the command), most of them raising a GL
-/// error or being skipped, so every diagnostics path has a report to write. `uploads`: with
-/// the `tex_image_2d` forms, whose recording method is unsafe (a capture refuses them by
-/// design: a file cannot make the caller's promise).
-fn record_forms(list: &mut CommandList, o: &Objects, uploads: bool) -> Vec<&'static str> {
+/// error or being skipped, so every diagnostics path has a report to write, among them the
+/// `tex_image_2d` forms (each `glcmd::Bytes` form).
+fn record_forms(list: &mut CommandList, o: &Objects) -> Vec<&'static str> {
     let mut forms = Vec::new();
     let (tex, gone) = (o.texture, o.gone);
     list.bind_texture(gl::TEXTURE_2D, tex);
-    if uploads {
-        record_uploads(list, &mut forms);
-    }
-    // SAFETY (each tex_image_2d): `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or
-    // 0x0 image the call reads; an offset with no pixel-unpack buffer bound is skipped.
+    record_uploads(list, &mut forms);
     forms.push("null array");
     list.bind_textures(0, 1, None);
     list.buffer_data(gl::ARRAY_BUFFER, 16, None, gl::STATIC_DRAW);
@@ -190,9 +183,9 @@ fn record_forms(list: &mut CommandList, o: &Objects, uploads: bool) -> Vec<&'sta
 
 /// The `Bytes` forms, into the immutable texture bound to `GL_TEXTURE_2D` (each a GL error).
 fn record_uploads(list: &mut CommandList, forms: &mut Vec<&'static str>) {
-    // SAFETY (each tex_image_2d): `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or
-    // 0x0 image the call reads; an offset with no pixel-unpack buffer bound is skipped.
-    let upload = |list: &mut CommandList, size: i32, pixels: Bytes<'_>| unsafe {
+    // `Bytes::None` reads nothing; a slice holds the 4x4 RGBA8 or 0x0 image the call reads; an
+    // offset with no pixel-unpack buffer bound is skipped.
+    let upload = |list: &mut CommandList, size: i32, pixels: Bytes<'_>| {
         list.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8 as i32, size, size, 0, gl::RGBA, gl::UNSIGNED_BYTE, pixels)
     };
     forms.push("Bytes::None");
@@ -210,7 +203,7 @@ fn every_argument_form_dumps_as_itself() {
     let device = glcmd::Device::headless().unwrap();
     let o = objects(&device);
     let mut list = device.command_list();
-    let forms = record_forms(&mut list, &o, true);
+    let forms = record_forms(&mut list, &o);
     let text = list.to_string();
     print!("{text}");
     let (tex, gone, shader) = (o.texture, o.gone, o.shader);
@@ -275,7 +268,7 @@ fn replay_forms(level: &Level, path: &std::path::Path) -> Vec<Report> {
     let handle = level.capture.then(|| device.capture(path, 1).unwrap());
     let mut list = device.command_list();
     list.set_label("forms");
-    record_forms(&mut list, &o, !level.capture);
+    record_forms(&mut list, &o);
     device.submit(list).unwrap();
     let reports = drain(&device);
     assert_alive(&device, o.texture);
@@ -296,11 +289,10 @@ fn every_argument_form_replays_under_every_diagnostics_level() {
             assert!(!r.call.contains("outside the list's parameters"), "{r}");
         }
         let d = &level.diagnostics;
-        let uploads = !level.capture;
         let on_null_upload = |kind| reports.iter().any(|r| r.kind == kind && r.call == TEX_IMAGE_NULL);
         assert!(count(&reports, ReportKind::Skipped) >= 2, "{}: {reports:#?}", level.name);
-        assert_eq!(on_null_upload(ReportKind::GlError), d.strict && uploads, "{}: {reports:#?}", level.name);
-        assert_eq!(on_null_upload(ReportKind::DebugMessage), d.debug_output && uploads, "{}: {reports:#?}", level.name);
+        assert_eq!(on_null_upload(ReportKind::GlError), d.strict, "{}: {reports:#?}", level.name);
+        assert_eq!(on_null_upload(ReportKind::DebugMessage), d.debug_output, "{}: {reports:#?}", level.name);
         let uses = count(&reports, ReportKind::UseAfterDelete);
         assert_eq!(uses > 0, d.track_deletes, "{}: {reports:#?}", level.name);
         if d.track_deletes {

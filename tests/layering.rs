@@ -184,6 +184,8 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
         // capture tables
         "list",
         "arguments",
+        // pixel sizes and pixel-store state (ground floor: `pixels.rs` imports only the tables)
+        "pixels",
         "replay",
         "shadow",
         "dump",

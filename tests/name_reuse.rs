@@ -59,8 +59,7 @@ impl Target {
     /// Fills `tex` (a fresh 1x1 texture) with `color` and draws it into pixel `region`.
     fn record_fill_and_draw(&self, list: &mut CommandList, tex: u32, color: [u8; 4], region: usize) {
         list.texture_storage_2d(tex, 1, gl::RGBA8, 1, 1);
-        // SAFETY: 1x1 RGBA8 needs 4 bytes; the slice holds 4 (unpack alignment 4 is fine).
-        unsafe { list.texture_sub_image_2d(tex, 0, 0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::Slice(&color)) };
+        list.texture_sub_image_2d(tex, 0, 0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::Slice(&color));
         self.record_draw(list, tex, region);
     }
 

@@ -229,8 +229,8 @@ fn item1_client_data_is_read_as_client_data_while_an_unpack_buffer_is_bound() {
     list.texture_storage_2d(texture, 1, gl::RGBA8, 4, 4);
     // A bound unpack buffer would turn the slice's address into an offset into it.
     list.bind_buffer(gl::PIXEL_UNPACK_BUFFER, unpack);
-    // SAFETY: 4x4 RGBA8 needs 64 bytes, the slice holds 64.
-    unsafe { list.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::Slice(&pixels)) };
+    // 4x4 RGBA8 needs 64 bytes, the slice holds 64 (checked by the recording method).
+    list.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, Bytes::Slice(&pixels));
     device.submit(list).unwrap();
     assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
     // The binding is back after the call.

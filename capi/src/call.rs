@@ -106,7 +106,7 @@ pub fn unsupported(function: &'static str, reason: &str) {
 #[inline]
 pub fn pack_buffer_bound() -> bool {
     THREAD
-        .try_with(|t| t.try_borrow().ok().and_then(|t| t.recording.as_ref().map(|r| r.pixels.pack_buffer)))
+        .try_with(|t| t.try_borrow().ok().and_then(|t| t.recording.as_ref().map(|r| r.list.pixel_state().pack_buffer)))
         .ok()
         .flatten()
         .unwrap_or(false)

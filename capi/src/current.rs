@@ -185,7 +185,7 @@ pub fn discard() {
                 let mut fresh = t.device.as_ref()?.device("glcmdListDiscard").ok()?.command_list();
                 fresh.track_sites(false);
                 let r = t.recording.as_mut()?;
-                r.pixels.carry_over();
+                fresh.carry_pixel_state(&r.list);
                 Some(std::mem::replace(&mut r.list, fresh))
             })
         })

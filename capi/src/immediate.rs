@@ -153,14 +153,15 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
         return Ok(());
     }
     let device = entry.device(function)?;
-    let mut list = std::mem::replace(&mut recording.list, fresh(&device));
+    let mut next = fresh(&device);
+    next.carry_pixel_state(&recording.list);
+    let mut list = std::mem::replace(&mut recording.list, next);
     list.mark_implicit();
     if let Err(refused) = device.submit(list) {
         let (error, list) = refused.into_parts();
         recording.list = list;
         return Err(CallError::from_glcmd(function, error));
     }
-    recording.pixels.carry_over();
     count_submit(size);
     Ok(())
 }

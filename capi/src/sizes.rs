@@ -3,31 +3,26 @@
 //!
 //! | query | length | from |
 //! | --- | --- | --- |
-//! | `glReadPixels` | width × height of format/type | the pack pixel-store state |
-//! | `glGetTexImage` | the level's width × height × depth of format/type | `glGetTexLevelParameteriv` and the pack state |
 //! | `glGetCompressedTexImage` | the level's compressed size | `glGetTexLevelParameteriv` (a pack state with compressed-block parameters set is refused) |
 //! | `glGetUniform*v` | the uniform's components | its type at that location (program interface query) |
 //!
-//! The pack state is the GL's real one (whatever the lists left), so these sizes are exact; the
-//! Rust query then reads into a buffer of that size (it unbinds a pixel-pack buffer for the call,
-//! so the pointer is client memory, as the C caller meant: a read into a pack buffer is recorded
-//! instead, see `pixels.rs`). A uniform is read into room for 16 values, the most any uniform
-//! type has, and its own count of them is returned.
+//! The sizes are exact (read from the GL in the same round trip); the Rust query then reads into
+//! a buffer of that size (it unbinds a pixel-pack buffer for the call, so the pointer is client
+//! memory, as the C caller meant: a read into a pack buffer is recorded instead, see
+//! `pixels.rs`). A uniform is read into room for 16 values, the most any uniform type has, and
+//! its own count of them is returned. `glReadPixels` and `glGetTexImage` need nothing from here:
+//! their Rust queries size themselves from the GL's pack state (the runtime's `pixels.rs`, one
+//! implementation for both).
 
-use glcmd::dump::EnumName;
 use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::{gl, Device, Gl};
 
 use crate::error::CallError;
-use crate::pixels::{image_bytes, Image, SizeError};
-use crate::recording::Store;
-use crate::types::{GLCMD_ERROR_INVALID_ARGUMENT, GLCMD_ERROR_OUT_OF_MEMORY, GLCMD_ERROR_UNSUPPORTED};
+use crate::types::GLCMD_ERROR_INVALID_ARGUMENT;
 
 /// What to measure.
 #[derive(Clone, Copy, Debug)]
 pub enum Size {
-    Pack { width: GLsizei, height: GLsizei, format: GLenum, type_: GLenum },
-    TexLevel { target: GLenum, level: GLint, format: GLenum, type_: GLenum },
     CompressedLevel { target: GLenum, level: GLint },
     Uniform { program: GLuint, location: GLint },
 }
@@ -46,26 +41,6 @@ unsafe fn integer(g: &Gl, pname: GLenum) -> i64 {
     v as i64
 }
 
-/// The pack pixel-store state.
-///
-/// # Safety
-/// As for [`integer`].
-unsafe fn pack_store(g: &Gl) -> Store {
-    // SAFETY: the caller's contract.
-    unsafe {
-        Store {
-            alignment: integer(g, gl::PACK_ALIGNMENT).max(1),
-            row_length: integer(g, gl::PACK_ROW_LENGTH),
-            image_height: integer(g, gl::PACK_IMAGE_HEIGHT),
-            skip_pixels: integer(g, gl::PACK_SKIP_PIXELS),
-            skip_rows: integer(g, gl::PACK_SKIP_ROWS),
-            skip_images: integer(g, gl::PACK_SKIP_IMAGES),
-            swap_bytes: false,
-            lsb_first: false,
-        }
-    }
-}
-
 /// # Safety
 /// As for [`integer`].
 unsafe fn level_parameter(g: &Gl, target: GLenum, level: GLint, pname: GLenum) -> i64 {
@@ -73,23 +48,6 @@ unsafe fn level_parameter(g: &Gl, target: GLenum, level: GLint, pname: GLenum) -
     // SAFETY: one value into a local.
     unsafe { (g.GetTexLevelParameteriv)(target, level, pname, &mut v) };
     v as i64
-}
-
-fn size_error(f: &str, format: GLenum, type_: GLenum, e: SizeError) -> CallError {
-    match e {
-        SizeError::Format => CallError::new(
-            GLCMD_ERROR_UNSUPPORTED,
-            format!(
-                "{f}: format {} with type {}: glcmd does not know how many bytes a pixel of it has",
-                EnumName(format),
-                EnumName(type_)
-            ),
-        )
-        .raising(crate::pixels::format_type_error(format, type_)),
-        SizeError::Overflow => {
-            CallError::new(GLCMD_ERROR_OUT_OF_MEMORY, format!("{f}: the image is larger than memory"))
-        }
-    }
 }
 
 /// Components of a uniform of GL type `t`: vectors and matrices by their shape, everything else
@@ -129,30 +87,6 @@ impl Size {
     unsafe fn measure(self, f: &str, g: &Gl) -> Result<(usize, usize), CallError> {
         let exact = |n: usize| Ok((n, n));
         match self {
-            Size::Pack { width, height, format, type_ } => {
-                let image = Image { dims: 2, width: width as i64, height: height as i64, depth: 1, format, type_ };
-                // SAFETY: the caller's contract.
-                let store = unsafe { pack_store(g) };
-                exact(image_bytes(&image, &store).map_err(|e| size_error(f, format, type_, e))?)
-            }
-            Size::TexLevel { target, level, format, type_ } => {
-                let dims = match target {
-                    gl::TEXTURE_1D => 1,
-                    gl::TEXTURE_3D | gl::TEXTURE_2D_ARRAY | gl::TEXTURE_CUBE_MAP_ARRAY => 3,
-                    _ => 2,
-                };
-                // SAFETY: the caller's contract.
-                let (width, height, depth, store) = unsafe {
-                    (
-                        level_parameter(g, target, level, gl::TEXTURE_WIDTH),
-                        level_parameter(g, target, level, gl::TEXTURE_HEIGHT),
-                        level_parameter(g, target, level, gl::TEXTURE_DEPTH),
-                        pack_store(g),
-                    )
-                };
-                let image = Image { dims, width, height, depth, format, type_ };
-                exact(image_bytes(&image, &store).map_err(|e| size_error(f, format, type_, e))?)
-            }
             Size::CompressedLevel { target, level } => {
                 // SAFETY: the caller's contract.
                 let blocks = unsafe {

@@ -162,8 +162,8 @@ fn rust_scene() -> Vec<u8> {
     l.pixel_storei(gl::UNPACK_ROW_LENGTH, row_length as GLint);
     l.pixel_storei(gl::UNPACK_SKIP_PIXELS, skip_pixels as GLint);
     l.pixel_storei(gl::UNPACK_SKIP_ROWS, skip_rows as GLint);
-    // SAFETY: `image` holds the bytes the GL reads under that unpack state (computed above).
-    unsafe { l.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGB, gl::UNSIGNED_BYTE, Bytes::Slice(&image)) };
+    // `image` holds the bytes the GL reads under that unpack state (computed above).
+    l.texture_sub_image_2d(texture, 0, 0, 0, 4, 4, gl::RGB, gl::UNSIGNED_BYTE, Bytes::Slice(&image));
     l.named_renderbuffer_storage(renderbuffer, gl::RGBA8, WIDTH as GLsizei, HEIGHT as GLsizei);
     l.named_framebuffer_renderbuffer(fbo, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, renderbuffer);
     device.submit(l).unwrap();

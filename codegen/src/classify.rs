@@ -10,7 +10,9 @@
 //! method `unsafe`, only where no rule is known:
 //! 1. gl.xml `len`: a parameter (`n`), a constant (`16`), a product (`count*4`);
 //! 2. `COMPSIZE(pname)`: a hand-written table per enum group (`pname_tables.rs`);
-//! 3. pixel data and other state-dependent sizes: a caller-sized byte slice (`unsafe`);
+//! 3. pixel data and other state-dependent sizes: a byte slice that the recording method checks
+//!    where it knows the GL's rule (`sizing.rs`: pixel uploads from the list's own pixel-store
+//!    state, one-texel clear values), else a caller-sized one (`unsafe`);
 //! 4. core-profile pointers that are offsets into a bound buffer: `usize`;
 //! 5. strings: `&str`, and `&[&str]` for arrays of strings.
 //!
@@ -279,6 +281,7 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
             Ok(()) => {
                 f.kind = kind_of(&f);
                 f.redirect = redirect_of(&f);
+                mark_unsafe_bytes(&mut f);
                 mark_unsafe_families(&mut f);
                 functions.push(f);
             }
@@ -517,9 +520,7 @@ fn output_string_role(f: &mut Function, i: usize) {
         Some(Some(r @ Rule::Param(_))) => r,
         _ => Rule::Bytes,
     };
-    if rule == Rule::Bytes {
-        mark_unsafe(f, &p.name, false);
-    }
+    // Caller-sized bytes make the method `unsafe`: `mark_unsafe_bytes`.
     f.params[i].role = Role::Out(if rule == Rule::Bytes { Rule::Bytes } else { Rule::String });
     if let Rule::Param(_) = rule {
         f.params[i].len = p.len.clone();
@@ -623,12 +624,6 @@ fn set_array_role(f: &mut Function, i: usize, input: bool, rule: Rule) -> Result
             return Err(format!("`{name}` is sized by pname `{param}`, which is not a parameter"));
         }
     }
-    if rule == Rule::Bytes {
-        mark_unsafe(f, &name, input);
-        if let Some(reason) = driver_sized(&f.name, &name) {
-            f.unsafe_reason.as_mut().expect("just marked").push_str(&format!("\n{reason}"));
-        }
-    }
     if input {
         if let Rule::Param(x) | Rule::Product(x, _) = &rule {
             mark_length(f, &x.clone(), &name);
@@ -666,6 +661,28 @@ fn settle_counts(f: &mut Function) {
             if !sized_by_input {
                 f.params[i].role = Role::Value;
             }
+        }
+    }
+}
+
+/// Marks the method `unsafe` for each caller-sized (`Rule::Bytes`) array, unless the recording
+/// method sizes it itself from the GL's rule (`sizing.rs`: pixel uploads from the list's own
+/// pixel-store state, one-texel clear values).
+fn mark_unsafe_bytes(f: &mut Function) {
+    let caller_sized: Vec<(String, bool)> = f
+        .params
+        .iter()
+        .filter(|p| !crate::sizing::sized_by_recording(f, p) && !crate::sizing::sized_by_query(f, p))
+        .filter_map(|p| match p.role {
+            Role::In(Rule::Bytes) => Some((p.name.clone(), true)),
+            Role::Out(Rule::Bytes) => Some((p.name.clone(), false)),
+            _ => None,
+        })
+        .collect();
+    for (name, input) in caller_sized {
+        mark_unsafe(f, &name, input);
+        if let Some(reason) = driver_sized(&f.name, &name) {
+            f.unsafe_reason.as_mut().expect("just marked").push_str(&format!("\n{reason}"));
         }
     }
 }

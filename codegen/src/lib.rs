@@ -31,6 +31,7 @@ pub mod naming;
 pub mod pname_tables;
 pub mod registry;
 pub mod shadow_hooks;
+pub mod sizing;
 
 use std::path::{Path, PathBuf};
 

@@ -83,7 +83,10 @@ fn methods_and_unsafe_columns() {
     assert_eq!(methods("glTextureSubImage2DEXT"), "CommandList::texture_sub_image_2d_ext");
     assert_eq!(methods("glMapBufferRange"), "Gl::MapBufferRange (Device::with_gl)");
     assert_eq!(methods("glGetError"), "Device::get_error");
-    assert_eq!(rows["glTexImage2D"][3], "yes");
+    // Pixel uploads and reads are sized from pixel-store state by glcmd (issue 21): safe.
+    assert_eq!(rows["glTexImage2D"][3], "no");
+    assert_eq!(rows["glReadPixels"][3], "no");
+    assert_eq!(rows["glMakeTextureHandleResidentARB"][3], "yes");
     assert_eq!(rows["glBindTexture"][3], "no");
     // Extension tags are words of their own: no `2dext`, `3dext`, `cmaaintel`.
     for (name, cols) in &rows {

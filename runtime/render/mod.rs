@@ -161,7 +161,10 @@ pub(crate) fn run(
     }
 }
 
-/// What waiting for the channel gave.
+/// What waiting for the channel gave. A temporary of the render loop, moved once from the
+/// channel to its match: boxing the message (a `CommandList` by value) would cost an allocation
+/// per message for nothing.
+#[allow(clippy::large_enum_variant)]
 enum Next {
     Msg(Msg),
     /// A stall deadline passed.

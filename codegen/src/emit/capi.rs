@@ -29,7 +29,7 @@ use quote::{format_ident, quote};
 
 use super::{element_type, ident, param_named, rust_type};
 use crate::error::{Error, Position};
-use crate::model::{Api, Function, Kind, Param, Redirect, Role, Rule};
+use crate::model::{Api, Function, Kind, Param, Role, Rule};
 
 /// `glcmdFunctionInfo` flag: the entry point always fails with `GLCMD_ERROR_UNSUPPORTED`.
 pub const FLAG_UNSUPPORTED: u8 = 1;
@@ -78,69 +78,7 @@ pub const SPECIALS: &[SpecialC] = &[
     special("glListDrawCommandsStatesClientNV", false, false, "takes an array of client-memory pointers"),
 ];
 
-/// How an array whose length gl.xml does not give is sized at the C boundary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sizing {
-    /// Pixel data the GL reads from client memory: computed from format, type, dimensions and
-    /// the list's own pixel-store state (`capi/src/pixels.rs`).
-    UnpackImage { dims: u8 },
-    /// One texel or buffer element of `format`/`type` (`glClearTexImage`, `glClearBufferData`).
-    Texel,
-    /// `glReadPixels`: from the render thread's pack state, in the same round trip.
-    PackImage,
-    /// `glGetTexImage`: the level's size and the pack state, read on the render thread.
-    TexLevel,
-    /// `glGetCompressedTexImage`: the level's compressed size, read on the render thread.
-    CompressedLevel,
-    /// `glGetUniform*v`: the uniform's type at that location, read on the render thread.
-    Uniform,
-    /// `glGetBooleani_v`: as many values as `glGetIntegeri_v` returns for the same pname.
-    IndexedBoolean,
-    /// One value (`glGetNamedStringivARB`: every pname is one value).
-    One,
-}
-
-/// The sizing of a caller-sized (`Rule::Bytes`) array of `f`, if the C boundary can size it.
-pub fn sizing(f: &Function, p: &Param) -> Option<Sizing> {
-    let n = f.name.as_str();
-    let void = p.ty.pointee().base == "void" && p.ty.pointers.len() == 1;
-    let has = |name: &str| f.params.iter().any(|q| q.name == name);
-    match &p.role {
-        Role::In(Rule::Bytes) if void && f.redirect == Some(Redirect::PixelUnpack) => {
-            if !(has("width") && has("format") && has("type")) {
-                return None;
-            }
-            let dims = if n.contains("1D") {
-                1
-            } else if n.contains("2D") {
-                2
-            } else if n.contains("3D") {
-                3
-            } else {
-                return None;
-            };
-            Some(Sizing::UnpackImage { dims })
-        }
-        Role::In(Rule::Bytes)
-            if void
-                && ["glClearTex", "glClearBuffer", "glClearNamedBuffer"].iter().any(|s| n.starts_with(s))
-                && has("format")
-                && has("type") =>
-        {
-            Some(Sizing::Texel)
-        }
-        Role::Out(Rule::Bytes) => match n {
-            "glReadPixels" => Some(Sizing::PackImage),
-            "glGetTexImage" => Some(Sizing::TexLevel),
-            "glGetCompressedTexImage" => Some(Sizing::CompressedLevel),
-            "glGetBooleani_v" => Some(Sizing::IndexedBoolean),
-            "glGetNamedStringivARB" => Some(Sizing::One),
-            _ if n.starts_with("glGetUniform") && has("program") && has("location") => Some(Sizing::Uniform),
-            _ => None,
-        },
-        _ => None,
-    }
-}
+pub use crate::sizing::{sizing, Sizing};
 
 /// What an entry point does.
 pub enum Plan {
@@ -394,7 +332,7 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
             let nullable = p.nullable;
             Conversion {
                 prep: vec![quote! {
-                    let image = crate::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+                    let image = glcmd::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
                     // SAFETY: the GL reads the bytes `image` spans at this pointer under
                     // the list's unpack state, which `unpack` records first.
                     let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };
@@ -434,7 +372,8 @@ fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
         _ => quote!(false),
     };
     let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
-    let arg = (*rule == Rule::Bytes).then(|| quote!(len));
+    // Pixel reads are sized by the Rust query itself, on the render thread (`runtime/pixels.rs`).
+    let arg = (*rule == Rule::Bytes && !crate::sizing::sized_by_query(f, p)).then(|| quote!(len));
     Conversion { prep, arg }
 }
 
@@ -555,13 +494,11 @@ fn record_body(f: &Function) -> TokenStream {
     }
 }
 
-/// What the pixel-store tracking of the list (`capi/src/pixels.rs`) must see of a call.
+/// What the C boundary checks of a pixel-store call before the list records (and tracks) it:
+/// a float the Rust method would refuse with a panic is an error of the entry point instead.
 fn pixel_hook(f: &Function) -> TokenStream {
     match f.name.as_str() {
-        "glPixelStorei" => quote!(cur.pixels.store(pname, param as f64)?;),
-        "glPixelStoref" => quote!(cur.pixels.store(pname, param as f64)?;),
-        "glBindBuffer" | "glBindBufferARB" => quote!(cur.pixels.bind_buffer(target, buffer);),
-        "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => quote!(cur.pixels.client_defaults(mask);),
+        "glPixelStoref" => quote!(crate::pixels::store_float(pname, param)?;),
         _ => quote!(),
     }
 }
@@ -579,12 +516,15 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     }
     let unsafety = f.is_unsafe();
     let sized = f.params.iter().find_map(|p| sizing(f, p));
+    if matches!(sized, Some(Sizing::PackImage | Sizing::TexLevel)) {
+        // The Rust query sizes the read itself; a pair it cannot size is this entry point's
+        // GLCMD_ERROR_UNSUPPORTED (raising the GL's error), before the round trip.
+        prep.push(quote!(crate::pixels::check_format(F, format, type_)?;));
+    }
     let call = match sized {
         // Measured and called on the render thread, in one round trip.
-        Some(s @ (Sizing::PackImage | Sizing::TexLevel | Sizing::CompressedLevel | Sizing::Uniform)) => {
+        Some(s @ (Sizing::CompressedLevel | Sizing::Uniform)) => {
             let size = match s {
-                Sizing::PackImage => quote!(crate::sizes::Size::Pack { width, height, format, type_ }),
-                Sizing::TexLevel => quote!(crate::sizes::Size::TexLevel { target, level, format, type_ }),
                 Sizing::CompressedLevel => quote!(crate::sizes::Size::CompressedLevel { target, level }),
                 _ => quote!(crate::sizes::Size::Uniform { program, location }),
             };

@@ -467,6 +467,8 @@ fn call_args(f: &Function) -> Vec<CallArg<'_>> {
                 (id, quote!(Vec<[#elem; #k]>), quote!(&#a))
             }
             Role::In(_) => (id, quote!(Vec<#elem>), quote!(&#a)),
+            // Sized on the render thread: no length argument.
+            Role::Out(Rule::Bytes) if crate::sizing::sized_by_query(f, p) => continue,
             Role::Out(Rule::Bytes) => (format_ident!("{}_len", param_ident(&p.name)), quote!(usize), quote!(#a)),
             _ => continue,
         };

@@ -184,7 +184,27 @@ fn rule_bytes(f: &Function, i: usize, rule: &Rule) -> Option<TokenStream> {
                 None => 16 * #size,
             })
         }
-        Rule::Bytes | Rule::String | Rule::Strings(_) => return None,
+        // Pixel data: from the image and the GL's unpack state now (`checked::unpack_bytes`).
+        Rule::Bytes => match crate::sizing::sizing(f, &f.params[i]) {
+            Some(crate::sizing::Sizing::UnpackImage { dims }) => {
+                let dim = |n: &str| match f.params.iter().any(|q| q.name == n) {
+                    true => {
+                        let a = arg(f, n);
+                        quote!(#a as i64)
+                    }
+                    false => quote!(1),
+                };
+                let (w, h, d, format, type_) =
+                    (dim("width"), dim("height"), dim("depth"), arg(f, "format"), arg(f, "type"));
+                quote!(checked::unpack_bytes(#dims, (#w, #h, #d), #format, #type_))
+            }
+            Some(crate::sizing::Sizing::Texel) => {
+                let (format, type_) = (arg(f, "format"), arg(f, "type"));
+                quote!(checked::texel_bytes(#format, #type_))
+            }
+            _ => return None,
+        },
+        Rule::String | Rule::Strings(_) => return None,
     })
 }
 

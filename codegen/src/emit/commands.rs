@@ -15,6 +15,7 @@ use super::{
 use crate::model::{Api, Function, Kind, Param, Role, Rule};
 use crate::naming::param_ident;
 use crate::shadow_hooks::{self, AttribKind, Hook};
+use crate::sizing::Sizing;
 
 /// Whether a function gets an opcode.
 pub fn is_recorded(f: &Function) -> bool {
@@ -251,6 +252,9 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         let program = ident(param_named(f, "program"));
         lengths.insert(0, quote!(self.note_link(#program);));
     }
+    if let Some(track) = pixel_tracking(f) {
+        lengths.insert(0, track);
+    }
     if f.name == "glFenceSync" {
         return quote! {
             #docs
@@ -278,6 +282,28 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
             self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits),* });
         }
         #from_slice
+    }
+}
+
+/// What the list's pixel-state tracking (`runtime/pixel_args.rs`) must see of a recorded call:
+/// pixel-store changes, pixel-buffer bindings, and the reset of the pixel-store state.
+fn pixel_tracking(f: &Function) -> Option<TokenStream> {
+    let name = &f.name;
+    let p = |n: &str| f.params.iter().find(|q| q.name == n).map(ident);
+    match name.as_str() {
+        "glPixelStorei" | "glPixelStoref" => {
+            let (pname, param) = (p("pname")?, p("param")?);
+            Some(quote!(self.track_pixel_store(#name, #pname, #param as f64);))
+        }
+        "glBindBuffer" | "glBindBufferARB" => {
+            let (target, buffer) = (p("target")?, p("buffer")?);
+            Some(quote!(self.track_bind_buffer(#target, #buffer);))
+        }
+        "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => {
+            let mask = p("mask")?;
+            Some(quote!(self.track_client_defaults(#mask);))
+        }
+        _ => None,
     }
 }
 
@@ -511,9 +537,37 @@ fn bytes_parts(f: &Function, p: &Param, parts: &mut RecordParts) {
         // pointer (pixel unpack); `Bytes::None` only where the GL accepts null.
         let offsets = f.redirect.is_some();
         let none = p.nullable;
-        parts.prelude.push(quote! {
-            let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, #offsets, #none);
-        });
+        let push = match crate::sizing::sizing(f, p) {
+            // Sized from the list's own pixel-store state (`runtime/pixel_args.rs`).
+            Some(Sizing::UnpackImage { dims }) if crate::sizing::sized_by_recording(f, p) => {
+                let dim = |n: &str| match f.params.iter().find(|q| q.name == n) {
+                    Some(q) => {
+                        let v = ident(q);
+                        quote!(#v as i64)
+                    }
+                    None => quote!(1),
+                };
+                let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
+                let (format, type_) = (ident(param_named(f, "format")), ident(param_named(f, "type")));
+                quote! {
+                    let (image_format, image_type) = (#format, #type_);
+                    let image = crate::pixels::Image {
+                        dims: #dims, width: #w, height: #h, depth: #d, format: image_format, type_: image_type,
+                    };
+                    let (#id, #len_id) = self.push_pixels_arg(#id.into(), #gl_name, #arg_name, image, #none);
+                }
+            }
+            Some(Sizing::Texel) if crate::sizing::sized_by_recording(f, p) => {
+                let (format, type_) = (ident(param_named(f, "format")), ident(param_named(f, "type")));
+                quote! {
+                    let (#id, #len_id) = self.push_texel_arg(#id.into(), #gl_name, #arg_name, #format, #type_);
+                }
+            }
+            _ => quote! {
+                let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, #offsets, #none);
+            },
+        };
+        parts.prelude.push(push);
     } else {
         let elem = element_type(p);
         let slice_ty = parts.slice_arg(p, quote!(&[#elem]));
@@ -681,6 +735,36 @@ fn draw_fast_path(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Opt
     })
 }
 
+/// What an upload from the pixel-unpack buffer reads, for the range check at replay
+/// (`Replayer::unpack_fits`): the image (sized under the GL's unpack state then) or the compressed
+/// byte count. `None` for arrays that are never offsets into that buffer.
+fn unpack_extent(f: &Function, p: &Param, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
+    if f.redirect != Some(crate::model::Redirect::PixelUnpack) {
+        return None;
+    }
+    if p.unpack_offset {
+        let Role::In(Rule::Param(x)) = &p.role else { return None };
+        let n = arg(x);
+        return Some(quote!(crate::replay::UnpackExtent::Bytes(#n as i64)));
+    }
+    let Some(Sizing::UnpackImage { dims }) = crate::sizing::sizing(f, p) else { return None };
+    let dim = |n: &str| {
+        if f.params.iter().any(|q| q.name == n) {
+            let v = arg(n);
+            quote!(#v as i64)
+        } else {
+            quote!(1)
+        }
+    };
+    let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
+    let (format, type_) = (arg("format"), arg("type"));
+    Some(quote! {
+        crate::replay::UnpackExtent::Image(crate::pixels::Image {
+            dims: #dims, width: #w, height: #h, depth: #d, format: #format, type_: #type_,
+        })
+    })
+}
+
 fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_macro2::Ident) -> TokenStream {
     let field = format_ident!("{}", f.short_name());
     let mut lets = Vec::new();
@@ -716,6 +800,14 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
                         None => return,
                     };
                 });
+                if let Some(extent) = unpack_extent(f, p, &arg) {
+                    // The range the GL reads must fit the buffer's storage, or the bytes copied.
+                    lets.push(quote! {
+                        if !r.unpack_fits(p, c.#id, c.#len_id, #extent) {
+                            return;
+                        }
+                    });
+                }
                 unbind_flags.push(flag);
                 call_args.push(a);
                 continue;

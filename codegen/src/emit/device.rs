@@ -10,6 +10,7 @@ use quote::{format_ident, quote};
 use super::{doc, element_type, ident, param_named, rust_type, value_to_c, value_type};
 use crate::model::{Api, Function, Kind, Redirect, Role, Rule};
 use crate::naming::{param_ident, scalar, singular, snake_case};
+use crate::sizing::Sizing;
 
 pub fn emit(api: &Api) -> TokenStream {
     let methods: Vec<TokenStream> = api
@@ -667,7 +668,32 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
         }
         Rule::Bytes => {
             let len_id = format_ident!("{}_len", param_ident(&p.name));
-            parts.args.push(quote!(#len_id: usize));
+            let gl_name = &f.name;
+            let arg = |n: &str| ident(param_named(f, n));
+            match crate::sizing::sizing(f, p) {
+                // Sized here, on the render thread, from the GL's pack state (`runtime/pixels.rs`).
+                Some(Sizing::PackImage) if crate::sizing::sized_by_query(f, p) => {
+                    let (w, h, format, type_) = (arg("width"), arg("height"), arg("format"), arg("type"));
+                    parts.setup.push(quote! {
+                        let (image_format, image_type) = (#format, #type_);
+                        let image = crate::pixels::Image {
+                            dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
+                        };
+                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
+                        let #len_id = unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image)? };
+                    });
+                }
+                Some(Sizing::TexLevel) if crate::sizing::sized_by_query(f, p) => {
+                    let (target, level, format, type_) = (arg("target"), arg("level"), arg("format"), arg("type"));
+                    parts.setup.push(quote! {
+                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
+                        let #len_id = unsafe {
+                            crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)?
+                        };
+                    });
+                }
+                _ => parts.args.push(quote!(#len_id: usize)),
+            }
             parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
             parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));

@@ -117,6 +117,7 @@ fn indexed_arguments(api: &Api, f: &Function, v: &TokenStream) -> (Vec<TokenStre
             Role::Sync => quote!(fx.sync(#v, #i)),
             Role::Length { .. } | Role::LengthArray { .. } | Role::OutLength { .. } => continue,
             Role::Offset | Role::Opaque => quote!(fx.offset(#v, #i)),
+            Role::Out(Rule::Bytes) if crate::sizing::sized_by_query(f, p) => continue,
             Role::Out(Rule::Bytes) => quote!(fx.out_len(#v, #i)),
             Role::Out(_) => continue,
             Role::In(rule) => {

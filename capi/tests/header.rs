@@ -77,7 +77,7 @@ const CXX: &[&str] = &["-Wall", "-Wextra", "-Werror"];
 
 #[test]
 fn header_compiles_as_c99_and_cxx_before_and_after_glcorearb() {
-    if !tools::require(&[(&cc(), "gcc"), (&cxx(), "g++")]) {
+    if !tools::require(&[(cc().as_str(), "gcc"), (cxx().as_str(), "g++")]) {
         return;
     }
     let dir = scratch("header_orders");
@@ -102,7 +102,7 @@ fn header_compiles_as_c99_and_cxx_before_and_after_glcorearb() {
 
 #[test]
 fn every_entry_has_the_type_of_glcorearb_h() {
-    if !tools::require(&[(&cc(), "gcc"), (&cxx(), "g++")]) {
+    if !tools::require(&[(cc().as_str(), "gcc"), (cxx().as_str(), "g++")]) {
         return;
     }
     let inputs = glcmd_codegen::Inputs::bundled();

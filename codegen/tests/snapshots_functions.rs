@@ -25,9 +25,7 @@ use glcmd_codegen::{emit, load, model::Api, Inputs};
 
 fn api() -> &'static Api {
     static API: OnceLock<Api> = OnceLock::new();
-    API.get_or_init(|| {
-        load(&Inputs::bundled()).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}"))
-    })
+    API.get_or_init(|| load(&Inputs::bundled()).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}")))
 }
 
 fn source(name: &str) -> String {

@@ -19,11 +19,11 @@
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
 mod process;
+#[path = "../../tests/common/tools.rs"]
+mod tools;
 #[allow(dead_code)]
 #[path = "../../tests/common/xvfb.rs"]
 mod xvfb;
-#[path = "../../tests/common/tools.rs"]
-mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -207,7 +207,7 @@ fn egl_program_opening_libegl_with_dlopen_runs_unchanged() {
 
 #[test]
 fn glx_programs_run_unchanged_on_xvfb() {
-    if !tools::require(&[(&tools::cc(), "gcc"), ("Xvfb", "xvfb")]) {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
         return;
     }
     let x = xvfb::Xvfb::start();

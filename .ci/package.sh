@@ -9,8 +9,9 @@
 # the committed generated/ copy). glcmd-sweep is a test crate (publish = false).
 #
 # Time: the verification builds glcmd twice from its .crate (default features for glcmd and
-# glcmd-replay, ext and vendor for glcmd-capi and glcmd-run) in target/package/; figure in the
-# closing report of issue 21 and below, printed at the end.
+# glcmd-replay, ext and vendor for glcmd-capi and glcmd-run) in target/package/, with every
+# dependency from clean: 14 min 50 s for this script on the 2-core development machine (shared),
+# of which 12 min 45 s the verification; printed at the end.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -42,7 +43,4 @@ start=$(date +%s)
 # --allow-dirty: CI's checkout is clean, but the tests before this may leave untracked output.
 cargo publish --dry-run --allow-dirty --workspace --exclude glcmd-sweep
 end=$(date +%s)
-for crate in "${crates[@]}"; do
-    ls -l target/package/"$crate"-*.crate
-done
 echo "package.sh: packaged and built from the .crate files in $((end - start)) s"

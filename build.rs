@@ -1,4 +1,5 @@
-//! Generates glcmd's GL bindings from `vendor/` into `$OUT_DIR` with glcmd-codegen.
+//! Generates glcmd's GL bindings from glcmd-codegen's vendored inputs (`Inputs::bundled`) into
+//! `$OUT_DIR`.
 //! Generator errors (file, line, function) become a readable build failure.
 //!
 //! The cargo features `ext`, `vendor` and `checking` select what is generated (see
@@ -8,11 +9,10 @@
 use std::path::PathBuf;
 
 fn main() {
-    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let inputs = glcmd_codegen::Inputs::vendored(&root);
-    println!("cargo:rerun-if-changed=vendor/glcorearb.h");
-    println!("cargo:rerun-if-changed=vendor/gl.xml");
+    let inputs = glcmd_codegen::Inputs::bundled();
+    println!("cargo:rerun-if-changed={}", inputs.header.display());
+    println!("cargo:rerun-if-changed={}", inputs.registry.display());
     println!("cargo:rerun-if-changed=build.rs");
     let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
     let selection =

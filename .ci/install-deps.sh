@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages glcmd's tests and tools need on Debian 12,
 # only those that are missing. Idempotent; runs as root (CI) or via sudo.
+# `--check` only lists the missing ones (scripts/test.sh, without root or sudo).
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,8 @@ packages=(
     valgrind
     # The C ABI's tests compile C and C++ (capi/tests): cc and c++.
     gcc g++ libc6-dev libgl-dev
+    # capi/tests/install.rs: the installed library through pkg-config; readelf reads its soname.
+    pkgconf binutils
     # tests/adopt.rs makes a GLX context on an X window with Xlib itself: -lX11 (and -lGLX,
     # from libgl-dev's libglx-dev).
     libx11-dev
@@ -47,6 +50,10 @@ if ((${#missing[@]} == 0)); then
     exit 0
 fi
 
+if [[ ${1:-} == --check ]]; then
+    echo "install-deps: missing ${missing[*]}"
+    exit 1
+fi
 echo "install-deps: installing ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
     sudo=(sudo)

@@ -7,11 +7,10 @@
 use std::path::PathBuf;
 
 fn main() {
-    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("..");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
-    let inputs = glcmd_codegen::Inputs::vendored(&root);
-    println!("cargo:rerun-if-changed=../vendor/glcorearb.h");
-    println!("cargo:rerun-if-changed=../vendor/gl.xml");
+    let inputs = glcmd_codegen::Inputs::bundled();
+    println!("cargo:rerun-if-changed={}", inputs.header.display());
+    println!("cargo:rerun-if-changed={}", inputs.registry.display());
     println!("cargo:rerun-if-changed=build.rs");
     // libglvnd's sonames, present wherever a GL program runs (no -dev package needed).
     println!("cargo:rustc-cdylib-link-arg=-Wl,--no-as-needed,-l:libEGL.so.1,-l:libGL.so.1,--as-needed");

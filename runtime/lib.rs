@@ -27,7 +27,7 @@
 //!
 //! | floor | modules | what they hold |
 //! | --- | --- | --- |
-//! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from `vendor/` by glcmd-codegen in `build.rs` |
+//! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from glcmd-codegen's vendored inputs, in `build.rs` |
 //! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
 //! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
 //! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |

@@ -478,6 +478,9 @@ fn glx_window(display: P, x: c_int, w: i32, h: i32) -> (c_ulong, P) {
 
 #[test]
 fn an_adopted_glx_window_is_framebuffer_zero_as_the_gl_gives_it() {
+    if !common::tools::require(&[("Xvfb", "xvfb")]) {
+        return;
+    }
     let xvfb = common::xvfb::Xvfb::start();
     let (w, h) = (64, 48);
     let name = std::ffi::CString::new(xvfb.display.clone()).unwrap();

@@ -57,6 +57,9 @@ fn trace(probe: &Path, args: &[&str], dir: &Path, name: &str) -> Vec<String> {
 
 #[test]
 fn replayed_calls_equal_direct_calls_in_apitrace() {
+    if !common::tools::require(&[("apitrace", "apitrace apitrace-tracers")]) {
+        return;
+    }
     let probe = common::build_example("trace_probe");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("apitrace");
     let _ = std::fs::remove_dir_all(&dir);

@@ -103,7 +103,7 @@ fn spec_tables() -> Vec<(String, String)> {
 
 /// Every `#define GL_* 0x...` of the vendored glcorearb.h: name to value.
 fn enum_values() -> std::collections::HashMap<String, u32> {
-    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/vendor/glcorearb.h")).unwrap();
+    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/codegen/vendor/glcorearb.h")).unwrap();
     header
         .lines()
         .filter_map(|l| {

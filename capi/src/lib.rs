@@ -74,3 +74,13 @@ pub mod types;
 
 pub use api::*;
 pub use types::*;
+
+/// The workspace README's code blocks as doc-tests: the Rust ones compile and run (the Usage
+/// program on a headless device, the glow switch), here because this crate sees both glcmd and
+/// glcmd-capi (glcmd's own doc-tests would not, once packaging strips its path dev-dependency
+/// on this crate). `README.md` beside `Cargo.toml` is a link to the workspace's in the
+/// repository and a copy in the package. The C block is `tests/c/readme.c`, compiled by
+/// `tests/install.rs`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

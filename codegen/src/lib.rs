@@ -47,9 +47,18 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// The vendored inputs of a glcmd checkout rooted at `root`.
-    pub fn vendored(root: &Path) -> Inputs {
-        Inputs { header: root.join("vendor/glcorearb.h"), registry: root.join("vendor/gl.xml") }
+    /// `vendor/glcorearb.h` and `vendor/gl.xml` under `dir`.
+    pub fn vendored(dir: &Path) -> Inputs {
+        Inputs { header: dir.join("vendor/glcorearb.h"), registry: dir.join("vendor/gl.xml") }
+    }
+
+    /// The pinned inputs this crate ships (`vendor/` of glcmd-codegen's package, where its
+    /// README gives source, version and licence): what the build scripts of glcmd, glcmd-capi,
+    /// glcmd-run and glcmd-sweep read. The path is this crate's source directory, fixed when it
+    /// is compiled (a checkout, or cargo's registry cache for a published crate), so a crate
+    /// that depends on glcmd needs no copy of its own.
+    pub fn bundled() -> Inputs {
+        Inputs::vendored(Path::new(env!("CARGO_MANIFEST_DIR")))
     }
 }
 

@@ -6,7 +6,7 @@
 //! glcmd-codegen emit DIR [--header H] [--registry X]   writes the generated Rust into DIR
 //! glcmd-codegen header [FILE]                          writes glcmd.h (default capi/include/glcmd.h)
 //! ```
-//! The inputs default to `vendor/` of the glcmd checkout.
+//! The inputs default to this crate's `vendor/` (`Inputs::bundled`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         .parent()
         .expect("codegen/ is inside the checkout")
         .to_path_buf();
-    let mut inputs = Inputs::vendored(&root);
+    let mut inputs = Inputs::bundled();
     let mut positional = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {

@@ -1033,8 +1033,8 @@ mod tests {
     use super::*;
     use std::collections::{HashMap, HashSet};
 
-    const GLCOREARB_H: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../vendor/glcorearb.h"));
-    const GL_XML: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../vendor/gl.xml"));
+    const GLCOREARB_H: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/vendor/glcorearb.h"));
+    const GL_XML: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/vendor/gl.xml"));
 
     /// `#define GL_NAME 0xVALUE` lines of glcorearb.h, name -> value.
     fn header_values() -> HashMap<&'static str, u64> {

@@ -10,8 +10,9 @@ use std::sync::OnceLock;
 
 use glcmd_codegen::{generate, list_table, load, model::Api, Inputs};
 
+/// glcmd-codegen's directory, which holds the vendored inputs.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn api() -> &'static Api {

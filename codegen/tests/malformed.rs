@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use glcmd_codegen::{load, Errors, Inputs};
 
+/// glcmd-codegen's directory, which holds the vendored inputs.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn vendored_header() -> String {

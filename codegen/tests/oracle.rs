@@ -17,14 +17,12 @@
 //! test with both sides shown.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use gl_generator::{Api as GlApi, Fallbacks, Profile, Registry};
 use glcmd_codegen::{ctype::CType, load, model::Api, Inputs};
 
 fn api() -> Api {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    load(&Inputs::vendored(root)).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}"))
+    load(&Inputs::bundled()).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}"))
 }
 
 /// Spelling-neutral form of a Rust type.

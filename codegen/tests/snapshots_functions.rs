@@ -19,17 +19,13 @@
 //! | glFenceSync | special: returns a sync handle |
 //! | glDebugMessageCallback | special: takes a callback pointer |
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use glcmd_codegen::{emit, load, model::Api, Inputs};
 
 fn api() -> &'static Api {
     static API: OnceLock<Api> = OnceLock::new();
-    API.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        load(&Inputs::vendored(root)).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}"))
-    })
+    API.get_or_init(|| load(&Inputs::bundled()).unwrap_or_else(|e| panic!("vendored inputs must load:\n{e}")))
 }
 
 fn source(name: &str) -> String {

@@ -15,6 +15,7 @@ use glcmd::types::{GLboolean, GLenum, GLint, GLuint};
 use glcmd::{gl, CommandList, Device, Gl};
 
 pub mod process;
+pub mod tools;
 pub mod xvfb;
 
 // ---------------------------------------------------------------------------------------------

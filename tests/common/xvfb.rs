@@ -1,7 +1,8 @@
 //! A virtual X server (Xvfb) for tests that need X11: the window example (tests/window.rs) and
 //! the adopted GLX context (tests/adopt.rs), glcmd-run's GLX programs (run/tests/programs.rs,
 //! which includes this file with `#[path]`). Needs the Debian package `xvfb`
-//! (`.ci/install-deps.sh` installs it); without it a test fails and says so.
+//! (`.ci/install-deps.sh` installs it); the tests ask `tools::require` first, so that without
+//! it a test is skipped and says so (a failure under `CI=true`).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

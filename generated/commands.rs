@@ -22522,7 +22522,15 @@ unsafe fn exec_draw_arrays_checked(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizei = c.count;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a2 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22539,13 +22547,22 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r
         .shadow()
         .check_indirect(raw, Target::DrawIndirect, a1 as u64, 1 as i64, 0 as i64, 16u64)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -22584,7 +22601,18 @@ unsafe fn exec_draw_arrays_instanced_checked(r: &mut Replayer<'_>, p: *const u64
     let a3: types::GLsizei = c.instancecount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22622,7 +22650,18 @@ unsafe fn exec_draw_arrays_instanced_arb_checked(r: &mut Replayer<'_>, p: *const
     let a3: types::GLsizei = c.primcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("primcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22669,7 +22708,18 @@ unsafe fn exec_draw_arrays_instanced_base_instance_checked(
     let a4: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22733,7 +22783,15 @@ unsafe fn exec_draw_elements_checked(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a1 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22774,7 +22832,15 @@ unsafe fn exec_draw_elements_base_vertex_checked(r: &mut Replayer<'_>, p: *const
     let a4: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a1 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22792,13 +22858,22 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r
         .shadow()
         .check_indirect(raw, Target::DrawIndirect, a2 as u64, 1 as i64, 0 as i64, 20u64)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -22840,7 +22915,18 @@ unsafe fn exec_draw_elements_instanced_checked(r: &mut Replayer<'_>, p: *const u
     let a4: types::GLsizei = c.instancecount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22881,7 +22967,18 @@ unsafe fn exec_draw_elements_instanced_arb_checked(r: &mut Replayer<'_>, p: *con
     let a4: types::GLsizei = c.primcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("primcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22934,7 +23031,18 @@ unsafe fn exec_draw_elements_instanced_base_instance_checked(
     let a5: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22984,7 +23092,18 @@ unsafe fn exec_draw_elements_instanced_base_vertex_checked(
     let a5: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23039,7 +23158,18 @@ unsafe fn exec_draw_elements_instanced_base_vertex_base_instance_checked(
     let a6: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23082,7 +23212,15 @@ unsafe fn exec_draw_range_elements_checked(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a3, a4, a5 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a3, a4, a5 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23130,7 +23268,15 @@ unsafe fn exec_draw_range_elements_base_vertex_checked(
     let a6: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a3, a4, a5 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a3, a4, a5 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23150,7 +23296,15 @@ unsafe fn exec_draw_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23171,7 +23325,18 @@ unsafe fn exec_draw_transform_feedback_instanced(r: &mut Replayer<'_>, p: *const
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("instancecount", a2 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23192,7 +23357,15 @@ unsafe fn exec_draw_transform_feedback_stream(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23219,7 +23392,18 @@ unsafe fn exec_draw_transform_feedback_stream_instanced(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24072,7 +24256,15 @@ unsafe fn exec_multi_draw_arrays(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.drawcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24091,7 +24283,15 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a2 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24105,6 +24305,7 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
             a3 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24129,7 +24330,16 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24143,6 +24353,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
             a4 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24176,7 +24387,16 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24190,6 +24410,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
             a4 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24217,7 +24438,13 @@ unsafe fn exec_multi_draw_elements(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizei = c.drawcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) } {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) }
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24242,7 +24469,13 @@ unsafe fn exec_multi_draw_elements_base_vertex(r: &mut Replayer<'_>, p: *const u
     let a5: *const types::GLint = r.param::<u8>(c.basevertex) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) } {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) }
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24262,7 +24495,15 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24276,6 +24517,7 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
             a4 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24301,7 +24543,16 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24315,6 +24566,7 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
             a5 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24349,7 +24601,16 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24363,6 +24624,7 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
             a5 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -29028,10 +29290,6 @@ unsafe fn exec_vertex_array_vertex_buffer(r: &mut Replayer<'_>, p: *const u64) {
         return;
     }
     if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }

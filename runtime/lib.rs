@@ -178,6 +178,7 @@ pub use options::{FrameStats, Options, Stats};
 pub use present::FRAMES_IN_FLIGHT;
 pub use render::RenderContext;
 pub use sync::SyncHandle;
+pub use vocab::check::{gl_error as spec_gl_error, Check, SpecError};
 pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind};
 
 /// Array data for arguments whose length the GL derives from state (pixel data).

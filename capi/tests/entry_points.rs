@@ -858,3 +858,26 @@ fn three_readme_style_workers_never_stall() {
     check(glcmdFrameEnd(frame));
     check(glcmdDeviceDestroy(d));
 }
+
+/// `docs/errors.md`, the `NullPointer` row of `glGetCompressedTextureImage`: NULL client memory
+/// (no pack buffer) with a `bufSize` too small for the image raises `GL_INVALID_OPERATION`, as
+/// the GL checks `bufSize` first (piglit's `arb_direct_state_access@getcompressedtextureimage`);
+/// a NULL output of another query stays `GL_INVALID_VALUE`.
+#[test]
+fn null_compressed_image_is_invalid_operation() {
+    let d = device();
+    check(glcmdDeviceMakeCurrent(d));
+    unsafe {
+        let mut texture = 0;
+        (GL.CreateTextures)(gl::TEXTURE_2D, 1, &mut texture);
+        (GL.TextureStorage2D)(texture, 1, gl::COMPRESSED_RGBA_BPTC_UNORM, 4, 4);
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+        (GL.GetCompressedTextureImage)(texture, 0, 0, null_mut());
+        let (status, message) = last();
+        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "{status}: {message}");
+        (GL.GetProgramiv)(0, gl::LINK_STATUS, null_mut());
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}

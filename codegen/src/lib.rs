@@ -30,6 +30,7 @@ pub mod naming;
 pub mod pname_tables;
 pub mod registry;
 pub mod shadow_hooks;
+pub mod spec_errors;
 
 use std::path::{Path, PathBuf};
 

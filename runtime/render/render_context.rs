@@ -17,7 +17,7 @@ use crate::generated::types::GLsync;
 use crate::generated::Gl;
 use crate::loader::ContextInfo;
 use crate::replay::{self, ReplayState};
-use crate::shadow::Target;
+use crate::shadow::{Refusal, Target};
 use crate::vocab::Class;
 use crate::Error;
 
@@ -150,10 +150,10 @@ impl RenderContext {
     /// Before a query that names an object: the name exists (see `Shadow::check_name`).
     pub fn check_name(&self, function: &'static str, class: Class, name: u32, first: bool) -> Result<(), Error> {
         match self.state.try_borrow_mut() {
-            Ok(mut state) => state
-                .shadow
-                .check_name(self.raw_gl(), class, name, first)
-                .map_err(|_| Error::NoSuchObject { function, class: class.name(), name }),
+            Ok(mut state) => state.shadow.check_name(self.raw_gl(), class, name, first).map_err(|why| match why {
+                Refusal::OtherClass { .. } => Error::OtherClass { function, class: class.name(), name },
+                _ => Error::NoSuchObject { function, class: class.name(), name },
+            }),
             // Inside replay (a callback): the shadow is in use; the GL decides.
             Err(_) => Ok(()),
         }

@@ -870,7 +870,9 @@ fn null_compressed_image_is_invalid_operation() {
     unsafe {
         let mut texture = 0;
         (GL.CreateTextures)(gl::TEXTURE_2D, 1, &mut texture);
-        (GL.TextureStorage2D)(texture, 1, gl::COMPRESSED_RGBA_BPTC_UNORM, 4, 4);
+        check(glcmdListBegin(d));
+        (GL.TextureStorage2D)(texture, 1, gl::COMPRESSED_RED_RGTC1, 4, 4);
+        check(glcmdSubmit(d));
         assert_eq!((GL.GetError)(), gl::NO_ERROR);
         (GL.GetCompressedTextureImage)(texture, 0, 0, null_mut());
         let (status, message) = last();

@@ -32,51 +32,69 @@ pub const ROW_4: SpecError = SpecError {
     check: Check::NoSuchObject(Class::TransformFeedback),
     error: gl::INVALID_VALUE,
 };
-/// `glGetCompressedTextureImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
+/// `glCompressedTextureSubImage1D`, `NullPointer`: `GL_INVALID_OPERATION`. NULL data of imageSize > 0 with no unpack buffer: Mesa checks the texture name first (INVALID_OPERATION for one that is no texture, GL 4.6 §8.7, piglit's arb_direct_state_access@getcompressedtextureimage) and then ignores NULL data; glcmd, which cannot look the name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common mistake and skips the call
 pub const ROW_5: SpecError = SpecError {
+    function: "glCompressedTextureSubImage1D",
+    check: Check::NullPointer,
+    error: gl::INVALID_OPERATION,
+};
+/// `glCompressedTextureSubImage2D`, `NullPointer`: `GL_INVALID_OPERATION`. NULL data of imageSize > 0 with no unpack buffer: Mesa checks the texture name first (INVALID_OPERATION for one that is no texture, GL 4.6 §8.7, piglit's arb_direct_state_access@getcompressedtextureimage) and then ignores NULL data; glcmd, which cannot look the name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common mistake and skips the call
+pub const ROW_6: SpecError = SpecError {
+    function: "glCompressedTextureSubImage2D",
+    check: Check::NullPointer,
+    error: gl::INVALID_OPERATION,
+};
+/// `glCompressedTextureSubImage3D`, `NullPointer`: `GL_INVALID_OPERATION`. NULL data of imageSize > 0 with no unpack buffer: Mesa checks the texture name first (INVALID_OPERATION for one that is no texture, GL 4.6 §8.7, piglit's arb_direct_state_access@getcompressedtextureimage) and then ignores NULL data; glcmd, which cannot look the name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common mistake and skips the call
+pub const ROW_7: SpecError = SpecError {
+    function: "glCompressedTextureSubImage3D",
+    check: Check::NullPointer,
+    error: gl::INVALID_OPERATION,
+};
+/// `glGetCompressedTextureImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
+pub const ROW_8: SpecError = SpecError {
     function: "glGetCompressedTextureImage",
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
 /// `glGetnCompressedTexImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
-pub const ROW_6: SpecError = SpecError {
+pub const ROW_9: SpecError = SpecError {
     function: "glGetnCompressedTexImage",
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
 /// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_7: SpecError = SpecError {
+pub const ROW_10: SpecError = SpecError {
     function: "glScissorArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// `glTextureView`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.18 (TextureView): INVALID_VALUE if origtexture is not the name of a texture object (the new texture, the other texture argument, is left to the GL: it is created on first use)
-pub const ROW_8: SpecError = SpecError {
+pub const ROW_11: SpecError = SpecError {
     function: "glTextureView",
     check: Check::NoSuchObject(Class::Texture),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferBase`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_9: SpecError = SpecError {
+pub const ROW_12: SpecError = SpecError {
     function: "glTransformFeedbackBufferBase",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferRange`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_10: SpecError = SpecError {
+pub const ROW_13: SpecError = SpecError {
     function: "glTransformFeedbackBufferRange",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glViewportArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_11: SpecError = SpecError {
+pub const ROW_14: SpecError = SpecError {
     function: "glViewportArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// The GL errors of glcmd's checks where a function's differs from the check's usual
 /// one (`Check::usual_error`), from `codegen/src/spec_errors.rs`.
-pub static SPEC_ERRORS: [SpecError; 12usize] = [
+pub static SPEC_ERRORS: [SpecError; 15usize] = [
     ROW_0,
     ROW_1,
     ROW_2,
@@ -89,4 +107,7 @@ pub static SPEC_ERRORS: [SpecError; 12usize] = [
     ROW_9,
     ROW_10,
     ROW_11,
+    ROW_12,
+    ROW_13,
+    ROW_14,
 ];

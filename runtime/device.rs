@@ -45,6 +45,8 @@ use crate::Error;
 use crate::options::{Options, Stats};
 
 /// The channel's messages and round-trip jobs, served by this device's render thread.
+mod pooled;
+
 pub(crate) type Msg = crate::channel::Msg<RenderContext>;
 pub(crate) type Job = crate::channel::Job<RenderContext>;
 
@@ -582,73 +584,6 @@ impl Device {
     /// A create from a name pool (`pools.rs`): up to `n` names at once from the pool of
     /// (`index`, `target`), the rest (and the pool's start) by a round trip. Generated create
     /// methods of the core object types call this.
-    #[allow(clippy::too_many_arguments)]
-    /// One name from the pool of (`index`, `target`) without a round trip or an allocation, if
-    /// the pool has one (the generated singular creates fall back to the plural form).
-    #[inline]
-    pub(crate) fn pooled_take_one(&self, index: usize, target: u32) -> Option<u32> {
-        let pools = &self.inner.shared.pools;
-        let was_low = pools.low.load(Ordering::Acquire);
-        let name = pools.take_one(index, target);
-        if !was_low && pools.low.load(Ordering::Acquire) {
-            let _ = self.inner.tx.try_send(Msg::Refill);
-        }
-        name
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn pooled_create(
-        &self,
-        function: &'static str,
-        index: usize,
-        target: u32,
-        n: i32,
-        class: &'static str,
-        created: bool,
-        make: crate::pools::MakeNames,
-    ) -> Result<Vec<u32>, Error> {
-        let n = crate::arguments::size_arg(function, "n", n as i64)?;
-        if n > MAX_CREATE {
-            return Err(Error::OutOfMemory { function, bytes: n as u128 * 4 });
-        }
-        let pools = &self.inner.shared.pools;
-        let was_low = pools.low.load(Ordering::Acquire);
-        let mut names = pools.take(index, target, n).unwrap_or_default();
-        if !was_low && pools.low.load(Ordering::Acquire) {
-            // Wake the render thread to refill (it also refills between messages anyway).
-            let _ = self.inner.tx.try_send(Msg::Refill);
-        }
-        if names.len() == n {
-            return Ok(names);
-        }
-        let rest = n - names.len();
-        let more = self.create(function, move |ctx| {
-            let gl = ctx.gl();
-            if !gl.is_available(index) {
-                return Err(ctx.unavailable(function));
-            }
-            // Names a refill put in the pool meanwhile come first: they are older than any the
-            // GL makes now, so a sequence of creates gets the names direct GL would give.
-            let mut more = ctx.shared.pools.take(index, target, rest).unwrap_or_default();
-            let missing = rest - more.len();
-            if missing > 0 {
-                let mut fresh: Vec<u32> = crate::arguments::out_vec(function, missing)?;
-                let _r = crate::arguments::region(fresh.as_ptr(), fresh.len() * 4);
-                // SAFETY: `fresh` holds `missing` names.
-                unsafe { make(gl, target, missing as i32, fresh.as_mut_ptr()) };
-                fresh.truncate(missing);
-                ctx.objects_created(class, &fresh, created);
-                more.extend(fresh);
-            }
-            if !more.contains(&0) {
-                ctx.shared.pools.start(index, target, class, created, make);
-            }
-            Ok(more)
-        })?;
-        names.extend(more);
-        Ok(names)
-    }
-
     pub(crate) fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.inner.shared) }
     }

@@ -428,3 +428,27 @@ fn offset_without_buffer_bind_vertex_buffer_is_invalid_operation() {
     device.submit(list).unwrap();
     assert_eq!(through_glcmd(&device, |l| l.bind_vertex_buffer(0, 0, 16, 16)), (gl::INVALID_OPERATION, true));
 }
+
+/// Pooled creates validate as the GL does, also for a count of 0 (piglit's
+/// `arb_direct_state_access@create-queries` creates 0 queries of `GL_RGBA`): the GL's
+/// `GL_INVALID_ENUM`, and no name.
+#[test]
+fn pooled_create_of_no_names_validates_the_target() {
+    let d = Direct::new();
+    let mut names = [7u32; 1];
+    let expected = [
+        direct_error(&d, |g| unsafe { (g.CreateQueries)(gl::RGBA, 0, names.as_mut_ptr()) }),
+        direct_error(&d, |g| unsafe { (g.CreateTextures)(gl::RGBA, 0, names.as_mut_ptr()) }),
+        direct_error(&d, |g| unsafe { (g.CreateQueries)(gl::SAMPLES_PASSED, 0, names.as_mut_ptr()) }),
+    ];
+    assert_eq!(expected, [gl::INVALID_ENUM, gl::INVALID_ENUM, gl::NO_ERROR]);
+    let device = device();
+    // One at a time: each call's own error.
+    for (i, (target, create_texture)) in
+        [(gl::RGBA, false), (gl::RGBA, true), (gl::SAMPLES_PASSED, false)].into_iter().enumerate()
+    {
+        let names = if create_texture { device.create_textures(target, 0) } else { device.create_queries(target, 0) };
+        assert!(names.unwrap().is_empty());
+        assert_eq!(device.get_error().unwrap(), expected[i], "create {i}");
+    }
+}

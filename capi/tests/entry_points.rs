@@ -883,3 +883,20 @@ fn null_compressed_image_is_invalid_operation() {
     check(glcmdDeviceMakeCurrent(null_mut()));
     check(glcmdDeviceDestroy(d));
 }
+
+/// `docs/errors.md`, the `NullPointer` rows of `glCompressedTextureSubImage*D`: NULL data for a
+/// name that is no texture raises the GL's `GL_INVALID_OPERATION` (the GL checks the texture
+/// first: piglit's `arb_direct_state_access@getcompressedtextureimage`).
+#[test]
+fn null_compressed_upload_to_no_texture_is_invalid_operation() {
+    let d = device();
+    check(glcmdDeviceMakeCurrent(d));
+    unsafe {
+        check(glcmdListBegin(d));
+        (GL.CompressedTextureSubImage2D)(250, 0, 0, 0, 4, 4, gl::COMPRESSED_RED_RGTC1, 8, null());
+        check(glcmdSubmit(d));
+        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION);
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}

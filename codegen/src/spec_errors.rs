@@ -38,6 +38,12 @@ const COMPRESSED_NULL: &str = "GL 4.6 §8.11.4: INVALID_OPERATION if the image w
                                of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), \
                                so NULL client memory with no pack buffer (which glcmd refuses) raises it first";
 
+const COMPRESSED_UPLOAD_NULL: &str = "NULL data of imageSize > 0 with no unpack buffer: Mesa checks the texture \
+    name first (INVALID_OPERATION for one that is no texture, GL 4.6 §8.7, piglit's \
+    arb_direct_state_access@getcompressedtextureimage) and then ignores NULL data; glcmd, which cannot look the \
+    name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common \
+    mistake and skips the call";
+
 /// The rows, by function.
 pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glDepthRangeArrayv", "Wraps", "INVALID_VALUE", ARRAYS),
@@ -45,6 +51,9 @@ pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glDrawTransformFeedbackInstanced", "NoSuchObject(Class::TransformFeedback)", "INVALID_VALUE", XFB_DRAW),
     row("glDrawTransformFeedbackStream", "NoSuchObject(Class::TransformFeedback)", "INVALID_VALUE", XFB_DRAW),
     row("glDrawTransformFeedbackStreamInstanced", "NoSuchObject(Class::TransformFeedback)", "INVALID_VALUE", XFB_DRAW),
+    row("glCompressedTextureSubImage1D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
+    row("glCompressedTextureSubImage2D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
+    row("glCompressedTextureSubImage3D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
     row("glGetCompressedTextureImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
     row("glGetnCompressedTexImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
     row("glScissorArrayv", "Wraps", "INVALID_VALUE", ARRAYS),

@@ -74,6 +74,9 @@ pub enum Error {
     #[error("{function}: {name} is not the name of a {class} but of a {}; the call was not made", if *class == "program" { "shader" } else { "program" })]
     OtherClass { function: &'static str, class: &'static str, name: u32 },
 
+    #[error("{function}: the GL refused the call ({}); its outputs were not written", EnumName(*error))]
+    Refused { function: &'static str, error: u32 },
+
     #[error("program {program}: its link is recorded in a list that has not been submitted, so the link has not run; submit that list first")]
     LinkNotSubmitted { program: u32 },
 
@@ -89,9 +92,13 @@ impl Error {
     /// handle that names no sync object and a name that is no program or shader,
     /// `GL_INVALID_OPERATION` for a name of another class that does not exist or a name of the
     /// other of program and shader, `GL_INVALID_ENUM` for a pname glcmd does not know,
-    /// `GL_OUT_OF_MEMORY`). `None` for glcmd's own conditions (frames, slots, waits, a lost
+    /// `GL_OUT_OF_MEMORY`); for a query the GL itself refused (`Error::Refused`), the GL's error,
+    /// which `get_error` also returns, as the GL's flag would. `None` for glcmd's own conditions (frames, slots, waits, a lost
     /// device) that no GL call raises.
     pub fn gl_error(&self) -> Option<u32> {
+        if let Error::Refused { error, .. } = *self {
+            return Some(error);
+        }
         let (function, check) = self.check()?;
         Some(crate::vocab::check::gl_error(function, check))
     }

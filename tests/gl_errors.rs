@@ -452,3 +452,24 @@ fn pooled_create_of_no_names_validates_the_target() {
         assert_eq!(device.get_error().unwrap(), expected[i], "create {i}");
     }
 }
+
+/// A query the GL itself refuses (piglit's `arb_compute_shader@api_errors`: the work-group size
+/// of a program that is not linked) writes no output: the `Err` is `Error::Refused`, whose
+/// `gl_error()` is the GL's error, and `get_error` returns it too, as the GL's flag would.
+#[test]
+fn refused_query_get_programiv_returns_the_gls_error_and_no_answer() {
+    let d = Direct::new();
+    let program = unsafe { (d.gl.CreateProgram)() };
+    let mut v = [-7; 3];
+    let direct =
+        direct_error(&d, |g| unsafe { (g.GetProgramiv)(program, gl::COMPUTE_WORK_GROUP_SIZE, v.as_mut_ptr()) });
+    assert_eq!(v, [-7; 3], "direct GL writes nothing");
+    assert_eq!(direct, gl::INVALID_OPERATION);
+    let device = device();
+    let program = device.create_program().unwrap();
+    let e = device.get_programiv(program, gl::COMPUTE_WORK_GROUP_SIZE).unwrap_err();
+    assert!(matches!(e, glcmd::Error::Refused { function: "glGetProgramiv", .. }), "{e}");
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    assert_eq!(device.get_error().unwrap(), direct);
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+}

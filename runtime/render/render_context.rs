@@ -159,6 +159,39 @@ impl RenderContext {
         }
     }
 
+    /// Runs a query's GL call and tells whether the GL refused it: a query the GL refuses
+    /// writes none of its outputs, so its answer must not be handed out as one. Errors that
+    /// earlier commands left in the GL's flag are moved to glcmd's flag first (`get_error`
+    /// returns them in order); an error the call raises is kept there too, as the GL keeps it,
+    /// and returned as `Error::Refused`. Inside replay (a callback) the shadow is in use and the
+    /// call runs as it is.
+    pub fn refused_by<R>(&self, function: &'static str, call: impl FnOnce() -> R) -> Result<R, Error> {
+        let gl = self.raw_gl();
+        let take = || {
+            let mut state = self.state.try_borrow_mut().ok()?;
+            // SAFETY: glGetError takes no argument. At most a few flags (a lost context keeps
+            // answering GL_CONTEXT_LOST).
+            let mut last = 0;
+            for _ in 0..8 {
+                let e = unsafe { (gl.GetError)() };
+                if e == crate::gl::NO_ERROR {
+                    break;
+                }
+                state.raise(e);
+                last = e;
+            }
+            Some(last)
+        };
+        if take().is_none() {
+            return Ok(call());
+        }
+        let answer = call();
+        match take() {
+            Some(error) if error != crate::gl::NO_ERROR => Err(Error::Refused { function, error }),
+            _ => Ok(answer),
+        }
+    }
+
     /// A program was linked outside a list (`create_shader_programv`): the interface cache
     /// reads it.
     pub fn program_linked(&self, program: u32) {

@@ -85,7 +85,7 @@ pub fn framebuffer_first(gl_fns: &Gl, why: Refusal) -> Refusal {
     if status == gl::FRAMEBUFFER_COMPLETE {
         why
     } else {
-        Refusal::Framebuffer { status }
+        Refusal::Framebuffer { status, then: Box::new(why) }
     }
 }
 

@@ -27,7 +27,7 @@ pub enum Refusal {
     DrawArgument { argument: &'static str, value: i64 },
     /// A draw refused for its vertex array or buffers while the draw framebuffer is incomplete
     /// (`status`): the GL's earlier check is the one that fails.
-    Framebuffer { status: GLenum },
+    Framebuffer { status: GLenum, then: Box<Refusal> },
     /// A negative buffer offset or size, or offsets and sizes whose sum overflows.
     Range { value: i64 },
     /// A texture level the texture does not have (the driver would dereference the object its
@@ -125,10 +125,10 @@ impl std::fmt::Display for Refusal {
                 "`{argument}` is {value}, which is negative, so glcmd skipped the draw (the GL checks counts before \
                  the vertex array; glcmd checks the vertex array, so it checks the counts first too)"
             ),
-            Refusal::Framebuffer { status } => write!(
+            Refusal::Framebuffer { status, then } => write!(
                 f,
-                "the draw framebuffer is incomplete ({}), and glcmd's own checks of the draw failed too, so glcmd \
-                 skipped the draw",
+                "{then}; the draw framebuffer is incomplete too ({}), which the GL checks first, so the draw \
+                 raises its error",
                 crate::vocab::EnumName(*status)
             ),
             Refusal::PinnedMemory => f.write_str(

@@ -45,8 +45,6 @@ use crate::Error;
 use crate::options::{Options, Stats};
 
 /// The channel's messages and round-trip jobs, served by this device's render thread.
-mod pooled;
-
 pub(crate) type Msg = crate::channel::Msg<RenderContext>;
 pub(crate) type Job = crate::channel::Job<RenderContext>;
 

@@ -148,6 +148,7 @@ pub mod loader;
 mod open_frames;
 mod options;
 mod packet;
+mod pooled_create;
 #[doc(hidden)]
 pub mod pools;
 mod present;

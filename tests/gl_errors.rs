@@ -13,6 +13,9 @@ mod common;
 use common::*;
 use glcmd::{gl, CommandList, Device, ReportKind};
 
+/// A named call to record.
+type Case<'a> = (&'a str, &'a dyn Fn(&mut CommandList));
+
 /// Records `call` alone, submits it, and returns the error it raised and whether glcmd's check
 /// skipped it.
 fn through_glcmd(device: &Device, call: impl FnOnce(&mut CommandList)) -> (u32, bool) {
@@ -171,7 +174,7 @@ fn other_class_attach_compile_and_active_shader_program_are_invalid_operation() 
     let program = device.create_program().unwrap();
     let shader = device.create_shader(gl::VERTEX_SHADER).unwrap();
     let pipeline = device.create_program_pipelines(1).unwrap()[0];
-    let calls: [(&str, &dyn Fn(&mut CommandList)); 4] = [
+    let calls: [Case; 4] = [
         ("glAttachShader", &|l| l.attach_shader(program, program)),
         ("glCompileShader", &|l| l.compile_shader(program)),
         ("glActiveShaderProgram", &|l| l.active_shader_program(pipeline, shader)),
@@ -238,7 +241,7 @@ fn draw_argument_framebuffer_and_no_vertex_array_draw_arrays_follow_the_gls_orde
     let mut list = device.command_list();
     list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
     device.submit(list).unwrap();
-    let calls: [(&str, &dyn Fn(&mut CommandList)); 4] = [
+    let calls: [Case; 4] = [
         ("negative count", &|l| l.draw_arrays(gl::TRIANGLES, 0, -1)),
         ("GL_QUADS", &|l| l.draw_arrays(gl::QUADS, 0, 3)),
         ("no vertex array", &|l| l.draw_arrays(gl::TRIANGLES, 0, 3)),

@@ -11,7 +11,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{Device, Msg, MAX_CREATE};
+use crate::device::{Device, Msg, MAX_CREATE};
 use crate::Error;
 
 impl Device {

@@ -22675,7 +22675,15 @@ unsafe fn exec_draw_arrays_checked(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizei = c.count;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a2 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22692,13 +22700,22 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r
         .shadow()
         .check_indirect(raw, Target::DrawIndirect, a1 as u64, 1 as i64, 0 as i64, 16u64)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -22737,7 +22754,18 @@ unsafe fn exec_draw_arrays_instanced_checked(r: &mut Replayer<'_>, p: *const u64
     let a3: types::GLsizei = c.instancecount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22775,7 +22803,18 @@ unsafe fn exec_draw_arrays_instanced_arb_checked(r: &mut Replayer<'_>, p: *const
     let a3: types::GLsizei = c.primcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("primcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22822,7 +22861,18 @@ unsafe fn exec_draw_arrays_instanced_base_instance_checked(
     let a4: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a2 as i64), ("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22886,7 +22936,15 @@ unsafe fn exec_draw_elements_checked(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a1 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22927,7 +22985,15 @@ unsafe fn exec_draw_elements_base_vertex_checked(r: &mut Replayer<'_>, p: *const
     let a4: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a1 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -22945,13 +23011,22 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r
         .shadow()
         .check_indirect(raw, Target::DrawIndirect, a2 as u64, 1 as i64, 0 as i64, 20u64)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -22993,7 +23068,18 @@ unsafe fn exec_draw_elements_instanced_checked(r: &mut Replayer<'_>, p: *const u
     let a4: types::GLsizei = c.instancecount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23034,7 +23120,18 @@ unsafe fn exec_draw_elements_instanced_arb_checked(r: &mut Replayer<'_>, p: *con
     let a4: types::GLsizei = c.primcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("primcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23087,7 +23184,18 @@ unsafe fn exec_draw_elements_instanced_base_instance_checked(
     let a5: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23137,7 +23245,18 @@ unsafe fn exec_draw_elements_instanced_base_vertex_checked(
     let a5: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23192,7 +23311,18 @@ unsafe fn exec_draw_elements_instanced_base_vertex_base_instance_checked(
     let a6: types::GLuint = c.baseinstance;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a1, a2, a3 as usize) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("count", a1 as i64), ("instancecount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a1, a2, a3 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23235,7 +23365,15 @@ unsafe fn exec_draw_range_elements_checked(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a3, a4, a5 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a3, a4, a5 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23283,7 +23421,15 @@ unsafe fn exec_draw_range_elements_base_vertex_checked(
     let a6: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_indices(raw, a3, a4, a5 as usize) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_indices(raw, a3, a4, a5 as usize)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23303,7 +23449,15 @@ unsafe fn exec_draw_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23324,7 +23478,18 @@ unsafe fn exec_draw_transform_feedback_instanced(r: &mut Replayer<'_>, p: *const
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("instancecount", a2 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23345,7 +23510,15 @@ unsafe fn exec_draw_transform_feedback_stream(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -23372,7 +23545,18 @@ unsafe fn exec_draw_transform_feedback_stream_instanced(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(a0, &[("instancecount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24225,7 +24409,15 @@ unsafe fn exec_multi_draw_arrays(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.drawcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24244,7 +24436,15 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a2 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24258,6 +24458,7 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
             a3 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24282,7 +24483,16 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24296,6 +24506,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
             a4 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24329,7 +24540,16 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, false) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, false)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24343,6 +24563,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
             a4 as i64,
             16u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24370,7 +24591,13 @@ unsafe fn exec_multi_draw_elements(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizei = c.drawcount;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) } {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) }
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24395,7 +24622,13 @@ unsafe fn exec_multi_draw_elements_base_vertex(r: &mut Replayer<'_>, p: *const u
     let a5: *const types::GLint = r.param::<u8>(c.basevertex) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) } {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = unsafe { r.shadow().check_multi_indices(raw, a1, a2, a3, a4) }
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24415,7 +24648,15 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24429,6 +24670,7 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
             a4 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24454,7 +24696,16 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24468,6 +24719,7 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
             a5 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -24502,7 +24754,16 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw(raw, true) {
+    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_draw(raw, true)
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
+    {
         r.refuse(p, why);
         return;
     }
@@ -24516,6 +24777,7 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
             a5 as i64,
             20u64,
         )
+        .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
         return;
@@ -29334,10 +29596,6 @@ unsafe fn exec_vertex_array_vertex_buffer(r: &mut Replayer<'_>, p: *const u64) {
         return;
     }
     if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }

@@ -26,7 +26,11 @@ impl Device {
                     return Err(ctx.unavailable("glCheckFramebufferStatus"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.CheckFramebufferStatus)(target) };
+                let ret = ctx
+                    .refused_by(
+                        "glCheckFramebufferStatus",
+                        || unsafe { (gl.CheckFramebufferStatus)(target) },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     49u16,
@@ -62,9 +66,13 @@ impl Device {
                     true,
                 )?;
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe {
-                    (gl.CheckNamedFramebufferStatus)(framebuffer, target)
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glCheckNamedFramebufferStatus",
+                        || unsafe {
+                            (gl.CheckNamedFramebufferStatus)(framebuffer, target)
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     50u16,
@@ -1126,15 +1134,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveAtomicCounterBufferiv)(
-                        program,
-                        buffer_index,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveAtomicCounterBufferiv",
+                    || unsafe {
+                        (gl
+                            .GetActiveAtomicCounterBufferiv)(
+                            program,
+                            buffer_index,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -1224,18 +1235,21 @@ impl Device {
                     ),
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveAttrib)(
-                        program,
-                        index,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        &mut a4 as *mut types::GLint as *mut types::GLint,
-                        &mut a5 as *mut types::GLenum as *mut types::GLenum,
-                        a6.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveAttrib",
+                    || unsafe {
+                        (gl
+                            .GetActiveAttrib)(
+                            program,
+                            index,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            &mut a4 as *mut types::GLint as *mut types::GLint,
+                            &mut a5 as *mut types::GLenum as *mut types::GLenum,
+                            a6.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a6.truncate(a6_len);
                 let s6 = arguments::string_from(&a6, Some(a3));
                 let answer = (a4, a5, s6);
@@ -1291,17 +1305,20 @@ impl Device {
                     arguments::region(&a4 as *const types::GLsizei, 4),
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveSubroutineName)(
-                        program,
-                        shadertype,
-                        index,
-                        buf_size,
-                        &mut a4 as *mut types::GLsizei,
-                        a5.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveSubroutineName",
+                    || unsafe {
+                        (gl
+                            .GetActiveSubroutineName)(
+                            program,
+                            shadertype,
+                            index,
+                            buf_size,
+                            &mut a4 as *mut types::GLsizei,
+                            a5.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a5.truncate(a5_len);
                 let s5 = arguments::string_from(&a5, Some(a4));
                 let answer = s5;
@@ -1358,17 +1375,20 @@ impl Device {
                     arguments::region(&a4 as *const types::GLsizei, 4),
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveSubroutineUniformName)(
-                        program,
-                        shadertype,
-                        index,
-                        buf_size,
-                        &mut a4 as *mut types::GLsizei,
-                        a5.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveSubroutineUniformName",
+                    || unsafe {
+                        (gl
+                            .GetActiveSubroutineUniformName)(
+                            program,
+                            shadertype,
+                            index,
+                            buf_size,
+                            &mut a4 as *mut types::GLsizei,
+                            a5.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a5.truncate(a5_len);
                 let s5 = arguments::string_from(&a5, Some(a4));
                 let answer = s5;
@@ -1446,16 +1466,19 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveSubroutineUniformiv)(
-                        program,
-                        shadertype,
-                        index,
-                        pname,
-                        a4.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveSubroutineUniformiv",
+                    || unsafe {
+                        (gl
+                            .GetActiveSubroutineUniformiv)(
+                            program,
+                            shadertype,
+                            index,
+                            pname,
+                            a4.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -1547,18 +1570,21 @@ impl Device {
                     ),
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveUniform)(
-                        program,
-                        index,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        &mut a4 as *mut types::GLint as *mut types::GLint,
-                        &mut a5 as *mut types::GLenum as *mut types::GLenum,
-                        a6.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveUniform",
+                    || unsafe {
+                        (gl
+                            .GetActiveUniform)(
+                            program,
+                            index,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            &mut a4 as *mut types::GLint as *mut types::GLint,
+                            &mut a5 as *mut types::GLenum as *mut types::GLenum,
+                            a6.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a6.truncate(a6_len);
                 let s6 = arguments::string_from(&a6, Some(a3));
                 let answer = (a4, a5, s6);
@@ -1613,16 +1639,19 @@ impl Device {
                     arguments::region(&a3 as *const types::GLsizei, 4),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveUniformBlockName)(
-                        program,
-                        uniform_block_index,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        a4.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveUniformBlockName",
+                    || unsafe {
+                        (gl
+                            .GetActiveUniformBlockName)(
+                            program,
+                            uniform_block_index,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            a4.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let s4 = arguments::string_from(&a4, Some(a3));
                 let answer = s4;
@@ -1697,15 +1726,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveUniformBlockiv)(
-                        program,
-                        uniform_block_index,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveUniformBlockiv",
+                    || unsafe {
+                        (gl
+                            .GetActiveUniformBlockiv)(
+                            program,
+                            uniform_block_index,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -1786,16 +1818,19 @@ impl Device {
                     arguments::region(&a3 as *const types::GLsizei, 4),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveUniformName)(
-                        program,
-                        uniform_index,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        a4.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveUniformName",
+                    || unsafe {
+                        (gl
+                            .GetActiveUniformName)(
+                            program,
+                            uniform_index,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            a4.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let s4 = arguments::string_from(&a4, Some(a3));
                 let answer = s4;
@@ -1860,16 +1895,19 @@ impl Device {
                     ),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetActiveUniformsiv)(
-                        program,
-                        uniform_count,
-                        uniform_indices.as_ptr() as *const types::GLuint,
-                        pname,
-                        a4.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetActiveUniformsiv",
+                    || unsafe {
+                        (gl
+                            .GetActiveUniformsiv)(
+                            program,
+                            uniform_count,
+                            uniform_indices.as_ptr() as *const types::GLuint,
+                            pname,
+                            a4.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -1926,15 +1964,18 @@ impl Device {
                     ),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetAttachedShaders)(
-                        program,
-                        max_count,
-                        &mut a2 as *mut types::GLsizei as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetAttachedShaders",
+                    || unsafe {
+                        (gl
+                            .GetAttachedShaders)(
+                            program,
+                            max_count,
+                            &mut a2 as *mut types::GLsizei as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = (a2, a3);
                 ctx.capture_call(
@@ -1976,13 +2017,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetAttribLocation)(
-                        program,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetAttribLocation",
+                        || unsafe {
+                            (gl
+                                .GetAttribLocation)(
+                                program,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     215u16,
@@ -2051,14 +2096,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetBooleani_v)(
-                        target,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLboolean,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetBooleani_v",
+                    || unsafe {
+                        (gl
+                            .GetBooleani_v)(
+                            target,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLboolean,
+                        )
+                    },
+                )?;
                 a2.truncate(data_len);
                 let answer = a2;
                 Ok(answer)
@@ -2106,9 +2154,12 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
-                unsafe {
-                    (gl.GetBooleanv)(pname, a1.as_mut_ptr() as *mut types::GLboolean)
-                };
+                ctx.refused_by(
+                    "glGetBooleanv",
+                    || unsafe {
+                        (gl.GetBooleanv)(pname, a1.as_mut_ptr() as *mut types::GLboolean)
+                    },
+                )?;
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -2212,14 +2263,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetBufferParameteri64v)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetBufferParameteri64v",
+                    || unsafe {
+                        (gl
+                            .GetBufferParameteri64v)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2307,14 +2361,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetBufferParameteriv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetBufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetBufferParameteriv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2373,14 +2430,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a2 as *const usize, std::mem::size_of::<usize>()),
                 ];
-                unsafe {
-                    (gl
-                        .GetBufferPointerv)(
-                        target,
-                        pname,
-                        &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetBufferPointerv",
+                    || unsafe {
+                        (gl
+                            .GetBufferPointerv)(
+                            target,
+                            pname,
+                            &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     220u16,
@@ -2421,15 +2481,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetBufferSubData)(
-                        target,
-                        offset,
-                        size,
-                        a3.as_mut_ptr() as *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetBufferSubData",
+                    || unsafe {
+                        (gl
+                            .GetBufferSubData)(
+                            target,
+                            offset,
+                            size,
+                            a3.as_mut_ptr() as *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -2473,17 +2536,23 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetCompressedTexImage)(
-                            target,
-                            level,
-                            a2.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetCompressedTexImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetCompressedTexImage)(
+                                        target,
+                                        level,
+                                        a2.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a2.truncate(img_len);
                 let answer = a2;
                 Ok(answer)
@@ -2526,18 +2595,24 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetCompressedTextureImage)(
-                            texture,
-                            level,
-                            buf_size,
-                            a3.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetCompressedTextureImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetCompressedTextureImage)(
+                                        texture,
+                                        level,
+                                        buf_size,
+                                        a3.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -2595,24 +2670,30 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a9.as_ptr(), std::mem::size_of_val(&a9[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetCompressedTextureSubImage)(
-                            texture,
-                            level,
-                            xoffset,
-                            yoffset,
-                            zoffset,
-                            width,
-                            height,
-                            depth,
-                            buf_size,
-                            a9.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetCompressedTextureSubImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetCompressedTextureSubImage)(
+                                        texture,
+                                        level,
+                                        xoffset,
+                                        yoffset,
+                                        zoffset,
+                                        width,
+                                        height,
+                                        depth,
+                                        buf_size,
+                                        a9.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a9.truncate(a9_len);
                 let answer = a9;
                 ctx.capture_call(
@@ -2684,14 +2765,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetDoublei_v)(
-                        target,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetDoublei_v",
+                    || unsafe {
+                        (gl
+                            .GetDoublei_v)(
+                            target,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2773,9 +2857,12 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
-                unsafe {
-                    (gl.GetDoublev)(pname, a1.as_mut_ptr() as *mut types::GLdouble)
-                };
+                ctx.refused_by(
+                    "glGetDoublev",
+                    || unsafe {
+                        (gl.GetDoublev)(pname, a1.as_mut_ptr() as *mut types::GLdouble)
+                    },
+                )?;
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -2882,14 +2969,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetFloati_v)(
-                        target,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetFloati_v",
+                    || unsafe {
+                        (gl
+                            .GetFloati_v)(
+                            target,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2968,7 +3058,12 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
-                unsafe { (gl.GetFloatv)(pname, a1.as_mut_ptr() as *mut types::GLfloat) };
+                ctx.refused_by(
+                    "glGetFloatv",
+                    || unsafe {
+                        (gl.GetFloatv)(pname, a1.as_mut_ptr() as *mut types::GLfloat)
+                    },
+                )?;
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3052,9 +3147,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl.GetFragDataIndex)(program, name.as_ptr() as *const types::GLchar)
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetFragDataIndex",
+                        || unsafe {
+                            (gl
+                                .GetFragDataIndex)(
+                                program,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     232u16,
@@ -3122,13 +3225,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetFragDataLocation)(
-                        program,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetFragDataLocation",
+                        || unsafe {
+                            (gl
+                                .GetFragDataLocation)(
+                                program,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     233u16,
@@ -3221,15 +3328,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetFramebufferAttachmentParameteriv)(
-                        target,
-                        attachment,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetFramebufferAttachmentParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetFramebufferAttachmentParameteriv)(
+                            target,
+                            attachment,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -3322,14 +3432,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetFramebufferParameteriv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetFramebufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetFramebufferParameteriv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3404,7 +3517,11 @@ impl Device {
                     return Err(ctx.unavailable("glGetGraphicsResetStatusARB"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.GetGraphicsResetStatusARB)() };
+                let ret = ctx
+                    .refused_by(
+                        "glGetGraphicsResetStatusARB",
+                        || unsafe { (gl.GetGraphicsResetStatusARB)() },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     237u16,
@@ -3441,16 +3558,20 @@ impl Device {
                     true,
                 )?;
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe {
-                    (gl
-                        .GetImageHandleARB)(
-                        texture,
-                        level,
-                        layered as types::GLboolean,
-                        layer,
-                        format,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetImageHandleARB",
+                        || unsafe {
+                            (gl
+                                .GetImageHandleARB)(
+                                texture,
+                                level,
+                                layered as types::GLboolean,
+                                layer,
+                                format,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     238u16,
@@ -3517,14 +3638,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetInteger64i_v)(
-                        target,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetInteger64i_v",
+                    || unsafe {
+                        (gl
+                            .GetInteger64i_v)(
+                            target,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3630,9 +3754,12 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
-                unsafe {
-                    (gl.GetInteger64v)(pname, a1.as_mut_ptr() as *mut types::GLint64)
-                };
+                ctx.refused_by(
+                    "glGetInteger64v",
+                    || unsafe {
+                        (gl.GetInteger64v)(pname, a1.as_mut_ptr() as *mut types::GLint64)
+                    },
+                )?;
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3739,14 +3866,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetIntegeri_v)(
-                        target,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetIntegeri_v",
+                    || unsafe {
+                        (gl
+                            .GetIntegeri_v)(
+                            target,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3848,7 +3978,12 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
-                unsafe { (gl.GetIntegerv)(pname, a1.as_mut_ptr() as *mut types::GLint) };
+                ctx.refused_by(
+                    "glGetIntegerv",
+                    || unsafe {
+                        (gl.GetIntegerv)(pname, a1.as_mut_ptr() as *mut types::GLint)
+                    },
+                )?;
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3936,16 +4071,19 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetInternalformati64v)(
-                        target,
-                        internalformat,
-                        pname,
-                        count,
-                        a4.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetInternalformati64v",
+                    || unsafe {
+                        (gl
+                            .GetInternalformati64v)(
+                            target,
+                            internalformat,
+                            pname,
+                            count,
+                            a4.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -3993,16 +4131,19 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetInternalformativ)(
-                        target,
-                        internalformat,
-                        pname,
-                        count,
-                        a4.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetInternalformativ",
+                    || unsafe {
+                        (gl
+                            .GetInternalformativ)(
+                            target,
+                            internalformat,
+                            pname,
+                            count,
+                            a4.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -4069,14 +4210,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetMultisamplefv)(
-                        pname,
-                        index,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetMultisamplefv",
+                    || unsafe {
+                        (gl
+                            .GetMultisamplefv)(
+                            pname,
+                            index,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4170,14 +4314,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedBufferParameteri64v)(
-                        buffer,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedBufferParameteri64v",
+                    || unsafe {
+                        (gl
+                            .GetNamedBufferParameteri64v)(
+                            buffer,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4271,14 +4418,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedBufferParameteriv)(
-                        buffer,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedBufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetNamedBufferParameteriv)(
+                            buffer,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4343,14 +4493,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a2 as *const usize, std::mem::size_of::<usize>()),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedBufferPointerv)(
-                        buffer,
-                        pname,
-                        &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedBufferPointerv",
+                    || unsafe {
+                        (gl
+                            .GetNamedBufferPointerv)(
+                            buffer,
+                            pname,
+                            &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     248u16,
@@ -4404,15 +4557,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedBufferSubData)(
-                        buffer,
-                        offset,
-                        size,
-                        a3.as_mut_ptr() as *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedBufferSubData",
+                    || unsafe {
+                        (gl
+                            .GetNamedBufferSubData)(
+                            buffer,
+                            offset,
+                            size,
+                            a3.as_mut_ptr() as *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -4488,15 +4644,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedFramebufferAttachmentParameteriv)(
-                        framebuffer,
-                        attachment,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedFramebufferAttachmentParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetNamedFramebufferAttachmentParameteriv)(
+                            framebuffer,
+                            attachment,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -4599,14 +4758,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedFramebufferParameteriv)(
-                        framebuffer,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedFramebufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetNamedFramebufferParameteriv)(
+                            framebuffer,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4700,14 +4862,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedRenderbufferParameteriv)(
-                        renderbuffer,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedRenderbufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetNamedRenderbufferParameteriv)(
+                            renderbuffer,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4786,16 +4951,19 @@ impl Device {
                     ),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedStringARB)(
-                        namelen,
-                        name.as_ptr() as *const types::GLchar,
-                        buf_size,
-                        &mut a3 as *mut types::GLint as *mut types::GLint,
-                        a4.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedStringARB",
+                    || unsafe {
+                        (gl
+                            .GetNamedStringARB)(
+                            namelen,
+                            name.as_ptr() as *const types::GLchar,
+                            buf_size,
+                            &mut a3 as *mut types::GLint as *mut types::GLint,
+                            a4.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let s4 = arguments::string_from(&a4, None);
                 let answer = (a3, s4);
@@ -4848,15 +5016,18 @@ impl Device {
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetNamedStringivARB)(
-                        namelen,
-                        name.as_ptr() as *const types::GLchar,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetNamedStringivARB",
+                    || unsafe {
+                        (gl
+                            .GetNamedStringivARB)(
+                            namelen,
+                            name.as_ptr() as *const types::GLchar,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(params_len);
                 let answer = a3;
                 Ok(answer)
@@ -4892,16 +5063,19 @@ impl Device {
                     arguments::region(&a3 as *const types::GLsizei, 4),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetObjectLabel)(
-                        identifier,
-                        name,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        a4.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetObjectLabel",
+                    || unsafe {
+                        (gl
+                            .GetObjectLabel)(
+                            identifier,
+                            name,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            a4.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let s4 = arguments::string_from(&a4, Some(a3));
                 let answer = s4;
@@ -4948,15 +5122,18 @@ impl Device {
                     arguments::region(&a2 as *const types::GLsizei, 4),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetObjectPtrLabel)(
-                        a0 as *const std::ffi::c_void,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetObjectPtrLabel",
+                    || unsafe {
+                        (gl
+                            .GetObjectPtrLabel)(
+                            a0 as *const std::ffi::c_void,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let s3 = arguments::string_from(&a3, Some(a2));
                 let answer = s3;
@@ -4981,13 +5158,16 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a1 as *const usize, std::mem::size_of::<usize>()),
                 ];
-                unsafe {
-                    (gl
-                        .GetPointerv)(
-                        pname,
-                        &mut a1 as *mut usize as *mut *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetPointerv",
+                    || unsafe {
+                        (gl
+                            .GetPointerv)(
+                            pname,
+                            &mut a1 as *mut usize as *mut *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 let answer = a1;
                 ctx.capture_call(
                     257u16,
@@ -5044,16 +5224,19 @@ impl Device {
                     ),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramBinary)(
-                        program,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei as *mut types::GLsizei,
-                        &mut a3 as *mut types::GLenum as *mut types::GLenum,
-                        a4.as_mut_ptr() as *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramBinary",
+                    || unsafe {
+                        (gl
+                            .GetProgramBinary)(
+                            program,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei as *mut types::GLsizei,
+                            &mut a3 as *mut types::GLenum as *mut types::GLenum,
+                            a4.as_mut_ptr() as *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = (a2, a3, a4);
                 ctx.capture_call(
@@ -5102,15 +5285,18 @@ impl Device {
                     arguments::region(&a2 as *const types::GLsizei, 4),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramInfoLog)(
-                        program,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramInfoLog",
+                    || unsafe {
+                        (gl
+                            .GetProgramInfoLog)(
+                            program,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let s3 = arguments::string_from(&a3, Some(a2));
                 let answer = s3;
@@ -5219,15 +5405,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramInterfaceiv)(
-                        program,
-                        program_interface,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramInterfaceiv",
+                    || unsafe {
+                        (gl
+                            .GetProgramInterfaceiv)(
+                            program,
+                            program_interface,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -5304,15 +5493,18 @@ impl Device {
                     arguments::region(&a2 as *const types::GLsizei, 4),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramPipelineInfoLog)(
-                        pipeline,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramPipelineInfoLog",
+                    || unsafe {
+                        (gl
+                            .GetProgramPipelineInfoLog)(
+                            pipeline,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let s3 = arguments::string_from(&a3, Some(a2));
                 let answer = s3;
@@ -5384,14 +5576,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramPipelineiv)(
-                        pipeline,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramPipelineiv",
+                    || unsafe {
+                        (gl
+                            .GetProgramPipelineiv)(
+                            pipeline,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -5457,14 +5652,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetProgramResourceIndex)(
-                        program,
-                        program_interface,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetProgramResourceIndex",
+                        || unsafe {
+                            (gl
+                                .GetProgramResourceIndex)(
+                                program,
+                                program_interface,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     263u16,
@@ -5542,14 +5741,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetProgramResourceLocation)(
-                        program,
-                        program_interface,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetProgramResourceLocation",
+                        || unsafe {
+                            (gl
+                                .GetProgramResourceLocation)(
+                                program,
+                                program_interface,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     264u16,
@@ -5632,14 +5835,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetProgramResourceLocationIndex)(
-                        program,
-                        program_interface,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetProgramResourceLocationIndex",
+                        || unsafe {
+                            (gl
+                                .GetProgramResourceLocationIndex)(
+                                program,
+                                program_interface,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     265u16,
@@ -5733,17 +5940,20 @@ impl Device {
                     arguments::region(&a4 as *const types::GLsizei, 4),
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramResourceName)(
-                        program,
-                        program_interface,
-                        index,
-                        buf_size,
-                        &mut a4 as *mut types::GLsizei,
-                        a5.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramResourceName",
+                    || unsafe {
+                        (gl
+                            .GetProgramResourceName)(
+                            program,
+                            program_interface,
+                            index,
+                            buf_size,
+                            &mut a4 as *mut types::GLsizei,
+                            a5.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a5.truncate(a5_len);
                 let s5 = arguments::string_from(&a5, Some(a4));
                 let answer = s5;
@@ -5792,15 +6002,18 @@ impl Device {
                         std::mem::size_of::<types::GLint>(),
                     ),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramStageiv)(
-                        program,
-                        shadertype,
-                        pname,
-                        &mut a3 as *mut types::GLint as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramStageiv",
+                    || unsafe {
+                        (gl
+                            .GetProgramStageiv)(
+                            program,
+                            shadertype,
+                            pname,
+                            &mut a3 as *mut types::GLint as *mut types::GLint,
+                        )
+                    },
+                )?;
                 let answer = a3;
                 ctx.capture_call(
                     268u16,
@@ -5868,14 +6081,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetProgramiv)(
-                        program,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetProgramiv",
+                    || unsafe {
+                        (gl
+                            .GetProgramiv)(
+                            program,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -5991,15 +6207,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetQueryIndexediv)(
-                        target,
-                        index,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetQueryIndexediv",
+                    || unsafe {
+                        (gl
+                            .GetQueryIndexediv)(
+                            target,
+                            index,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -6095,17 +6314,23 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                ctx.without_buffer(
-                    Target::Query,
-                    || unsafe {
-                        (gl
-                            .GetQueryObjecti64v)(
-                            id,
-                            pname,
-                            a2.as_mut_ptr() as *mut types::GLint64,
-                        )
+                ctx.refused_by(
+                    "glGetQueryObjecti64v",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjecti64v)(
+                                        id,
+                                        pname,
+                                        a2.as_mut_ptr() as *mut types::GLint64,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6199,17 +6424,23 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                ctx.without_buffer(
-                    Target::Query,
-                    || unsafe {
-                        (gl
-                            .GetQueryObjectiv)(
-                            id,
-                            pname,
-                            a2.as_mut_ptr() as *mut types::GLint,
-                        )
+                ctx.refused_by(
+                    "glGetQueryObjectiv",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectiv)(
+                                        id,
+                                        pname,
+                                        a2.as_mut_ptr() as *mut types::GLint,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6303,17 +6534,23 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                ctx.without_buffer(
-                    Target::Query,
-                    || unsafe {
-                        (gl
-                            .GetQueryObjectui64v)(
-                            id,
-                            pname,
-                            a2.as_mut_ptr() as *mut types::GLuint64,
-                        )
+                ctx.refused_by(
+                    "glGetQueryObjectui64v",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectui64v)(
+                                        id,
+                                        pname,
+                                        a2.as_mut_ptr() as *mut types::GLuint64,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6407,17 +6644,23 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                ctx.without_buffer(
-                    Target::Query,
-                    || unsafe {
-                        (gl
-                            .GetQueryObjectuiv)(
-                            id,
-                            pname,
-                            a2.as_mut_ptr() as *mut types::GLuint,
-                        )
+                ctx.refused_by(
+                    "glGetQueryObjectuiv",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectuiv)(
+                                        id,
+                                        pname,
+                                        a2.as_mut_ptr() as *mut types::GLuint,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6502,9 +6745,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl.GetQueryiv)(target, pname, a2.as_mut_ptr() as *mut types::GLint)
-                };
+                ctx.refused_by(
+                    "glGetQueryiv",
+                    || unsafe {
+                        (gl
+                            .GetQueryiv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6592,14 +6843,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetRenderbufferParameteriv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetRenderbufferParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetRenderbufferParameteriv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6693,14 +6947,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetSamplerParameterIiv)(
-                        sampler,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetSamplerParameterIiv",
+                    || unsafe {
+                        (gl
+                            .GetSamplerParameterIiv)(
+                            sampler,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6794,14 +7051,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetSamplerParameterIuiv)(
-                        sampler,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetSamplerParameterIuiv",
+                    || unsafe {
+                        (gl
+                            .GetSamplerParameterIuiv)(
+                            sampler,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6895,14 +7155,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetSamplerParameterfv)(
-                        sampler,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetSamplerParameterfv",
+                    || unsafe {
+                        (gl
+                            .GetSamplerParameterfv)(
+                            sampler,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6996,14 +7259,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetSamplerParameteriv)(
-                        sampler,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetSamplerParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetSamplerParameteriv)(
+                            sampler,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7075,15 +7341,18 @@ impl Device {
                     arguments::region(&a2 as *const types::GLsizei, 4),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetShaderInfoLog)(
-                        shader,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetShaderInfoLog",
+                    || unsafe {
+                        (gl
+                            .GetShaderInfoLog)(
+                            shader,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let s3 = arguments::string_from(&a3, Some(a2));
                 let answer = s3;
@@ -7126,15 +7395,18 @@ impl Device {
                         std::mem::size_of::<types::GLint>(),
                     ),
                 ];
-                unsafe {
-                    (gl
-                        .GetShaderPrecisionFormat)(
-                        shadertype,
-                        precisiontype,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                        &mut a3 as *mut types::GLint as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetShaderPrecisionFormat",
+                    || unsafe {
+                        (gl
+                            .GetShaderPrecisionFormat)(
+                            shadertype,
+                            precisiontype,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                            &mut a3 as *mut types::GLint as *mut types::GLint,
+                        )
+                    },
+                )?;
                 let answer = (a2, a3);
                 ctx.capture_call(
                     286u16,
@@ -7182,15 +7454,18 @@ impl Device {
                     arguments::region(&a2 as *const types::GLsizei, 4),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetShaderSource)(
-                        shader,
-                        buf_size,
-                        &mut a2 as *mut types::GLsizei,
-                        a3.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetShaderSource",
+                    || unsafe {
+                        (gl
+                            .GetShaderSource)(
+                            shader,
+                            buf_size,
+                            &mut a2 as *mut types::GLsizei,
+                            a3.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let s3 = arguments::string_from(&a3, Some(a2));
                 let answer = s3;
@@ -7259,9 +7534,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl.GetShaderiv)(shader, pname, a2.as_mut_ptr() as *mut types::GLint)
-                };
+                ctx.refused_by(
+                    "glGetShaderiv",
+                    || unsafe {
+                        (gl
+                            .GetShaderiv)(
+                            shader,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7315,7 +7598,8 @@ impl Device {
                     return Err(ctx.unavailable("glGetString"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.GetString)(name) };
+                let ret = ctx
+                    .refused_by("glGetString", || unsafe { (gl.GetString)(name) })?;
                 let answer = unsafe { arguments::string_from_ptr(ret) };
                 ctx.capture_call(
                     289u16,
@@ -7365,7 +7649,11 @@ impl Device {
                     return Err(ctx.unavailable("glGetStringi"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.GetStringi)(name, index) };
+                let ret = ctx
+                    .refused_by(
+                        "glGetStringi",
+                        || unsafe { (gl.GetStringi)(name, index) },
+                    )?;
                 let answer = unsafe { arguments::string_from_ptr(ret) };
                 ctx.capture_call(
                     290u16,
@@ -7430,14 +7718,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetSubroutineIndex)(
-                        program,
-                        shadertype,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetSubroutineIndex",
+                        || unsafe {
+                            (gl
+                                .GetSubroutineIndex)(
+                                program,
+                                shadertype,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     291u16,
@@ -7509,14 +7801,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetSubroutineUniformLocation)(
-                        program,
-                        shadertype,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetSubroutineUniformLocation",
+                        || unsafe {
+                            (gl
+                                .GetSubroutineUniformLocation)(
+                                program,
+                                shadertype,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     292u16,
@@ -7601,16 +7897,19 @@ impl Device {
                     ),
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetSynciv)(
-                        a0 as types::GLsync,
-                        pname,
-                        count,
-                        &mut a3 as *mut types::GLsizei as *mut types::GLsizei,
-                        a4.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetSynciv",
+                    || unsafe {
+                        (gl
+                            .GetSynciv)(
+                            a0 as types::GLsync,
+                            pname,
+                            count,
+                            &mut a3 as *mut types::GLsizei as *mut types::GLsizei,
+                            a4.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a4.truncate(a4_len);
                 let answer = (a3, a4);
                 Ok(answer)
@@ -7649,19 +7948,25 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetTexImage)(
-                            target,
-                            level,
-                            format,
-                            type_,
-                            a4.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetTexImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetTexImage)(
+                                        target,
+                                        level,
+                                        format,
+                                        type_,
+                                        a4.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a4.truncate(pixels_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -7730,15 +8035,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexLevelParameterfv)(
-                        target,
-                        level,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexLevelParameterfv",
+                    || unsafe {
+                        (gl
+                            .GetTexLevelParameterfv)(
+                            target,
+                            level,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -7830,15 +8138,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexLevelParameteriv)(
-                        target,
-                        level,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexLevelParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetTexLevelParameteriv)(
+                            target,
+                            level,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -7928,14 +8239,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexParameterIiv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexParameterIiv",
+                    || unsafe {
+                        (gl
+                            .GetTexParameterIiv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8023,14 +8337,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexParameterIuiv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexParameterIuiv",
+                    || unsafe {
+                        (gl
+                            .GetTexParameterIuiv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8118,14 +8435,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexParameterfv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexParameterfv",
+                    || unsafe {
+                        (gl
+                            .GetTexParameterfv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8213,14 +8533,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTexParameteriv)(
-                        target,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTexParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetTexParameteriv)(
+                            target,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8280,7 +8603,11 @@ impl Device {
                     true,
                 )?;
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.GetTextureHandleARB)(texture) };
+                let ret = ctx
+                    .refused_by(
+                        "glGetTextureHandleARB",
+                        || unsafe { (gl.GetTextureHandleARB)(texture) },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     301u16,
@@ -8328,20 +8655,26 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetTextureImage)(
-                            texture,
-                            level,
-                            format,
-                            type_,
-                            buf_size,
-                            a5.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetTextureImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetTextureImage)(
+                                        texture,
+                                        level,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a5.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a5.truncate(a5_len);
                 let answer = a5;
                 ctx.capture_call(
@@ -8417,15 +8750,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureLevelParameterfv)(
-                        texture,
-                        level,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureLevelParameterfv",
+                    || unsafe {
+                        (gl
+                            .GetTextureLevelParameterfv)(
+                            texture,
+                            level,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8523,15 +8859,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureLevelParameteriv)(
-                        texture,
-                        level,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureLevelParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetTextureLevelParameteriv)(
+                            texture,
+                            level,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8627,14 +8966,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureParameterIiv)(
-                        texture,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureParameterIiv",
+                    || unsafe {
+                        (gl
+                            .GetTextureParameterIiv)(
+                            texture,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8728,14 +9070,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureParameterIuiv)(
-                        texture,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureParameterIuiv",
+                    || unsafe {
+                        (gl
+                            .GetTextureParameterIuiv)(
+                            texture,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8829,14 +9174,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureParameterfv)(
-                        texture,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureParameterfv",
+                    || unsafe {
+                        (gl
+                            .GetTextureParameterfv)(
+                            texture,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8930,14 +9278,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTextureParameteriv)(
-                        texture,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTextureParameteriv",
+                    || unsafe {
+                        (gl
+                            .GetTextureParameteriv)(
+                            texture,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9004,7 +9355,11 @@ impl Device {
                     false,
                 )?;
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.GetTextureSamplerHandleARB)(texture, sampler) };
+                let ret = ctx
+                    .refused_by(
+                        "glGetTextureSamplerHandleARB",
+                        || unsafe { (gl.GetTextureSamplerHandleARB)(texture, sampler) },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     309u16,
@@ -9062,26 +9417,32 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a11.as_ptr(), std::mem::size_of_val(&a11[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetTextureSubImage)(
-                            texture,
-                            level,
-                            xoffset,
-                            yoffset,
-                            zoffset,
-                            width,
-                            height,
-                            depth,
-                            format,
-                            type_,
-                            buf_size,
-                            a11.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetTextureSubImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetTextureSubImage)(
+                                        texture,
+                                        level,
+                                        xoffset,
+                                        yoffset,
+                                        zoffset,
+                                        width,
+                                        height,
+                                        depth,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a11.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a11.truncate(a11_len);
                 let answer = a11;
                 ctx.capture_call(
@@ -9155,18 +9516,21 @@ impl Device {
                     ),
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTransformFeedbackVarying)(
-                        program,
-                        index,
-                        buf_size,
-                        &mut a3 as *mut types::GLsizei,
-                        &mut a4 as *mut types::GLsizei as *mut types::GLsizei,
-                        &mut a5 as *mut types::GLenum as *mut types::GLenum,
-                        a6.as_mut_ptr() as *mut types::GLchar,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTransformFeedbackVarying",
+                    || unsafe {
+                        (gl
+                            .GetTransformFeedbackVarying)(
+                            program,
+                            index,
+                            buf_size,
+                            &mut a3 as *mut types::GLsizei,
+                            &mut a4 as *mut types::GLsizei as *mut types::GLsizei,
+                            &mut a5 as *mut types::GLenum as *mut types::GLenum,
+                            a6.as_mut_ptr() as *mut types::GLchar,
+                        )
+                    },
+                )?;
                 a6.truncate(a6_len);
                 let s6 = arguments::string_from(&a6, Some(a3));
                 let answer = (a4, a5, s6);
@@ -9241,15 +9605,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTransformFeedbacki64_v)(
-                        xfb,
-                        pname,
-                        index,
-                        a3.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTransformFeedbacki64_v",
+                    || unsafe {
+                        (gl
+                            .GetTransformFeedbacki64_v)(
+                            xfb,
+                            pname,
+                            index,
+                            a3.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9347,15 +9714,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTransformFeedbacki_v)(
-                        xfb,
-                        pname,
-                        index,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTransformFeedbacki_v",
+                    || unsafe {
+                        (gl
+                            .GetTransformFeedbacki_v)(
+                            xfb,
+                            pname,
+                            index,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9427,14 +9797,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetTransformFeedbackiv)(
-                        xfb,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetTransformFeedbackiv",
+                    || unsafe {
+                        (gl
+                            .GetTransformFeedbackiv)(
+                            xfb,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9506,13 +9879,17 @@ impl Device {
                         std::mem::size_of_val(&uniform_block_name[..]),
                     ),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetUniformBlockIndex)(
-                        program,
-                        uniform_block_name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetUniformBlockIndex",
+                        || unsafe {
+                            (gl
+                                .GetUniformBlockIndex)(
+                                program,
+                                uniform_block_name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     315u16,
@@ -9608,15 +9985,18 @@ impl Device {
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformIndices)(
-                        program,
-                        uniform_count,
-                        a2.as_ptr() as *const *const types::GLchar,
-                        a3.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformIndices",
+                    || unsafe {
+                        (gl
+                            .GetUniformIndices)(
+                            program,
+                            uniform_count,
+                            a2.as_ptr() as *const *const types::GLchar,
+                            a3.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9658,13 +10038,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl
-                        .GetUniformLocation)(
-                        program,
-                        name.as_ptr() as *const types::GLchar,
-                    )
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glGetUniformLocation",
+                        || unsafe {
+                            (gl
+                                .GetUniformLocation)(
+                                program,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret;
                 ctx.capture_call(
                     317u16,
@@ -9729,14 +10113,17 @@ impl Device {
                         std::mem::size_of::<types::GLuint>(),
                     ),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformSubroutineuiv)(
-                        shadertype,
-                        location,
-                        &mut a2 as *mut types::GLuint as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformSubroutineuiv",
+                    || unsafe {
+                        (gl
+                            .GetUniformSubroutineuiv)(
+                            shadertype,
+                            location,
+                            &mut a2 as *mut types::GLuint as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     318u16,
@@ -9784,14 +10171,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformdv)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformdv",
+                    || unsafe {
+                        (gl
+                            .GetUniformdv)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -9832,14 +10222,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformfv)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformfv",
+                    || unsafe {
+                        (gl
+                            .GetUniformfv)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -9880,14 +10273,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformi64vARB)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformi64vARB",
+                    || unsafe {
+                        (gl
+                            .GetUniformi64vARB)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -9928,14 +10324,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformiv)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformiv",
+                    || unsafe {
+                        (gl
+                            .GetUniformiv)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -9976,14 +10375,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformui64vARB)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLuint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformui64vARB",
+                    || unsafe {
+                        (gl
+                            .GetUniformui64vARB)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLuint64,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -10024,14 +10426,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetUniformuiv)(
-                        program,
-                        location,
-                        a2.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetUniformuiv",
+                    || unsafe {
+                        (gl
+                            .GetUniformuiv)(
+                            program,
+                            location,
+                            a2.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a2.truncate(params_len);
                 let answer = a2;
                 Ok(answer)
@@ -10096,15 +10501,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexArrayIndexed64iv)(
-                        vaobj,
-                        index,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexArrayIndexed64iv",
+                    || unsafe {
+                        (gl
+                            .GetVertexArrayIndexed64iv)(
+                            vaobj,
+                            index,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10202,15 +10610,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexArrayIndexediv)(
-                        vaobj,
-                        index,
-                        pname,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexArrayIndexediv",
+                    || unsafe {
+                        (gl
+                            .GetVertexArrayIndexediv)(
+                            vaobj,
+                            index,
+                            pname,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10306,14 +10717,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexArrayiv)(
-                        vaobj,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexArrayiv",
+                    || unsafe {
+                        (gl
+                            .GetVertexArrayiv)(
+                            vaobj,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10401,14 +10815,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribIiv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribIiv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribIiv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10496,14 +10913,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribIuiv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribIuiv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribIuiv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10591,14 +11011,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribLdv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribLdv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribLdv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10686,14 +11109,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribLui64vARB)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLuint64EXT,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribLui64vARB",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribLui64vARB)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLuint64EXT,
+                        )
+                    },
+                )?;
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10729,14 +11155,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a2 as *const usize, std::mem::size_of::<usize>()),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribPointerv)(
-                        index,
-                        pname,
-                        &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribPointerv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribPointerv)(
+                            index,
+                            pname,
+                            &mut a2 as *mut usize as *mut *mut std::ffi::c_void,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     332u16,
@@ -10771,14 +11200,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribdv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribdv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribdv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     333u16,
@@ -10813,14 +11245,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribfv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribfv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribfv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     334u16,
@@ -10855,14 +11290,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetVertexAttribiv)(
-                        index,
-                        pname,
-                        a2.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetVertexAttribiv",
+                    || unsafe {
+                        (gl
+                            .GetVertexAttribiv)(
+                            index,
+                            pname,
+                            a2.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 let answer = a2;
                 ctx.capture_call(
                     335u16,
@@ -10906,18 +11344,24 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetnCompressedTexImage)(
-                            target,
-                            lod,
-                            buf_size,
-                            a3.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetnCompressedTexImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetnCompressedTexImage)(
+                                        target,
+                                        lod,
+                                        buf_size,
+                                        a3.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10963,18 +11407,24 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetnCompressedTexImageARB)(
-                            target,
-                            lod,
-                            buf_size,
-                            a3.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetnCompressedTexImageARB",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetnCompressedTexImageARB)(
+                                        target,
+                                        lod,
+                                        buf_size,
+                                        a3.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11015,20 +11465,26 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetnTexImage)(
-                            target,
-                            level,
-                            format,
-                            type_,
-                            buf_size,
-                            a5.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetnTexImage",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetnTexImage)(
+                                        target,
+                                        level,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a5.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a5.truncate(a5_len);
                 let answer = a5;
                 ctx.capture_call(
@@ -11075,20 +11531,26 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .GetnTexImageARB)(
-                            target,
-                            level,
-                            format,
-                            type_,
-                            buf_size,
-                            a5.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glGetnTexImageARB",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .GetnTexImageARB)(
+                                        target,
+                                        level,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a5.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a5.truncate(a5_len);
                 let answer = a5;
                 ctx.capture_call(
@@ -11139,15 +11601,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformdv)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformdv",
+                    || unsafe {
+                        (gl
+                            .GetnUniformdv)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11200,15 +11665,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformdvARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLdouble,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformdvARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformdvARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11257,15 +11725,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformfv)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformfv",
+                    || unsafe {
+                        (gl
+                            .GetnUniformfv)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11318,15 +11789,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformfvARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLfloat,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformfvARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformfvARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11379,15 +11853,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformi64vARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformi64vARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformi64vARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11436,15 +11913,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformiv)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformiv",
+                    || unsafe {
+                        (gl
+                            .GetnUniformiv)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11497,15 +11977,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformivARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformivARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformivARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11558,15 +12041,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformui64vARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLuint64,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformui64vARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformui64vARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLuint64,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11619,15 +12105,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformuiv)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformuiv",
+                    || unsafe {
+                        (gl
+                            .GetnUniformuiv)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11680,15 +12169,18 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
-                unsafe {
-                    (gl
-                        .GetnUniformuivARB)(
-                        program,
-                        location,
-                        buf_size,
-                        a3.as_mut_ptr() as *mut types::GLuint,
-                    )
-                };
+                ctx.refused_by(
+                    "glGetnUniformuivARB",
+                    || unsafe {
+                        (gl
+                            .GetnUniformuivARB)(
+                            program,
+                            location,
+                            buf_size,
+                            a3.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                )?;
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11717,7 +12209,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsBuffer"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsBuffer)(buffer) };
+                let ret = ctx
+                    .refused_by("glIsBuffer", || unsafe { (gl.IsBuffer)(buffer) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     359u16,
@@ -11743,7 +12236,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsEnabled"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsEnabled)(cap) };
+                let ret = ctx
+                    .refused_by("glIsEnabled", || unsafe { (gl.IsEnabled)(cap) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     360u16,
@@ -11773,7 +12267,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsEnabledi"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsEnabledi)(target, index) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsEnabledi",
+                        || unsafe { (gl.IsEnabledi)(target, index) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     361u16,
@@ -11803,7 +12301,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsFramebuffer"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsFramebuffer)(framebuffer) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsFramebuffer",
+                        || unsafe { (gl.IsFramebuffer)(framebuffer) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     362u16,
@@ -11832,7 +12334,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsImageHandleResidentARB"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsImageHandleResidentARB)(handle) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsImageHandleResidentARB",
+                        || unsafe { (gl.IsImageHandleResidentARB)(handle) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     363u16,
@@ -11868,9 +12374,17 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                 ];
-                let ret = unsafe {
-                    (gl.IsNamedStringARB)(namelen, name.as_ptr() as *const types::GLchar)
-                };
+                let ret = ctx
+                    .refused_by(
+                        "glIsNamedStringARB",
+                        || unsafe {
+                            (gl
+                                .IsNamedStringARB)(
+                                namelen,
+                                name.as_ptr() as *const types::GLchar,
+                            )
+                        },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     364u16,
@@ -11896,7 +12410,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsProgram"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsProgram)(program) };
+                let ret = ctx
+                    .refused_by("glIsProgram", || unsafe { (gl.IsProgram)(program) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     365u16,
@@ -11925,7 +12440,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsProgramPipeline"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsProgramPipeline)(pipeline) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsProgramPipeline",
+                        || unsafe { (gl.IsProgramPipeline)(pipeline) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     366u16,
@@ -11951,7 +12470,7 @@ impl Device {
                     return Err(ctx.unavailable("glIsQuery"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsQuery)(id) };
+                let ret = ctx.refused_by("glIsQuery", || unsafe { (gl.IsQuery)(id) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     367u16,
@@ -11980,7 +12499,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsRenderbuffer"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsRenderbuffer)(renderbuffer) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsRenderbuffer",
+                        || unsafe { (gl.IsRenderbuffer)(renderbuffer) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     368u16,
@@ -12006,7 +12529,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsSampler"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsSampler)(sampler) };
+                let ret = ctx
+                    .refused_by("glIsSampler", || unsafe { (gl.IsSampler)(sampler) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     369u16,
@@ -12032,7 +12556,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsShader"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsShader)(shader) };
+                let ret = ctx
+                    .refused_by("glIsShader", || unsafe { (gl.IsShader)(shader) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     370u16,
@@ -12060,7 +12585,11 @@ impl Device {
                 }
                 let Ok(a0) = ctx.sync_object("glIsSync", sync) else { return Ok(false) };
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsSync)(a0 as types::GLsync) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsSync",
+                        || unsafe { (gl.IsSync)(a0 as types::GLsync) },
+                    )?;
                 let answer = ret != 0;
                 Ok(answer)
             },
@@ -12079,7 +12608,8 @@ impl Device {
                     return Err(ctx.unavailable("glIsTexture"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsTexture)(texture) };
+                let ret = ctx
+                    .refused_by("glIsTexture", || unsafe { (gl.IsTexture)(texture) })?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     372u16,
@@ -12108,7 +12638,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsTextureHandleResidentARB"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsTextureHandleResidentARB)(handle) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsTextureHandleResidentARB",
+                        || unsafe { (gl.IsTextureHandleResidentARB)(handle) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     373u16,
@@ -12137,7 +12671,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsTransformFeedback"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsTransformFeedback)(id) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsTransformFeedback",
+                        || unsafe { (gl.IsTransformFeedback)(id) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     374u16,
@@ -12163,7 +12701,11 @@ impl Device {
                     return Err(ctx.unavailable("glIsVertexArray"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.IsVertexArray)(array) };
+                let ret = ctx
+                    .refused_by(
+                        "glIsVertexArray",
+                        || unsafe { (gl.IsVertexArray)(array) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     375u16,
@@ -12213,21 +12755,27 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .ReadPixels)(
-                            x,
-                            y,
-                            width,
-                            height,
-                            format,
-                            type_,
-                            a6.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glReadPixels",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .ReadPixels)(
+                                        x,
+                                        y,
+                                        width,
+                                        height,
+                                        format,
+                                        type_,
+                                        a6.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a6.truncate(pixels_len);
                 let answer = a6;
                 ctx.capture_call(
@@ -12273,22 +12821,28 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a7.as_ptr(), std::mem::size_of_val(&a7[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .ReadnPixels)(
-                            x,
-                            y,
-                            width,
-                            height,
-                            format,
-                            type_,
-                            buf_size,
-                            a7.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glReadnPixels",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .ReadnPixels)(
+                                        x,
+                                        y,
+                                        width,
+                                        height,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a7.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a7.truncate(a7_len);
                 let answer = a7;
                 ctx.capture_call(
@@ -12339,22 +12893,28 @@ impl Device {
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a7.as_ptr(), std::mem::size_of_val(&a7[..])),
                 ];
-                ctx.without_buffer(
-                    Target::PixelPack,
-                    || unsafe {
-                        (gl
-                            .ReadnPixelsARB)(
-                            x,
-                            y,
-                            width,
-                            height,
-                            format,
-                            type_,
-                            buf_size,
-                            a7.as_mut_ptr() as *mut std::ffi::c_void,
-                        )
+                ctx.refused_by(
+                    "glReadnPixelsARB",
+                    || {
+                        ctx
+                            .without_buffer(
+                                Target::PixelPack,
+                                || unsafe {
+                                    (gl
+                                        .ReadnPixelsARB)(
+                                        x,
+                                        y,
+                                        width,
+                                        height,
+                                        format,
+                                        type_,
+                                        buf_size,
+                                        a7.as_mut_ptr() as *mut std::ffi::c_void,
+                                    )
+                                },
+                            )
                     },
-                );
+                )?;
                 a7.truncate(a7_len);
                 let answer = a7;
                 ctx.capture_call(
@@ -12387,7 +12947,11 @@ impl Device {
                     return Err(ctx.unavailable("glUnmapBuffer"));
                 }
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.UnmapBuffer)(target) };
+                let ret = ctx
+                    .refused_by(
+                        "glUnmapBuffer",
+                        || unsafe { (gl.UnmapBuffer)(target) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     655u16,
@@ -12422,7 +12986,11 @@ impl Device {
                     true,
                 )?;
                 let _regions: [arguments::Region; 0usize] = [];
-                let ret = unsafe { (gl.UnmapNamedBuffer)(buffer) };
+                let ret = ctx
+                    .refused_by(
+                        "glUnmapNamedBuffer",
+                        || unsafe { (gl.UnmapNamedBuffer)(buffer) },
+                    )?;
                 let answer = ret != 0;
                 ctx.capture_call(
                     656u16,

@@ -288,7 +288,8 @@ impl GlContext {
             return Err(ContextError::ApiMismatch { context: context_api, surface: surface_api });
         }
         let display = context.display();
-        let context = context.make_current(&surface).map_err(|source| ContextError::MakeCurrent { source: source.into() })?;
+        let context =
+            context.make_current(&surface).map_err(|source| ContextError::MakeCurrent { source: source.into() })?;
         #[allow(unreachable_patterns)]
         let by = match &display {
             Display::Egl(egl) => format!(" by {}", egl_vendor(egl)),

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::vocab::EnumName;
+use crate::vocab::{Check, Class, EnumName};
 
 /// An error of a `Device` call or submission.
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +78,12 @@ pub enum Error {
     #[error("{function}: {name} is not the name of an existing {class}; the call was not made")]
     NoSuchObject { function: &'static str, class: &'static str, name: u32 },
 
+    #[error("{function}: {name} is not the name of a {class} but of a {}; the call was not made", if *class == "program" { "shader" } else { "program" })]
+    OtherClass { function: &'static str, class: &'static str, name: u32 },
+
+    #[error("{function}: the GL refused the call ({}); its outputs were not written", EnumName(*error))]
+    Refused { function: &'static str, error: u32 },
+
     #[error("program {program}: its link is recorded in a list that has not been submitted, so the link has not run; submit that list first")]
     LinkNotSubmitted { program: u32 },
 
@@ -86,21 +92,33 @@ pub enum Error {
 }
 
 impl Error {
-    /// The GL error the GL raises for the same mistake, for errors that stand for one (a GL
-    /// context would have put it in `glGetError`): `GL_INVALID_VALUE` for an argument out of its
-    /// range, a sync handle that names no sync object and a name that is no program or shader;
-    /// `GL_INVALID_OPERATION` for a name of another class that does not exist; `GL_INVALID_ENUM`
-    /// for a pname glcmd does not know; `GL_OUT_OF_MEMORY`. `None` for glcmd's own conditions
-    /// (frames, slots, waits, a lost device) that no GL call raises.
+    /// The GL error the GL raises for the same call, for errors that stand for one (a GL context
+    /// would have put it in `glGetError`): the error the specification gives when the error's
+    /// function fails the check (`crate::vocab::check`: the function's row of `SPEC_ERRORS` or
+    /// the check's usual error: `GL_INVALID_VALUE` for an argument out of its range, a sync
+    /// handle that names no sync object and a name that is no program or shader,
+    /// `GL_INVALID_OPERATION` for a name of another class that does not exist or a name of the
+    /// other of program and shader, `GL_INVALID_ENUM` for a pname glcmd does not know,
+    /// `GL_OUT_OF_MEMORY`); for a query the GL itself refused (`Error::Refused`), the GL's error,
+    /// which `get_error` also returns, as the GL's flag would. `None` for glcmd's own conditions (frames, slots, waits, a lost
+    /// device) that no GL call raises.
     pub fn gl_error(&self) -> Option<u32> {
-        use crate::gl;
-        Some(match self {
-            Error::InvalidArgument { .. } | Error::UnknownSync { .. } => gl::INVALID_VALUE,
-            Error::NoSuchObject { class: "program" | "shader", .. } => gl::INVALID_VALUE,
-            Error::NoSuchObject { .. } => gl::INVALID_OPERATION,
-            Error::UnknownPname { .. } => gl::INVALID_ENUM,
-            Error::OutOfMemory { .. } => gl::OUT_OF_MEMORY,
-            Error::PixelFormat { gl_error, .. } => *gl_error,
+        if let Error::Refused { error, .. } | Error::PixelFormat { gl_error: error, .. } = *self {
+            return Some(error);
+        }
+        let (function, check) = self.check()?;
+        Some(crate::vocab::check::gl_error(function, check))
+    }
+
+    /// The function and the kind of check behind an error that stands for a GL error.
+    pub fn check(&self) -> Option<(&'static str, Check)> {
+        Some(match *self {
+            Error::InvalidArgument { function, .. } => (function, Check::InvalidArgument),
+            Error::UnknownSync { function, .. } => (function, Check::UnknownSync),
+            Error::NoSuchObject { function, class, .. } => (function, Check::NoSuchObject(Class::from_xml(class)?)),
+            Error::OtherClass { function, class, .. } => (function, Check::OtherClass(Class::from_xml(class)?)),
+            Error::UnknownPname { function, .. } => (function, Check::UnknownPname),
+            Error::OutOfMemory { function, .. } => (function, Check::OutOfMemory),
             _ => return None,
         })
     }

@@ -69,6 +69,13 @@ pub mod capture {
     include!(concat!(env!("OUT_DIR"), "/capture.rs"));
 }
 
+/// The GL error of each check where a function's differs from the usual one
+/// (`crate::vocab::check`).
+#[allow(unused_imports)]
+pub mod spec_errors {
+    include!(concat!(env!("OUT_DIR"), "/spec_errors.rs"));
+}
+
 /// The checking function table (`crate::checked`), compiled only with the `checking` feature.
 #[cfg(feature = "checking")]
 #[allow(

@@ -151,6 +151,7 @@ mod packet;
 mod pixel_args;
 #[doc(hidden)]
 pub mod pixels;
+mod pooled_create;
 #[doc(hidden)]
 pub mod pools;
 mod present;
@@ -172,13 +173,13 @@ pub use adopt::{AdoptEgl, AdoptGlx, GetProcAddress};
 pub use device::{Device, MAX_CREATE};
 pub use diagnostics::DiagnosticOptions;
 pub use error::{CaptureError, ContextError, Error, PlatformError};
-/// The glutin crate whose context and surface types [`Device::with_window`] takes: name them as
-/// `glcmd::glutin::…` to get the exact version glcmd was built with.
-pub use glutin;
 pub use frame::{Frame, SubmitError, MAX_SLOTS};
 pub use generated::enums as gl;
 pub use generated::types;
 pub use generated::Gl;
+/// The glutin crate whose context and surface types [`Device::with_window`] takes: name them as
+/// `glcmd::glutin::…` to get the exact version glcmd was built with.
+pub use glutin;
 pub use immediate::Immediate;
 pub use limits::Limits;
 pub use list::CommandList;
@@ -186,6 +187,7 @@ pub use options::{FrameStats, Options, Stats};
 pub use present::FRAMES_IN_FLIGHT;
 pub use render::RenderContext;
 pub use sync::SyncHandle;
+pub use vocab::check::{gl_error as spec_gl_error, Check, SpecError};
 pub use vocab::{Class, DebugMessage, EnumName, Report, ReportKind, ReportWait, Reports};
 
 /// Array data for arguments whose length the GL derives from state (pixel data): the pixels of

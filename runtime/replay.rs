@@ -306,11 +306,15 @@ impl<'a> Replayer<'a> {
     }
 
     /// A check failed: the command at `p` is not passed to the GL. It is reported (with the
-    /// call, its list and its recording site) and raises the error the GL gives for the same
-    /// mistake (`Refusal::gl_error`), as the GL does for a command it refuses.
+    /// call, its list and its recording site) and raises the error the GL specification gives
+    /// for the same call (`Refusal::gl_error`, for the packet's function), as the GL does for a
+    /// command it refuses.
     #[cold]
     pub fn refuse(&mut self, p: *const u64, why: Refusal) {
-        self.refuse_with(p, why.to_string(), why.gl_error());
+        // SAFETY: `p` is the packet being executed; every packet starts with its opcode.
+        let opcode = unsafe { p.cast::<u16>().read() } as usize;
+        let function = crate::generated::commands::NAMES.get(opcode).copied().unwrap_or("");
+        self.refuse_with(p, why.to_string(), why.gl_error(function));
     }
 
     #[cold]

@@ -491,7 +491,11 @@ fn item8_readn_pixels_reads_pixels_while_a_pack_buffer_is_bound() {
     list.bind_buffer(gl::PIXEL_PACK_BUFFER, pack);
     device.submit(list).unwrap();
     assert_eq!(device.readn_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 4).unwrap(), vec![0, 0, 255, 255]);
-    assert_eq!(device.readn_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 0).unwrap(), Vec::<u8>::new());
+    // A bufSize too small for the pixel: the GL refuses the read (GL_INVALID_OPERATION) and
+    // writes nothing, neither into the result nor into the pack buffer.
+    let e = device.readn_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 0).unwrap_err();
+    assert_eq!(e.gl_error(), Some(gl::INVALID_OPERATION), "{e}");
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION);
     // The pack buffer is untouched and still bound.
     assert_eq!(device.get_named_buffer_sub_data(pack, 0, 64).unwrap(), vec![9u8; 64]);
     assert_eq!(device.get_integerv(gl::PIXEL_PACK_BUFFER_BINDING).unwrap(), vec![pack as GLint]);

@@ -63,8 +63,11 @@ impl CallError {
         self
     }
 
+    /// A NULL pointer argument; it raises the error the GL gives for it in `function`
+    /// (`glcmd::spec_gl_error`: `GL_INVALID_VALUE` unless the function's row says otherwise).
     pub fn null(function: &str, argument: &str) -> CallError {
         CallError::new(GLCMD_ERROR_NULL_POINTER, format!("{function}: `{argument}` is NULL"))
+            .raising(glcmd::spec_gl_error(function, glcmd::Check::NullPointer))
     }
 
     pub fn no_list(function: &str) -> CallError {
@@ -120,13 +123,15 @@ impl CallError {
             E::WouldDeadlock { .. } => GLCMD_ERROR_WOULD_DEADLOCK,
             E::Blocked { .. } => GLCMD_ERROR_BLOCKED,
             E::OnRenderThread { .. } => GLCMD_ERROR_ON_RENDER_THREAD,
-            E::NoSuchObject { .. } => GLCMD_ERROR_NO_SUCH_OBJECT,
+            E::NoSuchObject { .. } | E::OtherClass { .. } => GLCMD_ERROR_NO_SUCH_OBJECT,
+            E::Refused { .. } => GLCMD_ERROR_INVALID_ARGUMENT,
             E::LinkNotSubmitted { .. } => GLCMD_ERROR_LINK_NOT_SUBMITTED,
             _ => GLCMD_ERROR_INTERNAL,
         };
         // The GL's error for the same mistake (one rule, `glcmd::Error::gl_error`: a name that is
         // no program or shader is GL_INVALID_VALUE, ...); the status's own otherwise.
-        let raised = e.gl_error();
+        // A query the GL refused: the device's flag holds the GL's error already.
+        let raised = if matches!(e, E::Refused { .. }) { Some(glcmd::gl::NO_ERROR) } else { e.gl_error() };
         let text = crate::c_terms::translate(&e.to_string());
         let message = if text.starts_with(function) { text } else { format!("{function}: {text}") };
         let error = CallError::new(status, message);

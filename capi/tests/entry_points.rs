@@ -422,14 +422,16 @@ fn specials_fences_maps_errors_and_the_debug_callback() {
             -1,
             c"from C".as_ptr(),
         );
-        // A draw of elements with no element buffer: skipped at replay, GL_INVALID_OPERATION.
+        // A draw of elements with no element buffer: skipped at replay.
         (GL.DrawElements)(gl::TRIANGLES, 3, gl::UNSIGNED_INT, null());
         let fence = (GL.FenceSync)(gl::SYNC_GPU_COMMANDS_COMPLETE, 0);
         assert!(!fence.is_null());
         check(glcmdSubmit(d));
         let r = (GL.ClientWaitSync)(fence, gl::SYNC_FLUSH_COMMANDS_BIT, 1_000_000_000);
         assert!(r == gl::ALREADY_SIGNALED || r == gl::CONDITION_SATISFIED, "{r:#x}: {}", last().1);
-        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "the skipped draw");
+        // The GL checks the draw framebuffer first, and the headless device's default
+        // framebuffer is incomplete: its error is the GL's (docs/errors.md, `Framebuffer`).
+        assert_eq!((GL.GetError)(), gl::INVALID_FRAMEBUFFER_OPERATION, "the skipped draw");
         assert_eq!((GL.GetError)(), gl::NO_ERROR);
         assert_eq!(MESSAGES.load(Ordering::SeqCst), 1);
 
@@ -625,7 +627,9 @@ fn reports_arrive_as_plain_structs_with_call_label_and_message() {
         (GL.BindVertexArray)(vao);
         (GL.DrawElements)(gl::TRIANGLES, 3, gl::UNSIGNED_INT, 64 as *const c_void);
         check(glcmdSubmit(d));
-        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "a skipped command raises GL_INVALID_OPERATION");
+        // The error the GL raises for the same draw: the headless device's default framebuffer is
+        // incomplete, which the GL checks first (docs/errors.md, `Framebuffer`).
+        assert_eq!((GL.GetError)(), gl::INVALID_FRAMEBUFFER_OPERATION, "a skipped command raises the GL's error");
         let mut r = std::mem::zeroed::<GlcmdReport>();
         let text = |p: *const c_char| {
             if p.is_null() {
@@ -856,5 +860,47 @@ fn three_readme_style_workers_never_stall() {
         assert!(status == GLCMD_OK || status == GLCMD_ERROR_WOULD_DEADLOCK, "{status}: {message}");
     }
     check(glcmdFrameEnd(frame));
+    check(glcmdDeviceDestroy(d));
+}
+
+/// `docs/errors.md`, the `NullPointer` row of `glGetCompressedTextureImage`: NULL client memory
+/// (no pack buffer) with a `bufSize` too small for the image raises `GL_INVALID_OPERATION`, as
+/// the GL checks `bufSize` first (piglit's `arb_direct_state_access@getcompressedtextureimage`);
+/// a NULL output of another query stays `GL_INVALID_VALUE`.
+#[test]
+fn null_compressed_image_is_invalid_operation() {
+    let d = device();
+    check(glcmdDeviceMakeCurrent(d));
+    unsafe {
+        let mut texture = 0;
+        (GL.CreateTextures)(gl::TEXTURE_2D, 1, &mut texture);
+        check(glcmdListBegin(d));
+        (GL.TextureStorage2D)(texture, 1, gl::COMPRESSED_RED_RGTC1, 4, 4);
+        check(glcmdSubmit(d));
+        assert_eq!((GL.GetError)(), gl::NO_ERROR);
+        (GL.GetCompressedTextureImage)(texture, 0, 0, null_mut());
+        let (status, message) = last();
+        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION, "{status}: {message}");
+        (GL.GetProgramiv)(0, gl::LINK_STATUS, null_mut());
+        assert_eq!((GL.GetError)(), gl::INVALID_VALUE);
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}
+
+/// `docs/errors.md`, the `NullPointer` rows of `glCompressedTextureSubImage*D`: NULL data for a
+/// name that is no texture raises the GL's `GL_INVALID_OPERATION` (the GL checks the texture
+/// first: piglit's `arb_direct_state_access@getcompressedtextureimage`).
+#[test]
+fn null_compressed_upload_to_no_texture_is_invalid_operation() {
+    let d = device();
+    check(glcmdDeviceMakeCurrent(d));
+    unsafe {
+        check(glcmdListBegin(d));
+        (GL.CompressedTextureSubImage2D)(250, 0, 0, 0, 4, 4, gl::COMPRESSED_RED_RGTC1, 8, null());
+        check(glcmdSubmit(d));
+        assert_eq!((GL.GetError)(), gl::INVALID_OPERATION);
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
     check(glcmdDeviceDestroy(d));
 }

@@ -32,6 +32,7 @@ pub mod pname_tables;
 pub mod registry;
 pub mod shadow_hooks;
 pub mod sizing;
+pub mod spec_errors;
 
 use std::path::{Path, PathBuf};
 

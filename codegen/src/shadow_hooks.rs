@@ -219,12 +219,18 @@ pub fn names_unchecked(f: &Function) -> bool {
 
 /// Object arguments that may be a name generated (`glGen*`) and never bound: the GL creates
 /// the object on first use there, as a bind does (GL 4.6 §8.18 for `glTextureView`'s new
-/// texture, §7.4 for the program pipeline of `glUseProgramStages` and `glActiveShaderProgram`).
+/// texture, §7.4 for the program pipeline of `glUseProgramStages` and `glActiveShaderProgram`,
+/// §10.3.1 for the buffer of `glVertexArrayVertexBuffer`, which binds it as `glBindVertexBuffer`
+/// does: Mesa's `_mesa_handle_bind_buffer_gen`).
 /// Such a name is no object yet, so `glIs*` says false for it and glcmd cannot tell it from a
 /// name never generated; the GL can, and must look the name up to create the object, so the
 /// check is left to it.
-pub const CREATED_ON_FIRST_USE: &[(&str, &str)] =
-    &[("glTextureView", "texture"), ("glUseProgramStages", "pipeline"), ("glActiveShaderProgram", "pipeline")];
+pub const CREATED_ON_FIRST_USE: &[(&str, &str)] = &[
+    ("glTextureView", "texture"),
+    ("glUseProgramStages", "pipeline"),
+    ("glActiveShaderProgram", "pipeline"),
+    ("glVertexArrayVertexBuffer", "buffer"),
+];
 
 /// Whether `param` of `f` is in [`CREATED_ON_FIRST_USE`].
 pub fn created_on_first_use(f: &Function, param: &str) -> bool {

@@ -17,7 +17,7 @@ use crate::generated::types::GLsync;
 use crate::generated::Gl;
 use crate::loader::ContextInfo;
 use crate::replay::{self, ReplayState};
-use crate::shadow::Target;
+use crate::shadow::{Refusal, Target};
 use crate::vocab::Class;
 use crate::Error;
 
@@ -150,12 +150,45 @@ impl RenderContext {
     /// Before a query that names an object: the name exists (see `Shadow::check_name`).
     pub fn check_name(&self, function: &'static str, class: Class, name: u32, first: bool) -> Result<(), Error> {
         match self.state.try_borrow_mut() {
-            Ok(mut state) => state
-                .shadow
-                .check_name(self.raw_gl(), class, name, first)
-                .map_err(|_| Error::NoSuchObject { function, class: class.name(), name }),
+            Ok(mut state) => state.shadow.check_name(self.raw_gl(), class, name, first).map_err(|why| match why {
+                Refusal::OtherClass { .. } => Error::OtherClass { function, class: class.name(), name },
+                _ => Error::NoSuchObject { function, class: class.name(), name },
+            }),
             // Inside replay (a callback): the shadow is in use; the GL decides.
             Err(_) => Ok(()),
+        }
+    }
+
+    /// Runs a query's GL call and tells whether the GL refused it: a query the GL refuses
+    /// writes none of its outputs, so its answer must not be handed out as one. Errors that
+    /// earlier commands left in the GL's flag are moved to glcmd's flag first (`get_error`
+    /// returns them in order); an error the call raises is kept there too, as the GL keeps it,
+    /// and returned as `Error::Refused`. Inside replay (a callback) the shadow is in use and the
+    /// call runs as it is.
+    pub fn refused_by<R>(&self, function: &'static str, call: impl FnOnce() -> R) -> Result<R, Error> {
+        let gl = self.raw_gl();
+        let take = || {
+            let mut state = self.state.try_borrow_mut().ok()?;
+            // SAFETY: glGetError takes no argument. At most a few flags (a lost context keeps
+            // answering GL_CONTEXT_LOST).
+            let mut last = 0;
+            for _ in 0..8 {
+                let e = unsafe { (gl.GetError)() };
+                if e == crate::gl::NO_ERROR {
+                    break;
+                }
+                state.raise(e);
+                last = e;
+            }
+            Some(last)
+        };
+        if take().is_none() {
+            return Ok(call());
+        }
+        let answer = call();
+        match take() {
+            Some(error) if error != crate::gl::NO_ERROR => Err(Error::Refused { function, error }),
+            _ => Ok(answer),
         }
     }
 

@@ -29,6 +29,23 @@ impl Shadow {
         }
     }
 
+    /// Before a draw's other checks, as the GL checks them before the vertex array: no count
+    /// (`count`, `instancecount`, `drawcount`, ...) is negative (`GL_INVALID_VALUE`), and in a
+    /// core profile `mode` is a primitive type of the core profile (`GL_INVALID_ENUM`). Without
+    /// it, a draw with a negative count and no vertex array would raise glcmd's
+    /// `GL_INVALID_OPERATION` where the GL raises `GL_INVALID_VALUE`.
+    pub fn check_draw_arguments(&self, mode: GLenum, counts: &[(&'static str, i64)]) -> Result<(), Refusal> {
+        if let Some(&(argument, value)) = counts.iter().find(|(_, v)| *v < 0) {
+            return Err(Refusal::DrawArgument { argument, value });
+        }
+        // POINTS ..= TRIANGLE_FAN, LINES_ADJACENCY ..= PATCHES: not QUADS, QUAD_STRIP, POLYGON.
+        let core_mode = mode <= gl::TRIANGLE_FAN || (gl::LINES_ADJACENCY..=gl::PATCHES).contains(&mode);
+        if self.core && !core_mode {
+            return Err(Refusal::DrawArgument { argument: "mode", value: mode as i64 });
+        }
+        Ok(())
+    }
+
     /// Before a draw: the current vertex array reads no client array, and (for element draws)
     /// has an element buffer. A stale vertex array is read back from the GL first.
     #[inline]

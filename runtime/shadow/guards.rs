@@ -75,6 +75,20 @@ pub fn check_first_count(first: u32, count: i64) -> Result<(), Refusal> {
     }
 }
 
+/// A draw refused for its vertex array or buffers (`why`): the GL checks the draw framebuffer's
+/// completeness first, so an incomplete one is the refusal instead (its
+/// `GL_INVALID_FRAMEBUFFER_OPERATION`). Asked of the GL only on the way to a refusal.
+#[cold]
+pub fn framebuffer_first(gl_fns: &Gl, why: Refusal) -> Refusal {
+    // SAFETY: a status query of the current draw framebuffer.
+    let status = unsafe { (gl_fns.CheckFramebufferStatus)(gl::DRAW_FRAMEBUFFER) };
+    if status == gl::FRAMEBUFFER_COMPLETE {
+        why
+    } else {
+        Refusal::Framebuffer { status, then: Box::new(why) }
+    }
+}
+
 /// `GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD` (AMD_pinned_memory, not in glcorearb.h).
 pub(super) const EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD: GLenum = 0x9160;
 

@@ -63,6 +63,16 @@ impl Shadow {
             self.objects[class as usize].set(name, Some(Known::Object), self.generation);
             return Ok(());
         }
+        // Programs and shaders share one namespace: the GL tells a name of the other of the two
+        // (GL_INVALID_OPERATION) from a name of neither (GL_INVALID_VALUE), GL 4.6 §7.1.
+        let other = match class {
+            Class::Program => Some(Class::Shader),
+            Class::Shader => Some(Class::Program),
+            _ => None,
+        };
+        if other.is_some_and(|other| other.is_object(gl_fns, name)) {
+            return Err(Refusal::OtherClass { class, name });
+        }
         Err(Refusal::NoSuchObject { class, name })
     }
 

@@ -2,8 +2,8 @@
 //! with a [`Refusal`], whose text the report carries.
 
 use super::target::Target;
-use crate::generated::{enums as gl, types::GLenum};
-use crate::vocab::Class;
+use crate::generated::types::GLenum;
+use crate::vocab::{check, Check, Class};
 
 /// Why a command was not passed to the GL.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +20,14 @@ pub enum Refusal {
     PinnedMemory,
     /// A name that is no object of its class.
     NoSuchObject { class: Class, name: u32 },
+    /// A name of a shader where a program is wanted (`class`), or the other way round.
+    OtherClass { class: Class, name: u32 },
+    /// A negative count of a draw, or a mode that is no primitive type of the core profile
+    /// (checked before the vertex array, as the GL does).
+    DrawArgument { argument: &'static str, value: i64 },
+    /// A draw refused for its vertex array or buffers while the draw framebuffer is incomplete
+    /// (`status`): the GL's earlier check is the one that fails.
+    Framebuffer { status: GLenum, then: Box<Refusal> },
     /// A negative buffer offset or size, or offsets and sizes whose sum overflows.
     Range { value: i64 },
     /// A texture level the texture does not have (the driver would dereference the object its
@@ -35,18 +43,31 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The error the GL specification gives for the same mistake, which a skipped command
-    /// raises for `glGetError`: a negative or wrapping range, a level the texture cannot have and
-    /// a NaN are invalid values; a name that is no program or shader is `GL_INVALID_VALUE` (the
-    /// GL's rule for program and shader names); everything else (a name of another class that
-    /// does not exist, an offset with no buffer, a read past a buffer's end, client arrays) is
-    /// `GL_INVALID_OPERATION`.
-    pub fn gl_error(&self) -> GLenum {
+    /// The kind of check that refused the command.
+    pub fn check(&self) -> Check {
         match self {
-            Refusal::Range { .. } | Refusal::Level { .. } | Refusal::NotANumber { .. } => gl::INVALID_VALUE,
-            Refusal::NoSuchObject { class: Class::Program | Class::Shader, .. } => gl::INVALID_VALUE,
-            _ => gl::INVALID_OPERATION,
+            Refusal::NoBuffer { .. } => Check::NoBuffer,
+            Refusal::ClientArray { .. } => Check::ClientArray,
+            Refusal::NoVertexArray => Check::NoVertexArray,
+            Refusal::OffsetWithoutBuffer { .. } => Check::OffsetWithoutBuffer,
+            Refusal::PinnedMemory => Check::PinnedMemory,
+            Refusal::NoSuchObject { class, .. } => Check::NoSuchObject(*class),
+            Refusal::OtherClass { class, .. } => Check::OtherClass(*class),
+            Refusal::DrawArgument { argument: "mode", .. } => Check::Mode,
+            Refusal::DrawArgument { .. } | Refusal::Range { .. } => Check::Range,
+            Refusal::Level { .. } => Check::Level,
+            Refusal::Wraps { .. } => Check::Wraps,
+            Refusal::NotANumber { .. } => Check::NotANumber,
+            Refusal::Overrun { .. } => Check::Overrun,
+            Refusal::Framebuffer { .. } => Check::Framebuffer,
         }
+    }
+
+    /// The error the GL specification gives when `function` is called with the argument this
+    /// check refused, which the skipped command raises for `glGetError`: the function's row of
+    /// `SPEC_ERRORS` or the check's usual error (`crate::vocab::check`).
+    pub fn gl_error(&self, function: &str) -> GLenum {
+        check::gl_error(function, self.check())
     }
 }
 
@@ -85,6 +106,30 @@ impl std::fmt::Display for Refusal {
                 "{name} is not the name of an existing {} (drivers do not all check: some dereference the failed \
                  lookup), so glcmd skipped the call",
                 class.name()
+            ),
+            Refusal::OtherClass { class, name } => write!(
+                f,
+                "{name} is not the name of a {} but of a {} (drivers do not all check: some dereference the \
+                 failed lookup), so glcmd skipped the call",
+                class.name(),
+                if *class == Class::Program { "shader" } else { "program" }
+            ),
+            Refusal::DrawArgument { argument: "mode", value } => write!(
+                f,
+                "mode {} is no primitive type of the core profile, so glcmd skipped the draw (the GL checks the \
+                 mode before the vertex array; glcmd checks the vertex array, so it checks the mode first too)",
+                crate::vocab::EnumName(*value as u32)
+            ),
+            Refusal::DrawArgument { argument, value } => write!(
+                f,
+                "`{argument}` is {value}, which is negative, so glcmd skipped the draw (the GL checks counts before \
+                 the vertex array; glcmd checks the vertex array, so it checks the counts first too)"
+            ),
+            Refusal::Framebuffer { status, then } => write!(
+                f,
+                "{then}; the draw framebuffer is incomplete too ({}), which the GL checks first, so the draw \
+                 raises its error",
+                crate::vocab::EnumName(*status)
             ),
             Refusal::PinnedMemory => f.write_str(
                 "GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD (AMD_pinned_memory) would keep a pointer into the command \

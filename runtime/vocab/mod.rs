@@ -8,17 +8,20 @@
 //!   the parameter buffer, and the reserved lengths for "none" and "buffer offset");
 //! * [`class`]: the GL object classes whose names glcmd tracks;
 //! * [`report`]: reports, their kinds, the sink they go to, and KHR_debug messages;
-//! * [`names`]: enum values by name, for messages.
+//! * [`names`]: enum values by name, for messages;
+//! * [`check`]: the kinds of check glcmd makes and which GL error each raises, per function.
 //!
 //! Recording (`list`, `arguments`), replay (`replay`, `shadow`), diagnostics and capture all build on
 //! this floor; it is why, for example, recording no longer imports replay to know how a null
 //! array is stored.
 
+pub mod check;
 pub mod class;
 pub mod names;
 pub mod params;
 pub mod report;
 
+pub use check::Check;
 pub use class::Class;
 pub use names::EnumName;
 pub(crate) use report::Sink;

@@ -880,7 +880,15 @@ fn draw_checks(
     indirect: bool,
     multi: bool,
 ) -> Vec<TokenStream> {
-    let mut checks = Vec::new();
+    // The GL checks a draw's counts and mode before its vertex array (Mesa's
+    // `_mesa_validate_Draw*`), so glcmd's vertex-array checks come after the same checks.
+    let counts =
+        f.params.iter().filter(|p| !p.ty.is_pointer() && p.ty.base == "GLsizei" && p.name != "stride").map(|p| {
+            let (name, a) = (p.name.as_str(), arg(&p.name));
+            quote!((#name, #a as i64))
+        });
+    let mode = arg("mode");
+    let mut checks = vec![quote!(r.shadow().check_draw_arguments(#mode, &[#(#counts),*]))];
     if elements && !indirect {
         let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
         checks.push(if multi {
@@ -900,6 +908,11 @@ fn draw_checks(
         checks.push(
             quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
         );
+    }
+    // The GL checks the draw framebuffer before the vertex array and the buffers: a refusal of
+    // those raises GL_INVALID_FRAMEBUFFER_OPERATION when the framebuffer is incomplete.
+    for check in &mut checks[1..] {
+        *check = quote!(#check.map_err(|why| crate::shadow::framebuffer_first(raw, why)));
     }
     checks
 }

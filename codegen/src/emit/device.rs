@@ -444,6 +444,12 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     let capture = super::capture::hook(api, f, super::capture::HookAt::RenderThread, &format_ident!("answer"));
     let index = proc_macro2::Literal::usize_unsuffixed(index);
     let call = redirected_call(f, &field, &call_args);
+    // A query the GL refuses writes no output: its error is the answer (`refused_by`).
+    let call = if f.kind == Kind::Query && !matches!(f.name.as_str(), "glGetError" | "glGetGraphicsResetStatus") {
+        quote!(ctx.refused_by(#gl_name, || #call)?)
+    } else {
+        call
+    };
     let n_regions = regions.len();
     let name_checks = name_checks(f);
     let range_check = range_check(f);

@@ -15,6 +15,7 @@
 //! | `checked.rs` | [`checked`] | the checking function table (cargo feature `checking`) |
 //! | `capture.rs` | [`capture`] | capture tables: fingerprint, per-opcode array and name fields, replay of creates and queries |
 //! | `extensions.rs` | [`extensions`] | per extension and core version, the functions it requires and the family of each |
+//! | `spec_errors.rs` | [`spec_errors`] | the GL error of each check where a function's differs from the usual one |
 //!
 //! Crate glcmd-capi's sources come from two more emitters, outside [`emit_all`]: [`capi`] (the C
 //! entry points, Rust) and [`c_header`] (`glcmd.h`, C).
@@ -43,6 +44,7 @@ pub mod pname;
 // The exported GL symbols of glcmd-run's preload library, for its build script.
 #[cfg(feature = "preload")]
 pub mod preload;
+pub mod spec_errors;
 #[cfg(feature = "sweep")]
 pub mod sweep;
 pub mod types;
@@ -73,6 +75,7 @@ pub fn emit_files(api: &Api, checking: bool) -> Result<Vec<(&'static str, String
         ("pname.rs", pname::emit(api)),
         ("capture.rs", Ok(capture::emit(api))),
         ("extensions.rs", Ok(extensions::emit(api))),
+        ("spec_errors.rs", Ok(spec_errors::emit(api))),
     ];
     if checking {
         files.push(("checked.rs", Ok(checked::emit(api))));

@@ -1,0 +1,478 @@
+//! One test per row of `docs/errors.md`: each check glcmd makes raises the error the GL raises
+//! for the same call. Where the call is safe to make directly, the test makes it on a direct
+//! EGL context of the same driver (llvmpipe) and compares `glGetError`; where it is not (the
+//! driver would write past its arrays: the reason for the check), it compares with the error
+//! the driver raises for the nearest safe call the specification treats the same way, and says
+//! so. Each test also checks that glcmd's own check refused the call (a `Skipped` report), so a
+//! row cannot pass because the driver happened to see the call instead.
+//!
+//! Test names: `<check>_<function or case>`, as in the table's first two columns.
+
+mod common;
+
+use common::*;
+use glcmd::{gl, CommandList, Device, ReportKind};
+
+/// A named call to record.
+type Case<'a> = (&'a str, &'a dyn Fn(&mut CommandList));
+
+/// Records `call` alone, submits it, and returns the error it raised and whether glcmd's check
+/// skipped it.
+fn through_glcmd(device: &Device, call: impl FnOnce(&mut CommandList)) -> (u32, bool) {
+    let reports = device.reports();
+    while reports.try_recv().is_some() {}
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR, "no error is pending before the call");
+    let mut list = device.command_list();
+    call(&mut list);
+    device.submit(list).unwrap();
+    let error = device.get_error().unwrap();
+    let skipped = reports.try_iter().any(|r| r.kind == ReportKind::Skipped);
+    (error, skipped)
+}
+
+/// The error of `call` made directly (after clearing earlier errors).
+fn direct_error(d: &Direct, call: impl FnOnce(&glcmd::Gl)) -> u32 {
+    while d.error() != gl::NO_ERROR {}
+    call(&d.gl);
+    d.error()
+}
+
+/// glcmd skipped the call and raised what direct GL raised, which is an error.
+fn assert_same(what: &str, glcmd: (u32, bool), direct: u32) {
+    assert!(glcmd.1, "{what}: glcmd's check did not refuse the call");
+    assert_ne!(direct, gl::NO_ERROR, "{what}: direct GL refuses the call");
+    assert_eq!(glcmd.0, direct, "{what}: glcmd's error {:#x} against direct GL's {direct:#x}", glcmd.0);
+}
+
+const VS: &str =
+    "#version 450 core\nout gl_PerVertex { vec4 gl_Position; };\nvoid main() { gl_Position = vec4(0.0); }\n";
+
+// ---- per-function rows ------------------------------------------------------------------------
+
+#[test]
+fn no_such_object_transform_feedback_buffer_base_and_range_buffer_is_invalid_value() {
+    let d = Direct::new();
+    let mut xfb = 0;
+    unsafe { (d.gl.CreateTransformFeedbacks)(1, &mut xfb) };
+    let base = direct_error(&d, |g| unsafe { (g.TransformFeedbackBufferBase)(xfb, 0, 999_999) });
+    let range = direct_error(&d, |g| unsafe { (g.TransformFeedbackBufferRange)(xfb, 0, 999_999, 0, 16) });
+    let device = device();
+    let xfb = device.create_transform_feedbacks(1).unwrap()[0];
+    assert_same(
+        "glTransformFeedbackBufferBase",
+        through_glcmd(&device, |l| l.transform_feedback_buffer_base(xfb, 0, 999_999)),
+        base,
+    );
+    assert_same(
+        "glTransformFeedbackBufferRange",
+        through_glcmd(&device, |l| l.transform_feedback_buffer_range(xfb, 0, 999_999, 0, 16)),
+        range,
+    );
+    assert_eq!(base, gl::INVALID_VALUE);
+    // The same call with a transform feedback object that does not exist: the usual error.
+    let buffer = device.create_buffer().unwrap();
+    let direct_buffer = unsafe {
+        let mut b = 0;
+        (d.gl.CreateBuffers)(1, &mut b);
+        b
+    };
+    let xfb_error = direct_error(&d, |g| unsafe { (g.TransformFeedbackBufferBase)(999_999, 0, direct_buffer) });
+    assert_same(
+        "glTransformFeedbackBufferBase(xfb)",
+        through_glcmd(&device, |l| l.transform_feedback_buffer_base(999_999, 0, buffer)),
+        xfb_error,
+    );
+    assert_eq!(xfb_error, gl::INVALID_OPERATION);
+}
+
+#[test]
+fn no_such_object_draw_transform_feedback_id_is_invalid_value() {
+    let d = Direct::new();
+    let vao = d.vao();
+    unsafe { (d.gl.BindVertexArray)(vao) };
+    let direct = direct_error(&d, |g| unsafe { (g.DrawTransformFeedback)(gl::POINTS, 999_999) });
+    let device = device();
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let mut list = device.command_list();
+    list.bind_vertex_array(vao);
+    device.submit(list).unwrap();
+    assert_same(
+        "glDrawTransformFeedback",
+        through_glcmd(&device, |l| l.draw_transform_feedback(gl::POINTS, 999_999)),
+        direct,
+    );
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+#[test]
+fn no_such_object_texture_view_origtexture_is_invalid_value() {
+    let d = Direct::new();
+    let mut view = 0;
+    unsafe { (d.gl.GenTextures)(1, &mut view) };
+    let direct = direct_error(&d, |g| unsafe { (g.TextureView)(view, gl::TEXTURE_2D, 999_999, gl::RGBA8, 0, 1, 0, 1) });
+    let device = device();
+    let view = device.gen_textures(1).unwrap()[0];
+    assert_same(
+        "glTextureView",
+        through_glcmd(&device, |l| l.texture_view(view, gl::TEXTURE_2D, 999_999, gl::RGBA8, 0, 1, 0, 1)),
+        direct,
+    );
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+/// `first + count` past 2^32 cannot be called directly (Mesa's 32-bit sum wraps and it writes
+/// past its array of viewports: why glcmd checks); the GL's error for `first + count` past
+/// `GL_MAX_VIEWPORTS`, which the specification gives for both, is read from the driver.
+#[test]
+fn wraps_viewport_arrayv_is_invalid_value() {
+    let d = Direct::new();
+    let max = d.integers(gl::MAX_VIEWPORTS, 1)[0] as u32;
+    let v = [[0.0f32, 0.0, 1.0, 1.0]; 2];
+    let direct = direct_error(&d, |g| unsafe { (g.ViewportArrayv)(max, 2, v.as_ptr().cast()) });
+    let device = device();
+    assert_same("glViewportArrayv", through_glcmd(&device, |l| l.viewport_arrayv(u32::MAX, &v)), direct);
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+// ---- usual errors of each check ---------------------------------------------------------------
+
+#[test]
+fn no_such_object_texture_parameteri_is_invalid_operation() {
+    let d = Direct::new();
+    let direct =
+        direct_error(&d, |g| unsafe { (g.TextureParameteri)(999_999, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32) });
+    let device = device();
+    let got = through_glcmd(&device, |l| l.texture_parameteri(999_999, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32));
+    assert_same("glTextureParameteri", got, direct);
+    assert_eq!(direct, gl::INVALID_OPERATION);
+}
+
+#[test]
+fn no_such_object_program_uniform_program_is_invalid_value() {
+    let d = Direct::new();
+    let direct = direct_error(&d, |g| unsafe { (g.ProgramUniform1i)(999_999, 0, 1) });
+    let device = device();
+    assert_same("glProgramUniform1i", through_glcmd(&device, |l| l.program_uniform1i(999_999, 0, 1)), direct);
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+/// Programs and shaders share a namespace: a shader's name where a program is wanted (and the
+/// other way round) is `GL_INVALID_OPERATION`, a name of neither `GL_INVALID_VALUE` (GL 4.6 §7.1).
+#[test]
+fn other_class_attach_compile_and_active_shader_program_are_invalid_operation() {
+    let d = Direct::new();
+    let (program, shader, mut pipeline) =
+        unsafe { ((d.gl.CreateProgram)(), (d.gl.CreateShader)(gl::VERTEX_SHADER), 0) };
+    unsafe { (d.gl.CreateProgramPipelines)(1, &mut pipeline) };
+    let expected = [
+        direct_error(&d, |g| unsafe { (g.AttachShader)(program, program) }),
+        direct_error(&d, |g| unsafe { (g.CompileShader)(program) }),
+        direct_error(&d, |g| unsafe { (g.ActiveShaderProgram)(pipeline, shader) }),
+        direct_error(&d, |g| unsafe { (g.ProgramUniform1i)(shader, 0, 1) }),
+    ];
+    let device = device();
+    let program = device.create_program().unwrap();
+    let shader = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let pipeline = device.create_program_pipelines(1).unwrap()[0];
+    let calls: [Case; 4] = [
+        ("glAttachShader", &|l| l.attach_shader(program, program)),
+        ("glCompileShader", &|l| l.compile_shader(program)),
+        ("glActiveShaderProgram", &|l| l.active_shader_program(pipeline, shader)),
+        ("glProgramUniform1i", &|l| l.program_uniform1i(shader, 0, 1)),
+    ];
+    for ((what, call), direct) in calls.into_iter().zip(expected) {
+        assert_same(what, through_glcmd(&device, call), direct);
+        assert_eq!(direct, gl::INVALID_OPERATION, "{what}");
+    }
+    // A query: the Err says the GL's error.
+    let e = device.get_programiv(shader, gl::LINK_STATUS).unwrap_err();
+    let direct = direct_error(&d, |g| unsafe {
+        let mut v = 0;
+        (g.GetProgramiv)(shader, gl::LINK_STATUS, &mut v);
+    });
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    let _ = VS;
+}
+
+#[test]
+fn range_named_buffer_sub_data_negative_offset_is_invalid_value() {
+    let d = Direct::new();
+    let mut buffer = 0;
+    unsafe {
+        (d.gl.CreateBuffers)(1, &mut buffer);
+        (d.gl.NamedBufferStorage)(buffer, 64, std::ptr::null(), gl::DYNAMIC_STORAGE_BIT);
+    }
+    let data = [0u8; 8];
+    let direct = direct_error(&d, |g| unsafe { (g.NamedBufferSubData)(buffer, -8, 8, data.as_ptr().cast()) });
+    let device = device();
+    let buffer = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.named_buffer_storage(buffer, 64, None, gl::DYNAMIC_STORAGE_BIT);
+    device.submit(list).unwrap();
+    assert_same(
+        "glNamedBufferSubData",
+        through_glcmd(&device, |l| l.named_buffer_sub_data(buffer, -8, &data[..])),
+        direct,
+    );
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+/// Mesa checks a draw's count before its vertex array: a negative count with no vertex array is
+/// `GL_INVALID_VALUE`, and a mode that is no core primitive `GL_INVALID_ENUM`; then the draw
+/// framebuffer (`GL_INVALID_FRAMEBUFFER_OPERATION` if incomplete, as the surfaceless default
+/// framebuffer is); only then is the missing vertex array `GL_INVALID_OPERATION`.
+#[test]
+fn draw_argument_framebuffer_and_no_vertex_array_draw_arrays_follow_the_gls_order() {
+    let d = Direct::new();
+    let device = device();
+    let incomplete = direct_error(&d, |g| unsafe { (g.DrawArrays)(gl::TRIANGLES, 0, 3) });
+    assert_same("incomplete framebuffer", through_glcmd(&device, |l| l.draw_arrays(gl::TRIANGLES, 0, 3)), incomplete);
+    assert_eq!(incomplete, gl::INVALID_FRAMEBUFFER_OPERATION);
+    let fbo = d.fbo_rgba8(4, 4);
+    unsafe { (d.gl.BindFramebuffer)(gl::FRAMEBUFFER, fbo) };
+    let expected = [
+        direct_error(&d, |g| unsafe { (g.DrawArrays)(gl::TRIANGLES, 0, -1) }),
+        direct_error(&d, |g| unsafe { (g.DrawArrays)(gl::QUADS, 0, 3) }),
+        direct_error(&d, |g| unsafe { (g.DrawArrays)(gl::TRIANGLES, 0, 3) }),
+        direct_error(&d, |g| unsafe { (g.DrawArraysInstanced)(gl::TRIANGLES, 0, 3, -2) }),
+    ];
+    assert_eq!(expected, [gl::INVALID_VALUE, gl::INVALID_ENUM, gl::INVALID_OPERATION, gl::INVALID_VALUE]);
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let mut list = device.command_list();
+    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    device.submit(list).unwrap();
+    let calls: [Case; 4] = [
+        ("negative count", &|l| l.draw_arrays(gl::TRIANGLES, 0, -1)),
+        ("GL_QUADS", &|l| l.draw_arrays(gl::QUADS, 0, 3)),
+        ("no vertex array", &|l| l.draw_arrays(gl::TRIANGLES, 0, 3)),
+        ("negative instance count", &|l| l.draw_arrays_instanced(gl::TRIANGLES, 0, 3, -2)),
+    ];
+    for ((what, call), direct) in calls.into_iter().zip(expected) {
+        assert_same(what, through_glcmd(&device, call), direct);
+    }
+}
+
+#[test]
+fn no_buffer_and_overrun_draw_arrays_indirect_are_invalid_operation() {
+    let d = Direct::new();
+    let vao = d.vao();
+    let fbo = d.fbo_rgba8(4, 4);
+    let mut buffer = 0;
+    unsafe {
+        (d.gl.BindFramebuffer)(gl::FRAMEBUFFER, fbo);
+        (d.gl.BindVertexArray)(vao);
+        (d.gl.CreateBuffers)(1, &mut buffer);
+        (d.gl.NamedBufferStorage)(buffer, 16, std::ptr::null(), 0);
+    }
+    let no_buffer = direct_error(&d, |g| unsafe { (g.DrawArraysIndirect)(gl::TRIANGLES, std::ptr::null()) });
+    let overrun = direct_error(&d, |g| unsafe {
+        (g.BindBuffer)(gl::DRAW_INDIRECT_BUFFER, buffer);
+        (g.DrawArraysIndirect)(gl::TRIANGLES, 8 as *const _);
+    });
+    let device = device();
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let buffer = device.create_buffer().unwrap();
+    let mut list = device.command_list();
+    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    list.bind_vertex_array(vao);
+    list.named_buffer_storage(buffer, 16, None, 0);
+    device.submit(list).unwrap();
+    assert_same("no indirect buffer", through_glcmd(&device, |l| l.draw_arrays_indirect(gl::TRIANGLES, 0)), no_buffer);
+    let got = through_glcmd(&device, |l| {
+        l.bind_buffer(gl::DRAW_INDIRECT_BUFFER, buffer);
+        l.draw_arrays_indirect(gl::TRIANGLES, 8);
+    });
+    assert_same("past the indirect buffer's end", got, overrun);
+    assert_eq!([no_buffer, overrun], [gl::INVALID_OPERATION; 2]);
+}
+
+/// `first + count` past 2^32 of a multi-bind (Mesa's 32-bit sum wraps): compared with the
+/// driver's error for `first + count` past the number of binding points, which the
+/// specification gives for both.
+#[test]
+fn wraps_bind_buffers_base_is_invalid_operation() {
+    let d = Direct::new();
+    let max = d.integers(gl::MAX_UNIFORM_BUFFER_BINDINGS, 1)[0] as u32;
+    let buffers = [0u32; 2];
+    let direct = direct_error(&d, |g| unsafe { (g.BindBuffersBase)(gl::UNIFORM_BUFFER, max, 2, buffers.as_ptr()) });
+    let device = device();
+    let got = through_glcmd(&device, |l| l.bind_buffers_base(gl::UNIFORM_BUFFER, u32::MAX, 2, Some(&buffers[..])));
+    assert_same("glBindBuffersBase", got, direct);
+    assert_eq!(direct, gl::INVALID_OPERATION);
+}
+
+/// The sync checks: a handle that names no sync object is `GL_INVALID_VALUE` for a wait (the
+/// specification's error for a value that is no sync object, GL 4.6 §4.1.1); direct GL is
+/// not asked with a bogus pointer (it would dereference it).
+#[test]
+fn unknown_sync_client_wait_sync_is_invalid_value() {
+    let device = device();
+    let bogus = glcmd::SyncHandle::from_id(0xDEAD_BEEF);
+    let e = device.client_wait_sync(bogus, 0, 0).unwrap_err();
+    assert_eq!(e.gl_error(), Some(gl::INVALID_VALUE), "{e}");
+    let mut list = device.command_list();
+    list.wait_sync(bogus, 0, gl::TIMEOUT_IGNORED);
+    device.submit(list).unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_VALUE);
+}
+
+#[test]
+fn invalid_argument_create_queries_negative_n_is_invalid_value() {
+    let d = Direct::new();
+    let mut names = [7u32; 2];
+    let direct = direct_error(&d, |g| unsafe { (g.CreateQueries)(gl::SAMPLES_PASSED, -1, names.as_mut_ptr()) });
+    assert_eq!(names, [7, 7], "direct GL writes no name");
+    let device = device();
+    let e = device.create_queries(gl::SAMPLES_PASSED, -1).unwrap_err();
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+#[test]
+fn unknown_pname_get_integerv_is_invalid_enum() {
+    let d = Direct::new();
+    let direct = direct_error(&d, |g| unsafe {
+        let mut v = [0; 16];
+        (g.GetIntegerv)(0x1234, v.as_mut_ptr());
+    });
+    let device = device();
+    let e = device.get_integerv(0x1234).unwrap_err();
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    assert_eq!(direct, gl::INVALID_ENUM);
+}
+
+/// AMD_pinned_memory's target: glcmd serves no such target (the driver would keep a pointer into
+/// the list), so it raises what the GL raises for the target with no buffer bound to it.
+#[test]
+fn pinned_memory_buffer_data_target_is_invalid_operation() {
+    let d = Direct::new();
+    let direct = direct_error(&d, |g| unsafe { (g.BufferData)(0x9160, 16, std::ptr::null(), gl::STATIC_DRAW) });
+    let device = device();
+    assert_same("glBufferData", through_glcmd(&device, |l| l.buffer_data(0x9160, 16, None, gl::STATIC_DRAW)), direct);
+    assert_eq!(direct, gl::INVALID_OPERATION);
+}
+
+/// NaN in range-checked float state passes the driver's comparisons (it raises nothing and keeps
+/// the NaN): glcmd raises the specification's `GL_INVALID_VALUE` for a value out of range
+/// (GL 4.6 §8.10: MAX_ANISOTROPY below 1.0), compared with the driver's error for 0.5.
+#[test]
+fn not_a_number_sampler_parameterf_is_invalid_value() {
+    let d = Direct::new();
+    let mut sampler = 0;
+    unsafe { (d.gl.CreateSamplers)(1, &mut sampler) };
+    let direct = direct_error(&d, |g| unsafe { (g.SamplerParameterf)(sampler, gl::TEXTURE_MAX_ANISOTROPY, 0.5) });
+    let device = device();
+    let sampler = device.create_samplers(1).unwrap()[0];
+    let got = through_glcmd(&device, |l| l.sampler_parameterf(sampler, gl::TEXTURE_MAX_ANISOTROPY, f32::NAN));
+    assert_same("glSamplerParameterf", got, direct);
+    assert_eq!(direct, gl::INVALID_VALUE);
+}
+
+/// A generated, never bound buffer is valid for `glVertexArrayVertexBuffer` (it binds it, as
+/// `glBindVertexBuffer` does), also after arbitrary GL code made glcmd forget what it knew.
+#[test]
+fn created_on_first_use_vertex_array_vertex_buffer_takes_a_generated_name() {
+    let d = Direct::new();
+    let (mut vao, mut buffer) = (0, 0);
+    unsafe {
+        (d.gl.CreateVertexArrays)(1, &mut vao);
+        (d.gl.GenBuffers)(1, &mut buffer);
+    }
+    let direct = direct_error(&d, |g| unsafe { (g.VertexArrayVertexBuffer)(vao, 0, buffer, 0, 16) });
+    let device = device();
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let buffer = device.gen_buffers(1).unwrap()[0];
+    device.with_gl(|_| {}).unwrap();
+    let got = through_glcmd(&device, |l| l.vertex_array_vertex_buffer(vao, 0, buffer, 0, 16));
+    assert_eq!(got, (direct, false), "glcmd lets the GL bind the generated name");
+}
+
+/// A result past 1 GiB is refused before anything is allocated, with the GL's error for an
+/// allocation that fails.
+#[test]
+fn out_of_memory_create_queries_is_out_of_memory() {
+    let device = device();
+    let e = device.create_queries(gl::SAMPLES_PASSED, glcmd::MAX_CREATE as i32 + 1).unwrap_err();
+    assert_eq!(e.gl_error(), Some(gl::OUT_OF_MEMORY), "{e}");
+    assert!(e.to_string().contains("glCreateQueries"), "{e}");
+}
+
+/// An enabled attribute that reads no buffer would make the driver read process memory: glcmd
+/// skips the draw with `GL_INVALID_OPERATION` (the GL leaves it undefined, so it is not called
+/// directly).
+#[test]
+fn client_array_draw_arrays_is_invalid_operation() {
+    let device = device();
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let mut list = device.command_list();
+    list.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    list.bind_vertex_array(vao);
+    list.enable_vertex_array_attrib(vao, 0);
+    device.submit(list).unwrap();
+    assert_eq!(through_glcmd(&device, |l| l.draw_arrays(gl::POINTS, 0, 1)), (gl::INVALID_OPERATION, true));
+}
+
+/// Buffer 0 at a non-zero offset would make the offset a client address at the next draw: glcmd
+/// skips the binding with `GL_INVALID_OPERATION`, where the GL raises nothing (a deviation kept
+/// for safety, and the one row whose error is not the GL's).
+#[test]
+fn offset_without_buffer_bind_vertex_buffer_is_invalid_operation() {
+    let d = Direct::new();
+    let vao = d.vao();
+    unsafe { (d.gl.BindVertexArray)(vao) };
+    let direct = direct_error(&d, |g| unsafe { (g.BindVertexBuffer)(0, 0, 16, 16) });
+    assert_eq!(direct, gl::NO_ERROR, "the GL takes buffer 0 at any offset");
+    let device = device();
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let mut list = device.command_list();
+    list.bind_vertex_array(vao);
+    device.submit(list).unwrap();
+    assert_eq!(through_glcmd(&device, |l| l.bind_vertex_buffer(0, 0, 16, 16)), (gl::INVALID_OPERATION, true));
+}
+
+/// Pooled creates validate as the GL does, also for a count of 0 (piglit's
+/// `arb_direct_state_access@create-queries` creates 0 queries of `GL_RGBA`): the GL's
+/// `GL_INVALID_ENUM`, and no name.
+#[test]
+fn pooled_create_of_no_names_validates_the_target() {
+    let d = Direct::new();
+    let mut names = [7u32; 1];
+    let expected = [
+        direct_error(&d, |g| unsafe { (g.CreateQueries)(gl::RGBA, 0, names.as_mut_ptr()) }),
+        direct_error(&d, |g| unsafe { (g.CreateTextures)(gl::RGBA, 0, names.as_mut_ptr()) }),
+        direct_error(&d, |g| unsafe { (g.CreateQueries)(gl::SAMPLES_PASSED, 0, names.as_mut_ptr()) }),
+    ];
+    assert_eq!(expected, [gl::INVALID_ENUM, gl::INVALID_ENUM, gl::NO_ERROR]);
+    let device = device();
+    // One at a time: each call's own error.
+    for (i, (target, create_texture)) in
+        [(gl::RGBA, false), (gl::RGBA, true), (gl::SAMPLES_PASSED, false)].into_iter().enumerate()
+    {
+        let names = if create_texture { device.create_textures(target, 0) } else { device.create_queries(target, 0) };
+        assert!(names.unwrap().is_empty());
+        assert_eq!(device.get_error().unwrap(), expected[i], "create {i}");
+    }
+}
+
+/// A query the GL itself refuses (piglit's `arb_compute_shader@api_errors`: the work-group size
+/// of a program that is not linked) writes no output: the `Err` is `Error::Refused`, whose
+/// `gl_error()` is the GL's error, and `get_error` returns it too, as the GL's flag would.
+#[test]
+fn refused_query_get_programiv_returns_the_gls_error_and_no_answer() {
+    let d = Direct::new();
+    let program = unsafe { (d.gl.CreateProgram)() };
+    let mut v = [-7; 3];
+    let direct =
+        direct_error(&d, |g| unsafe { (g.GetProgramiv)(program, gl::COMPUTE_WORK_GROUP_SIZE, v.as_mut_ptr()) });
+    assert_eq!(v, [-7; 3], "direct GL writes nothing");
+    assert_eq!(direct, gl::INVALID_OPERATION);
+    let device = device();
+    let program = device.create_program().unwrap();
+    let e = device.get_programiv(program, gl::COMPUTE_WORK_GROUP_SIZE).unwrap_err();
+    assert!(matches!(e, glcmd::Error::Refused { function: "glGetProgramiv", .. }), "{e}");
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    assert_eq!(device.get_error().unwrap(), direct);
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+}

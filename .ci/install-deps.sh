@@ -24,6 +24,9 @@ packages=(
     libx11-6 libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0
     # run/tests/unchanged.rs generates a C loader with glad2 (PyPI), which pip installs below.
     python3-pip
+    # .ci/piglit.sh: Debian's piglit, the GL test suite glcmd is judged by (issue 19); without
+    # waffle-utils (wflinfo) piglit takes the GL version for 0.0 and skips most tests.
+    piglit waffle-utils
 )
 
 # glad2's `glad` command, from PyPI (Debian has only the old glad 0.1): after the packages.

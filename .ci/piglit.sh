@@ -57,4 +57,4 @@ start=$SECONDS
 direct=$(side direct env)
 glcmd=$(side glcmd "$run" --)
 echo "piglit: both runs took $((SECONDS - start)) s"
-python3 "$dir/compare.py" "$direct" "$glcmd" "$dir/groups.txt"
+python3 "$dir/compare.py" "$direct" "$glcmd" "$dir/groups.txt" "$dir/unserved.txt"

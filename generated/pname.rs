@@ -727,14 +727,14 @@ pub fn count_subroutineparametername(pname: u32) -> Option<Count> {
         _ => None,
     }
 }
-/// How many values a `ProgramInterfacePName` pname needs; `None` for a pname glcmd does not know.
+/// How many values a `ProgramInterfacePName` pname needs: one for every pname (the GL judges those glcmd does not list).
 pub fn count_programinterfacepname(pname: u32) -> Option<Count> {
     match pname {
         37621 => Some(Count::Fixed(1u32)),
         37622 => Some(Count::Fixed(1u32)),
         37623 => Some(Count::Fixed(1u32)),
         37624 => Some(Count::Fixed(1u32)),
-        _ => None,
+        _ => Some(Count::Fixed(1)),
     }
 }
 /// How many values a `FramebufferAttachmentParameterName` pname needs; `None` for a pname glcmd does not know.

@@ -476,3 +476,26 @@ fn refused_query_get_programiv_returns_the_gls_error_and_no_answer() {
     assert_eq!(device.get_error().unwrap(), direct);
     assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 }
+
+/// A pname glcmd does not list, for a function that writes one value whatever the pname
+/// (glGetProgramInterfaceiv): the GL judges it, and its error (here `GL_INVALID_OPERATION`, as
+/// for piglit's `getprograminterfaceiv` with pname `GL_TRUE`) is the answer, not glcmd's
+/// `GL_INVALID_ENUM`.
+#[test]
+fn unknown_pname_of_a_one_value_query_is_the_gls_to_judge() {
+    let d = Direct::new();
+    let program = unsafe { (d.gl.CreateProgram)() };
+    let mut v = -7;
+    let direct =
+        direct_error(&d, |g| unsafe { (g.GetProgramInterfaceiv)(program, gl::UNIFORM, gl::TRUE as u32, &mut v) });
+    assert_eq!(v, -7, "direct GL writes nothing");
+    assert_ne!(direct, gl::NO_ERROR);
+    let device = device();
+    let program = device.create_program().unwrap();
+    let e = device.get_program_interfaceiv(program, gl::UNIFORM, gl::TRUE as u32).unwrap_err();
+    assert!(matches!(e, glcmd::Error::Refused { function: "glGetProgramInterfaceiv", .. }), "{e}");
+    assert_eq!(e.gl_error(), Some(direct), "{e}");
+    assert_eq!(device.get_error().unwrap(), direct);
+    // A pname the table lists is answered as before.
+    assert_eq!(device.get_program_interfaceiv(program, gl::UNIFORM, gl::ACTIVE_RESOURCES).unwrap(), vec![0]);
+}

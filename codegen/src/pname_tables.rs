@@ -994,6 +994,17 @@ const TRANSFORM_FEEDBACK_PNAME: &[(&str, Count)] = &[
 /// buffer takes four values, depth and stencil one.
 const BUFFER: &[(&str, Count)] = &[("GL_COLOR", Fixed(4)), ("GL_DEPTH", Fixed(1)), ("GL_STENCIL", Fixed(1))];
 
+/// Groups whose function writes exactly one value whatever the pname, so a pname glcmd does not
+/// know is safe to pass on: the GL raises its own error for it (which may be
+/// `GL_INVALID_OPERATION` rather than `GL_INVALID_ENUM`, as for glGetProgramInterfaceiv with a
+/// pname the interface does not support, GL 4.6 §7.3.1.1) and writes at most that one value.
+/// Refusing such a pname with `GL_INVALID_ENUM` would pre-empt the GL's own answer (piglit's
+/// `arb_program_interface_query-getprograminterfaceiv`).
+pub const ONE_VALUE_GROUPS: &[&str] = &[
+    // glGetProgramInterfaceiv: "returns a single integer" for every pname (GL 4.6 §7.3.1.1).
+    "ProgramInterfacePName",
+];
+
 pub const TABLES: &[PnameTable] = &[
     PnameTable { group: "Buffer", entries: BUFFER },
     PnameTable { group: "TextureParameterName", entries: TEXTURE_PARAMETER_NAME },

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares two piglit result directories, direct GL and through glcmd-run (issue 19's judge).
 
-    compare.py DIRECT[:RETRY] GLCMD[:RETRY] GROUPS_FILE
+    compare.py DIRECT[:RETRY] GLCMD[:RETRY] GROUPS_FILE [UNSERVED_FILE]
 
 A side given as `DIR:RETRY` reads RETRY's results over DIR's (the rerun of X-connection flakes).
 
@@ -9,7 +9,9 @@ Prints one line per group of GROUPS_FILE (pass / fail / skip / crash / timeout, 
 through glcmd), then every test that passes directly and does not pass through glcmd, and every
 test that crashes or times out through glcmd. Exits 1 if there is any such test, or if a test of
 the run was not adopted by glcmd (the preload library ran it directly: it asked for a context
-glcmd does not serve, so the list of core-profile tests is stale).
+glcmd does not serve, so the list of core-profile tests is stale). UNSERVED_FILE names tests that
+need an extension glcmd does not list: for those alone, a skip through glcmd saying piglit's
+"Test requires <that extension>" is accepted (and printed).
 """
 import bz2
 import glob
@@ -43,6 +45,12 @@ def group_of(test, groups):
 
 def main():
     direct, glcmd, groups_file = sys.argv[1:4]
+    unserved = {}
+    if len(sys.argv) > 4:
+        for line in open(sys.argv[4]):
+            if line.strip() and not line.startswith("#"):
+                test, extension = line.rstrip("\n").rsplit("  ", 1)
+                unserved[test.strip()] = extension.strip()
     groups = [g.strip() for g in open(groups_file) if g.strip() and not g.startswith("#")]
     d, c = load(direct), load(glcmd)
     kinds = ["pass", "fail", "skip", "crash", "timeout"]
@@ -74,6 +82,10 @@ def main():
         err = c.get(name, {}).get("err") or ""
         if "runs directly" in err and "glcmd-run" in err:
             bad.append(f"{name}: not adopted by glcmd (it ran directly): the core-profile list is stale")
+        elif dr == "pass" and cr == "skip" and name in unserved and \
+                f"Test requires {unserved[name]}" in (c[name].get("out") or ""):
+            print(f"UNSERVED {name}: passes directly, skips through glcmd: needs {unserved[name]}, "
+                  f"which glcmd does not serve")
         elif dr == "pass" and cr != "pass":
             bad.append(f"{name}: passes directly, {cr} through glcmd")
         elif cr in ("crash", "timeout") and dr != cr:

@@ -44,11 +44,23 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
             };
             arms.push(quote!(#v => Some(#c),));
         }
-        let doc = format!(" How many values a `{}` pname needs; `None` for a pname glcmd does not know.", table.group);
+        // A group whose function writes one value for any pname lets the GL judge the others
+        // (`pname_tables::ONE_VALUE_GROUPS`).
+        let (unknown, doc) = if crate::pname_tables::ONE_VALUE_GROUPS.contains(&table.group) {
+            let doc = format!(
+                " How many values a `{}` pname needs: one for every pname (the GL judges those glcmd does not list).",
+                table.group
+            );
+            (quote!(Some(Count::Fixed(1))), doc)
+        } else {
+            let doc =
+                format!(" How many values a `{}` pname needs; `None` for a pname glcmd does not know.", table.group);
+            (quote!(None), doc)
+        };
         fns.push(quote! {
             #[doc = #doc]
             pub fn #f(pname: u32) -> Option<Count> {
-                match pname { #(#arms)* _ => None }
+                match pname { #(#arms)* _ => #unknown }
             }
         });
     }

@@ -404,6 +404,7 @@ fn main() {
                 gb.table(&mut out);
                 gb.speed_table(&mut out);
                 println!("{out}");
+                eprint!("{}", gb.raw_segments());
             }
             other => eprintln!("--only: unknown section {other} (record, dispatch, glbound)"),
         }

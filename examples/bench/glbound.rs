@@ -123,6 +123,17 @@ impl GlBound {
         v
     }
 
+    /// Every segment's throughput (ns per frame), one line per variant in run order, for
+    /// re-analysis: `segments <label> | <workers> | t1,t2,...`.
+    pub fn raw_segments(&self) -> String {
+        let mut out = String::new();
+        for (label, workers, v) in self.variant_segments() {
+            let list: Vec<String> = v.iter().map(|x| format!("{x:.0}")).collect();
+            let _ = writeln!(out, "segments {label} | {workers} | {}", list.join(","));
+        }
+        out
+    }
+
     /// The table by speed: every variant's segments classified (see `speeds`), its ratio to
     /// direct GL within each speed with a bootstrap 95 % interval.
     pub fn speed_table(&self, out: &mut String) {

@@ -152,12 +152,8 @@ fn segs(first: f64, more: &[f64]) -> String {
 /// Environment variable that makes an (f)/(b) child ask for a robust-access device.
 pub const ROBUST: &str = "GLCMD_BENCH_ROBUST";
 
-/// Runs an (f) child with `workers` and `var=value` in its environment.
-pub fn run_glcmd(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize) -> Result<ChildResult, String> {
-    run_glcmd_with(env, cfg, workers, false, 1)
-}
-
-/// [`run_glcmd`], on a robust-access device if `robust`.
+/// Runs an (f)/(b) child with `workers`, `var=value` in its environment if given, on a
+/// robust-access device if `robust`, timing `segments` segments.
 pub fn run_glcmd_with(
     env: Option<(&str, &str)>,
     cfg: &FrameCfg,

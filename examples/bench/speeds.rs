@@ -136,7 +136,8 @@ impl Rng {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
-    /// Uniform in [0, 1).
+    /// Uniform in [0, 1) (the synthetic data of `tests/bench_speeds.rs`).
+    #[allow(dead_code)]
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }

@@ -64,7 +64,7 @@ impl Speeds {
 
     /// slow median / fast median (the distance between the speeds), if split.
     pub fn distance(&self) -> Option<f64> {
-        self.split.then(|| median(&self.slow) / median(&self.fast))
+        Some(median(&self.slow) / median(&self.fast)).filter(|d| self.split && d.is_finite())
     }
 
     /// The spread within a speed: max / min − 1.

@@ -9,7 +9,7 @@
 #[path = "../examples/bench/speeds.rs"]
 mod speeds;
 
-use speeds::{classify, judge, ratio_interval, Judged, Rng, MIN_SIDE, RESAMPLES, SEED};
+use speeds::{classify, judge, ratio_interval, Rng, Verdict, MIN_SIDE, RESAMPLES, SEED};
 
 /// `n` times around `base`, uniform within ±`spread` / 2.
 fn around(rng: &mut Rng, base: f64, spread: f64, n: usize) -> Vec<f64> {
@@ -62,7 +62,7 @@ fn one_speed_is_not_split() {
     assert!(s.slow.is_empty() && s.mixed.is_empty());
     assert_eq!(s.distance(), None);
     let direct = classify(&two_speeds(&mut rng, 400_000.0, 20, 20));
-    assert_eq!(judge(&s, &direct, true), Judged::Unsplit);
+    assert_eq!(judge(&s, &direct, true), Verdict::Unsplit);
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn within_a_speed_the_ratio_ignores_the_other_speed() {
     let variant = classify(&two_speeds(&mut rng, 315_000.0, 18, 30));
     for fast in [true, false] {
         match judge(&variant, &direct, fast) {
-            Judged::Judged(i) => {
+            Verdict::Judged(i) => {
                 assert!(i.lo < 1.05 && 1.05 < i.hi && i.lo > 1.0, "{fast}: {i:?}");
             }
             other => panic!("{fast}: {other:?}"),
@@ -104,9 +104,9 @@ fn too_few_segments_are_not_judged() {
     let mut rng = Rng::new(6);
     let direct = classify(&two_speeds(&mut rng, 300_000.0, 20, MIN_SIDE - 1));
     let variant = classify(&two_speeds(&mut rng, 300_000.0, 20, 20));
-    assert!(matches!(judge(&variant, &direct, true), Judged::Judged(_)));
+    assert!(matches!(judge(&variant, &direct, true), Verdict::Judged(_)));
     match judge(&variant, &direct, false) {
-        Judged::TooFew(a, b, Some(_)) => assert_eq!((a, b), (20, MIN_SIDE - 1)),
+        Verdict::TooFew(a, b, Some(_)) => assert_eq!((a, b), (20, MIN_SIDE - 1)),
         other => panic!("{other:?}"),
     }
     assert!(speeds::cell(&judge(&variant, &direct, false)).starts_with("too few to judge (20 / 15"));

@@ -175,7 +175,7 @@ pub fn ratio_interval(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Opti
 
 /// A variant against direct GL within one speed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Judged {
+pub enum Verdict {
     /// Both sides have at least [`MIN_SIDE`] segments.
     Judged(Interval),
     /// Too few segments on a side (variant's, direct's); the ratio, if any, is only indicative.
@@ -185,24 +185,24 @@ pub enum Judged {
 }
 
 /// Compares a variant's segments with direct GL's within the speed `fast` (true) or slow.
-pub fn judge(variant: &Speeds, direct: &Speeds, fast: bool) -> Judged {
+pub fn judge(variant: &Speeds, direct: &Speeds, fast: bool) -> Verdict {
     if !variant.split || !direct.split {
-        return Judged::Unsplit;
+        return Verdict::Unsplit;
     }
     let (a, b) = (variant.side(fast), direct.side(fast));
     let r = ratio_interval(a, b, RESAMPLES, SEED);
     match r {
-        Some(i) if a.len() >= MIN_SIDE && b.len() >= MIN_SIDE => Judged::Judged(i),
-        _ => Judged::TooFew(a.len(), b.len(), r),
+        Some(i) if a.len() >= MIN_SIDE && b.len() >= MIN_SIDE => Verdict::Judged(i),
+        _ => Verdict::TooFew(a.len(), b.len(), r),
     }
 }
 
 /// A table cell for a judgement.
-pub fn cell(j: &Judged) -> String {
+pub fn cell(j: &Verdict) -> String {
     match j {
-        Judged::Judged(i) => format!("**{:.3}** ({:.3}–{:.3})", i.ratio, i.lo, i.hi),
-        Judged::TooFew(a, b, Some(i)) => format!("too few to judge ({a} / {b}; {:.2})", i.ratio),
-        Judged::TooFew(a, b, None) => format!("too few to judge ({a} / {b})"),
-        Judged::Unsplit => "one speed only: not classified".into(),
+        Verdict::Judged(i) => format!("**{:.3}** ({:.3}–{:.3})", i.ratio, i.lo, i.hi),
+        Verdict::TooFew(a, b, Some(i)) => format!("too few to judge ({a} / {b}; {:.2})", i.ratio),
+        Verdict::TooFew(a, b, None) => format!("too few to judge ({a} / {b})"),
+        Verdict::Unsplit => "one speed only: not classified".into(),
     }
 }

@@ -24,7 +24,9 @@
 //! Options: `--quick`; `--work-us X` (CPU work per object, default 50), `--objects N`,
 //! `--frames N`, `--warmup N`; `--only record|dispatch` runs that micro-benchmark alone, without
 //! a GL context (for `valgrind --tool=callgrind` or `perf`); `--icount WORKLOAD REPS` runs one
-//! workload for the instruction counts of `.ci/icount.sh` (see `bench/icount.rs`).
+//! workload for the instruction counts of `.ci/icount.sh` (see `bench/icount.rs`);
+//! `--only glbound [--reps R] [--segments S]` runs the GL-bound frame alone, R interleaved runs
+//! of every variant, each child timing S segments, with the table by speed (`bench/speeds.rs`).
 //! `BENCH_TRACE_ALLOCS=1` prints the backtrace of any allocation made in a steady-state window.
 //!
 //! The harness is this file's own (median of timed batches), not criterion: every figure is a
@@ -54,6 +56,8 @@ mod icount;
 mod micro;
 #[path = "bench/scene.rs"]
 mod scene;
+#[path = "bench/speeds.rs"]
+mod speeds;
 #[path = "bench/worker.rs"]
 mod worker;
 
@@ -390,10 +394,17 @@ fn main() {
                     args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
                 let cfg =
                     FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
-                let gb = glbound::run(&cfg, reps, threading, &|m| progress(m, t0));
+                let segments = args
+                    .iter()
+                    .position(|a| a == "--segments")
+                    .and_then(|i| args.get(i + 1)?.parse().ok())
+                    .unwrap_or(1);
+                let gb = glbound::run(&cfg, reps, segments, threading, &|m| progress(m, t0));
                 let mut out = String::new();
                 gb.table(&mut out);
+                gb.speed_table(&mut out);
                 println!("{out}");
+                eprint!("{}", gb.raw_segments());
             }
             other => eprintln!("--only: unknown section {other} (record, dispatch, glbound)"),
         }
@@ -451,7 +462,7 @@ fn main() {
 
     // The GL-bound frame: no CPU work, throughput, interleaved, several runs.
     let gb_cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
-    let gl_bound = glbound::run(&gb_cfg, 3, driver_threading(driver), &|m| progress(m, t0));
+    let gl_bound = glbound::run(&gb_cfg, 3, 1, driver_threading(driver), &|m| progress(m, t0));
 
     // 4. Frames.
     let (iters, ns_per_iter) = frame::calibrate(o.work_us);
@@ -597,6 +608,7 @@ fn main() {
     }
     let _ = writeln!(out, "\n### Frame benchmark: GL work dominates (throughput)\n");
     gl_bound.table(&mut out);
+    gl_bound.speed_table(&mut out);
     let _ = writeln!(out, "\n### Frame benchmark: CPU work dominates\n");
     main.table(&mut out, cores);
     if let Some(l) = &light {

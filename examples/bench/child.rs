@@ -32,6 +32,8 @@ pub struct ChildResult {
     pub parks: f64,
     pub parked_ns: f64,
     pub replay_ns: f64,
+    /// Throughput (ns per frame) of each segment (see [`SEGMENTS`]); the first is `mean_ns`.
+    pub segments: Vec<f64>,
 }
 
 /// The child's main: `FLAG objects iters warmup frames chunk reps`.
@@ -51,15 +53,33 @@ pub fn child_main(args: &[String]) {
     let (_, renderer, _) = unsafe { scene::strings(&g) };
     let direct = unsafe { micro::direct_gl(&g, &s, reps) };
     let r = unsafe { frame::direct(&g, &s, &cfg) };
+    let more: Vec<f64> = (1..segments()).map(|_| unsafe { frame::direct(&g, &s, &cfg) }.mean_ns).collect();
     let threads = thread_names().join(",");
     println!(
-        "@@child frame_ns={} mean_ns={} checksum={} bind_ns={} umat_ns={} threads={} renderer={}",
-        r.median_ns, r.mean_ns, r.checksum, direct[0].0, direct[1].0, threads, renderer
+        "@@child frame_ns={} mean_ns={} checksum={} bind_ns={} umat_ns={} segs={} threads={} renderer={}",
+        r.median_ns,
+        r.mean_ns,
+        r.checksum,
+        direct[0].0,
+        direct[1].0,
+        segs(r.mean_ns, &more),
+        threads,
+        renderer
     );
 }
 
 /// Runs the child, with `var=value` in its environment if given, and parses its report.
 pub fn run(env: Option<(&str, &str)>, cfg: &FrameCfg, reps: usize) -> Result<ChildResult, String> {
+    run_direct_segments(env, cfg, reps, 1)
+}
+
+/// [`run`], timing `segments` segments.
+pub fn run_direct_segments(
+    env: Option<(&str, &str)>,
+    cfg: &FrameCfg,
+    reps: usize,
+    segments: usize,
+) -> Result<ChildResult, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(exe);
     cmd.arg(FLAG).args(
@@ -69,6 +89,7 @@ pub fn run(env: Option<(&str, &str)>, cfg: &FrameCfg, reps: usize) -> Result<Chi
     if let Some((var, value)) = env {
         cmd.env(var, value);
     }
+    cmd.env(SEGMENTS, segments.to_string());
     let out = cmd.output().map_err(|e| e.to_string())?;
     parse(&String::from_utf8_lossy(&out.stdout), &out.status.to_string(), &String::from_utf8_lossy(&out.stderr))
 }
@@ -98,34 +119,47 @@ pub fn child_glcmd_main(args: &[String]) {
     let s = device.with_gl(|g| unsafe { scene::setup(g) }).expect("scene set-up");
     let renderer = device.get_string(glcmd::gl::RENDERER).ok().flatten().unwrap_or_default();
     let r = frame::glcmd(&device, s, &cfg, workers);
+    let more: Vec<f64> = (1..segments()).map(|_| frame::glcmd(&device, s, &cfg, workers).mean_ns).collect();
     let threads = thread_names().join(",");
     println!(
-        "@@child frame_ns={} mean_ns={} checksum={} bind_ns=0 umat_ns=0 parks={} parked_ns={} replay_ns={} threads={} renderer={}",
+        "@@child frame_ns={} mean_ns={} checksum={} bind_ns=0 umat_ns=0 parks={} parked_ns={} replay_ns={} segs={} threads={} renderer={}",
         r.median_ns,
         r.mean_ns,
         r.checksum,
         r.parks_per_frame.unwrap_or(f64::NAN),
         r.parked_ns_per_frame.unwrap_or(f64::NAN),
         r.replay_ns_per_frame.unwrap_or(f64::NAN),
+        segs(r.mean_ns, &more),
         threads,
         renderer
     );
 }
 
+/// Environment variable giving a child's number of segments: stretches of frames, each ended by
+/// `glFinish` and timed on its own (throughput), so that a change of the GPU's speed inside a
+/// process spoils one segment, not the process's figure (see `speeds`). One if unset.
+pub const SEGMENTS: &str = "GLCMD_BENCH_SEGMENTS";
+
+fn segments() -> usize {
+    std::env::var(SEGMENTS).ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1)
+}
+
+/// The `segs=` field: the first segment's throughput and the others', comma-separated.
+fn segs(first: f64, more: &[f64]) -> String {
+    std::iter::once(first).chain(more.iter().copied()).map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
+}
+
 /// Environment variable that makes an (f)/(b) child ask for a robust-access device.
 pub const ROBUST: &str = "GLCMD_BENCH_ROBUST";
 
-/// Runs an (f) child with `workers` and `var=value` in its environment.
-pub fn run_glcmd(env: Option<(&str, &str)>, cfg: &FrameCfg, workers: usize) -> Result<ChildResult, String> {
-    run_glcmd_with(env, cfg, workers, false)
-}
-
-/// [`run_glcmd`], on a robust-access device if `robust`.
+/// Runs an (f)/(b) child with `workers`, `var=value` in its environment if given, on a
+/// robust-access device if `robust`, timing `segments` segments.
 pub fn run_glcmd_with(
     env: Option<(&str, &str)>,
     cfg: &FrameCfg,
     workers: usize,
     robust: bool,
+    segments: usize,
 ) -> Result<ChildResult, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(exe);
@@ -139,6 +173,7 @@ pub fn run_glcmd_with(
     if robust {
         cmd.env(ROBUST, "1");
     }
+    cmd.env(SEGMENTS, segments.to_string());
     let out = cmd.output().map_err(|e| e.to_string())?;
     parse(&String::from_utf8_lossy(&out.stdout), &out.status.to_string(), &String::from_utf8_lossy(&out.stderr))
 }
@@ -162,5 +197,9 @@ fn parse(stdout: &str, status: &str, stderr: &str) -> Result<ChildResult, String
         parks: f("parks"),
         parked_ns: f("parked_ns"),
         replay_ns: f("replay_ns"),
+        segments: kv
+            .get("segs")
+            .map(|v| v.split(',').filter_map(|x| x.parse::<f64>().ok()).collect())
+            .unwrap_or_default(),
     })
 }

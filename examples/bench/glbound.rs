@@ -10,6 +10,11 @@
 //! sequence runs `reps` times, so a drift of the machine's speed spreads over every variant; each
 //! ratio is per run and given as median (min–max) over the runs.
 //!
+//! The GPU machine runs GL-bound frames at one of two speeds, so the per-run ratios above are
+//! fast/slow against slow/fast half the time: the table *by speed* (module `speeds`) classifies
+//! every segment of every variant by its speed and gives each variant's ratio to direct GL
+//! within each speed with a bootstrap interval. Each child times `segments` segments.
+//!
 //! Variants: (a′) direct GL; (b) glcmd; (b, robust) glcmd on a robust-access context; (e) direct
 //! GL with the driver's threading (`__GL_THREADED_OPTIMIZATIONS=1` or `mesa_glthread=true`);
 //! (f) glcmd with the driver's threading, so replay only marshals and the driver's thread does
@@ -20,6 +25,7 @@ use std::fmt::Write as _;
 use crate::child::{self, ChildResult};
 use crate::frame::FrameCfg;
 use crate::harness::{median, ms};
+use crate::speeds::{self, Speeds};
 use crate::WORKERS;
 
 /// Worker counts of variant (f).
@@ -30,6 +36,8 @@ type Run = Result<ChildResult, String>;
 pub struct GlBound {
     pub cfg: FrameCfg,
     pub reps: usize,
+    /// Segments per child process.
+    pub segments: usize,
     /// Per run.
     pub direct: Vec<Run>,
     pub glcmd: Vec<Vec<(usize, Run)>>,
@@ -43,12 +51,14 @@ pub struct GlBound {
 pub fn run(
     cfg: &FrameCfg,
     reps: usize,
+    segments: usize,
     threading: Option<(&'static str, &'static str, &'static str)>,
     progress: &dyn Fn(&str),
 ) -> GlBound {
     let mut r = GlBound {
         cfg: *cfg,
         reps,
+        segments,
         direct: Vec::new(),
         glcmd: Vec::new(),
         robust: Vec::new(),
@@ -58,12 +68,13 @@ pub fn run(
     };
     for rep in 0..reps {
         progress(&format!("GL-bound frame, run {} of {reps} (every variant a process of its own)", rep + 1));
-        r.direct.push(child::run(None, cfg, 3));
-        r.glcmd.push(WORKERS.iter().map(|&w| (w, child::run_glcmd(None, cfg, w))).collect());
-        r.robust.push(child::run_glcmd_with(None, cfg, 1, true));
+        let (n, glcmd) = (segments, |env, w, robust| child::run_glcmd_with(env, cfg, w, robust, segments));
+        r.direct.push(child::run_direct_segments(None, cfg, 3, n));
+        r.glcmd.push(WORKERS.iter().map(|&w| (w, glcmd(None, w, false))).collect());
+        r.robust.push(glcmd(None, 1, true));
         if let Some((var, val, _)) = threading {
-            r.driver_threaded.push(child::run(Some((var, val)), cfg, 3));
-            r.glcmd_threaded.push(F_WORKERS.iter().map(|&w| (w, child::run_glcmd(Some((var, val)), cfg, w))).collect());
+            r.driver_threaded.push(child::run_direct_segments(Some((var, val)), cfg, 3, n));
+            r.glcmd_threaded.push(F_WORKERS.iter().map(|&w| (w, glcmd(Some((var, val)), w, false))).collect());
         }
     }
     r
@@ -88,7 +99,90 @@ fn med(v: Vec<f64>) -> f64 {
     median(&mut v)
 }
 
+/// Every segment of the runs that succeeded.
+fn segs<'a>(runs: impl Iterator<Item = &'a Run>) -> Vec<f64> {
+    runs.filter_map(|r| r.as_ref().ok()).flat_map(|c| c.segments.iter().copied()).collect()
+}
+
 impl GlBound {
+    /// Every variant as (label, workers, all its segments), direct GL first.
+    fn variant_segments(&self) -> Vec<(String, String, Vec<f64>)> {
+        let mut v = vec![("(a′) direct GL".to_string(), "1".to_string(), segs(self.direct.iter()))];
+        for &w in WORKERS.iter() {
+            let runs = self.glcmd.iter().filter_map(|r| r.iter().find(|(x, _)| *x == w).map(|(_, r)| r));
+            v.push(("(b) glcmd".into(), w.to_string(), segs(runs)));
+        }
+        v.push(("(b) glcmd, robust access".into(), "1".into(), segs(self.robust.iter())));
+        if let Some((_, _, label)) = self.threading {
+            v.push((label.to_string(), "1 + driver thread".into(), segs(self.driver_threaded.iter())));
+            for &w in F_WORKERS.iter() {
+                let runs = self.glcmd_threaded.iter().filter_map(|r| r.iter().find(|(x, _)| *x == w).map(|(_, r)| r));
+                v.push(("(f) glcmd + driver threading".into(), w.to_string(), segs(runs)));
+            }
+        }
+        v
+    }
+
+    /// Every segment's throughput (ns per frame), one line per variant in run order, for
+    /// re-analysis: `segments <label> | <workers> | t1,t2,...`.
+    pub fn raw_segments(&self) -> String {
+        let mut out = String::new();
+        for (label, workers, v) in self.variant_segments() {
+            let list: Vec<String> = v.iter().map(|x| format!("{x:.0}")).collect();
+            let _ = writeln!(out, "segments {label} | {workers} | {}", list.join(","));
+        }
+        out
+    }
+
+    /// The table by speed: every variant's segments classified (see `speeds`), its ratio to
+    /// direct GL within each speed with a bootstrap 95 % interval.
+    pub fn speed_table(&self, out: &mut String) {
+        let vars = self.variant_segments();
+        let classified: Vec<Speeds> = vars.iter().map(|(_, _, s)| speeds::classify(s)).collect();
+        let _ = writeln!(
+            out,
+            "\nBy speed: {} runs × {} segments per variant (a segment: {} frames ended by `glFinish`, ms per frame). \
+             Each variant's segments are split at the widest gap between neighbouring times if it is ≥ {:.2}×, a \
+             segment more than {:.0} % from its speed's median is left out as mixed; ratio = median of the variant's \
+             segments / median of direct GL's, within one speed, with a 95 % bootstrap interval ({} resamples, fixed \
+             seed); fewer than {} segments a side: too few to judge.\n",
+            self.reps,
+            self.segments,
+            self.cfg.frames,
+            speeds::SPLIT,
+            (speeds::BAND - 1.0) * 100.0,
+            speeds::RESAMPLES,
+            speeds::MIN_SIDE
+        );
+        let _ = writeln!(
+            out,
+            "| variant | workers | fast: n | fast (ms) | / direct, fast | slow: n | slow (ms) | / direct, slow | slow / fast | spread fast, slow | mixed |"
+        );
+        let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        let direct = &classified[0];
+        for ((label, workers, all), c) in vars.iter().zip(&classified) {
+            if all.is_empty() {
+                let _ = writeln!(out, "| {label} | {workers} | failed | | | | | | | | |");
+                continue;
+            }
+            let pct = |x: f64| if x.is_finite() { format!("{:.1} %", x * 100.0) } else { "–".into() };
+            let _ = writeln!(
+                out,
+                "| {label} | {workers} | {} | {} | {} | {} | {} | {} | {} | {}, {} | {} |",
+                c.fast.len(),
+                ms(speeds::median(&c.fast)),
+                speeds::cell(&speeds::judge(c, direct, true)),
+                c.slow.len(),
+                ms(speeds::median(&c.slow)),
+                speeds::cell(&speeds::judge(c, direct, false)),
+                c.distance().map_or("–".into(), |d| format!("{d:.2}")),
+                pct(c.spread(true)),
+                pct(c.spread(false)),
+                c.mixed.len()
+            );
+        }
+    }
+
     /// Per-run throughput ratio of a variant to direct GL of the same run.
     fn ratio(&self, pick: impl Fn(usize) -> Option<f64>) -> Option<(f64, f64, f64)> {
         let per_run: Vec<f64> =

@@ -486,13 +486,12 @@ fn unknown_pname_of_a_one_value_query_is_the_gls_to_judge() {
     let d = Direct::new();
     let program = unsafe { (d.gl.CreateProgram)() };
     let mut v = -7;
-    let direct =
-        direct_error(&d, |g| unsafe { (g.GetProgramInterfaceiv)(program, gl::UNIFORM, gl::TRUE as u32, &mut v) });
+    let direct = direct_error(&d, |g| unsafe { (g.GetProgramInterfaceiv)(program, gl::UNIFORM, gl::TRUE, &mut v) });
     assert_eq!(v, -7, "direct GL writes nothing");
     assert_ne!(direct, gl::NO_ERROR);
     let device = device();
     let program = device.create_program().unwrap();
-    let e = device.get_program_interfaceiv(program, gl::UNIFORM, gl::TRUE as u32).unwrap_err();
+    let e = device.get_program_interfaceiv(program, gl::UNIFORM, gl::TRUE).unwrap_err();
     assert!(matches!(e, glcmd::Error::Refused { function: "glGetProgramInterfaceiv", .. }), "{e}");
     assert_eq!(e.gl_error(), Some(direct), "{e}");
     assert_eq!(device.get_error().unwrap(), direct);

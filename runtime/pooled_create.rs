@@ -100,6 +100,8 @@ impl Device {
                 return Err(ctx.unavailable(function));
             }
             let mut none = [0u32; 1];
+            // The checking table (`Options::checked_gl`) sees the pointer as this call's memory.
+            let _r = crate::arguments::region(none.as_ptr(), std::mem::size_of_val(&none));
             // SAFETY: a count of 0 writes no name; the pointer is valid anyway.
             unsafe { make(gl, target, 0, none.as_mut_ptr()) };
             Ok(Vec::new())

@@ -35,10 +35,20 @@ const REUSE: &[(&str, &str)] = &[("force_gl_names_reuse", "true")];
 type Probe = (GLint, String, GLint, GLenum);
 
 fn probe_device(device: &Device, program: GLuint) -> Probe {
-    let status = device.get_programiv(program, gl::LINK_STATUS).unwrap()[0];
-    let log = device.get_program_info_log(program, 4096).unwrap();
-    let location = device.get_uniform_location(program, "u_color").unwrap();
+    // A lookup the GL refuses writes nothing and returns the GL's error: direct GL's outputs then
+    // keep what `probe_direct` initialised them to (0, "", and -1 from glGetUniformLocation).
+    let status = answered(device.get_programiv(program, gl::LINK_STATUS).map(|v| v[0]), 0);
+    let log = answered(device.get_program_info_log(program, 4096), String::new());
+    let location = answered(device.get_uniform_location(program, "u_color"), -1);
     (status, log, location, device.get_error().unwrap())
+}
+
+/// The answer, or `none` where the query failed with a GL error (any other failure is a bug).
+fn answered<T>(result: Result<T, glcmd::Error>, none: T) -> T {
+    result.unwrap_or_else(|e| {
+        assert!(e.gl_error().is_some(), "a failure that stands for no GL error: {e}");
+        none
+    })
 }
 
 fn probe_direct(d: &Direct, program: GLuint) -> Probe {

@@ -41,6 +41,12 @@ done
 
 start=$(date +%s)
 # --allow-dirty: CI's checkout is clean, but the tests before this may leave untracked output.
-cargo publish --dry-run --allow-dirty --workspace --exclude glcmd-sweep
+# In a target directory of its own, removed afterwards: cargo verifies in the workspace's target
+# directory otherwise, and the .crate builds of glcmd and glcmd-capi left there made later
+# workspace builds link glcmd-run against the registry copy's types ("multiple different versions
+# of crate `glcmd`").
+verify_target=target/package-verify
+CARGO_TARGET_DIR=$verify_target cargo publish --dry-run --allow-dirty --workspace --exclude glcmd-sweep
+rm -rf "$verify_target"
 end=$(date +%s)
 echo "package.sh: packaged and built from the .crate files in $((end - start)) s"

@@ -20942,6 +20942,19 @@ unsafe fn exec_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         (gl.BufferPageCommitmentARB)(a0, a1, a2, a3);
     }
@@ -20987,6 +21000,19 @@ unsafe fn exec_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -21054,6 +21080,19 @@ unsafe fn exec_clear_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a0),
+            a2 as i64,
+            a3 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -21200,6 +21239,19 @@ unsafe fn exec_clear_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) 
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a2 as i64,
+            a3 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -21812,6 +21864,32 @@ unsafe fn exec_copy_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a0),
+            a2 as i64,
+            a4 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a1),
+            a3 as i64,
+            a4 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         (gl.CopyBufferSubData)(a0, a1, a2, a3, a4);
     }
@@ -21870,6 +21948,32 @@ unsafe fn exec_copy_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64, a4 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a2 as i64,
+            a4 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a1),
+            a3 as i64,
+            a4 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -23696,6 +23800,19 @@ unsafe fn exec_flush_mapped_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Bound(a0),
+            a1 as i64,
+            a2 as i64,
+            true,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         (gl.FlushMappedBufferRange)(a0, a1, a2);
     }
@@ -23710,6 +23827,19 @@ unsafe fn exec_flush_mapped_named_buffer_range(r: &mut Replayer<'_>, p: *const u
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a1 as i64,
+            a2 as i64,
+            true,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -23968,6 +24098,13 @@ unsafe fn exec_get_query_buffer_objecti64v(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
+    {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
         r.refuse(p, why);
         return;
@@ -23991,6 +24128,13 @@ unsafe fn exec_get_query_buffer_objectiv(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
+    {
         r.refuse(p, why);
         return;
     }
@@ -24020,6 +24164,13 @@ unsafe fn exec_get_query_buffer_objectui64v(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
+    {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
         r.refuse(p, why);
         return;
@@ -24043,6 +24194,13 @@ unsafe fn exec_get_query_buffer_objectuiv(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
+    {
         r.refuse(p, why);
         return;
     }
@@ -24095,6 +24253,19 @@ unsafe fn exec_invalidate_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -24832,6 +25003,19 @@ unsafe fn exec_named_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const 
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
@@ -24851,6 +25035,19 @@ unsafe fn exec_named_buffer_page_commitment_ext(r: &mut Replayer<'_>, p: *const 
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -24903,6 +25100,19 @@ unsafe fn exec_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a0),
+            a1 as i64,
+            a2 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -27366,6 +27576,19 @@ unsafe fn exec_tex_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a2),
+            a3 as i64,
+            a4 as i64,
+            false,
+        )
+    {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
@@ -27906,6 +28129,19 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r
+        .shadow()
+        .check_storage(
+            raw,
+            crate::shadow::StorageOf::Named(a2),
+            a3 as i64,
+            a4 as i64,
+            false,
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -30909,8 +31145,16 @@ unsafe fn exec_get_compressed_tex_image_to_buffer(r: &mut Replayer<'_>, p: *cons
     let a2: *mut std::ffi::c_void = c.img as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a2 as usize,
+            crate::pack_range::PackExtent::Compressed {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -30933,12 +31177,20 @@ unsafe fn exec_get_compressed_texture_image_to_buffer(
     let a3: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a3 as usize,
+            crate::pack_range::PackExtent::Compressed {
+                of: crate::pack_range::LevelOf::Texture(a0, None),
+                level: a1,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -30967,12 +31219,23 @@ unsafe fn exec_get_compressed_texture_sub_image_to_buffer(
     let a9: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a9 as usize,
+            crate::pack_range::PackExtent::CompressedSubImage {
+                texture: a0,
+                level: a1,
+                width: a5,
+                height: a6,
+                depth: a7,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -30991,8 +31254,18 @@ unsafe fn exec_get_tex_image_to_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a4 as usize,
+            crate::pack_range::PackExtent::Level {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+                format: a2,
+                type_: a3,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31012,12 +31285,22 @@ unsafe fn exec_get_texture_image_to_buffer(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a5 as usize,
+            crate::pack_range::PackExtent::Level {
+                of: crate::pack_range::LevelOf::Texture(a0, None),
+                level: a1,
+                format: a2,
+                type_: a3,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31043,12 +31326,24 @@ unsafe fn exec_get_texture_sub_image_to_buffer(r: &mut Replayer<'_>, p: *const u
     let a11: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a11 as usize,
+            crate::pack_range::PackExtent::SubImage {
+                texture: a0,
+                width: a5,
+                height: a6,
+                depth: a7,
+                format: a8,
+                type_: a9,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31066,8 +31361,16 @@ unsafe fn exec_getn_compressed_tex_image_to_buffer(r: &mut Replayer<'_>, p: *con
     let a3: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a3 as usize,
+            crate::pack_range::PackExtent::Compressed {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31090,8 +31393,16 @@ unsafe fn exec_getn_compressed_tex_image_arb_to_buffer(
     let a3: *mut std::ffi::c_void = c.img as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a3 as usize,
+            crate::pack_range::PackExtent::Compressed {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31111,8 +31422,18 @@ unsafe fn exec_getn_tex_image_to_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a5: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a5 as usize,
+            crate::pack_range::PackExtent::Level {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+                format: a2,
+                type_: a3,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31132,8 +31453,18 @@ unsafe fn exec_getn_tex_image_arb_to_buffer(r: &mut Replayer<'_>, p: *const u64)
     let a5: *mut std::ffi::c_void = c.img as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a5 as usize,
+            crate::pack_range::PackExtent::Level {
+                of: crate::pack_range::LevelOf::Bound(a0),
+                level: a1,
+                format: a2,
+                type_: a3,
+            },
+        )
+    {
         return;
     }
     unsafe {
@@ -31154,8 +31485,20 @@ unsafe fn exec_read_pixels_to_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a6: *mut std::ffi::c_void = c.pixels as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a6 as usize,
+            crate::pack_range::PackExtent::Image(crate::pixels::Image {
+                dims: 2,
+                width: a2 as i64,
+                height: a3 as i64,
+                depth: 1,
+                format: a4,
+                type_: a5,
+            }),
+        )
+    {
         return;
     }
     unsafe {
@@ -31177,8 +31520,20 @@ unsafe fn exec_readn_pixels_to_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a7: *mut std::ffi::c_void = c.data as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a7 as usize,
+            crate::pack_range::PackExtent::Image(crate::pixels::Image {
+                dims: 2,
+                width: a2 as i64,
+                height: a3 as i64,
+                depth: 1,
+                format: a4,
+                type_: a5,
+            }),
+        )
+    {
         return;
     }
     unsafe {
@@ -31200,8 +31555,20 @@ unsafe fn exec_readn_pixels_arb_to_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a7: *mut std::ffi::c_void = c.data as *mut std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().require(Target::PixelPack) {
-        r.refuse(p, why);
+    if !r
+        .pack_fits(
+            p,
+            a7 as usize,
+            crate::pack_range::PackExtent::Image(crate::pixels::Image {
+                dims: 2,
+                width: a2 as i64,
+                height: a3 as i64,
+                depth: 1,
+                format: a4,
+                type_: a5,
+            }),
+        )
+    {
         return;
     }
     unsafe {

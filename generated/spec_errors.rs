@@ -62,39 +62,63 @@ pub const ROW_9: SpecError = SpecError {
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
-/// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
+/// `glGetQueryBufferObjecti64v`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
 pub const ROW_10: SpecError = SpecError {
+    function: "glGetQueryBufferObjecti64v",
+    check: Check::Storage,
+    error: gl::INVALID_OPERATION,
+};
+/// `glGetQueryBufferObjectiv`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
+pub const ROW_11: SpecError = SpecError {
+    function: "glGetQueryBufferObjectiv",
+    check: Check::Storage,
+    error: gl::INVALID_OPERATION,
+};
+/// `glGetQueryBufferObjectui64v`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
+pub const ROW_12: SpecError = SpecError {
+    function: "glGetQueryBufferObjectui64v",
+    check: Check::Storage,
+    error: gl::INVALID_OPERATION,
+};
+/// `glGetQueryBufferObjectuiv`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
+pub const ROW_13: SpecError = SpecError {
+    function: "glGetQueryBufferObjectuiv",
+    check: Check::Storage,
+    error: gl::INVALID_OPERATION,
+};
+/// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
+pub const ROW_14: SpecError = SpecError {
     function: "glScissorArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// `glTextureView`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.18 (TextureView): INVALID_VALUE if origtexture is not the name of a texture object (the new texture, the other texture argument, is left to the GL: it is created on first use)
-pub const ROW_11: SpecError = SpecError {
+pub const ROW_15: SpecError = SpecError {
     function: "glTextureView",
     check: Check::NoSuchObject(Class::Texture),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferBase`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_12: SpecError = SpecError {
+pub const ROW_16: SpecError = SpecError {
     function: "glTransformFeedbackBufferBase",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferRange`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_13: SpecError = SpecError {
+pub const ROW_17: SpecError = SpecError {
     function: "glTransformFeedbackBufferRange",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glViewportArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_14: SpecError = SpecError {
+pub const ROW_18: SpecError = SpecError {
     function: "glViewportArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// The GL errors of glcmd's checks where a function's differs from the check's usual
 /// one (`Check::usual_error`), from `codegen/src/spec_errors.rs`.
-pub static SPEC_ERRORS: [SpecError; 15usize] = [
+pub static SPEC_ERRORS: [SpecError; 19usize] = [
     ROW_0,
     ROW_1,
     ROW_2,
@@ -110,4 +134,8 @@ pub static SPEC_ERRORS: [SpecError; 15usize] = [
     ROW_12,
     ROW_13,
     ROW_14,
+    ROW_15,
+    ROW_16,
+    ROW_17,
+    ROW_18,
 ];

@@ -147,6 +147,7 @@ mod list;
 pub mod loader;
 mod open_frames;
 mod options;
+mod pack_range;
 mod packet;
 mod pixel_args;
 #[doc(hidden)]

@@ -318,7 +318,7 @@ impl<'a> Replayer<'a> {
     }
 
     #[cold]
-    fn refuse_with(&mut self, p: *const u64, message: String, error: GLenum) {
+    pub(crate) fn refuse_with(&mut self, p: *const u64, message: String, error: GLenum) {
         // SAFETY: `p` is the packet being executed, inside the current list.
         let slot = unsafe { p.offset_from(self.base) } as usize;
         self.state.refused += 1;

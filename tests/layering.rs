@@ -187,6 +187,8 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
         // pixel sizes and pixel-store state (ground floor: `pixels.rs` imports only the tables)
         "pixels",
         "replay",
+        // replay's check of pixel reads into the pack buffer (a room above `replay`)
+        "pack_range",
         "shadow",
         "dump",
         "checked",

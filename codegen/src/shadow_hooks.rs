@@ -304,3 +304,62 @@ pub const PROGRAM_LOOKUPS: &[(&str, &str, Option<&str>)] = &[
     ("glGetSubroutineIndex", "SubroutineIndex", Some("shadertype")),
     ("glGetSubroutineUniformLocation", "SubroutineUniformLocation", Some("shadertype")),
 ];
+
+/// A range of a buffer's storage that a function reads or writes, checked at replay against
+/// that storage (`runtime/shadow/storage.rs`): the buffer (`buffer`, a parameter naming a
+/// target if `by_target`, else a buffer name), the offset and length parameters (or a constant
+/// length in bytes), and whether the range is one of the buffer's mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageRange {
+    pub buffer: &'static str,
+    pub by_target: bool,
+    pub offset: &'static str,
+    pub len: RangeLen,
+    pub mapped: bool,
+}
+
+/// The length of a [`StorageRange`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeLen {
+    Param(&'static str),
+    Bytes(u64),
+}
+
+/// The storage ranges of `f`, by its name without an `ARB`/`EXT` suffix. Every recorded function
+/// of the core profile and its extensions whose specification bounds a range by a buffer's size
+/// is here; `glBindBufferRange` and vertex-buffer bindings are not (the GL checks those ranges
+/// when the binding is used, not when it is made).
+pub fn storage_ranges(f: &Function) -> Vec<StorageRange> {
+    let range = |buffer, by_target, offset, len| StorageRange { buffer, by_target, offset, len, mapped: false };
+    let size = RangeLen::Param("size");
+    let base = f.name.trim_end_matches("ARB").trim_end_matches("EXT");
+    match base {
+        "glBufferSubData" | "glClearBufferSubData" | "glBufferPageCommitment" => {
+            vec![range("target", true, "offset", size)]
+        }
+        "glNamedBufferSubData" | "glClearNamedBufferSubData" | "glNamedBufferPageCommitment" => {
+            vec![range("buffer", false, "offset", size)]
+        }
+        "glCopyBufferSubData" => {
+            vec![range("readTarget", true, "readOffset", size), range("writeTarget", true, "writeOffset", size)]
+        }
+        "glCopyNamedBufferSubData" | "glNamedCopyBufferSubData" => {
+            vec![range("readBuffer", false, "readOffset", size), range("writeBuffer", false, "writeOffset", size)]
+        }
+        "glInvalidateBufferSubData" => vec![range("buffer", false, "offset", RangeLen::Param("length"))],
+        "glTexBufferRange" | "glTextureBufferRange" => vec![range("buffer", false, "offset", size)],
+        "glGetQueryBufferObjectiv" | "glGetQueryBufferObjectuiv" => {
+            vec![range("buffer", false, "offset", RangeLen::Bytes(4))]
+        }
+        "glGetQueryBufferObjecti64v" | "glGetQueryBufferObjectui64v" => {
+            vec![range("buffer", false, "offset", RangeLen::Bytes(8))]
+        }
+        "glFlushMappedBufferRange" => {
+            vec![StorageRange { mapped: true, ..range("target", true, "offset", RangeLen::Param("length")) }]
+        }
+        "glFlushMappedNamedBufferRange" => {
+            vec![StorageRange { mapped: true, ..range("buffer", false, "offset", RangeLen::Param("length")) }]
+        }
+        _ => Vec::new(),
+    }
+}

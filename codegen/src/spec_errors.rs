@@ -44,6 +44,9 @@ const COMPRESSED_UPLOAD_NULL: &str = "NULL data of imageSize > 0 with no unpack 
     name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common \
     mistake and skips the call";
 
+const QUERY_RESULT: &str = "GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is \
+                            INVALID_OPERATION (Mesa: get_query_object, \"out of bounds\")";
+
 /// The rows, by function.
 pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glDepthRangeArrayv", "Wraps", "INVALID_VALUE", ARRAYS),
@@ -56,6 +59,10 @@ pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glCompressedTextureSubImage3D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
     row("glGetCompressedTextureImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
     row("glGetnCompressedTexImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
+    row("glGetQueryBufferObjecti64v", "Storage", "INVALID_OPERATION", QUERY_RESULT),
+    row("glGetQueryBufferObjectiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
+    row("glGetQueryBufferObjectui64v", "Storage", "INVALID_OPERATION", QUERY_RESULT),
+    row("glGetQueryBufferObjectuiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glScissorArrayv", "Wraps", "INVALID_VALUE", ARRAYS),
     row(
         "glTextureView",

@@ -59,6 +59,8 @@
 //!   the GL is sure to accept the call;
 //! * [`checks`]: what draws, dispatches and offset arguments need (bindings, and ranges inside
 //!   the bound buffer's storage);
+//! * [`storage`]: ranges of a buffer's storage that sub-data, copy, clear, invalidate, texture
+//!   buffer, query-result and flush calls name, inside that storage (or mapping);
 //! * [`audit`]: the shadow compared with the GL's own bindings, for tests and bug reports;
 //! * [`refusal`]: why a command was not passed to the GL;
 //! * [`guards`]: stateless checks of arguments drivers mishandle (ranges that wrap, NaN,
@@ -72,6 +74,7 @@ mod name_checks;
 mod names;
 mod refusal;
 mod state;
+mod storage;
 mod target;
 mod vao;
 
@@ -83,4 +86,5 @@ pub use guards::{
 };
 pub use refusal::Refusal;
 pub use state::Shadow;
+pub use storage::StorageOf;
 pub use target::Target;

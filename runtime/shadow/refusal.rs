@@ -40,6 +40,9 @@ pub enum Refusal {
     /// A read or write of `len` bytes at `offset` into the buffer bound to `target`, which
     /// passes the end of its storage (`size` bytes) or of the 64-bit range.
     Overrun { target: Target, offset: u64, len: Option<u64>, size: u64 },
+    /// A range of `len` bytes at `offset` of buffer `buffer`'s storage (or mapping, `mapped`) of
+    /// `size` bytes that passes its end.
+    Storage { buffer: u32, offset: u64, len: u64, size: u64, mapped: bool },
 }
 
 impl Refusal {
@@ -59,6 +62,7 @@ impl Refusal {
             Refusal::Wraps { .. } => Check::Wraps,
             Refusal::NotANumber { .. } => Check::NotANumber,
             Refusal::Overrun { .. } => Check::Overrun,
+            Refusal::Storage { .. } => Check::Storage,
             Refusal::Framebuffer { .. } => Check::Framebuffer,
         }
     }
@@ -163,6 +167,15 @@ impl std::fmt::Display for Refusal {
                  bytes of storage): its count and stride overflow, so glcmd skipped the call",
                 target.gl_name()
             ),
+            Refusal::Storage { buffer, offset, len, size, mapped } => {
+                let what = if *mapped { "mapped range" } else { "storage" };
+                write!(
+                    f,
+                    "the call would access {len} bytes at offset {offset} of buffer {buffer}, whose {what} is {size} \
+                     bytes, so glcmd skipped the call (the GL refuses it too; a driver computing the end in wrapping \
+                     arithmetic would write outside the buffer); keep offset + size within the buffer"
+                )
+            }
             Refusal::OffsetWithoutBuffer { offset } => write!(
                 f,
                 "buffer 0 with offset {offset:#x}: with no buffer the offset would be a client address, so glcmd \

@@ -45,6 +45,9 @@ pub enum Check {
     Range,
     /// A read or write past the end of a buffer's storage.
     Overrun,
+    /// A range of a buffer's storage (or mapping) named by a sub-data, copy, clear, invalidate,
+    /// texture-buffer, query-result or flush call that passes its end.
+    Storage,
     /// An offset argument with no buffer bound where it is an offset into.
     NoBuffer,
     /// A draw whose enabled attribute reads no buffer.
@@ -85,6 +88,7 @@ impl Check {
         match self {
             Check::NoSuchObject(Class::Program | Class::Shader) => gl::INVALID_VALUE,
             Check::Range
+            | Check::Storage
             | Check::Level
             | Check::NotANumber
             | Check::UnknownSync

@@ -972,6 +972,16 @@ fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Id
     };
     let mut checks = argument_checks(f, arg);
     checks.extend(name_checks(f, arg));
+    // The pixel-pack range, after the name checks (it asks the GL about the texture), refuses
+    // by itself (its message names the image it measured).
+    let pack = pack_check(f, arg).map(|fits| {
+        quote! {
+            if !#fits {
+                #link_skipped
+                return;
+            }
+        }
+    });
     let mut updates = name_updates(f, arg);
     let (hook_checks, hook_updates) = match shadow_hooks::hook(f) {
         None => (Vec::new(), Vec::new()),
@@ -983,20 +993,99 @@ fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Id
     checks.extend(hook_checks);
     updates.extend(hook_updates);
     let checks = checks.into_iter().map(refuse);
-    (quote!(#(#checks)*), quote!(#(#updates)*))
+    (quote!(#(#checks)* #pack), quote!(#(#updates)*))
 }
 
-/// The checks of a function's arguments, before any hook's: a pixel-pack offset needs its
-/// buffer, buffer ranges must not wrap, range-checked float state refuses NaN, `first + count`
+/// A pixel read into the pack buffer (`*_to_buffer`): the bytes it writes must fit the buffer
+/// (`runtime/pack_range.rs`, `Replayer::pack_fits`). Every function the classifier redirects to
+/// that buffer is named here, so a new one fails the generator until it is sized.
+fn pack_check(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
+    if f.redirect != Some(crate::model::Redirect::PixelPack) {
+        return None;
+    }
+    let offset = f.params.iter().find(|p| p.role == Role::Offset)?;
+    let offset = arg(&offset.name);
+    let has = |n: &str| f.params.iter().any(|p| p.name == n);
+    let a = |n: &str| arg(n);
+    let level = || a(if has("level") { "level" } else { "lod" });
+    let of = || {
+        if has("texunit") {
+            let (u, t) = (a("texunit"), a("target"));
+            quote!(crate::pack_range::LevelOf::Unit(#u, #t))
+        } else if has("texture") && has("target") {
+            let (x, t) = (a("texture"), a("target"));
+            quote!(crate::pack_range::LevelOf::Texture(#x, Some(#t)))
+        } else if has("texture") {
+            let x = a("texture");
+            quote!(crate::pack_range::LevelOf::Texture(#x, None))
+        } else {
+            let t = a("target");
+            quote!(crate::pack_range::LevelOf::Bound(#t))
+        }
+    };
+    let base = f.name.trim_end_matches("ARB").trim_end_matches("EXT").trim_end_matches("KHR");
+    let extent = match base {
+        "glReadPixels" | "glReadnPixels" => {
+            let (w, h, format, type_) = (a("width"), a("height"), a("format"), a("type"));
+            quote!(crate::pack_range::PackExtent::Image(crate::pixels::Image {
+                dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: #format, type_: #type_,
+            }))
+        }
+        "glGetTexImage" | "glGetnTexImage" | "glGetTextureImage" | "glGetMultiTexImage" => {
+            let (format, type_, of, level) = (a("format"), a("type"), of(), level());
+            quote!(crate::pack_range::PackExtent::Level { of: #of, level: #level, format: #format, type_: #type_ })
+        }
+        "glGetTextureSubImage" => {
+            let (x, w, h, d, format, type_) =
+                (a("texture"), a("width"), a("height"), a("depth"), a("format"), a("type"));
+            quote!(crate::pack_range::PackExtent::SubImage {
+                texture: #x, width: #w, height: #h, depth: #d, format: #format, type_: #type_,
+            })
+        }
+        "glGetCompressedTexImage" | "glGetnCompressedTexImage" | "glGetCompressedTextureImage"
+        | "glGetCompressedMultiTexImage" => {
+            let (of, level) = (of(), level());
+            quote!(crate::pack_range::PackExtent::Compressed { of: #of, level: #level })
+        }
+        "glGetCompressedTextureSubImage" => {
+            let (x, level, w, h, d) = (a("texture"), level(), a("width"), a("height"), a("depth"));
+            quote!(crate::pack_range::PackExtent::CompressedSubImage {
+                texture: #x, level: #level, width: #w, height: #h, depth: #d,
+            })
+        }
+        other => panic!("{other} writes into the pixel-pack buffer, but glcmd does not know how to size it (emit/commands.rs, pack_check)"),
+    };
+    Some(quote!(r.pack_fits(p, #offset as usize, #extent)))
+}
+
+/// The checks of a function's arguments, before any hook's: buffer ranges must not wrap and
+/// must lie inside the buffer's storage, range-checked float state refuses NaN, `first + count`
 /// must not wrap, and a buffer's storage must not be the list's pinned memory.
 fn argument_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
     let mut checks = Vec::new();
-    if f.redirect == Some(crate::model::Redirect::PixelPack) && f.params.iter().any(|p| p.role == Role::Offset) {
-        checks.push(quote!(r.shadow().require(Target::PixelPack)));
-    }
     let ranges: Vec<proc_macro2::Ident> = f.params.iter().filter(|p| is_range(p)).map(|p| arg(&p.name)).collect();
     if !ranges.is_empty() {
         checks.push(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*])));
+    }
+    for range in shadow_hooks::storage_ranges(f) {
+        let (buffer, offset) = (arg(range.buffer), arg(range.offset));
+        let of = if range.by_target {
+            quote!(crate::shadow::StorageOf::Bound(#buffer))
+        } else {
+            quote!(crate::shadow::StorageOf::Named(#buffer))
+        };
+        let len = match range.len {
+            shadow_hooks::RangeLen::Param(p) => {
+                let l = arg(p);
+                quote!(#l as i64)
+            }
+            shadow_hooks::RangeLen::Bytes(n) => {
+                let n = n as i64;
+                quote!(#n)
+            }
+        };
+        let mapped = range.mapped;
+        checks.push(quote!(r.shadow().check_storage(raw, #of, #offset as i64, #len, #mapped)));
     }
     if shadow_hooks::refuses_nan(f) {
         checks.extend(nan_checks(f, arg));

@@ -1,28 +1,43 @@
-//! The code glcmd-codegen writes into `$OUT_DIR` (see `build.rs`). Nothing here is edited by
-//! hand; hand-written additions live in their own modules and `impl` blocks.
+//! The code glcmd-codegen writes: the committed `generated/` for the default features, the build
+//! script's `$OUT_DIR` for a build with more (see `build.rs` and the `generated!` macro). Nothing
+//! here is edited by hand; hand-written additions live in their own modules and `impl` blocks.
 
 #![deny(warnings)]
 
+/// Includes one generated file: for the default features the committed copy in `generated/`
+/// (so a dependent's build runs no generator: the build script has nothing to do and
+/// glcmd-codegen is not compiled); with `ext`, `vendor` or `checking` the build script's output
+/// for that selection in `$OUT_DIR`. `codegen/tests/generated_fresh.rs` keeps the committed copy
+/// identical to what the generator makes for the default features.
+macro_rules! generated {
+    ($file:literal) => {
+        #[cfg(not(any(feature = "ext", feature = "vendor", feature = "checking")))]
+        include!(concat!(env!("CARGO_MANIFEST_DIR"), "/generated/", $file));
+        #[cfg(any(feature = "ext", feature = "vendor", feature = "checking"))]
+        include!(concat!(env!("OUT_DIR"), "/", $file));
+    };
+}
+
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 pub mod types {
-    include!(concat!(env!("OUT_DIR"), "/types.rs"));
+    generated!("types.rs");
 }
 #[allow(non_upper_case_globals, clippy::unreadable_literal, clippy::match_same_arms)]
 pub mod enums {
-    include!(concat!(env!("OUT_DIR"), "/enums.rs"));
+    generated!("enums.rs");
 }
 #[allow(non_snake_case, non_camel_case_types, clippy::missing_safety_doc, clippy::too_many_arguments)]
 pub mod loader {
-    include!(concat!(env!("OUT_DIR"), "/loader.rs"));
+    generated!("loader.rs");
 }
 /// Per extension and core version, the functions it requires and the family of each
 /// (`crate::served` decides from it what this build lists).
 pub mod extensions {
-    include!(concat!(env!("OUT_DIR"), "/extensions.rs"));
+    generated!("extensions.rs");
 }
 #[allow(clippy::match_same_arms)]
 pub mod pname {
-    include!(concat!(env!("OUT_DIR"), "/pname.rs"));
+    generated!("pname.rs");
 }
 #[allow(
     clippy::too_many_arguments,
@@ -34,11 +49,11 @@ pub mod pname {
     unused_imports
 )]
 pub mod commands {
-    include!(concat!(env!("OUT_DIR"), "/commands.rs"));
+    generated!("commands.rs");
 }
 #[allow(clippy::unnecessary_cast, clippy::identity_op, unused_imports, unused_braces)]
 pub mod inspect {
-    include!(concat!(env!("OUT_DIR"), "/inspect.rs"));
+    generated!("inspect.rs");
 }
 #[allow(
     clippy::too_many_arguments,
@@ -53,27 +68,27 @@ pub mod inspect {
     clippy::type_complexity
 )]
 pub mod device {
-    include!(concat!(env!("OUT_DIR"), "/device.rs"));
+    generated!("device.rs");
 }
 
 /// The immediate context's twins of the create and query methods (`crate::immediate`).
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub mod immediate {
-    include!(concat!(env!("OUT_DIR"), "/immediate.rs"));
+    generated!("immediate.rs");
 }
 
 /// Capture tables: fingerprint, per-opcode array and name fields, replay of creates and
 /// queries (`crate::capture`).
 #[allow(clippy::needless_borrow, clippy::unnecessary_cast, clippy::identity_op, clippy::erasing_op, unused_imports)]
 pub mod capture {
-    include!(concat!(env!("OUT_DIR"), "/capture.rs"));
+    generated!("capture.rs");
 }
 
 /// The GL error of each check where a function's differs from the usual one
 /// (`crate::vocab::check`).
 #[allow(unused_imports)]
 pub mod spec_errors {
-    include!(concat!(env!("OUT_DIR"), "/spec_errors.rs"));
+    generated!("spec_errors.rs");
 }
 
 /// The checking function table (`crate::checked`), compiled only with the `checking` feature.
@@ -90,7 +105,7 @@ pub mod spec_errors {
     clippy::unnecessary_cast
 )]
 pub mod checked {
-    include!(concat!(env!("OUT_DIR"), "/checked.rs"));
+    generated!("checked.rs");
 }
 
 pub use commands::{EXECUTE, NAMES, OPCODE_COUNT, SLOTS};

@@ -69,7 +69,9 @@ impl CommandList {
         self.pixels.bind_buffer(target, buffer);
     }
 
-    /// Tracks a recorded `glClientAttribDefaultEXT` / `glPushClientAttribDefaultEXT`.
+    /// Tracks a recorded `glClientAttribDefaultEXT` / `glPushClientAttribDefaultEXT` (functions
+    /// of the `ext` feature).
+    #[cfg_attr(not(feature = "ext"), allow(dead_code))]
     pub(crate) fn track_client_defaults(&mut self, mask: u32) {
         self.pixels.client_defaults(mask);
     }

@@ -45,18 +45,36 @@ preloaded library reads; set the variables yourself to the same effect):
   -h, --help               this text
 ";
 
-/// The preload library beside this executable.
+/// The library's file name.
+const LIBRARY: &str = "libglcmd_preload.so";
+
+/// Where the preload library may be, in order: `GLCMD_PRELOAD_LIBRARY` (when set, the only
+/// place), beside this executable (`cargo build` puts it there), and the `lib` directory next to
+/// the executable's `bin` (`PREFIX/lib`, `PREFIX/lib/glcmd-run`: an installation by hand, since
+/// `cargo install` installs executables only).
+fn candidates(exe: &std::path::Path, env: Option<OsString>) -> Vec<PathBuf> {
+    if let Some(path) = env {
+        return vec![PathBuf::from(path)];
+    }
+    let dir = exe.parent().unwrap_or(std::path::Path::new("."));
+    let prefix_lib = dir.parent().map(|p| p.join("lib")).unwrap_or_else(|| dir.join("../lib"));
+    vec![dir.join(LIBRARY), prefix_lib.join(LIBRARY), prefix_lib.join("glcmd-run").join(LIBRARY)]
+}
+
+/// The preload library: the first of [`candidates`] that exists.
 fn preload_library() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
-    let lib = exe.with_file_name("libglcmd_preload.so");
-    if lib.is_file() {
-        Ok(lib)
-    } else {
-        Err(format!(
-            "{} is missing: build it with `cargo build --release -p glcmd-run` (it is built beside glcmd-run)",
-            lib.display()
-        ))
+    let tried = candidates(&exe, std::env::var_os("GLCMD_PRELOAD_LIBRARY"));
+    if let Some(lib) = tried.iter().find(|p| p.is_file()) {
+        return Ok(lib.clone());
     }
+    let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    Err(format!(
+        "{LIBRARY} is not at {}: build it with `cargo build --release -p glcmd-run` (it is built beside \
+         glcmd-run; `cargo install` installs the launcher only) and keep it beside the launcher, in PREFIX/lib, \
+         or name it with GLCMD_PRELOAD_LIBRARY",
+        list.join(", ")
+    ))
 }
 
 /// Environment variables for the program, by name.
@@ -118,4 +136,26 @@ fn main() -> ExitCode {
     let error = std::process::Command::new(&program[0]).args(&program[1..]).envs(env).env("LD_PRELOAD", preload).exec();
     eprintln!("glcmd-run: cannot run {}: {error}", program[0].to_string_lossy());
     ExitCode::from(127)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_library_is_looked_for_beside_the_launcher_then_in_prefix_lib() {
+        let c = candidates(Path::new("/opt/x/bin/glcmd-run"), None);
+        let c: Vec<&str> = c.iter().map(|p| p.to_str().unwrap()).collect();
+        assert_eq!(
+            c,
+            [
+                "/opt/x/bin/libglcmd_preload.so",
+                "/opt/x/lib/libglcmd_preload.so",
+                "/opt/x/lib/glcmd-run/libglcmd_preload.so"
+            ]
+        );
+        let named = candidates(Path::new("/opt/x/bin/glcmd-run"), Some("/y/lib.so".into()));
+        assert_eq!(named, [PathBuf::from("/y/lib.so")]);
+    }
 }

@@ -120,6 +120,20 @@ pub(crate) fn recycle_unreplayed(common: &SharedState, list: CommandList) {
     recycle(common, list);
 }
 
+/// Puts a frame's replayed lists back in the pool, emptied, under one lock: at 15 workers a
+/// frame has about 120 lists, and the workers take lists from the same pool while the render
+/// thread returns them, so one lock per list would contend with them 120 times a frame.
+pub(crate) fn recycle_all(common: &SharedState, lists: &mut Vec<CommandList>) {
+    for list in lists.iter_mut() {
+        list.clear_commands();
+    }
+    let mut pool = common.pool.lock().unwrap_or_else(|e| e.into_inner());
+    let room = POOL_LIMIT.saturating_sub(pool.len()).min(lists.len());
+    pool.extend(lists.drain(..room));
+    drop(pool);
+    lists.clear();
+}
+
 /// Puts a replayed (or dropped) list back in the pool, emptied.
 pub(crate) fn recycle(common: &SharedState, mut list: CommandList) {
     list.clear_commands();

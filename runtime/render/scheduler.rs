@@ -10,7 +10,7 @@ use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use super::render_context::{take_local, Job, Msg, RenderContext, LOCAL};
-use crate::channel::{recycle, recycle_unreplayed, CallKind, SharedState};
+use crate::channel::{recycle_all, recycle_unreplayed, CallKind, SharedState};
 use crate::list::CommandList;
 use crate::options::FrameStats;
 use crate::replay;
@@ -418,9 +418,7 @@ impl Scheduler {
         f.stats.replay += start.elapsed();
         // The lists go back to the pool before the frame is published as ended, so a thread
         // that waited for the end finds them there.
-        for list in f.replayed.drain(..) {
-            recycle(common, list);
-        }
+        recycle_all(common, &mut f.replayed);
         {
             let refused = ctx.state.borrow().refused;
             let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());

@@ -213,7 +213,9 @@ fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin
         // Shutting down with work left that waits for nothing more: run it.
         return Next::Timeout;
     }
-    // Park until a message arrives or a stall deadline passes, counting the park.
+    // Park until a message arrives or a stall deadline passes, counting the park. A thread in
+    // `wait_frames` must know what replay waits for before the render thread sleeps.
+    scheduler.publish_waiting(ctx);
     let timeout = scheduler.timeout(ctx);
     let start = Instant::now();
     let next = match timeout {

@@ -60,6 +60,8 @@ pub(super) struct Waiting {
     pub(super) slot: u32,
     pub(super) since: Instant,
     pub(super) reported: bool,
+    /// Whether `SharedState::stall` shows it (see [`Scheduler::publish_waiting`]).
+    pub(super) published: bool,
 }
 
 /// Decides what the render thread does next.
@@ -226,7 +228,7 @@ impl Scheduler {
             }
             let next = f.next as usize;
             if let Some(list) = f.lists.get_mut(next).and_then(Option::take) {
-                if self.waiting.take().is_some() {
+                if self.waiting.take().is_some_and(|w| w.published) {
                     // The slot came: `wait_frames` must not see the old stall any more.
                     *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 }
@@ -256,25 +258,48 @@ impl Scheduler {
     }
 
     /// After `run`: if replay waits for a slot that has not been submitted, remember since
-    /// when, and publish it for `wait_frames`.
+    /// when. Published for `wait_frames` (and program lookups) by [`Self::publish_waiting`]
+    /// once the wait outlasts the spin, or before the render thread parks: with many workers the
+    /// next slot is often a few microseconds late, and publishing each such wait (a lock and a
+    /// wake of every thread in `wait_frames`) cost the render thread more than the wait.
     pub(super) fn note_waiting(&mut self, ctx: &RenderContext) {
         let now_waiting = self.frames.front().and_then(|f| {
             let blocked = f.slots.is_some_and(|n| f.next < n) && !f.has_list(f.next) && !f.closed && !f.abandoned;
             blocked.then_some((f.id, f.next))
         });
         match (&self.waiting, now_waiting) {
-            (Some(w), Some((frame, slot))) if (w.frame, w.slot) == (frame, slot) => {}
-            (_, Some((frame, slot))) => {
-                let since = Instant::now();
-                self.waiting = Some(Waiting { frame, slot, since, reported: false });
-                *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = Some((frame, slot, since));
-                ctx.shared.frame_ended.notify_all();
+            (Some(w), Some((frame, slot))) if (w.frame, w.slot) == (frame, slot) => {
+                if !w.published && w.since.elapsed() >= ctx.shared.options.spin {
+                    self.publish_waiting(ctx);
+                }
             }
-            (Some(_), None) => {
+            (old, Some((frame, slot))) => {
+                // A published wait is replaced at once, so `wait_frames` never sees a stale slot.
+                let republish = old.as_ref().is_some_and(|w| w.published);
+                let since = Instant::now();
+                self.waiting = Some(Waiting { frame, slot, since, reported: false, published: false });
+                if republish {
+                    self.publish_waiting(ctx);
+                }
+            }
+            (Some(w), None) => {
+                if w.published {
+                    *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
                 self.waiting = None;
-                *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
             }
             (None, None) => {}
+        }
+    }
+
+    /// Shows the slot replay waits for in `SharedState::stall` and wakes the threads in
+    /// `wait_frames`, which decide from it whether they owe that slot (and must fail at once
+    /// instead of waiting).
+    pub(super) fn publish_waiting(&mut self, ctx: &RenderContext) {
+        if let Some(w) = self.waiting.as_mut().filter(|w| !w.published) {
+            w.published = true;
+            *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = Some((w.frame, w.slot, w.since));
+            ctx.shared.frame_ended.notify_all();
         }
     }
 

@@ -209,7 +209,8 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
     let registry_at = |line| Position { file: registry.path.clone(), line };
     let defined: std::collections::HashSet<&str> = header.enums.iter().map(|d| d.name.as_str()).collect();
 
-    for proto in &header.prototypes {
+    let registry_only = crate::aliases::registry_only(registry);
+    for proto in header.prototypes.iter().chain(&registry_only) {
         let Some(command) = registry.commands.get(&proto.name) else {
             errors.push(Error::Classify {
                 at: header_at(proto.line),
@@ -308,7 +309,9 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
         .map(|(g, _)| g.clone())
         .collect();
-    let families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    let aliases = crate::aliases::collect(registry, &functions);
+    let mut families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    families.extend(aliases.iter().map(|a| (a.name.as_str(), a.family)));
     let extensions = registry.extensions.iter().map(|r| provision(r, &families)).collect();
     let versions = registry.versions.iter().map(|r| provision(r, &families)).collect();
     Ok(Api {
@@ -319,6 +322,7 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         extensions,
         versions,
         functions,
+        aliases,
     })
 }
 

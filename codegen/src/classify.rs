@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::ctype::CType;
 use crate::error::{Error, Position};
 use crate::header::Header;
-use crate::model::{Api, Family, Function, Kind, Param, Provision, Redirect, Role, Rule};
+use crate::model::{Alias, Api, Family, Function, Kind, Param, Provision, Redirect, Role, Rule};
 use crate::pname_tables;
 use crate::registry::Registry;
 
@@ -310,10 +310,7 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         .map(|(g, _)| g.clone())
         .collect();
     let aliases = crate::aliases::collect(registry, &functions);
-    let mut families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
-    families.extend(aliases.iter().map(|a| (a.name.as_str(), a.family)));
-    let extensions = registry.extensions.iter().map(|r| provision(r, &families)).collect();
-    let versions = registry.versions.iter().map(|r| provision(r, &families)).collect();
+    let (extensions, versions) = provisions(registry, &functions, &aliases);
     Ok(Api {
         enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).collect(),
         typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
@@ -324,6 +321,15 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         functions,
         aliases,
     })
+}
+
+/// What every extension and core version requires, each function with the family of its entry
+/// point: a generated function's, or an alias's (`crate::aliases`).
+fn provisions(registry: &Registry, functions: &[Function], aliases: &[Alias]) -> (Vec<Provision>, Vec<Provision>) {
+    let mut families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    families.extend(aliases.iter().map(|a| (a.name.as_str(), a.family)));
+    let extensions = registry.extensions.iter().map(|r| provision(r, &families)).collect();
+    (extensions, registry.versions.iter().map(|r| provision(r, &families)).collect())
 }
 
 /// An extension's or version's requirements, with the family of each function's entry point

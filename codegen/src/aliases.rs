@@ -48,6 +48,18 @@ use crate::registry::Registry;
 /// driver's).
 pub const REGISTRY_ONLY: &[&str] = &["glClearColorIiEXT", "glClearColorIuiEXT"];
 
+/// Enumerants of the extensions served through [`REGISTRY_ONLY`] that `glcorearb.h` lacks and
+/// a core context answers: `GL_RGBA_INTEGER_MODE_EXT` (`GL_EXT_texture_integer`), which
+/// `glGetBooleanv` and the other `glGet*` accept where the extension is listed (piglit's
+/// `gl-3.1-mixed-int-float-fbo` asks it). They join the header's enumerants (`gl::` constants)
+/// with gl.xml's value, so that the pname tables (`pname_tables.rs`) can name them.
+pub const REGISTRY_ONLY_ENUMS: &[&str] = &["GL_RGBA_INTEGER_MODE_EXT"];
+
+/// [`REGISTRY_ONLY_ENUMS`] with their gl.xml values.
+pub fn registry_only_enums(registry: &Registry) -> Vec<(String, u64)> {
+    REGISTRY_ONLY_ENUMS.iter().filter_map(|n| Some((n.to_string(), *registry.enums.get(*n)?))).collect()
+}
+
 /// gl.xml-only functions without an alias, of extensions llvmpipe lists, that glcmd does not
 /// serve, and why (their extensions stay out of the list).
 pub const LEFT_OUT: &[(&str, &str)] = &[

@@ -3,7 +3,8 @@
 //!
 //! * `glClearColorIiEXT`/`glClearColorIuiEXT` (`GL_EXT_texture_integer`, generated from gl.xml):
 //!   the clear colour of integer colour buffers, read back with `glReadPixels` in
-//!   `GL_RGBA_INTEGER`; `glClearColor` on the same buffers afterwards; `GL_COLOR_CLEAR_VALUE`.
+//!   `GL_RGBA_INTEGER`; `glClearColor` on the same buffers afterwards; `GL_COLOR_CLEAR_VALUE`;
+//!   `GL_RGBA_INTEGER_MODE_EXT` (gl.xml only; piglit's `gl-3.1-mixed-int-float-fbo` asks it).
 //! * gl.xml aliases served with their canonical function's entry point:
 //!   `glFramebufferTextureLayerEXT` (`GL_EXT_texture_array`) attaching one layer of an array
 //!   texture, `glTexParameterIivEXT`/`glGetTexParameterIuivEXT` (`GL_EXT_texture_integer`) on a
@@ -53,6 +54,7 @@ struct Fns {
     clear_color: unsafe extern "system" fn(GLfloat, GLfloat, GLfloat, GLfloat),
     read_pixels: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, *mut c_void),
     get_integerv: unsafe extern "system" fn(GLenum, *mut GLint),
+    get_booleanv: unsafe extern "system" fn(GLenum, *mut GLboolean),
     get_error: unsafe extern "system" fn() -> GLenum,
 }
 
@@ -84,6 +86,7 @@ impl Fns {
             clear_color: f!(c"glClearColor"),
             read_pixels: f!(c"glReadPixels"),
             get_integerv: f!(c"glGetIntegerv"),
+            get_booleanv: f!(c"glGetBooleanv"),
             get_error: f!(c"glGetError"),
         }
     }
@@ -135,6 +138,10 @@ unsafe fn scenario(g: &Fns) -> Outcome {
         let mut clear_value = [0; 4];
         (g.get_integerv)(gl::COLOR_CLEAR_VALUE, clear_value.as_mut_ptr());
         out.push(("COLOR_CLEAR_VALUE".into(), clear_value.iter().map(|&v| v as i64).collect()));
+        // GL_RGBA_INTEGER_MODE_EXT (gl.xml only): true with an integer draw buffer.
+        let mut integer_mode = 7;
+        (g.get_booleanv)(gl::RGBA_INTEGER_MODE_EXT, &mut integer_mode);
+        out.push(("RGBA_INTEGER_MODE_EXT, integer buffer".into(), vec![integer_mode as i64]));
         error(&mut out, "reads");
         // Unsigned, with values only an unsigned clear colour can hold.
         integer_target(g, gl::RGBA32UI);
@@ -147,6 +154,12 @@ unsafe fn scenario(g: &Fns) -> Outcome {
         (g.clear)(gl::COLOR_BUFFER_BIT);
         out.push(("RGBA32UI after glClearColor".into(), pixels(g, gl::UNSIGNED_INT)));
         error(&mut out, "glClearColor");
+
+        integer_target(g, gl::RGBA8);
+        let mut integer_mode = 7;
+        (g.get_booleanv)(gl::RGBA_INTEGER_MODE_EXT, &mut integer_mode);
+        out.push(("RGBA_INTEGER_MODE_EXT, RGBA8 buffer".into(), vec![integer_mode as i64]));
+        error(&mut out, "glGetBooleanv(GL_RGBA_INTEGER_MODE_EXT)");
 
         // glFramebufferTextureLayerEXT: layer 2 of a 3-layer array, cleared, read back.
         let mut array = 0;
@@ -229,6 +242,8 @@ fn gl_xml_only_functions_and_aliases_answer_as_the_driver_does() {
     let find = |label: &str| &direct.iter().find(|(l, _)| l == label).unwrap().1;
     assert_eq!(find("RGBA32I after glClearColorIiEXT")[..4], [7, -3, 1 << 20, -(1 << 30)]);
     assert_eq!(find("layer 2 after clear")[..4], [40, 41, 42, 43]);
+    assert_eq!(find("RGBA_INTEGER_MODE_EXT, integer buffer"), &[1]);
+    assert_eq!(find("RGBA_INTEGER_MODE_EXT, RGBA8 buffer"), &[0]);
 }
 
 #[test]
@@ -245,7 +260,9 @@ fn an_alias_resolves_to_its_canonical_entry_point_and_a_non_alias_to_null() {
         assert!(!resolve(generated).is_null());
     }
     // gl.xml-only functions glcmd leaves out (codegen/src/aliases.rs, LEFT_OUT).
-    for left_out in ["glBindFramebufferEXT", "glBindRenderbufferEXT", "glBindBufferOffsetEXT", "glCreateProgramObjectARB"] {
+    for left_out in
+        ["glBindFramebufferEXT", "glBindRenderbufferEXT", "glBindBufferOffsetEXT", "glCreateProgramObjectARB"]
+    {
         assert!(resolve(left_out).is_null(), "{left_out} must not resolve");
     }
 }

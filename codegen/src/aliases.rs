@@ -116,7 +116,9 @@ fn resolved(t: &CType, typedefs: &HashMap<String, String>) -> CType {
 /// Whether two commands' C types agree, typedefs resolved (parameter names may differ).
 fn same_types(a: &crate::registry::Command, b: &crate::registry::Command, registry: &Registry) -> bool {
     let eq = |x: &CType, y: &CType| resolved(x, &registry.typedefs) == resolved(y, &registry.typedefs);
-    eq(&a.ret, &b.ret) && a.params.len() == b.params.len() && a.params.iter().zip(&b.params).all(|(p, q)| eq(&p.ty, &q.ty))
+    eq(&a.ret, &b.ret)
+        && a.params.len() == b.params.len()
+        && a.params.iter().zip(&b.params).all(|(p, q)| eq(&p.ty, &q.ty))
 }
 
 /// The family an alias is served in, given its own (`alias`) and its canonical function's.

@@ -312,7 +312,12 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
     let aliases = crate::aliases::collect(registry, &functions);
     let (extensions, versions) = provisions(registry, &functions, &aliases);
     Ok(Api {
-        enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).chain(crate::aliases::registry_only_enums(registry)).collect(),
+        enums: header
+            .enums
+            .iter()
+            .map(|d| (d.name.clone(), d.value))
+            .chain(crate::aliases::registry_only_enums(registry))
+            .collect(),
         typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
         groups,
         narrow_groups,

@@ -226,7 +226,8 @@ fn read_command(command: roxmltree::Node, lines: &Lines, errors: &mut Vec<Error>
 
 /// The plain typedefs of `<types>` ([`Registry::typedefs`]): `<type>typedef X <name>N</name>;`.
 fn read_typedefs(doc: &roxmltree::Document, registry: &mut Registry) {
-    for t in doc.descendants().filter(|n| n.has_tag_name("type") && n.parent().is_some_and(|p| p.has_tag_name("types"))) {
+    for t in doc.descendants().filter(|n| n.has_tag_name("type") && n.parent().is_some_and(|p| p.has_tag_name("types")))
+    {
         let Some(name) = child_text(t, "name") else { continue };
         let text = declaration_text(t);
         let Some(target) = text.trim().strip_prefix("typedef ") else { continue };

@@ -434,8 +434,7 @@ fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
         }
     }
     // The guarded calls of extensions both list answer the same.
-    for key in
-    [
+    for key in [
         "glad_version=",
         "dsa_buffer_size=",
         "khr_debug_label=",

@@ -158,6 +158,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_vendored_registry_gives_these_aliases_and_functions() {
+        let api = crate::load(&crate::Inputs::bundled()).unwrap_or_else(|e| panic!("{e}"));
+        let alias = |n: &str| api.aliases.iter().find(|a| a.name == n).map(|a| (a.canonical.as_str(), a.family));
+        assert_eq!(alias("glFramebufferTextureLayerEXT"), Some(("glFramebufferTextureLayer", Family::Ext)));
+        assert_eq!(alias("glGetTexParameterIuivEXT"), Some(("glGetTexParameterIuiv", Family::Ext)));
+        // GLsizeiptrARB and GLsizeiptr are both khronos_ssize_t.
+        assert_eq!(alias("glBufferDataARB"), Some(("glBufferData", Family::Core)));
+        assert_eq!(alias("glBlendFuncIndexedAMD"), Some(("glBlendFunci", Family::Vendor)));
+        // A GLhandleARB return; GLenum where the canonical function has GLint; no alias at all.
+        for refused in ["glCreateProgramObjectARB", "glTexImage3DEXT", "glBindFramebufferEXT"] {
+            assert_eq!(alias(refused), None, "{refused}");
+        }
+        assert!(api.aliases.windows(2).all(|w| w[0].name < w[1].name));
+        for name in REGISTRY_ONLY {
+            let f = api.functions.iter().find(|f| f.name == *name).expect("generated");
+            assert_eq!((f.feature.as_str(), f.family()), ("GL_EXT_texture_integer", Family::Ext));
+        }
+        assert!(api.enums.iter().any(|(n, v)| n == "GL_RGBA_INTEGER_MODE_EXT" && *v == 0x8D9E));
+    }
+
+    #[test]
     fn families_of_an_alias() {
         assert_eq!(served_family(Family::Ext, Family::Core), Some(Family::Ext));
         assert_eq!(served_family(Family::Vendor, Family::Vendor), Some(Family::Vendor));

@@ -292,23 +292,11 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         }
     }
 
-    let mut groups = BTreeMap::new();
-    for (group, names) in &registry.groups {
-        let names: Vec<String> = names.iter().filter(|n| defined.contains(n.as_str())).cloned().collect();
-        if !names.is_empty() {
-            groups.insert(group.clone(), names);
-        }
-    }
     if !errors.is_empty() {
         return Err(errors);
     }
     functions.sort_by(|a, b| a.name.cmp(&b.name));
-    let values: HashMap<&str, u64> = header.enums.iter().map(|d| (d.name.as_str(), d.value)).collect();
-    let narrow_groups = groups
-        .iter()
-        .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
-        .map(|(g, _)| g.clone())
-        .collect();
+    let (groups, narrow_groups) = enum_groups(header, registry, &defined);
     let aliases = crate::aliases::collect(registry, &functions);
     let (extensions, versions) = provisions(registry, &functions, &aliases);
     Ok(Api {
@@ -326,6 +314,29 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         functions,
         aliases,
     })
+}
+
+/// gl.xml's enum groups with the members the header defines, and the groups whose every member
+/// is below 0xFFFF ([`Api::narrow_groups`]).
+fn enum_groups(
+    header: &Header,
+    registry: &Registry,
+    defined: &std::collections::HashSet<&str>,
+) -> (BTreeMap<String, Vec<String>>, std::collections::BTreeSet<String>) {
+    let mut groups = BTreeMap::new();
+    for (group, names) in &registry.groups {
+        let names: Vec<String> = names.iter().filter(|n| defined.contains(n.as_str())).cloned().collect();
+        if !names.is_empty() {
+            groups.insert(group.clone(), names);
+        }
+    }
+    let values: HashMap<&str, u64> = header.enums.iter().map(|d| (d.name.as_str(), d.value)).collect();
+    let narrow_groups = groups
+        .iter()
+        .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
+        .map(|(g, _)| g.clone())
+        .collect();
+    (groups, narrow_groups)
 }
 
 /// What every extension and core version requires, each function with the family of its entry

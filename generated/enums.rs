@@ -4241,6 +4241,8 @@ pub const FRAMEBUFFER_ATTACHMENT_TEXTURE_BASE_VIEW_INDEX_OVR: u32 = 0x9632;
 pub const MAX_VIEWS_OVR: u32 = 0x9631;
 /// `GL_FRAMEBUFFER_INCOMPLETE_VIEW_TARGETS_OVR`
 pub const FRAMEBUFFER_INCOMPLETE_VIEW_TARGETS_OVR: u32 = 0x9633;
+/// `GL_RGBA_INTEGER_MODE_EXT`
+pub const RGBA_INTEGER_MODE_EXT: u32 = 0x8D9E;
 /// Name of a value of the gl.xml group `AlphaFunction`.
 fn group_alphafunction(value: u32) -> Option<&'static str> {
     match value {
@@ -9511,6 +9513,7 @@ pub fn enum_name(group: &str, value: u32) -> Option<&'static str> {
         38450 => Some("GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_BASE_VIEW_INDEX_OVR"),
         38449 => Some("GL_MAX_VIEWS_OVR"),
         38451 => Some("GL_FRAMEBUFFER_INCOMPLETE_VIEW_TARGETS_OVR"),
+        36254 => Some("GL_RGBA_INTEGER_MODE_EXT"),
         _ => None,
     }
 }

@@ -400,6 +400,7 @@ pub fn count_getpname(pname: u32) -> Option<Count> {
         33513 => Some(Count::Fixed(1u32)),
         38228 => Some(Count::Fixed(1u32)),
         36428 => Some(Count::Fixed(1u32)),
+        36254 => Some(Count::Fixed(1u32)),
         34921 => Some(Count::Fixed(1u32)),
         35658 => Some(Count::Fixed(1u32)),
         36347 => Some(Count::Fixed(1u32)),

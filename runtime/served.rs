@@ -6,7 +6,9 @@
 //! every extension *it* implements, but a call reaches the driver through glcmd only where
 //! glcmd has an entry point, and which functions glcmd generates depends on the build: core
 //! GL, ARB and KHR always, `GL_EXT_*` with the cargo feature `ext`, the vendors' with `vendor`,
-//! and never a function the core-profile header does not declare. Passing the driver's list on
+//! and of the functions only gl.xml knows just gl.xml's aliases of generated functions and the
+//! few `glcmd_codegen::aliases` generates (the table counts an alias in the family that serves it:
+//! docs/extensions.md). Passing the driver's list on
 //! would promise functions the program then calls through NULL.
 //!
 //! So every answer glcmd gives about the context describes this build:
@@ -157,6 +159,18 @@ mod tests {
         // are not in the core header at all; MESA_unknown is not in gl.xml.
         assert_eq!(served_extensions_with(&driver, |f| f == Family::Core), names(&["GL_ARB_sync"]));
         assert_eq!(served_extensions_with(&driver, |_| true), names(&["GL_EXT_texture_storage", "GL_ARB_sync"]));
+    }
+
+    #[test]
+    fn gl_xml_aliases_and_generated_gl_xml_only_functions_count_in_their_family() {
+        // GL_EXT_texture_array: glFramebufferTextureLayerEXT, an alias of a core function;
+        // GL_EXT_texture_integer: EXT aliases and glClearColorIiEXT, generated from gl.xml;
+        // GL_ARB_vertex_buffer_object: ARB aliases (glBufferDataARB), served in every build.
+        let driver = names(&["GL_EXT_texture_array", "GL_EXT_texture_integer", "GL_ARB_vertex_buffer_object"]);
+        assert_eq!(served_extensions_with(&driver, |_| true), driver);
+        assert_eq!(served_extensions_with(&driver, |f| f == Family::Core), names(&["GL_ARB_vertex_buffer_object"]));
+        let texture_array = extension("GL_EXT_texture_array").unwrap();
+        assert!(texture_array.functions.contains(&("glFramebufferTextureLayerEXT", Some(Family::Ext))));
     }
 
     #[test]

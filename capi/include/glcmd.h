@@ -440,8 +440,9 @@ GLCMD_API GlcmdStatus glcmdLastError(const char **message);
 GLCMD_API const char *glcmdStatusName(GlcmdStatus status);
 
 /*
- * The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
- * glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
+ * The entry point of GL function `name` (every function of glcorearb.h, the few gl.xml-only
+ * functions glcmd generates, and gl.xml's aliases of them, which get the entry point of the
+ * function they alias: docs/extensions.md), or NULL for a name glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
  * with glad's and SDL's loader signature. The entry points
  * record into, or query through, the current list and device of the thread that calls them.
  */
@@ -493,8 +494,8 @@ GLCMD_API GlcmdStatus glcmdThreadMakeImmediate(GlcmdDevice *device);
 /* ---- The GL entry points ---- */
 
 /* Functions of glcorearb.h, each with an entry point (glcmdGetProcAddress, GlcmdGL):
-   1278 = 946 record + 27 create + 18 delete + 267 query + 20 special. */
-#define GLCMD_FUNCTION_COUNT 1278
+   1280 = 948 record + 27 create + 18 delete + 267 query + 20 special. */
+#define GLCMD_FUNCTION_COUNT 1280
 
 /*
  * Every entry point, with the exact C signature of glcorearb.h, named without the `gl` prefix and
@@ -657,6 +658,8 @@ struct GlcmdGL {
      */
     void (GLCMD_APIENTRY *ClearBufferuiv)(GLenum buffer, GLint drawbuffer, const GLuint *value); /* record */
     void (GLCMD_APIENTRY *ClearColor)(GLfloat red, GLfloat green, GLfloat blue, GLfloat alpha); /* record */
+    void (GLCMD_APIENTRY *ClearColorIiEXT)(GLint red, GLint green, GLint blue, GLint alpha); /* record */
+    void (GLCMD_APIENTRY *ClearColorIuiEXT)(GLuint red, GLuint green, GLuint blue, GLuint alpha); /* record */
     void (GLCMD_APIENTRY *ClearDepth)(GLdouble depth); /* record */
     void (GLCMD_APIENTRY *ClearDepthdNV)(GLdouble depth); /* record */
     void (GLCMD_APIENTRY *ClearDepthf)(GLfloat d); /* record */
@@ -4774,6 +4777,10 @@ extern GlcmdGL glcmd_gl;
 #define glClearBufferuiv (glcmd_gl.ClearBufferuiv)
 #undef glClearColor
 #define glClearColor (glcmd_gl.ClearColor)
+#undef glClearColorIiEXT
+#define glClearColorIiEXT (glcmd_gl.ClearColorIiEXT)
+#undef glClearColorIuiEXT
+#define glClearColorIuiEXT (glcmd_gl.ClearColorIuiEXT)
 #undef glClearDepth
 #define glClearDepth (glcmd_gl.ClearDepth)
 #undef glClearDepthdNV

@@ -379,8 +379,9 @@ pub extern "C" fn glcmdStatusName(status: GlcmdStatus) -> *const c_char {
     error::status_name(status).as_ptr()
 }
 
-/// The entry point of GL function `name` (every function of glcorearb.h), or NULL for a name
-/// glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
+/// The entry point of GL function `name` (every function of glcorearb.h, the few gl.xml-only
+/// functions glcmd generates, and gl.xml's aliases of them, which get the entry point of the
+/// function they alias: docs/extensions.md), or NULL for a name glcmd does not know. `name` is NULL (which gives NULL) or a NUL-terminated string. Compatible
 /// with glad's and SDL's loader signature. The entry points
 /// record into, or query through, the current list and device of the thread that calls them.
 #[no_mangle]
@@ -390,7 +391,7 @@ pub unsafe extern "C" fn glcmdGetProcAddress(name: *const c_char) -> *mut c_void
     }
     // SAFETY: a NUL-terminated string, as for every GetProcAddress.
     let name = unsafe { CStr::from_ptr(name) };
-    std::panic::catch_unwind(|| match name.to_str().ok().and_then(crate::lookup::index) {
+    std::panic::catch_unwind(|| match name.to_str().ok().and_then(crate::lookup::serving) {
         Some(i) => crate::lookup::address(i) as *mut c_void,
         None => std::ptr::null_mut(),
     })

@@ -3,7 +3,7 @@
 use std::ffi::{c_void, CStr, CString};
 use std::sync::OnceLock;
 
-use crate::generated::{GlcmdGL, COUNT, NAMES, TABLE};
+use crate::generated::{GlcmdGL, ALIASES, COUNT, NAMES, TABLE};
 
 // `GlcmdGL` is `#[repr(C)]` with one function pointer per function and nothing else, so it is
 // laid out as an array of `COUNT` pointers (checked here at compile time).
@@ -13,6 +13,16 @@ const _: () = assert!(std::mem::align_of::<GlcmdGL>() == std::mem::align_of::<*c
 /// The index of GL function `name` (`NAMES` is sorted).
 pub fn index(name: &str) -> Option<usize> {
     NAMES.binary_search(&name).ok()
+}
+
+/// The index of the function that serves `name`: `name` itself, or the canonical function of
+/// a gl.xml alias (`glFramebufferTextureLayerEXT` is served by `glFramebufferTextureLayer`;
+/// `ALIASES` is sorted).
+pub fn serving(name: &str) -> Option<usize> {
+    index(name).or_else(|| {
+        let i = ALIASES.binary_search_by(|(alias, _)| alias.cmp(&name)).ok()?;
+        index(ALIASES[i].1)
+    })
 }
 
 /// The entry point of function `index` (below `COUNT`).
@@ -37,5 +47,9 @@ mod tests {
         let i = super::index("glBindTexture").unwrap();
         assert_eq!(super::address(i), super::TABLE.BindTexture as *const std::ffi::c_void);
         assert!(super::index("glBegin").is_none());
+        assert!(super::ALIASES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(super::index("glFramebufferTextureLayerEXT").is_none());
+        assert_eq!(super::serving("glFramebufferTextureLayerEXT"), super::index("glFramebufferTextureLayer"));
+        assert!(super::serving("glBindFramebufferEXT").is_none(), "not an alias: never served");
     }
 }

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::ctype::CType;
 use crate::error::{Error, Position};
 use crate::header::Header;
-use crate::model::{Api, Family, Function, Kind, Param, Provision, Redirect, Role, Rule};
+use crate::model::{Alias, Api, Family, Function, Kind, Param, Provision, Redirect, Role, Rule};
 use crate::pname_tables;
 use crate::registry::Registry;
 
@@ -209,7 +209,8 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
     let registry_at = |line| Position { file: registry.path.clone(), line };
     let defined: std::collections::HashSet<&str> = header.enums.iter().map(|d| d.name.as_str()).collect();
 
-    for proto in &header.prototypes {
+    let registry_only = crate::aliases::registry_only(registry);
+    for proto in header.prototypes.iter().chain(&registry_only) {
         let Some(command) = registry.commands.get(&proto.name) else {
             errors.push(Error::Classify {
                 at: header_at(proto.line),
@@ -291,6 +292,37 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
         }
     }
 
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    functions.sort_by(|a, b| a.name.cmp(&b.name));
+    let (groups, narrow_groups) = enum_groups(header, registry, &defined);
+    let aliases = crate::aliases::collect(registry, &functions);
+    let (extensions, versions) = provisions(registry, &functions, &aliases);
+    Ok(Api {
+        enums: header
+            .enums
+            .iter()
+            .map(|d| (d.name.clone(), d.value))
+            .chain(crate::aliases::registry_only_enums(registry))
+            .collect(),
+        typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
+        groups,
+        narrow_groups,
+        extensions,
+        versions,
+        functions,
+        aliases,
+    })
+}
+
+/// gl.xml's enum groups with the members the header defines, and the groups whose every member
+/// is below 0xFFFF ([`Api::narrow_groups`]).
+fn enum_groups(
+    header: &Header,
+    registry: &Registry,
+    defined: &std::collections::HashSet<&str>,
+) -> (BTreeMap<String, Vec<String>>, std::collections::BTreeSet<String>) {
     let mut groups = BTreeMap::new();
     for (group, names) in &registry.groups {
         let names: Vec<String> = names.iter().filter(|n| defined.contains(n.as_str())).cloned().collect();
@@ -298,28 +330,22 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
             groups.insert(group.clone(), names);
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    functions.sort_by(|a, b| a.name.cmp(&b.name));
     let values: HashMap<&str, u64> = header.enums.iter().map(|d| (d.name.as_str(), d.value)).collect();
     let narrow_groups = groups
         .iter()
         .filter(|(_, members)| members.iter().all(|m| values.get(m.as_str()).is_some_and(|&v| v < 0xFFFF)))
         .map(|(g, _)| g.clone())
         .collect();
-    let families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    (groups, narrow_groups)
+}
+
+/// What every extension and core version requires, each function with the family of its entry
+/// point: a generated function's, or an alias's (`crate::aliases`).
+fn provisions(registry: &Registry, functions: &[Function], aliases: &[Alias]) -> (Vec<Provision>, Vec<Provision>) {
+    let mut families: HashMap<&str, Family> = functions.iter().map(|f| (f.name.as_str(), f.family())).collect();
+    families.extend(aliases.iter().map(|a| (a.name.as_str(), a.family)));
     let extensions = registry.extensions.iter().map(|r| provision(r, &families)).collect();
-    let versions = registry.versions.iter().map(|r| provision(r, &families)).collect();
-    Ok(Api {
-        enums: header.enums.iter().map(|d| (d.name.clone(), d.value)).collect(),
-        typedefs: header.typedefs.iter().map(|t| (t.name.clone(), t.definition.clone())).collect(),
-        groups,
-        narrow_groups,
-        extensions,
-        versions,
-        functions,
-    })
+    (extensions, registry.versions.iter().map(|r| provision(r, &families)).collect())
 }
 
 /// An extension's or version's requirements, with the family of each function's entry point

@@ -18,6 +18,7 @@
 //! [`generate`] returns them all together. `build.rs` prints them as a build failure; the CLI
 //! (`glcmd-codegen list|emit`) prints them and exits non-zero.
 
+pub mod aliases;
 pub mod budget;
 pub mod classify;
 pub mod ctype;

@@ -28,6 +28,23 @@ pub struct Api {
     pub extensions: Vec<Provision>,
     /// The core versions (`GL_VERSION_1_0` .. `GL_VERSION_4_6`), as [`Api::extensions`].
     pub versions: Vec<Provision>,
+    /// gl.xml-only names served with the entry point of a function of [`Api::functions`]
+    /// (`crate::aliases`), sorted by name.
+    pub aliases: Vec<Alias>,
+}
+
+/// A name gl.xml declares an `<alias>` of a function glcmd generates (same semantics, same C
+/// types), which the header does not declare: `glFramebufferTextureLayerEXT` of
+/// `glFramebufferTextureLayer`. Served with the canonical function's entry point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alias {
+    /// `glFramebufferTextureLayerEXT`.
+    pub name: String,
+    /// `glFramebufferTextureLayer`.
+    pub canonical: String,
+    /// The family whose cargo feature serves it: the family of the extension that provides
+    /// the name, which is also the canonical function's or the canonical function is core.
+    pub family: Family,
 }
 
 /// An extension or a core version and the functions it requires of a core-profile context,
@@ -143,7 +160,15 @@ impl Function {
     /// Which cargo feature of glcmd generates this function: from the header block that
     /// declares it.
     pub fn family(&self) -> Family {
-        let f = self.feature.as_str();
+        Family::of(&self.feature)
+    }
+}
+
+impl Family {
+    /// The family of a feature block: a core version, `GL_ARB_*` and `GL_KHR_*` are core,
+    /// `GL_EXT_*` is `Ext`, any other extension is `Vendor`.
+    pub fn of(feature: &str) -> Family {
+        let f = feature;
         if f.starts_with("GL_VERSION_") || f.starts_with("GL_ARB_") || f.starts_with("GL_KHR_") {
             Family::Core
         } else if f.starts_with("GL_EXT_") {
@@ -196,6 +221,7 @@ impl Api {
     /// Keeps the functions of the selected families.
     pub fn select(&mut self, selection: &Selection) {
         self.functions.retain(|f| selection.includes(f.family()));
+        self.aliases.retain(|a| selection.includes(a.family));
     }
 }
 

@@ -29,6 +29,10 @@ pub struct Registry {
     /// The core versions (`GL_VERSION_4_6`), in registry order, with the commands each adds to
     /// the core profile (those a later version removes from it are left out).
     pub versions: Vec<Requirement>,
+    /// `<types>`' plain typedefs: name -> the C type it names (`GLsizeiptrARB` ->
+    /// `khronos_ssize_t`). Typedefs of function pointers and platform-dependent ones
+    /// (`GLhandleARB`, an `#ifdef`) are left out: they are equal to no other type.
+    pub typedefs: HashMap<String, String>,
 }
 
 /// The commands an extension or a core version requires of a desktop core-profile context.
@@ -51,6 +55,9 @@ pub struct Command {
     /// gl.xml `class` of the returned value (`glCreateShader` returns a `shader`).
     pub ret_class: Option<String>,
     pub params: Vec<Param>,
+    /// gl.xml's `<alias name="...">`: the command this one is another name of, with the same
+    /// semantics.
+    pub alias: Option<String>,
     pub line: usize,
 }
 
@@ -81,7 +88,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Registry, Vec<Error>> {
         providers: HashMap::new(),
         extensions: Vec::new(),
         versions: Vec::new(),
+        typedefs: HashMap::new(),
     };
+    read_typedefs(&doc, &mut registry);
     read_enums(&doc, &mut registry);
     read_commands(&doc, &lines, &mut registry, &mut errors);
     read_providers(&doc, &mut registry);
@@ -210,7 +219,23 @@ fn read_command(command: roxmltree::Node, lines: &Lines, errors: &mut Vec<Error>
         });
     }
     let line = lines.line_of(command);
-    Some(Command { name, ret, ret_class: proto.attribute("class").map(str::to_string), params, line })
+    let alias = command.children().find(|n| n.has_tag_name("alias")).and_then(|n| n.attribute("name"));
+    let ret_class = proto.attribute("class").map(str::to_string);
+    Some(Command { name, ret, ret_class, params, alias: alias.map(str::to_string), line })
+}
+
+/// The plain typedefs of `<types>` ([`Registry::typedefs`]): `<type>typedef X <name>N</name>;`.
+fn read_typedefs(doc: &roxmltree::Document, registry: &mut Registry) {
+    for t in doc.descendants().filter(|n| n.has_tag_name("type") && n.parent().is_some_and(|p| p.has_tag_name("types")))
+    {
+        let Some(name) = child_text(t, "name") else { continue };
+        let text = declaration_text(t);
+        let Some(target) = text.trim().strip_prefix("typedef ") else { continue };
+        if target.contains(['(', '#', '*']) || target.trim().is_empty() {
+            continue;
+        }
+        registry.typedefs.insert(name, target.trim().to_string());
+    }
 }
 
 /// Who provides each command to desktop GL: `<feature api="gl">` (a core version) and

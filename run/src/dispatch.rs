@@ -16,7 +16,8 @@
 //! context on one thread and a direct one on another.
 //!
 //! A table entry is never NULL: the GL loader libraries return a dispatch stub for every `gl*`
-//! name and glcmd has an entry point for every function of the header; a NULL would mean the
+//! name and glcmd has an entry point for every exported name (an alias's is the entry point of
+//! the function it aliases); a NULL would mean the
 //! loader library is missing, and the table is then not built (the thread stays on the other
 //! one, or the call is answered with `fail_missing`).
 

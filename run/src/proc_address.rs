@@ -1,5 +1,6 @@
-//! `eglGetProcAddress`, `glXGetProcAddress` and `glXGetProcAddressARB`: for a `gl*` function of
-//! glcorearb.h, this library's exported symbol (which follows the calling thread's table, so a
+//! `eglGetProcAddress`, `glXGetProcAddress` and `glXGetProcAddressARB`: for a `gl*` function
+//! glcmd serves (those of glcorearb.h, the gl.xml-only ones it generates, and gl.xml's aliases of
+//! them: `exports.rs`), this library's exported symbol (which follows the calling thread's table, so a
 //! pointer the program keeps behaves like a directly linked call); for an interposed EGL or GLX
 //! function, its stand-in; for anything else, the system's answer.
 //!

@@ -434,12 +434,18 @@ fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
         }
     }
     // The guarded calls of extensions both list answer the same.
-    for key in
-        ["glad_version=", "dsa_buffer_size=", "khr_debug_label=", "arb_sync_signaled=", "texture_storage_levels="]
-    {
+    for key in [
+        "glad_version=",
+        "dsa_buffer_size=",
+        "khr_debug_label=",
+        "arb_sync_signaled=",
+        "texture_storage_levels=",
+        "ext_texture_integer_clear=",
+    ] {
         assert_eq!(lines_of(&direct, key), lines_of(&through, key), "{key}");
         assert_eq!(lines_of(&through, key).len(), 1, "{key} in:\n{through}");
     }
+    assert_eq!(lines_of(&direct, "ext_texture_integer_clear="), ["-5 6 16777216 -7"], "the clear reached the layer");
     // Calls of extensions glcmd leaves out are not made through it.
     if !served.contains(&"GL_EXT_framebuffer_object") {
         assert!(lines_of(&through, "ext_framebuffer_object_name=").is_empty());

@@ -722,6 +722,11 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
         flag_values.push(flags(f));
     }
     let count = api.functions.len();
+    let alias_count = api.aliases.len();
+    let aliases = api.aliases.iter().map(|a| {
+        let (name, canonical) = (&a.name, &a.canonical);
+        quote!((#name, #canonical))
+    });
     Ok(quote! {
         use glcmd::generated::{loader, types};
 
@@ -748,5 +753,9 @@ pub fn emit(api: &Api) -> Result<TokenStream, Vec<Error>> {
         pub static KINDS: [u8; #count] = [#(#kinds),*];
         /// `glcmdFunctionInfo` flags of each function.
         pub static FLAGS: [u8; #count] = [#(#flag_values),*];
+        /// gl.xml-only names that gl.xml declares aliases of a function of `NAMES` (same
+        /// semantics and C types), sorted (byte order): (alias, canonical function).
+        /// `glcmdGetProcAddress` answers an alias with the canonical function's entry point.
+        pub static ALIASES: [(&str, &str); #alias_count] = [#(#aliases),*];
     })
 }

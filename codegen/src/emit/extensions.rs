@@ -13,7 +13,9 @@
 //! (blocks for `gles2` or the compatibility profile do not count, except for an extension gl.xml
 //! lists for OpenGL ES only, where all count; and a version's functions that a later version
 //! removes from core are left out), each with the family that generates it, or
-//! `None` where the header does not declare it (no build has it). Functions gl.xml requires
+//! `None` where no build has an entry point for it. A gl.xml-only name that gl.xml declares an
+//! alias of a generated function (`glFramebufferTextureLayerEXT`) has the family that serves the
+//! alias (`crate::aliases`); the table `ALIASES` lists them. Functions gl.xml requires
 //! only where another extension is supported too come apart, with that extension's name.
 
 use proc_macro2::TokenStream;
@@ -23,10 +25,19 @@ use crate::model::{Api, Family, Provision};
 
 fn family(f: Option<Family>) -> TokenStream {
     match f {
-        Some(Family::Core) => quote!(Some(Family::Core)),
-        Some(Family::Ext) => quote!(Some(Family::Ext)),
-        Some(Family::Vendor) => quote!(Some(Family::Vendor)),
+        Some(f) => {
+            let f = known(f);
+            quote!(Some(#f))
+        }
         None => quote!(None),
+    }
+}
+
+fn known(f: Family) -> TokenStream {
+    match f {
+        Family::Core => quote!(Family::Core),
+        Family::Ext => quote!(Family::Ext),
+        Family::Vendor => quote!(Family::Vendor),
     }
 }
 
@@ -54,6 +65,10 @@ pub fn emit(api: &Api) -> TokenStream {
     extensions.dedup_by(|a, b| a.name == b.name);
     let extensions = extensions.into_iter().map(provision);
     let versions = api.versions.iter().map(provision);
+    let aliases = api.aliases.iter().map(|a| {
+        let (name, canonical, f) = (&a.name, &a.canonical, known(a.family));
+        quote!((#name, #canonical, #f),)
+    });
     quote! {
         /// The cargo feature that generates a function: core GL, ARB and KHR always; `GL_EXT_*`
         /// with `ext`; NV, AMD, INTEL, MESA and OVR with `vendor`.
@@ -64,8 +79,9 @@ pub fn emit(api: &Api) -> TokenStream {
             Vendor,
         }
 
-        /// A required function and the family of its entry point (`None`: the header does
-        /// not declare it, so no build of glcmd has one).
+        /// A required function and the family of its entry point (`None`: no build of glcmd
+        /// has one: neither the header nor glcmd's gl.xml-only functions declare it, and it is
+        /// no alias glcmd serves).
         pub type Function = (&'static str, Option<Family>);
 
         /// An extension or core version and what it requires of a core-profile context.
@@ -83,5 +99,9 @@ pub fn emit(api: &Api) -> TokenStream {
 
         /// The core versions, `GL_VERSION_1_0` first.
         pub static VERSIONS: &[Provision] = &[#(#versions)*];
+
+        /// gl.xml's aliases this build serves with the entry point of the function they alias
+        /// (same semantics and C types), sorted: (alias, canonical function, family).
+        pub static ALIASES: &[(&str, &str, Family)] = &[#(#aliases)*];
     }
 }

@@ -9,7 +9,10 @@
 //! of `glcmdGetProcAddress`), any other thread to the driver's own function (a compatibility or
 //! GLES context, or a thread with no context). The table and that choice are hand-written
 //! (`run/src/preload/dispatch.rs`); this emitter writes only the symbols and the name table, in
-//! the order of the model, which is the index of each symbol's table entry.
+//! the order of the model, which is the index of each symbol's table entry: the functions, then
+//! gl.xml's aliases of them (`crate::aliases`), each with its canonical function's signature and
+//! an entry of its own, filled by name like the others (glcmd's answer for an alias is the
+//! canonical entry point; the driver's is whatever it has for that name).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -22,13 +25,16 @@ pub fn emit(api: &Api) -> TokenStream {
     let mut names = Vec::new();
     let mut symbols = Vec::new();
     let mut arms = Vec::new();
-    for (index, f) in api.functions.iter().enumerate() {
-        let name = format_ident!("{}", f.name);
+    let by_name = |n: &str| api.functions.iter().find(|f| f.name == n);
+    let served = api.functions.iter().map(|f| (f.name.as_str(), f));
+    let aliases = api.aliases.iter().filter_map(|a| Some((a.name.as_str(), by_name(&a.canonical)?)));
+    for (index, (symbol, f)) in served.chain(aliases).enumerate() {
+        let name = format_ident!("{}", symbol);
         let pfn = pfn_alias(f);
         let (types, ret) = signature(f);
         let args: Vec<_> = (0..types.len()).map(|i| format_ident!("a{i}")).collect();
         let i = Literal::usize_unsuffixed(index);
-        let cname = Literal::c_string(&std::ffi::CString::new(f.name.as_str()).expect("GL names have no NUL"));
+        let cname = Literal::c_string(&std::ffi::CString::new(symbol).expect("GL names have no NUL"));
         names.push(quote!(#cname,));
         arms.push(quote!(#i => #name as *const std::ffi::c_void,));
         symbols.push(quote! {

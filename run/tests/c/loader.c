@@ -138,6 +138,23 @@ int main(int argc, char **argv) {
         glGetTextureParameteriv(texture, GL_TEXTURE_IMMUTABLE_LEVELS, &levels);
         printf("texture_storage_levels=%d\n", levels);
     }
+    if (GLAD_GL_EXT_texture_integer && GLAD_GL_EXT_texture_array) {
+        /* gl.xml-only functions: glClearColorIiEXT (generated from gl.xml) and the alias
+         * glFramebufferTextureLayerEXT (served by glFramebufferTextureLayer). */
+        GLuint texture = 0, fb = 0;
+        GLint texel[4] = {0, 0, 0, 0};
+        glGenTextures(1, &texture);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, texture);
+        glTexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA32I, 2, 2, 2);
+        glGenFramebuffers(1, &fb);
+        glBindFramebuffer(GL_FRAMEBUFFER, fb);
+        glFramebufferTextureLayerEXT(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture, 0, 1);
+        glClearColorIiEXT(-5, 6, 1 << 24, -7);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glReadPixels(1, 1, 1, 1, GL_RGBA_INTEGER, GL_INT, texel);
+        printf("ext_texture_integer_clear=%d %d %d %d\n", texel[0], texel[1], texel[2], texel[3]);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
     if (GLAD_GL_EXT_memory_object) {
         GLuint memory = 0;
         glCreateMemoryObjectsEXT(1, &memory);

@@ -89,8 +89,7 @@ pub struct Frame {
 /// A submit that was refused, with the list it was given: nothing recorded is lost. Take the
 /// list back with [`SubmitError::into_list`] (and submit it elsewhere, or drop it); `?` converts
 /// the error into [`Error`] (dropping the list) where the caller has no use for it.
-#[derive(Debug, thiserror::Error)]
-#[error("{error} (the list was not submitted; SubmitError::into_list gives it back)")]
+#[derive(Debug)]
 pub struct SubmitError {
     /// Why the submit was refused.
     pub error: Error,
@@ -117,6 +116,15 @@ impl SubmitError {
         (self.error, *self.list)
     }
 }
+
+impl std::fmt::Display for SubmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (the list was not submitted; SubmitError::into_list gives it back)", self.error)
+    }
+}
+
+/// No source: the refusal's error is part of the message.
+impl std::error::Error for SubmitError {}
 
 /// The program interface cache's side of a submit (`programs.rs`).
 impl Device {

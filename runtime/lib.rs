@@ -137,6 +137,8 @@ pub mod diagnostics;
 #[doc(hidden)]
 pub mod dump;
 mod error;
+#[cfg(test)]
+mod error_messages;
 mod frame;
 #[doc(hidden)]
 pub mod generated;

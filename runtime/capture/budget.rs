@@ -80,8 +80,7 @@ impl Resource {
 }
 
 /// A record that would take the replay past its budget.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", describe(self))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OverBudget {
     pub resource: Resource,
     /// What the replay would use with this record.
@@ -89,14 +88,19 @@ pub struct OverBudget {
     pub limit: u64,
 }
 
-fn describe(e: &OverBudget) -> String {
-    let (what, field, flag) = e.resource.describe();
-    format!(
-        "the replay would use {} {what}, past its budget of {} (ReplayBudget::{field}; raise it with glcmd-replay \
-         {flag} if you trust the capture)",
-        e.used, e.limit
-    )
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, field, flag) = self.resource.describe();
+        write!(
+            f,
+            "the replay would use {} {what}, past its budget of {} (ReplayBudget::{field}; raise it with glcmd-replay \
+             {flag} if you trust the capture)",
+            self.used, self.limit
+        )
+    }
 }
+
+impl std::error::Error for OverBudget {}
 
 /// `level` of a key that covers every level of an object (a whole chain, a buffer).
 const ALL: u32 = u32::MAX;

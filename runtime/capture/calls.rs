@@ -15,22 +15,40 @@ use crate::vocab::Class;
 use crate::Error;
 
 /// Why a recorded create or query is not accepted.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallProblem {
-    #[error("function index {0} is no create or query this build can replay")]
     UnknownFunction(u16),
-    #[error("argument `{param}` does not decode: {} at byte {}", error.what, error.at)]
     Argument { param: &'static str, error: WireError },
-    #[error("the recorded answer does not decode: {} at byte {}", error.what, error.at)]
     Answer { error: WireError },
-    #[error("argument `{param}` names {class:?} {name}, which no earlier create of the capture returned")]
     UnknownName { param: &'static str, class: Class, name: u32 },
-    #[error(
-        "the create asks for {asked} names (`{param}`) but the capture recorded {recorded}: a replayed create makes \
-         exactly the names its record holds"
-    )]
     CreateCount { param: &'static str, asked: i64, recorded: usize },
 }
+
+impl std::fmt::Display for CallProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallProblem::UnknownFunction(index) => {
+                write!(f, "function index {index} is no create or query this build can replay")
+            }
+            CallProblem::Argument { param, error } => {
+                write!(f, "argument `{param}` does not decode: {} at byte {}", error.what, error.at)
+            }
+            CallProblem::Answer { error } => {
+                write!(f, "the recorded answer does not decode: {} at byte {}", error.what, error.at)
+            }
+            CallProblem::UnknownName { param, class, name } => {
+                write!(f, "argument `{param}` names {class:?} {name}, which no earlier create of the capture returned")
+            }
+            CallProblem::CreateCount { param, asked, recorded } => write!(
+                f,
+                "the create asks for {asked} names (`{param}`) but the capture recorded {recorded}: a replayed \
+                 create makes exactly the names its record holds"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CallProblem {}
 
 /// Checks (loading) or translates (replay) object names.
 pub trait Names {

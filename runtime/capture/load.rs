@@ -13,32 +13,38 @@ use super::validate::{self, PacketProblem};
 use crate::vocab::Class;
 
 /// Why a capture cannot be loaded.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum LoadError {
-    #[error("{path}: {message}")]
-    Io { path: String, message: String },
-    #[error("not a glcmd capture: it starts with {found:02x?}, not \"GLCMDCAP\"")]
-    NotACapture { found: Vec<u8> },
-    #[error("the capture was written on a machine of the other byte order; this machine is {machine}-endian")]
-    ByteOrder { machine: &'static str },
-    #[error("capture format version {found}; this build reads version {supported}")]
-    Version { found: u32, supported: u32 },
-    #[error(
-        "the capture was made by a glcmd build with another opcode table (fingerprint {file:#018x}, this build \
-         {this_build:#018x}); replay it with the glcmd version that wrote it"
-    )]
-    Fingerprint { file: u64, this_build: u64 },
-    #[error(
-        "the capture was written by a glcmd build with the extension families {file} (cargo features) and this \
-         build has {this_build}: opcodes differ between the two. Build the replayer with the same features \
-         (glcmd-replay: `--no-default-features --features \"{file}\"`, or none for \"none\")"
-    )]
-    Families { file: String, this_build: String },
-    #[error("truncated at byte {offset}: {what}")]
-    Truncated { offset: usize, what: String },
-    #[error("malformed record at byte {offset}: {what}")]
-    Malformed { offset: usize, what: String },
-    #[error("frame {frame}, list {list} (slot {slot}{}), command {command} at byte {offset}: {problem}", label_text(.label))]
+    Io {
+        path: String,
+        message: String,
+    },
+    NotACapture {
+        found: Vec<u8>,
+    },
+    ByteOrder {
+        machine: &'static str,
+    },
+    Version {
+        found: u32,
+        supported: u32,
+    },
+    Fingerprint {
+        file: u64,
+        this_build: u64,
+    },
+    Families {
+        file: String,
+        this_build: String,
+    },
+    Truncated {
+        offset: usize,
+        what: String,
+    },
+    Malformed {
+        offset: usize,
+        what: String,
+    },
     Packet {
         frame: u64,
         /// Index of the list among the frame's lists in the capture.
@@ -49,8 +55,56 @@ pub enum LoadError {
         offset: usize,
         problem: PacketProblem,
     },
-    #[error("{function} at byte {offset}: {problem}")]
-    Call { offset: usize, function: String, problem: CallProblem },
+    Call {
+        offset: usize,
+        function: String,
+        problem: CallProblem,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io { path, message } => write!(f, "{path}: {message}"),
+            LoadError::NotACapture { found } => {
+                write!(f, "not a glcmd capture: it starts with {found:02x?}, not \"GLCMDCAP\"")
+            }
+            LoadError::ByteOrder { machine } => write!(
+                f,
+                "the capture was written on a machine of the other byte order; this machine is {machine}-endian"
+            ),
+            LoadError::Version { found, supported } => {
+                write!(f, "capture format version {found}; this build reads version {supported}")
+            }
+            LoadError::Fingerprint { file, this_build } => write!(
+                f,
+                "the capture was made by a glcmd build with another opcode table (fingerprint {file:#018x}, this \
+                 build {this_build:#018x}); replay it with the glcmd version that wrote it"
+            ),
+            LoadError::Families { file, this_build } => families_text(f, file, this_build),
+            LoadError::Truncated { offset, what } => write!(f, "truncated at byte {offset}: {what}"),
+            LoadError::Malformed { offset, what } => write!(f, "malformed record at byte {offset}: {what}"),
+            LoadError::Packet { frame, list, slot, label, command, offset, problem } => write!(
+                f,
+                "frame {frame}, list {list} (slot {slot}{}), command {command} at byte {offset}: {problem}",
+                label_text(label)
+            ),
+            LoadError::Call { offset, function, problem } => write!(f, "{function} at byte {offset}: {problem}"),
+        }
+    }
+}
+
+/// No source: a packet's or a call's problem is part of the message.
+impl std::error::Error for LoadError {}
+
+/// The message of [`LoadError::Families`].
+fn families_text(f: &mut std::fmt::Formatter<'_>, file: &str, this_build: &str) -> std::fmt::Result {
+    write!(
+        f,
+        "the capture was written by a glcmd build with the extension families {file} (cargo features) and this \
+         build has {this_build}: opcodes differ between the two. Build the replayer with the same features \
+         (glcmd-replay: `--no-default-features --features \"{file}\"`, or none for \"none\")"
+    )
 }
 
 fn label_text(label: &str) -> String {

@@ -78,20 +78,45 @@ pub struct ReplaySummary {
 }
 
 /// Why a replay stopped.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum ReplayError {
-    #[error("the replaying device: {0}")]
-    Device(#[from] Error),
-    #[error("frame {frame}, list {list}: after translating names: {problem}")]
+    Device(Error),
     Translated { frame: u64, list: usize, problem: validate::PacketProblem },
-    #[error("{function}: {problem}")]
     Call { function: String, problem: CallProblem },
-    #[error("frames {asked:?} asked for, the capture has {has}")]
     Frames { asked: Range<usize>, has: usize },
-    #[error("the final framebuffer: {0}")]
     Framebuffer(String),
-    #[error("{record}: {problem}")]
     Budget { record: String, problem: super::budget::OverBudget },
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Device(e) => write!(f, "the replaying device: {e}"),
+            ReplayError::Translated { frame, list, problem } => {
+                write!(f, "frame {frame}, list {list}: after translating names: {problem}")
+            }
+            ReplayError::Call { function, problem } => write!(f, "{function}: {problem}"),
+            ReplayError::Frames { asked, has } => write!(f, "frames {asked:?} asked for, the capture has {has}"),
+            ReplayError::Framebuffer(message) => write!(f, "the final framebuffer: {message}"),
+            ReplayError::Budget { record, problem } => write!(f, "{record}: {problem}"),
+        }
+    }
+}
+
+/// The replaying device's error is the source; the other problems are part of the message.
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Device(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<Error> for ReplayError {
+    fn from(e: Error) -> Self {
+        ReplayError::Device(e)
+    }
 }
 
 /// The capture's names paired with the replay's, per class.

@@ -27,27 +27,53 @@ use crate::generated::{OPCODE_COUNT, SLOTS};
 use crate::vocab::params::{BYTES_NULL, BYTES_OFFSET};
 
 /// Why a packet is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PacketProblem {
-    #[error("unknown opcode {0} (this build has {OPCODE_COUNT})")]
     UnknownOpcode(u16),
-    #[error("{function}: the packet needs {slots} slots, but the list ends after {left}")]
     PastEnd { function: &'static str, slots: usize, left: usize },
-    #[error("{function} is not replayed from a capture: {reason}")]
     Refused { function: &'static str, reason: &'static str },
-    #[error("{function}: `{param}` spans bytes {start}..{end} of a {size}-byte parameter buffer")]
     OutOfRange { function: &'static str, param: &'static str, start: u64, end: u64, size: usize },
-    #[error("{function}: `{param}` has a negative count ({count})")]
     NegativeCount { function: &'static str, param: &'static str, count: i64 },
-    #[error("{function}: `{param}` holds {len} bytes, but its count argument says {count}")]
     CountMismatch { function: &'static str, param: &'static str, len: i64, count: i64 },
-    #[error("{function}: `{param}` has no NUL inside the parameter buffer")]
     Unterminated { function: &'static str, param: &'static str },
-    #[error("{function}: `{param}` is marked as {marker}, which this argument cannot be")]
     Marker { function: &'static str, param: &'static str, marker: &'static str },
-    #[error("{function}: {problem}")]
     Name { function: &'static str, problem: CallProblem },
 }
+
+impl std::fmt::Display for PacketProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PacketProblem::UnknownOpcode(opcode) => {
+                write!(f, "unknown opcode {opcode} (this build has {OPCODE_COUNT})")
+            }
+            PacketProblem::PastEnd { function, slots, left } => {
+                write!(f, "{function}: the packet needs {slots} slots, but the list ends after {left}")
+            }
+            PacketProblem::Refused { function, reason } => {
+                write!(f, "{function} is not replayed from a capture: {reason}")
+            }
+            PacketProblem::OutOfRange { function, param, start, end, size } => {
+                write!(f, "{function}: `{param}` spans bytes {start}..{end} of a {size}-byte parameter buffer")
+            }
+            PacketProblem::NegativeCount { function, param, count } => {
+                write!(f, "{function}: `{param}` has a negative count ({count})")
+            }
+            PacketProblem::CountMismatch { function, param, len, count } => {
+                write!(f, "{function}: `{param}` holds {len} bytes, but its count argument says {count}")
+            }
+            PacketProblem::Unterminated { function, param } => {
+                write!(f, "{function}: `{param}` has no NUL inside the parameter buffer")
+            }
+            PacketProblem::Marker { function, param, marker } => {
+                write!(f, "{function}: `{param}` is marked as {marker}, which this argument cannot be")
+            }
+            PacketProblem::Name { function, problem } => write!(f, "{function}: {problem}"),
+        }
+    }
+}
+
+/// No source: a name's problem is part of the message.
+impl std::error::Error for PacketProblem {}
 
 /// Where a problem is: the packet's slot and its command index in the list.
 #[derive(Clone, Debug, PartialEq, Eq)]

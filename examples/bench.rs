@@ -27,6 +27,9 @@
 //! workload for the instruction counts of `.ci/icount.sh` (see `bench/icount.rs`);
 //! `--only glbound [--reps R] [--segments S]` runs the GL-bound frame alone, R interleaved runs
 //! of every variant, each child timing S segments, with the table by speed (`bench/speeds.rs`).
+//! `--only cpuframe [--rounds R] [--workers W]` runs the CPU-bound frame with W workers (1 by
+//! default) against direct GL, the bare CPU work and the closures, R interleaved rounds, ratios
+//! within a round with intervals (`bench/cpuframe.rs`).
 //! `BENCH_TRACE_ALLOCS=1` prints the backtrace of any allocation made in a steady-state window.
 //!
 //! The harness is this file's own (median of timed batches), not criterion: every figure is a
@@ -42,6 +45,8 @@
 mod alloc;
 #[path = "bench/child.rs"]
 mod child;
+#[path = "bench/cpuframe.rs"]
+mod cpuframe;
 #[path = "bench/diag.rs"]
 mod diag;
 #[path = "bench/frame.rs"]
@@ -344,6 +349,42 @@ impl Scenario {
     }
 }
 
+/// `--only cpuframe [--rounds R] [--workers W]`: the CPU-bound frame with few workers, the
+/// variants interleaved over R rounds (`bench/cpuframe.rs`).
+fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
+    let arg = |name: &str, default: usize| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(default)
+    };
+    let (rounds, workers) = (arg("--rounds", 8), arg("--workers", 1));
+    let ctx = GlContext::headless().expect("a headless GL context");
+    let g = ctx.load_gl();
+    let s = unsafe { scene::setup(&g) };
+    let (_, renderer, _) = unsafe { scene::strings(&g) };
+    let device = Device::headless().expect("a headless glcmd device");
+    let ds = device.with_gl(|g| unsafe { scene::setup(g) }).unwrap();
+    let (iters, _) = frame::calibrate(o.work_us);
+    let cfg = FrameCfg { objects: o.objects, iters, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    progress(&format!("GL: {renderer}; {} µs of CPU work per object = {iters} iterations", o.work_us), t0);
+    // SAFETY: `g` and `s` belong to `ctx`, current on this thread.
+    let r = unsafe { cpuframe::run(&g, &s, &device, ds, &cfg, workers, rounds, &|m| progress(m, t0)) };
+    let mut out = String::new();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let _ = writeln!(
+        out,
+        "CPU-bound frame, {renderer}, {cores} cores, {} (load before: {load})\n",
+        harness::cpu_model(),
+        load = harness::loadavg()
+    );
+    r.table(&mut out);
+    println!("{out}");
+    let i = r.glcmd_vs_direct();
+    println!(
+        "{{\"cpuframe_workers\":{workers},\"cpuframe_rounds\":{rounds},\"cpuframe_glcmd_over_direct\":{},\"cpuframe_glcmd_over_direct_hi\":{}}}",
+        i.map_or("null".into(), |i| format!("{:.4}", i.ratio)),
+        i.map_or("null".into(), |i| format!("{:.4}", i.hi))
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(child::FLAG) {
@@ -406,7 +447,8 @@ fn main() {
                 println!("{out}");
                 eprint!("{}", gb.raw_segments());
             }
-            other => eprintln!("--only: unknown section {other} (record, dispatch, glbound)"),
+            "cpuframe" => cpuframe_only(&args, &o, t0),
+            other => eprintln!("--only: unknown section {other} (record, dispatch, glbound, cpuframe)"),
         }
         return;
     }

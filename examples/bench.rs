@@ -134,6 +134,8 @@ struct Scenario {
     gl_runs: [f64; 2],
     direct: FrameResult,
     glcmd: Vec<(usize, FrameResult)>,
+    /// (b0): glcmd recorded by the calling thread, no pool (`frame::glcmd` with 0 workers).
+    inline: FrameResult,
     closures: Vec<(usize, FrameResult)>,
     /// Direct GL in a child process of its own, without and with the driver's threading.
     direct_alone: Option<Result<child::ChildResult, String>>,
@@ -173,6 +175,9 @@ fn scenario(
     let cpu0 = frame::cpu_only(&cfg);
     let gl0 = unsafe { frame::direct(g, s, &FrameCfg { iters: 0, ..cfg }) }.median_ns;
     let direct = unsafe { frame::direct(g, s, &cfg) };
+    // Right after direct GL, on the same thread: glcmd recorded by the calling thread (b0).
+    progress("  glcmd, recorded by the calling thread", t0);
+    let inline = frame::glcmd(device, ds, &cfg, 0);
     let mut glcmd = Vec::new();
     let mut closures = Vec::new();
     // glcmd and the closures alternate, worker count by worker count, so that a drift of the
@@ -201,6 +206,7 @@ fn scenario(
         gl_runs: [gl0, gl1],
         direct,
         glcmd,
+        inline,
         closures,
         direct_alone,
         driver_threaded,
@@ -291,6 +297,18 @@ impl Scenario {
             let allocs = r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default();
             row(out, "(b) glcmd", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
         }
+        let r = &self.inline;
+        let allocs = r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default();
+        row(
+            out,
+            "(b0) glcmd, recorded by the calling thread",
+            "0 + caller",
+            1,
+            r.median_ns,
+            r.mean_ns,
+            allocs,
+            r.checksum,
+        );
         for (w, r) in &self.closures {
             let allocs = format!("≥ {}", 3 * self.cfg.objects);
             row(out, "(c) `Box<dyn FnOnce>` per call", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
@@ -337,6 +355,16 @@ impl Scenario {
             },
             ratios.join(", ")
         );
+        if let Some((_, b1)) = self.glcmd.iter().find(|(w, _)| *w == 1) {
+            let _ = writeln!(
+                out,
+                "One recording thread: (b) 1 worker / (a) = {:.3}, (b0) on the calling thread / (a) = {:.3}: single \
+                 measurements a minute apart, which the machine's drift moves by several per cent; `bench --only \
+                 cpuframe` judges them over interleaved rounds.",
+                b1.median_ns / a,
+                self.inline.median_ns / a
+            );
+        }
         if let Some((label, Ok(c))) = &self.driver_threaded {
             let _ = writeln!(
                 out,
@@ -717,6 +745,7 @@ fn main() {
     if let Some(Ok(c)) = &main.direct_alone {
         kv("frame_ms_direct_alone", f(c.frame_ns / 1e6));
     }
+    kv("frame_ms_glcmd_calling_thread", f(main.inline.median_ns / 1e6));
     kv(
         "frame_glcmd_faster_than_closures_all",
         main.glcmd.iter().zip(&main.closures).all(|((_, b), (_, c))| b.median_ns < c.median_ns).to_string(),
@@ -727,6 +756,7 @@ fn main() {
     kv("images_match", {
         let c = main.direct.checksum;
         let all = main.glcmd.iter().chain(&main.closures).all(|(_, r)| r.checksum == c)
+            && main.inline.checksum == c
             && main.driver_threaded.as_ref().is_none_or(|(_, r)| r.as_ref().is_ok_and(|x| x.checksum == c))
             && main.direct_alone.as_ref().is_none_or(|r| r.as_ref().is_ok_and(|x| x.checksum == c));
         all.to_string()

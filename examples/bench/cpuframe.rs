@@ -7,13 +7,13 @@
 //! per worker and frame), while the render thread replays the slots already submitted and the
 //! harness keeps two frames in flight: frame = max(work + record, replay), which is below direct
 //! GL by the GL calls' cost minus the recording's. On the GPU machine the GL calls are about
-//! 0.4 ms of a 100 ms frame, so the expected ratio is about 0.996; on llvmpipe (5–7 ms of GL) it
-//! is about 0.94 when the render thread has a core of its own.
+//! 0.4 ms of a 100 ms frame, so the expected ratio is about 0.997; on llvmpipe (6–16 ms of GL,
+//! depending on the machine's load) 0.85–0.95 when the render thread has a core of its own.
 //!
 //! **Why a single run cannot show it.** In the GPU rounds of issue 20 the same work measured
 //! twice in one run (direct GL in the bench's process and alone in a process of its own)
-//! differed by up to 25 % (102.96 against 128.95 ms), and glcmd's one-worker frame went from
-//! 0.91× to 1.03× direct across rounds with nothing changed in its path. A ratio of two single
+//! differed by up to 25 % (102.96 against 128.95 ms), and direct GL's frame over glcmd's with one
+//! worker went from 0.93 to 1.09 across rounds with nothing added to the worker's path. A ratio of two single
 //! measurements taken a minute apart measures the machine's drift, not glcmd.
 //!
 //! **The method.** One *round* runs every variant once, in the bench's process, in an order
@@ -31,10 +31,10 @@
 //! - (c) a `Box<dyn FnOnce>` per call, `W` workers.
 //!
 //! Each variant's figure is its median frame, as in the full bench. Ratios are taken **within a
-//! round** (b/a, c/a, b/w, w/cpu, a/cpu) and summarised over the rounds by their median with a 95 %
-//! percentile-bootstrap interval (rounds resampled with replacement, fixed seed:
-//! `speeds::paired_interval`, tested in `tests/bench_speeds.rs`). Pairing within a round removes the drift between rounds; the interval says what
-//! is left.
+//! round** (b/a, b0/a, b/b0, b/w, w/cpu, c/a, a/cpu) and summarised over the rounds by their
+//! median with a 95 % percentile-bootstrap interval (rounds resampled with replacement, fixed
+//! seed: `speeds::paired_interval`, tested in `tests/bench_speeds.rs`). Pairing within a round
+//! removes the drift between rounds; the interval says what is left.
 //!
 //! **Where the time goes.** For (w), (b) and (c) the table gives the worker threads' time on a
 //! CPU and time runnable but waiting for one, per frame (`/proc/thread-self/schedstat`): on a

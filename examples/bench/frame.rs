@@ -84,6 +84,10 @@ pub struct FrameResult {
     /// The recording threads, per frame of the run (warm-up included): time on a CPU and time
     /// ready but waiting for one, from `/proc/thread-self/schedstat` (None where absent).
     pub worker_sched: Option<Sched>,
+    /// glcmd only: wall time the recording threads spent in `Frame::submit`, per frame of the
+    /// run (warm-up included). Large when a submit that wakes the render thread gets the
+    /// recording thread's CPU taken by it (no idle core for it to wake on).
+    pub submit_ns_per_frame: Option<f64>,
 }
 
 /// A thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
@@ -188,6 +192,7 @@ pub unsafe fn direct(g: &Gl, s: &Scene, cfg: &FrameCfg) -> FrameResult {
         parked_ns_per_frame: None,
         replay_ns_per_frame: None,
         worker_sched: None,
+        submit_ns_per_frame: None,
     }
 }
 
@@ -336,6 +341,7 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
     prewarm(device, &s, cfg);
     let base = device.stats().frames;
     let total = (cfg.warmup + cfg.frames) as u64;
+    let submit_ns = AtomicU64::new(0);
     let record = |frame: &Frame, k: u32| {
         let mut list = device.command_list();
         if k == 0 {
@@ -345,7 +351,9 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
             let m = scene::cpu_work(o, cfg.iters);
             scene::object_record(&mut list, &s, &m, scene::color(o));
         }
+        let t = Instant::now();
         frame.submit(k as usize, list).unwrap();
+        submit_ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
     };
     std::thread::scope(|sc| {
         for _ in 0..workers {
@@ -404,6 +412,7 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
         parked_ns_per_frame: per_frame(&|s| s.parked.as_nanos() as f64),
         replay_ns_per_frame: per_frame(&|s| s.replay.as_nanos() as f64),
         worker_sched: sched.per_frame(total as usize),
+        submit_ns_per_frame: Some(submit_ns.into_inner() as f64 / total as f64),
     }
 }
 
@@ -519,6 +528,7 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
         parked_ns_per_frame: None,
         replay_ns_per_frame: None,
         worker_sched: sched.per_frame(total as usize),
+        submit_ns_per_frame: None,
     }
 }
 

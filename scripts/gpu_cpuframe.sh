@@ -7,7 +7,7 @@
 #   cargo build --release --workspace --example bench
 #   mkdir -p .benchbin && cp target/release/examples/bench .benchbin/
 # then, with the `run` tool (carry [".gl", ".benchbin"]): bash scripts/gpu_cpuframe.sh
-# A round is 5 variants × (FRAMES + warm-up) frames of about 100 ms: ROUNDS=16 FRAMES=20 takes
+# A round is 6 variants × (FRAMES + warm-up) frames of about 100 ms: ROUNDS=16 FRAMES=20 takes
 # about 5 minutes; the 2-worker line (WORKERS2=1) doubles that. Outputs go to $OUT (the device's
 # return folder) or /tmp/gpu-cpuframe.
 set -u

@@ -27,6 +27,9 @@
 //! workload for the instruction counts of `.ci/icount.sh` (see `bench/icount.rs`);
 //! `--only glbound [--reps R] [--segments S]` runs the GL-bound frame alone, R interleaved runs
 //! of every variant, each child timing S segments, with the table by speed (`bench/speeds.rs`).
+//! `--only cpuframe [--rounds R] [--workers W]` runs the CPU-bound frame with W workers (1 by
+//! default) against direct GL, the bare CPU work and the closures, R interleaved rounds, ratios
+//! within a round with intervals (`bench/cpuframe.rs`).
 //! `BENCH_TRACE_ALLOCS=1` prints the backtrace of any allocation made in a steady-state window.
 //!
 //! The harness is this file's own (median of timed batches), not criterion: every figure is a
@@ -42,6 +45,8 @@
 mod alloc;
 #[path = "bench/child.rs"]
 mod child;
+#[path = "bench/cpuframe.rs"]
+mod cpuframe;
 #[path = "bench/diag.rs"]
 mod diag;
 #[path = "bench/frame.rs"]
@@ -129,6 +134,8 @@ struct Scenario {
     gl_runs: [f64; 2],
     direct: FrameResult,
     glcmd: Vec<(usize, FrameResult)>,
+    /// (b0): glcmd recorded by the calling thread, no pool (`frame::glcmd` with 0 workers).
+    inline: FrameResult,
     closures: Vec<(usize, FrameResult)>,
     /// Direct GL in a child process of its own, without and with the driver's threading.
     direct_alone: Option<Result<child::ChildResult, String>>,
@@ -168,6 +175,9 @@ fn scenario(
     let cpu0 = frame::cpu_only(&cfg);
     let gl0 = unsafe { frame::direct(g, s, &FrameCfg { iters: 0, ..cfg }) }.median_ns;
     let direct = unsafe { frame::direct(g, s, &cfg) };
+    // Right after direct GL, on the same thread: glcmd recorded by the calling thread (b0).
+    progress("  glcmd, recorded by the calling thread", t0);
+    let inline = frame::glcmd(device, ds, &cfg, 0);
     let mut glcmd = Vec::new();
     let mut closures = Vec::new();
     // glcmd and the closures alternate, worker count by worker count, so that a drift of the
@@ -196,6 +206,7 @@ fn scenario(
         gl_runs: [gl0, gl1],
         direct,
         glcmd,
+        inline,
         closures,
         direct_alone,
         driver_threaded,
@@ -286,6 +297,18 @@ impl Scenario {
             let allocs = r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default();
             row(out, "(b) glcmd", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
         }
+        let r = &self.inline;
+        let allocs = r.allocs.map(|x| format!("{x:.1}")).unwrap_or_default();
+        row(
+            out,
+            "(b0) glcmd, recorded by the calling thread",
+            "0 + caller",
+            1,
+            r.median_ns,
+            r.mean_ns,
+            allocs,
+            r.checksum,
+        );
         for (w, r) in &self.closures {
             let allocs = format!("≥ {}", 3 * self.cfg.objects);
             row(out, "(c) `Box<dyn FnOnce>` per call", &w.to_string(), *w, r.median_ns, r.mean_ns, allocs, r.checksum);
@@ -332,6 +355,16 @@ impl Scenario {
             },
             ratios.join(", ")
         );
+        if let Some((_, b1)) = self.glcmd.iter().find(|(w, _)| *w == 1) {
+            let _ = writeln!(
+                out,
+                "One recording thread: (b) 1 worker / (a) = {:.3}, (b0) on the calling thread / (a) = {:.3}: single \
+                 measurements a minute apart, which the machine's drift moves by several per cent; `bench --only \
+                 cpuframe` judges them over interleaved rounds.",
+                b1.median_ns / a,
+                self.inline.median_ns / a
+            );
+        }
         if let Some((label, Ok(c))) = &self.driver_threaded {
             let _ = writeln!(
                 out,
@@ -342,6 +375,42 @@ impl Scenario {
             );
         }
     }
+}
+
+/// `--only cpuframe [--rounds R] [--workers W]`: the CPU-bound frame with few workers, the
+/// variants interleaved over R rounds (`bench/cpuframe.rs`).
+fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
+    let arg = |name: &str, default: usize| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(default)
+    };
+    let (rounds, workers) = (arg("--rounds", 8), arg("--workers", 1));
+    let ctx = GlContext::headless().expect("a headless GL context");
+    let g = ctx.load_gl();
+    let s = unsafe { scene::setup(&g) };
+    let (_, renderer, _) = unsafe { scene::strings(&g) };
+    let device = Device::headless().expect("a headless glcmd device");
+    let ds = device.with_gl(|g| unsafe { scene::setup(g) }).unwrap();
+    let (iters, _) = frame::calibrate(o.work_us);
+    let cfg = FrameCfg { objects: o.objects, iters, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    progress(&format!("GL: {renderer}; {} µs of CPU work per object = {iters} iterations", o.work_us), t0);
+    // SAFETY: `g` and `s` belong to `ctx`, current on this thread.
+    let r = unsafe { cpuframe::run(&g, &s, &device, ds, &cfg, workers, rounds, &|m| progress(m, t0)) };
+    let mut out = String::new();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let _ = writeln!(
+        out,
+        "CPU-bound frame, {renderer}, {cores} cores, {} (load before: {load})\n",
+        harness::cpu_model(),
+        load = harness::loadavg()
+    );
+    r.table(&mut out);
+    println!("{out}");
+    let i = r.glcmd_vs_direct();
+    println!(
+        "{{\"cpuframe_workers\":{workers},\"cpuframe_rounds\":{rounds},\"cpuframe_glcmd_over_direct\":{},\"cpuframe_glcmd_over_direct_hi\":{}}}",
+        i.map_or("null".into(), |i| format!("{:.4}", i.ratio)),
+        i.map_or("null".into(), |i| format!("{:.4}", i.hi))
+    );
 }
 
 fn main() {
@@ -406,7 +475,8 @@ fn main() {
                 println!("{out}");
                 eprint!("{}", gb.raw_segments());
             }
-            other => eprintln!("--only: unknown section {other} (record, dispatch, glbound)"),
+            "cpuframe" => cpuframe_only(&args, &o, t0),
+            other => eprintln!("--only: unknown section {other} (record, dispatch, glbound, cpuframe)"),
         }
         return;
     }
@@ -675,6 +745,7 @@ fn main() {
     if let Some(Ok(c)) = &main.direct_alone {
         kv("frame_ms_direct_alone", f(c.frame_ns / 1e6));
     }
+    kv("frame_ms_glcmd_calling_thread", f(main.inline.median_ns / 1e6));
     kv(
         "frame_glcmd_faster_than_closures_all",
         main.glcmd.iter().zip(&main.closures).all(|((_, b), (_, c))| b.median_ns < c.median_ns).to_string(),
@@ -685,6 +756,7 @@ fn main() {
     kv("images_match", {
         let c = main.direct.checksum;
         let all = main.glcmd.iter().chain(&main.closures).all(|(_, r)| r.checksum == c)
+            && main.inline.checksum == c
             && main.driver_threaded.as_ref().is_none_or(|(_, r)| r.as_ref().is_ok_and(|x| x.checksum == c))
             && main.direct_alone.as_ref().is_none_or(|r| r.as_ref().is_ok_and(|x| x.checksum == c));
         all.to_string()

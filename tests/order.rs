@@ -291,3 +291,52 @@ fn wait_frames_returns_when_the_frame_has_ended() {
     assert_eq!(stats.round_trips, round_trips, "wait_frames made a round trip");
     assert!(!device.is_texture(texture).unwrap(), "the frame's delete has run");
 }
+
+/// Issue 20, item 4: with one worker, replay overlaps recording. Each slot replays as soon as
+/// it and the slots before it are submitted, while the worker still records the later slots
+/// of the same frame; and the next frame's first slot replays once every slot of this frame
+/// is submitted, while its `Frame` handle is still held. Seen by content: the log read back
+/// after each submit holds exactly the slots submitted so far.
+#[test]
+fn each_slot_replays_while_the_later_slots_are_still_recorded() {
+    with_timeout("slot-by-slot replay", Duration::from_secs(30), || {
+        let device = device();
+        let log = Log::new(&device);
+        let slots = 4;
+        let frame = device.begin_frame(slots).unwrap();
+        let next = device.begin_frame(1).unwrap();
+        let ended = next.number() + 1;
+        // The worker: submits slot k, then records nothing more until the test thread has
+        // seen slot k in the log.
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel::<()>();
+        let (submitted_tx, submitted_rx) = std::sync::mpsc::channel::<u32>();
+        let worker = {
+            let device = device.clone();
+            std::thread::spawn(move || {
+                for k in 0..slots {
+                    let mut list = device.command_list();
+                    log.record(&mut list, k as u32);
+                    frame.submit(k, list).unwrap();
+                    submitted_tx.send(k as u32).unwrap();
+                    seen_rx.recv().unwrap();
+                }
+                // Every slot is in, the handle still held: the next frame may start.
+                let mut list = device.command_list();
+                log.record(&mut list, 10);
+                next.submit(0, list).unwrap();
+                submitted_tx.send(10).unwrap();
+                seen_rx.recv().unwrap();
+                drop((frame, next));
+            })
+        };
+        let mut expected = Vec::new();
+        for id in submitted_rx.iter() {
+            expected.push(id);
+            assert_eq!(log.read(&device), expected, "the log after slot {id} was submitted");
+            let _ = seen_tx.send(());
+        }
+        worker.join().unwrap();
+        assert_eq!(device.wait_frames(ended).unwrap().frames, ended);
+        assert_eq!(log.last_color(&device), color_of(10), "the next frame's list replayed last");
+    });
+}

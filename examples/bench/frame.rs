@@ -42,9 +42,10 @@ pub const LISTS_PER_WORKER: u32 = 8;
 
 impl FrameCfg {
     /// The configuration for `workers` recording threads: `LISTS_PER_WORKER` object lists per
-    /// worker.
+    /// worker (0 workers: the calling thread records, with the lists of one worker).
     pub fn for_workers(&self, workers: usize) -> FrameCfg {
-        FrameCfg { chunk: self.objects.div_ceil(LISTS_PER_WORKER * workers as u32).max(1), ..*self }
+        let workers = workers.max(1) as u32;
+        FrameCfg { chunk: self.objects.div_ceil(LISTS_PER_WORKER * workers).max(1), ..*self }
     }
 
     /// Lists (glcmd) or channels (closures) per frame: slot 0 holds the frame prologue (bind
@@ -80,6 +81,61 @@ pub struct FrameResult {
     pub parks_per_frame: Option<f64>,
     pub parked_ns_per_frame: Option<f64>,
     pub replay_ns_per_frame: Option<f64>,
+    /// The recording threads, per frame of the run (warm-up included): time on a CPU and time
+    /// ready but waiting for one, from `/proc/thread-self/schedstat` (None where absent).
+    pub worker_sched: Option<Sched>,
+    /// glcmd only: wall time the recording threads spent in `Frame::submit`, per frame of the
+    /// run (warm-up included). Large when a submit that wakes the render thread gets the
+    /// recording thread's CPU taken by it (no idle core for it to wake on).
+    pub submit_ns_per_frame: Option<f64>,
+}
+
+/// A thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
+/// `schedstat`), ns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sched {
+    pub run_ns: f64,
+    pub wait_ns: f64,
+}
+
+impl Sched {
+    /// The calling thread's figures so far.
+    pub fn now() -> Option<Sched> {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        let mut f = text.split_whitespace().map(|x| x.parse::<f64>().ok());
+        Some(Sched { run_ns: f.next()??, wait_ns: f.next()?? })
+    }
+
+    fn since(self, before: Sched) -> Sched {
+        Sched { run_ns: self.run_ns - before.run_ns, wait_ns: self.wait_ns - before.wait_ns }
+    }
+
+    fn per(self, n: f64) -> Sched {
+        Sched { run_ns: self.run_ns / n, wait_ns: self.wait_ns / n }
+    }
+}
+
+/// Sums the recording threads' [`Sched`] over one run; `None` once any thread could not read it.
+#[derive(Default)]
+struct SchedSum(Mutex<Option<Option<Sched>>>);
+
+impl SchedSum {
+    /// Runs `f` on this thread and adds the thread's figures over it.
+    fn over(&self, f: impl FnOnce()) {
+        let before = Sched::now();
+        f();
+        let d = before.zip(Sched::now()).map(|(b, a)| a.since(b));
+        let mut sum = self.0.lock().unwrap();
+        *sum = Some(match (sum.take(), d) {
+            (None, d) => d,
+            (Some(Some(s)), Some(d)) => Some(Sched { run_ns: s.run_ns + d.run_ns, wait_ns: s.wait_ns + d.wait_ns }),
+            _ => None,
+        });
+    }
+
+    fn per_frame(self, frames: usize) -> Option<Sched> {
+        self.0.into_inner().unwrap().flatten().map(|s| s.per(frames as f64))
+    }
 }
 
 /// `stamps[0]` is the start, `stamps[k]` the end of frame k-1: the median duration of the
@@ -135,7 +191,41 @@ pub unsafe fn direct(g: &Gl, s: &Scene, cfg: &FrameCfg) -> FrameResult {
         parks_per_frame: None,
         parked_ns_per_frame: None,
         replay_ns_per_frame: None,
+        worker_sched: None,
+        submit_ns_per_frame: None,
     }
+}
+
+/// (w): the CPU work alone, no GL, on `workers` threads fed by the same pool and barriers as
+/// (b) and (c): median ns per frame, and the threads' [`Sched`] per frame. Beside
+/// [`cpu_only`] (the same work on the calling thread) it shows what running the work on a
+/// thread of a pool costs by itself, before any GL: the baseline against which (b)'s and (c)'s
+/// own costs are read (`cpuframe.rs`).
+pub fn cpu_pool(cfg: &FrameCfg, workers: usize) -> (f64, Option<Sched>) {
+    let cfg = &cfg.for_workers(workers);
+    let pool = Pool::<()>::new(workers);
+    let sched = SchedSum::default();
+    let mut stamps = Vec::with_capacity(cfg.warmup + cfg.frames + 1);
+    std::thread::scope(|sc| {
+        for _ in 0..workers {
+            sc.spawn(|| {
+                sched.over(|| {
+                    pool.work(cfg, |_, k| {
+                        for o in cfg.range(k) {
+                            std::hint::black_box(scene::cpu_work(o, cfg.iters));
+                        }
+                    })
+                })
+            });
+        }
+        stamps.push(Instant::now());
+        for _ in 0..cfg.warmup + cfg.frames {
+            pool.frame(());
+            stamps.push(Instant::now());
+        }
+        pool.stop();
+    });
+    (intervals(&stamps, cfg.warmup), sched.per_frame(cfg.warmup + cfg.frames))
 }
 
 struct Pool<T> {
@@ -234,9 +324,15 @@ pub fn prewarm_with(device: &Device, slots: usize, record: impl Fn(&mut glcmd::C
 
 /// (b): glcmd with `workers` recording threads. Allocations are counted over the warm-up and
 /// over the measured frames, including the harness's own (it makes none).
+///
+/// `workers == 0` is (b0): the calling thread records every list itself, in slot order,
+/// submitting each as soon as it is full, with no pool and no hand-off to another thread: what
+/// an application with one recording thread (its main thread) writes, and the same thread as
+/// direct GL's, so that a comparison of the two leaves out where the scheduler puts a thread.
 pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> FrameResult {
     let cfg = &FrameCfg { warmup: cfg.warmup.max(GLCMD_WARMUP), ..cfg.for_workers(workers) };
     let pool = Pool::<Frame>::new(workers);
+    let sched = SchedSum::default();
     let mut stamps = Vec::with_capacity(cfg.warmup + cfg.frames + 1);
     let mut counted = (0, 0, 0);
     let (mut stats_before, mut stats_after) = (None, None);
@@ -245,43 +341,57 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
     prewarm(device, &s, cfg);
     let base = device.stats().frames;
     let total = (cfg.warmup + cfg.frames) as u64;
+    let submit_ns = AtomicU64::new(0);
+    let record = |frame: &Frame, k: u32| {
+        let mut list = device.command_list();
+        if k == 0 {
+            scene::prologue_record(&mut list, &s);
+        }
+        for o in cfg.range(k) {
+            let m = scene::cpu_work(o, cfg.iters);
+            scene::object_record(&mut list, &s, &m, scene::color(o));
+        }
+        let t = Instant::now();
+        frame.submit(k as usize, list).unwrap();
+        submit_ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    };
     std::thread::scope(|sc| {
         for _ in 0..workers {
-            sc.spawn(|| {
-                pool.work(cfg, |frame, k| {
-                    let mut list = device.command_list();
-                    if k == 0 {
-                        scene::prologue_record(&mut list, &s);
-                    }
-                    for o in cfg.range(k) {
-                        let m = scene::cpu_work(o, cfg.iters);
-                        scene::object_record(&mut list, &s, &m, scene::color(o));
-                    }
-                    frame.submit(k as usize, list).unwrap();
-                })
-            });
+            sc.spawn(|| sched.over(|| pool.work(cfg, record)));
         }
-        stamps.push(Instant::now());
-        for i in 0..total {
-            if i == cfg.warmup as u64 {
-                // The frames before have ended too: their lists are back in the pool.
-                wait_frames(device, base + i);
-                counted.1 = alloc::snapshot().0;
-                alloc::steady(true);
-                stats_before = Some(device.stats());
-            }
-            if i >= 2 {
-                wait_frames(device, base + i - 1);
-            }
-            let frame = device.begin_frame(cfg.chunks() as usize).unwrap();
-            drop(pool.frame(frame));
+        let mut frames = || {
             stamps.push(Instant::now());
+            for i in 0..total {
+                if i == cfg.warmup as u64 {
+                    // The frames before have ended too: their lists are back in the pool.
+                    wait_frames(device, base + i);
+                    counted.1 = alloc::snapshot().0;
+                    alloc::steady(true);
+                    stats_before = Some(device.stats());
+                }
+                if i >= 2 {
+                    wait_frames(device, base + i - 1);
+                }
+                let frame = device.begin_frame(cfg.chunks() as usize).unwrap();
+                if workers == 0 {
+                    (0..cfg.chunks()).for_each(|k| record(&frame, k));
+                    drop(frame);
+                } else {
+                    drop(pool.frame(frame));
+                }
+                stamps.push(Instant::now());
+            }
+            wait_frames(device, base + total);
+            counted.2 = alloc::snapshot().0;
+            alloc::steady(false);
+            alloc::counting(false);
+            stats_after = Some(device.stats());
+        };
+        if workers == 0 {
+            sched.over(frames);
+        } else {
+            frames();
         }
-        wait_frames(device, base + total);
-        counted.2 = alloc::snapshot().0;
-        alloc::steady(false);
-        alloc::counting(false);
-        stats_after = Some(device.stats());
         pool.stop();
     });
     device.finish().unwrap();
@@ -301,6 +411,8 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
         parks_per_frame: per_frame(&|s| s.parks as f64),
         parked_ns_per_frame: per_frame(&|s| s.parked.as_nanos() as f64),
         replay_ns_per_frame: per_frame(&|s| s.replay.as_nanos() as f64),
+        worker_sched: sched.per_frame(total as usize),
+        submit_ns_per_frame: Some(submit_ns.into_inner() as f64 / total as f64),
     }
 }
 
@@ -324,6 +436,7 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
     let (scene_tx, scene_rx) = crossbeam_channel::bounded::<Scene>(1);
     let completed = AtomicU64::new(0);
     let pool = Pool::<Mutex<Vec<Option<Sender<Call>>>>>::new(workers);
+    let sched = SchedSum::default();
     let mut stamps = Vec::with_capacity(cfg.warmup + cfg.frames + 1);
     let total = (cfg.warmup + cfg.frames) as u64;
     let mut checksum = 0;
@@ -355,28 +468,31 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
             }
         });
         let s = scene_rx.recv().unwrap();
-        let pool = &pool;
+        let (pool, sched) = (&pool, &sched);
         for _ in 0..workers {
             sc.spawn(move || {
-                pool.work(cfg, |senders, k| {
-                    let tx = senders.lock().unwrap()[k as usize].take().expect("chunk sender");
-                    if k == 0 {
-                        tx.send(Box::new(move |g: &Gl| unsafe { scene::prologue_direct(g, &s) })).unwrap();
-                    }
-                    for o in cfg.range(k) {
-                        let m = scene::cpu_work(o, cfg.iters);
-                        let c = scene::color(o);
-                        let (lm, lc) = (s.loc_mvp, s.loc_color);
-                        tx.send(Box::new(move |g: &Gl| unsafe {
-                            (g.UniformMatrix4fv)(lm, 1, gl::FALSE as GLboolean, m.as_ptr())
-                        }))
-                        .unwrap();
-                        tx.send(Box::new(move |g: &Gl| unsafe { (g.Uniform4f)(lc, c[0], c[1], c[2], c[3]) })).unwrap();
-                        tx.send(Box::new(move |g: &Gl| unsafe {
-                            (g.DrawElementsInstanced)(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, std::ptr::null(), 1)
-                        }))
-                        .unwrap();
-                    }
+                sched.over(|| {
+                    pool.work(cfg, |senders, k| {
+                        let tx = senders.lock().unwrap()[k as usize].take().expect("chunk sender");
+                        if k == 0 {
+                            tx.send(Box::new(move |g: &Gl| unsafe { scene::prologue_direct(g, &s) })).unwrap();
+                        }
+                        for o in cfg.range(k) {
+                            let m = scene::cpu_work(o, cfg.iters);
+                            let c = scene::color(o);
+                            let (lm, lc) = (s.loc_mvp, s.loc_color);
+                            tx.send(Box::new(move |g: &Gl| unsafe {
+                                (g.UniformMatrix4fv)(lm, 1, gl::FALSE as GLboolean, m.as_ptr())
+                            }))
+                            .unwrap();
+                            tx.send(Box::new(move |g: &Gl| unsafe { (g.Uniform4f)(lc, c[0], c[1], c[2], c[3]) }))
+                                .unwrap();
+                            tx.send(Box::new(move |g: &Gl| unsafe {
+                                (g.DrawElementsInstanced)(gl::TRIANGLES, 6, gl::UNSIGNED_SHORT, std::ptr::null(), 1)
+                            }))
+                            .unwrap();
+                        }
+                    })
                 })
             });
         }
@@ -411,6 +527,8 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
         parks_per_frame: None,
         parked_ns_per_frame: None,
         replay_ns_per_frame: None,
+        worker_sched: sched.per_frame(total as usize),
+        submit_ns_per_frame: None,
     }
 }
 

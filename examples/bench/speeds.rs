@@ -173,6 +173,22 @@ pub fn ratio_interval(a: &[f64], b: &[f64], resamples: usize, seed: u64) -> Opti
     Some(Interval { ratio: median(a) / median(b), lo: at(0.025), hi: at(0.975) })
 }
 
+/// The median of paired ratios (one per round, each variant / its reference measured in the
+/// same round) with a 95 % percentile-bootstrap interval: the rounds are resampled with
+/// replacement `resamples` times from `seed` (the CPU-bound frame, `cpuframe.rs`). `None` for no
+/// ratios.
+pub fn paired_interval(ratios: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
+    if ratios.is_empty() || resamples == 0 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let mut buf = Vec::with_capacity(ratios.len());
+    let mut m: Vec<f64> = (0..resamples).map(|_| resample_median(ratios, &mut rng, &mut buf)).collect();
+    m.sort_by(f64::total_cmp);
+    let at = |q: f64| m[((q * resamples as f64) as usize).min(resamples - 1)];
+    Some(Interval { ratio: median(ratios), lo: at(0.025), hi: at(0.975) })
+}
+
 /// A variant against direct GL within one speed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {

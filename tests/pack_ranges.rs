@@ -367,3 +367,35 @@ fn the_report_names_the_call_and_the_overrun() {
     assert!(reports[0].call.starts_with("glGetTextureImage("), "{}", reports[0]);
     assert!(reports[0].message.contains("128") && reports[0].message.contains("100"), "{}", reports[0]);
 }
+
+/// A format/type pair glcmd cannot size is refused with the GL's error for the pair, as the GL
+/// refuses it: `GL_INVALID_ENUM` for a format that is none, `GL_INVALID_OPERATION` for a pair
+/// that does not go together.
+#[test]
+fn a_pair_glcmd_cannot_size_raises_the_gls_error() {
+    let device = device();
+    let fbo = device_fbo_rgba8(&device, 4, 4);
+    let mut list = device.command_list();
+    list.bind_framebuffer(gl::READ_FRAMEBUFFER, fbo);
+    device.submit(list).unwrap();
+    for (format, type_, expected) in
+        [(0x1234, gl::UNSIGNED_BYTE, gl::INVALID_ENUM), (gl::DEPTH_STENCIL, gl::UNSIGNED_BYTE, gl::INVALID_OPERATION)]
+    {
+        let buffer = pack_buffer(&device, 256);
+        let (error, refused, bytes) =
+            through_glcmd(&device, buffer, |l| l.read_pixels_to_buffer(0, 0, 4, 4, format, type_, 0));
+        let (direct_error, direct_bytes) =
+            direct(&device, 256, move |g| unsafe { (g.ReadPixels)(0, 0, 4, 4, format, type_, std::ptr::null_mut()) });
+        assert_eq!((error, refused), (expected, 1), "format {format:#x}, type {type_:#x}");
+        // Mesa 22 raises GL_INVALID_OPERATION for a format that is no format when a pack buffer
+        // is bound (its buffer check, which cannot size the image, comes first); the
+        // specification's error for it is GL_INVALID_ENUM (GL 4.6 §18.2.2), which glcmd raises.
+        if expected == gl::INVALID_OPERATION {
+            assert_eq!(direct_error, expected, "direct GL, format {format:#x}, type {type_:#x}");
+        } else {
+            assert_ne!(direct_error, gl::NO_ERROR, "direct GL refuses it too");
+        }
+        assert_eq!(bytes, direct_bytes);
+        assert!(bytes.iter().all(|&b| b == SENTINEL));
+    }
+}

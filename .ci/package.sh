@@ -54,6 +54,12 @@ start=$(date +%s)
 # workspace builds link glcmd-run against the registry copy's types ("multiple different versions
 # of crate `glcmd`").
 verify_target=target/package-verify
+# The dry run unpacks each .crate into cargo's registry cache (a source directory per version)
+# and does not unpack it again while that directory exists, so an earlier run's copy of this
+# version (older code) would be built instead of this one: remove the workspace's crates there.
+for cached in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/{glcmd,glcmd-codegen,glcmd-capi,glcmd-replay,glcmd-run}-0.1.0; do
+    [ -d "$cached" ] && rm -rf "$cached"
+done
 CARGO_TARGET_DIR=$verify_target cargo publish --dry-run --allow-dirty --workspace --exclude glcmd-sweep
 rm -rf "$verify_target"
 end=$(date +%s)

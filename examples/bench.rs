@@ -43,6 +43,8 @@
 
 #[path = "bench/alloc.rs"]
 mod alloc;
+#[path = "bench/breakdown.rs"]
+mod breakdown;
 #[path = "bench/child.rs"]
 mod child;
 #[path = "bench/cpuframe.rs"]
@@ -472,6 +474,7 @@ fn main() {
                 let mut out = String::new();
                 gb.table(&mut out);
                 gb.speed_table(&mut out);
+                gb.breakdown_table(&mut out);
                 println!("{out}");
                 eprint!("{}", gb.raw_segments());
             }
@@ -679,6 +682,7 @@ fn main() {
     let _ = writeln!(out, "\n### Frame benchmark: GL work dominates (throughput)\n");
     gl_bound.table(&mut out);
     gl_bound.speed_table(&mut out);
+    gl_bound.breakdown_table(&mut out);
     let _ = writeln!(out, "\n### Frame benchmark: CPU work dominates\n");
     main.table(&mut out, cores);
     if let Some(l) = &light {

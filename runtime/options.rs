@@ -2,7 +2,7 @@
 //! [`Stats`] and [`FrameStats`] (what its render thread has done). Plain data that both sides of
 //! the device read, so it sits below them.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::diagnostics::DiagnosticOptions;
 
@@ -118,8 +118,10 @@ impl Options {
     }
 }
 
-/// Counters of the render thread, for `Device::stats`.
+/// Counters of the render thread, for `Device::stats`. `#[non_exhaustive]`: a new counter is not
+/// a breaking change (read the fields; `Stats::default()` makes one).
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Stats {
     /// Frames ended.
     pub frames: u64,
@@ -152,6 +154,75 @@ pub struct Stats {
     pub program_answers: usize,
     /// The last ended frame.
     pub last_frame: FrameStats,
+    /// Where the render thread's time went, up to the last frame end.
+    pub render: RenderTimes,
+}
+
+/// Where the render thread's time went (issue 20): every moment since it started serving lies
+/// in exactly one phase, so the phases add up to [`RenderTimes::clock`] exactly. Taken at each
+/// frame end; the difference of two readings ([`RenderTimes::since`]) is the breakdown of the
+/// frames ended between them. The clock is read where the render thread read it anyway (around
+/// each list's replay) and once more per wait, round trip and frame end: nothing per command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenderTimes {
+    /// Replaying lists (with their debug groups and capture filing).
+    pub replay: Duration,
+    /// Waiting (spinning or parked) for the first list of a frame that has been begun.
+    pub wait_first: Duration,
+    /// Waiting for a later slot's list, the slots before it having replayed.
+    pub wait_later: Duration,
+    /// Waiting with no frame begun (as far as the render thread has heard): the application has
+    /// not begun the next frame yet.
+    pub idle: Duration,
+    /// Ending frames: deferred deletes, capture hand-off, present, lists back to the pool, the
+    /// counters, waking the threads in `wait_frames`.
+    pub frame_end: Duration,
+    /// Round trips (creates and queries) run.
+    pub round_trips: Duration,
+    /// The rest: taking messages off the channel and filing them, scheduling, refilling the
+    /// name pools, a stall's checks.
+    pub other: Duration,
+    /// The render thread's clock at the last frame end: time since it started serving.
+    pub clock: Duration,
+    /// When the last frame ended (the render thread's reading of the clock); `None` before the
+    /// first.
+    pub at: Option<Instant>,
+}
+
+impl RenderTimes {
+    /// The phases, with their names, in the order of the fields.
+    pub fn phases(&self) -> [(&'static str, Duration); 7] {
+        [
+            ("replay", self.replay),
+            ("wait_first", self.wait_first),
+            ("wait_later", self.wait_later),
+            ("idle", self.idle),
+            ("frame_end", self.frame_end),
+            ("round_trips", self.round_trips),
+            ("other", self.other),
+        ]
+    }
+
+    /// The sum of the phases: equal to `clock`.
+    pub fn sum(&self) -> Duration {
+        self.phases().iter().map(|p| p.1).sum()
+    }
+
+    /// What happened between `earlier` (an older reading) and this one; `at` is this one's.
+    pub fn since(&self, earlier: &RenderTimes) -> RenderTimes {
+        RenderTimes {
+            replay: self.replay.saturating_sub(earlier.replay),
+            wait_first: self.wait_first.saturating_sub(earlier.wait_first),
+            wait_later: self.wait_later.saturating_sub(earlier.wait_later),
+            idle: self.idle.saturating_sub(earlier.idle),
+            frame_end: self.frame_end.saturating_sub(earlier.frame_end),
+            round_trips: self.round_trips.saturating_sub(earlier.round_trips),
+            other: self.other.saturating_sub(earlier.other),
+            clock: self.clock.saturating_sub(earlier.clock),
+            at: self.at,
+        }
+    }
 }
 
 /// Statistics of one frame.

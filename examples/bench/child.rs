@@ -9,6 +9,7 @@ use std::process::Command;
 
 use glcmd::context::GlContext;
 
+use crate::breakdown::Breakdown;
 use crate::frame::{self, FrameCfg};
 use crate::harness::thread_names;
 use crate::micro;
@@ -34,6 +35,8 @@ pub struct ChildResult {
     pub replay_ns: f64,
     /// Throughput (ns per frame) of each segment (see [`SEGMENTS`]); the first is `mean_ns`.
     pub segments: Vec<f64>,
+    /// glcmd children: where the first segment's frames' time went (`breakdown.rs`).
+    pub breakdown: Option<Breakdown>,
 }
 
 /// The child's main: `FLAG objects iters warmup frames chunk reps`.
@@ -122,7 +125,7 @@ pub fn child_glcmd_main(args: &[String]) {
     let more: Vec<f64> = (1..segments()).map(|_| frame::glcmd(&device, s, &cfg, workers).mean_ns).collect();
     let threads = thread_names().join(",");
     println!(
-        "@@child frame_ns={} mean_ns={} checksum={} bind_ns=0 umat_ns=0 parks={} parked_ns={} replay_ns={} segs={} threads={} renderer={}",
+        "@@child frame_ns={} mean_ns={} checksum={} bind_ns=0 umat_ns=0 parks={} parked_ns={} replay_ns={} segs={} bd={} threads={} renderer={}",
         r.median_ns,
         r.mean_ns,
         r.checksum,
@@ -130,6 +133,7 @@ pub fn child_glcmd_main(args: &[String]) {
         r.parked_ns_per_frame.unwrap_or(f64::NAN),
         r.replay_ns_per_frame.unwrap_or(f64::NAN),
         segs(r.mean_ns, &more),
+        r.breakdown.as_ref().map_or("-".into(), Breakdown::encode),
         threads,
         renderer
     );
@@ -201,5 +205,6 @@ fn parse(stdout: &str, status: &str, stderr: &str) -> Result<ChildResult, String
             .get("segs")
             .map(|v| v.split(',').filter_map(|x| x.parse::<f64>().ok()).collect())
             .unwrap_or_default(),
+        breakdown: kv.get("bd").and_then(|v| Breakdown::decode(v)),
     })
 }

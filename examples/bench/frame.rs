@@ -20,6 +20,7 @@ use glcmd::types::*;
 use glcmd::{gl, Device, Frame, Gl};
 
 use crate::alloc;
+use crate::breakdown::{Breakdown, HandOff, Sum};
 use crate::harness::median;
 use crate::micro::wait_frames;
 use crate::scene::{self, Scene};
@@ -88,6 +89,8 @@ pub struct FrameResult {
     /// run (warm-up included). Large when a submit that wakes the render thread gets the
     /// recording thread's CPU taken by it (no idle core for it to wake on).
     pub submit_ns_per_frame: Option<f64>,
+    /// glcmd only: where the measured frames' time went (`breakdown.rs`).
+    pub breakdown: Option<Breakdown>,
 }
 
 /// A thread's time on a CPU and its time runnable but waiting for a CPU (the kernel's
@@ -193,6 +196,7 @@ pub unsafe fn direct(g: &Gl, s: &Scene, cfg: &FrameCfg) -> FrameResult {
         replay_ns_per_frame: None,
         worker_sched: None,
         submit_ns_per_frame: None,
+        breakdown: None,
     }
 }
 
@@ -235,6 +239,8 @@ struct Pool<T> {
     start: Barrier,
     done: Barrier,
     quit: AtomicBool,
+    /// Clock readings of the hand-off (`breakdown.rs`).
+    hand: HandOff,
 }
 
 impl<T> Pool<T> {
@@ -245,6 +251,7 @@ impl<T> Pool<T> {
             start: Barrier::new(workers + 1),
             done: Barrier::new(workers + 1),
             quit: AtomicBool::new(false),
+            hand: HandOff::default(),
         }
     }
 
@@ -255,6 +262,7 @@ impl<T> Pool<T> {
             if self.quit.load(Ordering::Acquire) {
                 return;
             }
+            self.hand.woke();
             {
                 let guard = self.current.read().unwrap();
                 let current = guard.as_ref().expect("a frame");
@@ -274,8 +282,10 @@ impl<T> Pool<T> {
     fn frame(&self, current: T) -> T {
         *self.current.write().unwrap() = Some(current);
         self.next.store(0, Ordering::Relaxed);
+        self.hand.signal();
         self.start.wait();
         self.done.wait();
+        self.hand.done();
         self.current.write().unwrap().take().expect("the frame")
     }
 
@@ -341,9 +351,12 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
     prewarm(device, &s, cfg);
     let base = device.stats().frames;
     let total = (cfg.warmup + cfg.frames) as u64;
-    let submit_ns = AtomicU64::new(0);
+    let mut hand_before = [0; 9];
+    let hand = &pool.hand;
     let record = |frame: &Frame, k: u32| {
+        let t = Instant::now();
         let mut list = device.command_list();
+        hand.add(Sum::Take, t.elapsed().as_nanos() as u64);
         if k == 0 {
             scene::prologue_record(&mut list, &s);
         }
@@ -353,7 +366,11 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
         }
         let t = Instant::now();
         frame.submit(k as usize, list).unwrap();
-        submit_ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        hand.add(Sum::Submit, t.elapsed().as_nanos() as u64);
+        hand.add(Sum::Lists, 1);
+        if k == 0 {
+            hand.slot0();
+        }
     };
     std::thread::scope(|sc| {
         for _ in 0..workers {
@@ -368,13 +385,21 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
                     counted.1 = alloc::snapshot().0;
                     alloc::steady(true);
                     stats_before = Some(device.stats());
+                    hand_before = hand.sums();
                 }
                 if i >= 2 {
-                    wait_frames(device, base + i - 1);
+                    let t = Instant::now();
+                    let (s, blocked) = wait_frames(device, base + i - 1);
+                    hand.add(Sum::MainWait, t.elapsed().as_nanos() as u64);
+                    if let Some(end) = s.render.at.filter(|_| blocked) {
+                        hand.add(Sum::MainLate, end.elapsed().as_nanos() as u64);
+                    }
                 }
                 let frame = device.begin_frame(cfg.chunks() as usize).unwrap();
                 if workers == 0 {
+                    hand.signal();
                     (0..cfg.chunks()).for_each(|k| record(&frame, k));
+                    hand.done();
                     drop(frame);
                 } else {
                     drop(pool.frame(frame));
@@ -398,6 +423,7 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
     let mean_ns = mean(&stamps, cfg.warmup, Instant::now());
     let median_ns = intervals(&stamps, cfg.warmup);
     let checksum = device.with_gl(move |g| unsafe { scene::checksum(g, &s) }).unwrap();
+    let hand_all = pool.hand.sums();
     let per_frame = |f: &dyn Fn(&glcmd::Stats) -> f64| match (&stats_before, &stats_after) {
         (Some(b), Some(a)) => Some((f(a) - f(b)) / cfg.frames as f64),
         _ => None,
@@ -412,7 +438,11 @@ pub fn glcmd(device: &Device, s: Scene, cfg: &FrameCfg, workers: usize) -> Frame
         parked_ns_per_frame: per_frame(&|s| s.parked.as_nanos() as f64),
         replay_ns_per_frame: per_frame(&|s| s.replay.as_nanos() as f64),
         worker_sched: sched.per_frame(total as usize),
-        submit_ns_per_frame: Some(submit_ns.into_inner() as f64 / total as f64),
+        submit_ns_per_frame: Some(hand_all[Sum::Submit as usize] as f64 / total as f64),
+        breakdown: stats_before
+            .as_ref()
+            .zip(stats_after.as_ref())
+            .map(|(b, a)| Breakdown::new(b, a, hand_before, hand_all, cfg.frames)),
     }
 }
 
@@ -529,6 +559,7 @@ pub fn closures(cfg: &FrameCfg, workers: usize) -> FrameResult {
         replay_ns_per_frame: None,
         worker_sched: sched.per_frame(total as usize),
         submit_ns_per_frame: None,
+        breakdown: None,
     }
 }
 

@@ -22,6 +22,7 @@
 
 use std::fmt::Write as _;
 
+use crate::breakdown::Breakdown;
 use crate::child::{self, ChildResult};
 use crate::frame::FrameCfg;
 use crate::harness::{median, ms};
@@ -180,6 +181,82 @@ impl GlBound {
                 pct(c.spread(false)),
                 c.mixed.len()
             );
+        }
+    }
+
+    /// Where the glcmd variants' frames went (`breakdown.rs`): per variant, the median over the
+    /// runs of each figure (first segment of each run), µs per frame; `take` and `submit` per
+    /// list, and the render thread's `other` per list in ns. `clock / frame` is the render thread's time between frame ends over the harness's
+    /// throughput (≈ 1 in steady state); `Σ / clock` checks the phases cover the clock.
+    pub fn breakdown_table(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "\nWhere the frame goes (µs per frame, median over {} runs; render thread: its clock between frame ends and \
+             its phases; recording side: from the harness's start signal to the first / last worker running, to slot 0 \
+             submitted, to every worker done; time in `command_list` and `Frame::submit` per list; the coordinating \
+             thread's wait for frame i−2 and, when it blocked, its lateness after that frame ended). `clock / frame` \
+             falls short of 1 by the throughput window's ends, which the render clock's window leaves out (the \
+             pipeline's drain before the measured frames and the final `glFinish`): about 1 to 2 frames in {}.\n",
+            self.reps,
+            self.cfg.frames
+        );
+        let _ = writeln!(
+            out,
+            "| variant | workers | frame (throughput) | render clock | clock / frame | Σ phases / clock | replay | wait first | \
+             wait later | idle | frame end | round trips | other | other / list | wake first | wake last | slot 0 | span | lists | take / list | \
+             submit / list | main wait | main late |"
+        );
+        let _ = writeln!(out, "|{}", " --- |".repeat(23));
+        let mut rows: Vec<(String, String, Vec<&ChildResult>)> = WORKERS
+            .iter()
+            .map(|&w| {
+                let runs = (0..self.glcmd.len()).filter_map(|i| self.glcmd_run(i, w)).collect();
+                ("(b) glcmd".to_string(), w.to_string(), runs)
+            })
+            .collect();
+        rows.push((
+            "(b) glcmd, robust access".into(),
+            "1".into(),
+            self.robust.iter().filter_map(|r| r.as_ref().ok()).collect(),
+        ));
+        if self.threading.is_some() {
+            for &w in F_WORKERS.iter() {
+                let runs = (0..self.glcmd_threaded.len()).filter_map(|i| self.f_run(i, w)).collect();
+                rows.push(("(f) glcmd + driver threading".into(), w.to_string(), runs));
+            }
+        }
+        let us = |x: f64| if x.is_finite() { format!("{:.1}", x / 1000.0) } else { "–".into() };
+        for (label, workers, runs) in rows {
+            let bds: Vec<(&ChildResult, &Breakdown)> =
+                runs.iter().filter_map(|c| Some((*c, c.breakdown.as_ref()?))).collect();
+            if bds.is_empty() {
+                let _ = writeln!(out, "| {label} | {workers} | no breakdown |{}", " |".repeat(21));
+                continue;
+            }
+            let m = |f: &dyn Fn(&ChildResult, &Breakdown) -> f64| med(bds.iter().map(|(c, b)| f(c, b)).collect());
+            let g = |name: &'static str| m(&|_, b| b.get(name));
+            let per_list = |name: &'static str| m(&|_, b| b.get(name) / b.get("lists"));
+            let mut cells = vec![
+                us(m(&|c, _| c.mean_ns)),
+                us(g("clock")),
+                format!("{:.3}", m(&|c, b| b.get("clock") / c.mean_ns)),
+                format!("{:.4}", m(&|_, b| b.phases_over_clock())),
+            ];
+            cells.extend(
+                ["replay", "wait_first", "wait_later", "idle", "frame_end", "round_trips", "other"]
+                    .iter()
+                    .map(|n| us(g(n))),
+            );
+            // The render thread's own time per list outside replay: taking the list off the
+            // channel, filing it, scheduling it (ns).
+            cells.push(format!("{:.0}", per_list("other")));
+            cells.extend(["wake_first", "wake_last", "slot0", "span"].iter().map(|n| us(g(n))));
+            cells.push(format!("{:.0}", g("lists")));
+            cells.push(us(per_list("take")));
+            cells.push(us(per_list("submit")));
+            cells.push(us(g("main_wait")));
+            cells.push(us(g("main_late")));
+            let _ = writeln!(out, "| {label} | {workers} | {} |", cells.join(" | "));
         }
     }
 

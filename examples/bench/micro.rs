@@ -525,15 +525,20 @@ pub fn pause(polls: &mut u32) {
     }
 }
 
-/// Waits (polling, no allocation) until the device has ended `frames` frames.
-/// If the render thread has died, says why and stops the benchmark instead of waiting forever.
-pub fn wait_frames(device: &Device, frames: u64) {
+/// Waits (polling, no allocation) until the device has ended `frames` frames; returns the
+/// counters it last read, and whether it had to wait (the frames had not ended at the first
+/// look). If the render thread has died, says why and stops the benchmark instead of waiting
+/// forever.
+pub fn wait_frames(device: &Device, frames: u64) -> (glcmd::Stats, bool) {
     let mut since = Instant::now();
-    let mut last = device.stats().frames;
+    let mut stats = device.stats();
+    let blocked = stats.frames < frames;
+    let mut last = stats.frames;
     let mut polls = 0u32;
     while last < frames {
         pause(&mut polls);
-        let now = device.stats().frames;
+        stats = device.stats();
+        let now = stats.frames;
         if now != last {
             last = now;
             since = Instant::now();
@@ -546,6 +551,7 @@ pub fn wait_frames(device: &Device, frames: u64) {
             since = Instant::now();
         }
     }
+    (stats, blocked)
 }
 
 /// Heap allocations per steady-state frame through a real device: each frame is one list

@@ -45,6 +45,7 @@ use crate::diagnostics::{self, Diagnostics};
 use crate::replay::ReplayState;
 use crate::Error;
 
+mod phases;
 mod render_context;
 mod scheduler;
 
@@ -129,6 +130,7 @@ pub(crate) fn run(
             spare: Vec::new(),
             shutting_down: false,
             waiting: None,
+            clock: phases::PhaseClock::new(),
         };
         serve(&mut scheduler, &ctx, &rx, options.spin);
         // Sync objects still alive are deleted with the context.
@@ -182,7 +184,9 @@ fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spi
         if scheduler.shutting_down && scheduler.idle() {
             return;
         }
-        match next(scheduler, ctx, rx, spin) {
+        let got = next(scheduler, ctx, rx, spin);
+        scheduler.clock.switch(phases::Phase::Other);
+        match got {
             Next::Msg(msg) => {
                 scheduler.handle(msg, ctx);
                 // Take whatever else is queued before running, so a burst is handled in one pass.
@@ -197,8 +201,9 @@ fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spi
 }
 
 fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) -> Next {
-    // Spin a little first: the next list or query usually comes within microseconds.
-    let spin_until = Instant::now() + spin;
+    // Spin a little first: the next list or query usually comes within microseconds. The wait
+    // is charged to what it waits for (`phases.rs`).
+    let spin_until = scheduler.clock.switch(scheduler.wait_phase()) + spin;
     loop {
         match rx.try_recv() {
             Ok(m) => return Next::Msg(m),

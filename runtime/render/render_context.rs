@@ -166,30 +166,43 @@ impl RenderContext {
     /// and returned as `Error::Refused`. Inside replay (a callback) the shadow is in use and the
     /// call runs as it is.
     pub fn refused_by<R>(&self, function: &'static str, call: impl FnOnce() -> R) -> Result<R, Error> {
-        let gl = self.raw_gl();
-        let take = || {
-            let mut state = self.state.try_borrow_mut().ok()?;
-            // SAFETY: glGetError takes no argument. At most a few flags (a lost context keeps
-            // answering GL_CONTEXT_LOST).
-            let mut last = 0;
-            for _ in 0..8 {
-                let e = unsafe { (gl.GetError)() };
-                if e == crate::gl::NO_ERROR {
-                    break;
-                }
-                state.raise(e);
-                last = e;
-            }
-            Some(last)
-        };
-        if take().is_none() {
-            return Ok(call());
-        }
+        // The generic part is only this: every query instantiates it with its own closure.
+        let watching = self.take_gl_errors().is_some();
         let answer = call();
-        match take() {
-            Some(error) if error != crate::gl::NO_ERROR => Err(Error::Refused { function, error }),
-            _ => Ok(answer),
+        match self.refusal(function, watching) {
+            None => Ok(answer),
+            Some(refused) => Err(refused),
         }
+    }
+
+    /// After a query's call: the error it raised, if the flags were watched.
+    fn refusal(&self, function: &'static str, watching: bool) -> Option<Error> {
+        if !watching {
+            return None;
+        }
+        match self.take_gl_errors() {
+            Some(error) if error != crate::gl::NO_ERROR => Some(Error::Refused { function, error }),
+            _ => None,
+        }
+    }
+
+    /// Moves the GL's error flags to glcmd's and returns the last (`NO_ERROR` if none), or
+    /// `None` inside replay, where the shadow is in use.
+    fn take_gl_errors(&self) -> Option<u32> {
+        let gl = self.raw_gl();
+        let mut state = self.state.try_borrow_mut().ok()?;
+        // SAFETY: glGetError takes no argument. At most a few flags (a lost context keeps
+        // answering GL_CONTEXT_LOST).
+        let mut last = 0;
+        for _ in 0..8 {
+            let e = unsafe { (gl.GetError)() };
+            if e == crate::gl::NO_ERROR {
+                break;
+            }
+            state.raise(e);
+            last = e;
+        }
+        Some(last)
     }
 
     /// A program was linked outside a list (`create_shader_programv`): the interface cache

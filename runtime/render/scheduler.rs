@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+use super::phases::{Phase, PhaseClock};
 use super::render_context::{take_local, Job, Msg, RenderContext, LOCAL};
 use crate::channel::{recycle_all, recycle_unreplayed, CallKind, SharedState};
 use crate::list::CommandList;
@@ -77,6 +78,8 @@ pub(super) struct Scheduler {
     pub(super) spare: Vec<FrameSlots>,
     pub(super) shutting_down: bool,
     pub(super) waiting: Option<Waiting>,
+    /// Where the thread's time goes (`phases.rs`).
+    pub(super) clock: PhaseClock,
 }
 
 impl Scheduler {
@@ -199,9 +202,11 @@ impl Scheduler {
             }
             // 0. Creates never wait.
             if let Some((name, call)) = self.creates.pop_front() {
+                self.clock.switch(Phase::RoundTrip);
                 ctx.diag.round_trip(Some(name));
                 call(Ok(ctx));
                 ctx.diag.round_trip(None);
+                self.clock.switch(Phase::Other);
                 continue;
             }
             // 1. A frame whose slots have all run ends before anything else happens.
@@ -213,9 +218,11 @@ impl Scheduler {
             if let Some(call) = self.calls.front() {
                 if call.barrier.is_none_or(|b| self.is_replayed(b)) {
                     let call = self.calls.pop_front().expect("front exists");
+                    self.clock.switch(Phase::RoundTrip);
                     ctx.diag.round_trip(Some(call.name));
                     (call.job)(Ok(ctx));
                     ctx.diag.round_trip(None);
+                    self.clock.switch(Phase::Other);
                     continue;
                 }
             }
@@ -232,7 +239,7 @@ impl Scheduler {
                     // The slot came: `wait_frames` must not see the old stall any more.
                     *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 }
-                replay_list(ctx, f, list);
+                replay_list(ctx, f, list, &mut self.clock);
                 continue;
             }
             // A closed or given-up frame (or any frame at shutdown) skips slots that never came.
@@ -276,7 +283,10 @@ impl Scheduler {
             (old, Some((frame, slot))) => {
                 // A published wait is replaced at once, so `wait_frames` never sees a stale slot.
                 let republish = old.as_ref().is_some_and(|w| w.published);
-                let since = Instant::now();
+                // The clock's last reading (the end of the list replayed before, typically): a
+                // wait's start to within microseconds, for limits of milliseconds, without
+                // reading the clock once more per list.
+                let since = self.clock.last();
                 self.waiting = Some(Waiting { frame, slot, since, reported: false, published: false });
                 if republish {
                     self.publish_waiting(ctx);
@@ -412,7 +422,7 @@ impl Scheduler {
         let common = &ctx.shared;
         let mut f = self.frames.pop_front().expect("a frame to end");
         self.first += 1;
-        let start = Instant::now();
+        let start = self.clock.switch(Phase::FrameEnd);
         {
             let mut state = ctx.state.borrow_mut();
             // SAFETY: the frame's replayed lists, in the order their indices were given.
@@ -454,6 +464,7 @@ impl Scheduler {
             stats.refused = refused;
             stats.deleted_names = ctx.diag.deleted_names();
             stats.last_frame = f.stats;
+            stats.render = self.clock.reading();
         }
         common.ended.store(self.first, Ordering::Release);
         common.frame_ended.notify_all();
@@ -464,6 +475,7 @@ impl Scheduler {
         f.abandoned = false;
         f.stats = FrameStats::default();
         self.spare.push(f);
+        self.clock.switch(Phase::Other);
     }
 
     pub(super) fn idle(&self) -> bool {
@@ -473,14 +485,24 @@ impl Scheduler {
             && LOCAL.with(|l| l.borrow().as_ref().is_none_or(VecDeque::is_empty))
     }
 
+    /// What waiting now would be for: the first list of the oldest begun frame, a later slot of
+    /// it, or (no frame begun) nothing yet.
+    pub(super) fn wait_phase(&self) -> Phase {
+        match self.frames.front() {
+            None => Phase::Idle,
+            Some(f) if f.next == 0 => Phase::WaitFirst,
+            Some(_) => Phase::WaitLater,
+        }
+    }
+
     /// The frame whose replay has started and not ended (parks are counted against it).
     pub(super) fn frame_in_progress(&mut self) -> Option<&mut FrameSlots> {
         self.frames.front_mut().filter(|f| f.next > 0)
     }
 }
 
-pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList) {
-    let start = Instant::now();
+pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList, clock: &mut PhaseClock) {
+    let start = clock.switch(Phase::Replay);
     let index = f.replayed.len() as u32;
     if let Some(r) = &ctx.shared.capture {
         // Filed before the list replays, so that what replay sends (a lookup of a program this
@@ -512,7 +534,7 @@ pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: Command
     f.stats.commands += list.commands;
     f.stats.packet_bytes += packet_bytes as u64;
     f.stats.param_bytes += param_bytes as u64;
-    f.stats.replay += start.elapsed();
+    f.stats.replay += clock.switch(Phase::Other) - start;
     f.replayed.push(list);
     f.next += 1;
 }

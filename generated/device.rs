@@ -14,6 +14,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCheckFramebufferStatus.xhtml).
     #[track_caller]
+    #[inline]
     pub fn check_framebuffer_status(
         &self,
         target: types::GLenum,
@@ -34,7 +35,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     49u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                     },
                     &answer,
@@ -47,6 +48,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCheckFramebufferStatus.xhtml).
     #[track_caller]
+    #[inline]
     pub fn check_named_framebuffer_status(
         &self,
         framebuffer: types::GLuint,
@@ -76,7 +78,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     50u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&framebuffer);
                         w.put(&target);
                     },
@@ -120,7 +122,7 @@ impl Device {
             )?;
         self.capture_call(
             97u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -129,6 +131,7 @@ impl Device {
     }
     /// `glCreateBuffers` for one object: [`create_buffers`](Self::create_buffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_buffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(97, 0) {
             return Ok(name);
@@ -169,7 +172,7 @@ impl Device {
             )?;
         self.capture_call(
             98u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -178,6 +181,7 @@ impl Device {
     }
     /// `glCreateFramebuffers` for one object: [`create_framebuffers`](Self::create_framebuffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_framebuffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(98, 0) {
             return Ok(name);
@@ -188,6 +192,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCreateProgram.xhtml).
     #[track_caller]
+    #[inline]
     pub fn create_program(&self) -> Result<types::GLuint, crate::Error> {
         self.create(
             "glCreateProgram",
@@ -202,7 +207,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     99u16,
-                    |_w: &mut crate::capture::wire::Writer| {},
+                    &|_w: &mut crate::capture::wire::Writer| {},
                     &answer,
                 );
                 Ok(answer)
@@ -243,7 +248,7 @@ impl Device {
             )?;
         self.capture_call(
             100u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -252,6 +257,7 @@ impl Device {
     }
     /// `glCreateProgramPipelines` for one object: [`create_program_pipelines`](Self::create_program_pipelines) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_program_pipeline(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(100, 0) {
             return Ok(name);
@@ -288,7 +294,7 @@ impl Device {
             )?;
         self.capture_call(
             101u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&target);
                 w.put(&n);
             },
@@ -298,6 +304,7 @@ impl Device {
     }
     /// `glCreateQueries` for one object: [`create_queries`](Self::create_queries) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_query(
         &self,
         target: types::GLenum,
@@ -341,7 +348,7 @@ impl Device {
             )?;
         self.capture_call(
             102u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -350,6 +357,7 @@ impl Device {
     }
     /// `glCreateRenderbuffers` for one object: [`create_renderbuffers`](Self::create_renderbuffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_renderbuffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(102, 0) {
             return Ok(name);
@@ -390,7 +398,7 @@ impl Device {
             )?;
         self.capture_call(
             103u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -399,6 +407,7 @@ impl Device {
     }
     /// `glCreateSamplers` for one object: [`create_samplers`](Self::create_samplers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_sampler(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(103, 0) {
             return Ok(name);
@@ -409,6 +418,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCreateShader.xhtml).
     #[track_caller]
+    #[inline]
     pub fn create_shader(
         &self,
         type_: types::GLenum,
@@ -426,7 +436,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     104u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&type_);
                     },
                     &answer,
@@ -441,6 +451,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glCreateShaderProgram.xhtml).
     #[track_caller]
+    #[inline]
     pub fn create_shader_programv(
         &self,
         type_: types::GLenum,
@@ -486,7 +497,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     105u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&type_);
                         w.put(&strings);
                     },
@@ -526,7 +537,7 @@ impl Device {
             )?;
         self.capture_call(
             107u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&target);
                 w.put(&n);
             },
@@ -536,6 +547,7 @@ impl Device {
     }
     /// `glCreateTextures` for one object: [`create_textures`](Self::create_textures) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_texture(
         &self,
         target: types::GLenum,
@@ -579,7 +591,7 @@ impl Device {
             )?;
         self.capture_call(
             108u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -588,6 +600,7 @@ impl Device {
     }
     /// `glCreateTransformFeedbacks` for one object: [`create_transform_feedbacks`](Self::create_transform_feedbacks) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_transform_feedback(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(108, 0) {
             return Ok(name);
@@ -628,7 +641,7 @@ impl Device {
             )?;
         self.capture_call(
             109u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -637,6 +650,7 @@ impl Device {
     }
     /// `glCreateVertexArrays` for one object: [`create_vertex_arrays`](Self::create_vertex_arrays) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn create_vertex_array(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(109, 0) {
             return Ok(name);
@@ -677,7 +691,7 @@ impl Device {
             )?;
         self.capture_call(
             193u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -686,6 +700,7 @@ impl Device {
     }
     /// `glGenBuffers` for one object: [`gen_buffers`](Self::gen_buffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_buffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(193, 0) {
             return Ok(name);
@@ -726,7 +741,7 @@ impl Device {
             )?;
         self.capture_call(
             194u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -735,6 +750,7 @@ impl Device {
     }
     /// `glGenFramebuffers` for one object: [`gen_framebuffers`](Self::gen_framebuffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_framebuffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(194, 0) {
             return Ok(name);
@@ -775,7 +791,7 @@ impl Device {
             )?;
         self.capture_call(
             195u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -784,6 +800,7 @@ impl Device {
     }
     /// `glGenProgramPipelines` for one object: [`gen_program_pipelines`](Self::gen_program_pipelines) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_program_pipeline(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(195, 0) {
             return Ok(name);
@@ -816,7 +833,7 @@ impl Device {
             .pooled_create("glGenQueries", 196, 0, n, "query", false, make_gen_queries)?;
         self.capture_call(
             196u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -825,6 +842,7 @@ impl Device {
     }
     /// `glGenQueries` for one object: [`gen_queries`](Self::gen_queries) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_query(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(196, 0) {
             return Ok(name);
@@ -865,7 +883,7 @@ impl Device {
             )?;
         self.capture_call(
             197u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -874,6 +892,7 @@ impl Device {
     }
     /// `glGenRenderbuffers` for one object: [`gen_renderbuffers`](Self::gen_renderbuffers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_renderbuffer(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(197, 0) {
             return Ok(name);
@@ -914,7 +933,7 @@ impl Device {
             )?;
         self.capture_call(
             198u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&count);
             },
             &answer,
@@ -923,6 +942,7 @@ impl Device {
     }
     /// `glGenSamplers` for one object: [`gen_samplers`](Self::gen_samplers) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_sampler(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(198, 0) {
             return Ok(name);
@@ -963,7 +983,7 @@ impl Device {
             )?;
         self.capture_call(
             199u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -972,6 +992,7 @@ impl Device {
     }
     /// `glGenTextures` for one object: [`gen_textures`](Self::gen_textures) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_texture(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(199, 0) {
             return Ok(name);
@@ -1012,7 +1033,7 @@ impl Device {
             )?;
         self.capture_call(
             200u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -1021,6 +1042,7 @@ impl Device {
     }
     /// `glGenTransformFeedbacks` for one object: [`gen_transform_feedbacks`](Self::gen_transform_feedbacks) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_transform_feedback(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(200, 0) {
             return Ok(name);
@@ -1061,7 +1083,7 @@ impl Device {
             )?;
         self.capture_call(
             201u16,
-            |w: &mut crate::capture::wire::Writer| {
+            &|w: &mut crate::capture::wire::Writer| {
                 w.put(&n);
             },
             &answer,
@@ -1070,6 +1092,7 @@ impl Device {
     }
     /// `glGenVertexArrays` for one object: [`gen_vertex_arrays`](Self::gen_vertex_arrays) with `n` = 1.
     #[track_caller]
+    #[inline]
     pub fn gen_vertex_array(&self) -> Result<types::GLuint, crate::Error> {
         if let Some(name) = self.pooled_take_one(201, 0) {
             return Ok(name);
@@ -1081,6 +1104,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.2 or `GL_ARB_shader_atomic_counters`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveAtomicCounterBufferiv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_atomic_counter_bufferiv(
         &self,
         program: types::GLuint,
@@ -1150,7 +1174,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     204u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&buffer_index);
                         w.put(&pname);
@@ -1163,6 +1187,7 @@ impl Device {
     }
     /// `glGetActiveAtomicCounterBufferiv` for a pname that yields one value: [`get_active_atomic_counter_bufferiv`](Self::get_active_atomic_counter_bufferiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_active_atomic_counter_bufferi(
         &self,
         program: types::GLuint,
@@ -1195,6 +1220,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_attrib(
         &self,
         program: types::GLuint,
@@ -1255,7 +1281,7 @@ impl Device {
                 let answer = (a4, a5, s6);
                 ctx.capture_call(
                     205u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&index);
                         w.put(&buf_size);
@@ -1271,6 +1297,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineName.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_name(
         &self,
         program: types::GLuint,
@@ -1324,7 +1351,7 @@ impl Device {
                 let answer = s5;
                 ctx.capture_call(
                     206u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&index);
@@ -1341,6 +1368,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineUniformName.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniform_name(
         &self,
         program: types::GLuint,
@@ -1394,7 +1422,7 @@ impl Device {
                 let answer = s5;
                 ctx.capture_call(
                     207u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&index);
@@ -1411,6 +1439,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveSubroutineUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniformiv(
         &self,
         program: types::GLuint,
@@ -1483,7 +1512,7 @@ impl Device {
                 let answer = a4;
                 ctx.capture_call(
                     208u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&index);
@@ -1497,6 +1526,7 @@ impl Device {
     }
     /// `glGetActiveSubroutineUniformiv` for a pname that yields one value: [`get_active_subroutine_uniformiv`](Self::get_active_subroutine_uniformiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniformi(
         &self,
         program: types::GLuint,
@@ -1530,6 +1560,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform(
         &self,
         program: types::GLuint,
@@ -1590,7 +1621,7 @@ impl Device {
                 let answer = (a4, a5, s6);
                 ctx.capture_call(
                     209u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&index);
                         w.put(&buf_size);
@@ -1606,6 +1637,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformBlockName.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_block_name(
         &self,
         program: types::GLuint,
@@ -1657,7 +1689,7 @@ impl Device {
                 let answer = s4;
                 ctx.capture_call(
                     210u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_block_index);
                         w.put(&buf_size);
@@ -1673,6 +1705,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformBlock.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_blockiv(
         &self,
         program: types::GLuint,
@@ -1742,7 +1775,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     211u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_block_index);
                         w.put(&pname);
@@ -1755,6 +1788,7 @@ impl Device {
     }
     /// `glGetActiveUniformBlockiv` for a pname that yields one value: [`get_active_uniform_blockiv`](Self::get_active_uniform_blockiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_blocki(
         &self,
         program: types::GLuint,
@@ -1785,6 +1819,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformName.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_name(
         &self,
         program: types::GLuint,
@@ -1836,7 +1871,7 @@ impl Device {
                 let answer = s4;
                 ctx.capture_call(
                     212u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_index);
                         w.put(&buf_size);
@@ -1854,6 +1889,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetActiveUniformsiv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_active_uniformsiv(
         &self,
         program: types::GLuint,
@@ -1912,7 +1948,7 @@ impl Device {
                 let answer = a4;
                 ctx.capture_call(
                     213u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_indices);
                         w.put(&pname);
@@ -1929,6 +1965,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetAttachedShaders.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_attached_shaders(
         &self,
         program: types::GLuint,
@@ -1980,7 +2017,7 @@ impl Device {
                 let answer = (a2, a3);
                 ctx.capture_call(
                     214u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&max_count);
                     },
@@ -1995,6 +2032,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetAttribLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_attrib_location_round_trip(
         &self,
         program: types::GLuint,
@@ -2031,7 +2069,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     215u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&name);
                     },
@@ -2046,6 +2084,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetAttribLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_attrib_location(
         &self,
         program: types::GLuint,
@@ -2056,7 +2095,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 215u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&name);
                 },
@@ -2076,6 +2115,7 @@ impl Device {
     /// # Safety
     /// `data`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_booleani_v(
         &self,
         target: types::GLenum,
@@ -2118,6 +2158,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_booleanv_round_trip(
         &self,
         pname: types::GLenum,
@@ -2164,7 +2205,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     217u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -2178,6 +2219,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_booleanv(
         &self,
         pname: types::GLenum,
@@ -2185,7 +2227,7 @@ impl Device {
         if let Some(v) = self.limits().booleanv(pname) {
             self.capture_call(
                 217u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&pname);
                 },
                 &v,
@@ -2196,6 +2238,7 @@ impl Device {
     }
     /// `glGetBooleanv` for a pname that yields one value: [`get_booleanv`](Self::get_booleanv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_boolean(&self, pname: types::GLenum) -> Result<bool, crate::Error> {
         arguments::check_scalar_pname(
             "glGetBooleanv",
@@ -2218,6 +2261,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri64v(
         &self,
         target: types::GLenum,
@@ -2278,7 +2322,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     218u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -2290,6 +2334,7 @@ impl Device {
     }
     /// `glGetBufferParameteri64v` for a pname that yields one value: [`get_buffer_parameteri64v`](Self::get_buffer_parameteri64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri64(
         &self,
         target: types::GLenum,
@@ -2316,6 +2361,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteriv(
         &self,
         target: types::GLenum,
@@ -2376,7 +2422,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     219u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -2388,6 +2434,7 @@ impl Device {
     }
     /// `glGetBufferParameteriv` for a pname that yields one value: [`get_buffer_parameteriv`](Self::get_buffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri(
         &self,
         target: types::GLenum,
@@ -2414,6 +2461,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferPointerv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_buffer_pointerv(
         &self,
         target: types::GLenum,
@@ -2444,7 +2492,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     220u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -2459,6 +2507,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferSubData.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_buffer_sub_data(
         &self,
         target: types::GLenum,
@@ -2497,7 +2546,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     221u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&offset);
                         w.put(&size);
@@ -2516,6 +2565,7 @@ impl Device {
     /// # Safety
     /// `img`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_compressed_tex_image(
         &self,
         target: types::GLenum,
@@ -2564,6 +2614,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTexImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_compressed_texture_image(
         &self,
         texture: types::GLuint,
@@ -2617,7 +2668,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     223u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&buf_size);
@@ -2633,6 +2684,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_get_texture_sub_image`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTextureSubImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_compressed_texture_sub_image(
         &self,
         texture: types::GLuint,
@@ -2698,7 +2750,7 @@ impl Device {
                 let answer = a9;
                 ctx.capture_call(
                     224u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&xoffset);
@@ -2720,6 +2772,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_viewport_array`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_doublei_v(
         &self,
         target: types::GLenum,
@@ -2780,7 +2833,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     227u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                     },
@@ -2792,6 +2845,7 @@ impl Device {
     }
     /// `glGetDoublei_v` for a pname that yields one value: [`get_doublei_v`](Self::get_doublei_v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_doublei(
         &self,
         target: types::GLenum,
@@ -2818,6 +2872,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_doublev_round_trip(
         &self,
         pname: types::GLenum,
@@ -2867,7 +2922,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     228u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -2881,6 +2936,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_doublev(
         &self,
         pname: types::GLenum,
@@ -2888,7 +2944,7 @@ impl Device {
         if let Some(v) = self.limits().doublev(pname) {
             self.capture_call(
                 228u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&pname);
                 },
                 &v,
@@ -2899,6 +2955,7 @@ impl Device {
     }
     /// `glGetDoublev` for a pname that yields one value: [`get_doublev`](Self::get_doublev), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_double(
         &self,
         pname: types::GLenum,
@@ -2924,6 +2981,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_viewport_array`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_floati_v(
         &self,
         target: types::GLenum,
@@ -2984,7 +3042,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     230u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                     },
@@ -2996,6 +3054,7 @@ impl Device {
     }
     /// `glGetFloati_v` for a pname that yields one value: [`get_floati_v`](Self::get_floati_v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_floati(
         &self,
         target: types::GLenum,
@@ -3022,6 +3081,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_floatv_round_trip(
         &self,
         pname: types::GLenum,
@@ -3068,7 +3128,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     231u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -3082,6 +3142,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_floatv(
         &self,
         pname: types::GLenum,
@@ -3089,7 +3150,7 @@ impl Device {
         if let Some(v) = self.limits().floatv(pname) {
             self.capture_call(
                 231u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&pname);
                 },
                 &v,
@@ -3100,6 +3161,7 @@ impl Device {
     }
     /// `glGetFloatv` for a pname that yields one value: [`get_floatv`](Self::get_floatv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_float(
         &self,
         pname: types::GLenum,
@@ -3125,6 +3187,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_blend_func_extended`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_frag_data_index_round_trip(
         &self,
         program: types::GLuint,
@@ -3161,7 +3224,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     232u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&name);
                     },
@@ -3176,6 +3239,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_blend_func_extended`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_frag_data_index(
         &self,
         program: types::GLuint,
@@ -3186,7 +3250,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 232u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&name);
                 },
@@ -3203,6 +3267,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_frag_data_location_round_trip(
         &self,
         program: types::GLuint,
@@ -3239,7 +3304,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     233u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&name);
                     },
@@ -3254,6 +3319,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFragDataLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_frag_data_location(
         &self,
         program: types::GLuint,
@@ -3264,7 +3330,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 233u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&name);
                 },
@@ -3281,6 +3347,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferAttachmentParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_attachment_parameteriv(
         &self,
         target: types::GLenum,
@@ -3344,7 +3411,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     234u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&attachment);
                         w.put(&pname);
@@ -3357,6 +3424,7 @@ impl Device {
     }
     /// `glGetFramebufferAttachmentParameteriv` for a pname that yields one value: [`get_framebuffer_attachment_parameteriv`](Self::get_framebuffer_attachment_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_attachment_parameteri(
         &self,
         target: types::GLenum,
@@ -3387,6 +3455,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_framebuffer_no_attachments`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_parameteriv(
         &self,
         target: types::GLenum,
@@ -3447,7 +3516,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     235u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -3459,6 +3528,7 @@ impl Device {
     }
     /// `glGetFramebufferParameteriv` for a pname that yields one value: [`get_framebuffer_parameteriv`](Self::get_framebuffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_parameteri(
         &self,
         target: types::GLenum,
@@ -3484,6 +3554,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetGraphicsResetStatus.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_graphics_reset_status(&self) -> Result<types::GLenum, crate::Error> {
         self.call(
             "glGetGraphicsResetStatus",
@@ -3497,7 +3568,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     236u16,
-                    |_w: &mut crate::capture::wire::Writer| {},
+                    &|_w: &mut crate::capture::wire::Writer| {},
                     &answer,
                 );
                 Ok(answer)
@@ -3508,6 +3579,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn get_graphics_reset_status_arb(&self) -> Result<types::GLenum, crate::Error> {
         self.call(
             "glGetGraphicsResetStatusARB",
@@ -3525,7 +3597,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     237u16,
-                    |_w: &mut crate::capture::wire::Writer| {},
+                    &|_w: &mut crate::capture::wire::Writer| {},
                     &answer,
                 );
                 Ok(answer)
@@ -3536,6 +3608,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn get_image_handle_arb(
         &self,
         texture: types::GLuint,
@@ -3575,7 +3648,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     238u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&layered);
@@ -3593,6 +3666,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_integer64i_v_round_trip(
         &self,
         target: types::GLenum,
@@ -3653,7 +3727,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     239u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                     },
@@ -3668,6 +3742,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_integer64i_v(
         &self,
         target: types::GLenum,
@@ -3676,7 +3751,7 @@ impl Device {
         if let Some(v) = self.limits().integer64i_v(target, index) {
             self.capture_call(
                 239u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&target);
                     w.put(&index);
                 },
@@ -3688,6 +3763,7 @@ impl Device {
     }
     /// `glGetInteger64i_v` for a pname that yields one value: [`get_integer64i_v`](Self::get_integer64i_v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_integer64i(
         &self,
         target: types::GLenum,
@@ -3714,6 +3790,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_integer64v_round_trip(
         &self,
         pname: types::GLenum,
@@ -3764,7 +3841,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     240u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -3778,6 +3855,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_integer64v(
         &self,
         pname: types::GLenum,
@@ -3785,7 +3863,7 @@ impl Device {
         if let Some(v) = self.limits().integer64v(pname) {
             self.capture_call(
                 240u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&pname);
                 },
                 &v,
@@ -3796,6 +3874,7 @@ impl Device {
     }
     /// `glGetInteger64v` for a pname that yields one value: [`get_integer64v`](Self::get_integer64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_integer64(
         &self,
         pname: types::GLenum,
@@ -3821,6 +3900,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0, OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_integeri_v_round_trip(
         &self,
         target: types::GLenum,
@@ -3881,7 +3961,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     241u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                     },
@@ -3896,6 +3976,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0, OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_integeri_v(
         &self,
         target: types::GLenum,
@@ -3904,7 +3985,7 @@ impl Device {
         if let Some(v) = self.limits().integeri_v(target, index) {
             self.capture_call(
                 241u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&target);
                     w.put(&index);
                 },
@@ -3916,6 +3997,7 @@ impl Device {
     }
     /// `glGetIntegeri_v` for a pname that yields one value: [`get_integeri_v`](Self::get_integeri_v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_integeri(
         &self,
         target: types::GLenum,
@@ -3942,6 +4024,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_integerv_round_trip(
         &self,
         pname: types::GLenum,
@@ -3988,7 +4071,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     242u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -4002,6 +4085,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGet.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_integerv(
         &self,
         pname: types::GLenum,
@@ -4009,7 +4093,7 @@ impl Device {
         if let Some(v) = self.limits().integerv(pname) {
             self.capture_call(
                 242u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&pname);
                 },
                 &v,
@@ -4020,6 +4104,7 @@ impl Device {
     }
     /// `glGetIntegerv` for a pname that yields one value: [`get_integerv`](Self::get_integerv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_integer(
         &self,
         pname: types::GLenum,
@@ -4045,6 +4130,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_internalformat_query2`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetInternalformat.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_internalformati64v(
         &self,
         target: types::GLenum,
@@ -4088,7 +4174,7 @@ impl Device {
                 let answer = a4;
                 ctx.capture_call(
                     243u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&internalformat);
                         w.put(&pname);
@@ -4105,6 +4191,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.2 or `GL_ARB_internalformat_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetInternalformat.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_internalformativ(
         &self,
         target: types::GLenum,
@@ -4148,7 +4235,7 @@ impl Device {
                 let answer = a4;
                 ctx.capture_call(
                     244u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&internalformat);
                         w.put(&pname);
@@ -4165,6 +4252,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_texture_multisample`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetMultisample.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_multisamplefv(
         &self,
         pname: types::GLenum,
@@ -4225,7 +4313,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     245u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                         w.put(&index);
                     },
@@ -4237,6 +4325,7 @@ impl Device {
     }
     /// `glGetMultisamplefv` for a pname that yields one value: [`get_multisamplefv`](Self::get_multisamplefv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_multisamplef(
         &self,
         pname: types::GLenum,
@@ -4263,6 +4352,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri64v(
         &self,
         buffer: types::GLuint,
@@ -4329,7 +4419,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     246u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                         w.put(&pname);
                     },
@@ -4341,6 +4431,7 @@ impl Device {
     }
     /// `glGetNamedBufferParameteri64v` for a pname that yields one value: [`get_named_buffer_parameteri64v`](Self::get_named_buffer_parameteri64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri64(
         &self,
         buffer: types::GLuint,
@@ -4367,6 +4458,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteriv(
         &self,
         buffer: types::GLuint,
@@ -4433,7 +4525,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     247u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                         w.put(&pname);
                     },
@@ -4445,6 +4537,7 @@ impl Device {
     }
     /// `glGetNamedBufferParameteriv` for a pname that yields one value: [`get_named_buffer_parameteriv`](Self::get_named_buffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri(
         &self,
         buffer: types::GLuint,
@@ -4471,6 +4564,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferPointerv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_pointerv(
         &self,
         buffer: types::GLuint,
@@ -4507,7 +4601,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     248u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                         w.put(&pname);
                     },
@@ -4522,6 +4616,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetBufferSubData.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_sub_data(
         &self,
         buffer: types::GLuint,
@@ -4573,7 +4668,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     249u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                         w.put(&offset);
                         w.put(&size);
@@ -4589,6 +4684,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferAttachmentParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_attachment_parameteriv(
         &self,
         framebuffer: types::GLuint,
@@ -4660,7 +4756,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     250u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&framebuffer);
                         w.put(&attachment);
                         w.put(&pname);
@@ -4673,6 +4769,7 @@ impl Device {
     }
     /// `glGetNamedFramebufferAttachmentParameteriv` for a pname that yields one value: [`get_named_framebuffer_attachment_parameteriv`](Self::get_named_framebuffer_attachment_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_attachment_parameteri(
         &self,
         framebuffer: types::GLuint,
@@ -4707,6 +4804,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetFramebufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_parameteriv(
         &self,
         framebuffer: types::GLuint,
@@ -4773,7 +4871,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     251u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&framebuffer);
                         w.put(&pname);
                     },
@@ -4785,6 +4883,7 @@ impl Device {
     }
     /// `glGetNamedFramebufferParameteriv` for a pname that yields one value: [`get_named_framebuffer_parameteriv`](Self::get_named_framebuffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_parameteri(
         &self,
         framebuffer: types::GLuint,
@@ -4811,6 +4910,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetRenderbufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_named_renderbuffer_parameteriv(
         &self,
         renderbuffer: types::GLuint,
@@ -4877,7 +4977,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     252u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&renderbuffer);
                         w.put(&pname);
                     },
@@ -4889,6 +4989,7 @@ impl Device {
     }
     /// `glGetNamedRenderbufferParameteriv` for a pname that yields one value: [`get_named_renderbuffer_parameteriv`](Self::get_named_renderbuffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_named_renderbuffer_parameteri(
         &self,
         renderbuffer: types::GLuint,
@@ -4918,6 +5019,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_shading_language_include`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_shading_language_include.txt).
     #[track_caller]
+    #[inline]
     pub fn get_named_string_arb(
         &self,
         name: &str,
@@ -4969,7 +5071,7 @@ impl Device {
                 let answer = (a3, s4);
                 ctx.capture_call(
                     253u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&name);
                         w.put(&buf_size);
                     },
@@ -4989,6 +5091,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_named_stringiv_arb(
         &self,
         name: &str,
@@ -5039,6 +5142,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetObjectLabel.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_object_label(
         &self,
         identifier: types::GLenum,
@@ -5081,7 +5185,7 @@ impl Device {
                 let answer = s4;
                 ctx.capture_call(
                     255u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&identifier);
                         w.put(&name);
                         w.put(&buf_size);
@@ -5097,6 +5201,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetObjectPtrLabel.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_object_ptr_label(
         &self,
         ptr: crate::SyncHandle,
@@ -5146,6 +5251,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.1, OpenGL 4.3 or `GL_KHR_debug`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetPointerv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_pointerv(&self, pname: types::GLenum) -> Result<usize, crate::Error> {
         self.call(
             "glGetPointerv",
@@ -5171,7 +5277,7 @@ impl Device {
                 let answer = a1;
                 ctx.capture_call(
                     257u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pname);
                     },
                     &answer,
@@ -5187,6 +5293,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_get_program_binary`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramBinary.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_binary(
         &self,
         program: types::GLuint,
@@ -5241,7 +5348,7 @@ impl Device {
                 let answer = (a2, a3, a4);
                 ctx.capture_call(
                     258u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&buf_size);
                     },
@@ -5256,6 +5363,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramInfoLog.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_program_info_log_round_trip(
         &self,
         program: types::GLuint,
@@ -5302,7 +5410,7 @@ impl Device {
                 let answer = s3;
                 ctx.capture_call(
                     259u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&buf_size);
                     },
@@ -5317,6 +5425,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramInfoLog.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_info_log(
         &self,
         program: types::GLuint,
@@ -5337,7 +5446,7 @@ impl Device {
             let answer = log[..end].to_string();
             self.capture_call(
                 259u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&buf_size);
                 },
@@ -5352,6 +5461,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramInterface.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_interfaceiv(
         &self,
         program: types::GLuint,
@@ -5421,7 +5531,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     260u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&program_interface);
                         w.put(&pname);
@@ -5434,6 +5544,7 @@ impl Device {
     }
     /// `glGetProgramInterfaceiv` for a pname that yields one value: [`get_program_interfaceiv`](Self::get_program_interfaceiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_program_interfacei(
         &self,
         program: types::GLuint,
@@ -5461,6 +5572,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramPipelineInfoLog.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_pipeline_info_log(
         &self,
         pipeline: types::GLuint,
@@ -5510,7 +5622,7 @@ impl Device {
                 let answer = s3;
                 ctx.capture_call(
                     261u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pipeline);
                         w.put(&buf_size);
                     },
@@ -5525,6 +5637,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramPipeline.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_pipelineiv(
         &self,
         pipeline: types::GLuint,
@@ -5591,7 +5704,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     262u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pipeline);
                         w.put(&pname);
                     },
@@ -5603,6 +5716,7 @@ impl Device {
     }
     /// `glGetProgramPipelineiv` for a pname that yields one value: [`get_program_pipelineiv`](Self::get_program_pipelineiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_program_pipelinei(
         &self,
         pipeline: types::GLuint,
@@ -5629,6 +5743,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_program_resource_index_round_trip(
         &self,
         program: types::GLuint,
@@ -5667,7 +5782,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     263u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&program_interface);
                         w.put(&name);
@@ -5683,6 +5798,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_index(
         &self,
         program: types::GLuint,
@@ -5699,7 +5815,7 @@ impl Device {
             let v = v as types::GLuint;
             self.capture_call(
                 263u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&program_interface);
                     w.put(&name);
@@ -5718,6 +5834,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_program_resource_location_round_trip(
         &self,
         program: types::GLuint,
@@ -5756,7 +5873,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     264u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&program_interface);
                         w.put(&name);
@@ -5772,6 +5889,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_location(
         &self,
         program: types::GLuint,
@@ -5789,7 +5907,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 264u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&program_interface);
                     w.put(&name);
@@ -5808,6 +5926,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocationIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_program_resource_location_index_round_trip(
         &self,
         program: types::GLuint,
@@ -5850,7 +5969,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     265u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&program_interface);
                         w.put(&name);
@@ -5866,6 +5985,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceLocationIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_location_index(
         &self,
         program: types::GLuint,
@@ -5883,7 +6003,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 265u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&program_interface);
                     w.put(&name);
@@ -5906,6 +6026,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.3 or `GL_ARB_program_interface_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramResourceName.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_name(
         &self,
         program: types::GLuint,
@@ -5959,7 +6080,7 @@ impl Device {
                 let answer = s5;
                 ctx.capture_call(
                     266u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&program_interface);
                         w.put(&index);
@@ -5976,6 +6097,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgramStage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_program_stageiv(
         &self,
         program: types::GLuint,
@@ -6017,7 +6139,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     268u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&pname);
@@ -6033,6 +6155,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgram.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_programiv_round_trip(
         &self,
         program: types::GLuint,
@@ -6096,7 +6219,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     269u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&pname);
                     },
@@ -6111,6 +6234,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetProgram.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_programiv(
         &self,
         program: types::GLuint,
@@ -6121,7 +6245,7 @@ impl Device {
                 let answer = vec![status];
                 self.capture_call(
                     269u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&pname);
                     },
@@ -6134,6 +6258,7 @@ impl Device {
     }
     /// `glGetProgramiv` for a pname that yields one value: [`get_programiv`](Self::get_programiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_programi(
         &self,
         program: types::GLuint,
@@ -6160,6 +6285,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_transform_feedback3`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryIndexed.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_query_indexediv(
         &self,
         target: types::GLenum,
@@ -6223,7 +6349,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     274u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                         w.put(&pname);
@@ -6236,6 +6362,7 @@ impl Device {
     }
     /// `glGetQueryIndexediv` for a pname that yields one value: [`get_query_indexediv`](Self::get_query_indexediv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_query_indexedi(
         &self,
         target: types::GLenum,
@@ -6263,6 +6390,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti64v(
         &self,
         id: types::GLuint,
@@ -6335,7 +6463,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     275u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                         w.put(&pname);
                     },
@@ -6347,6 +6475,7 @@ impl Device {
     }
     /// `glGetQueryObjecti64v` for a pname that yields one value: [`get_query_objecti64v`](Self::get_query_objecti64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti64(
         &self,
         id: types::GLuint,
@@ -6373,6 +6502,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_query_objectiv(
         &self,
         id: types::GLuint,
@@ -6445,7 +6575,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     276u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                         w.put(&pname);
                     },
@@ -6457,6 +6587,7 @@ impl Device {
     }
     /// `glGetQueryObjectiv` for a pname that yields one value: [`get_query_objectiv`](Self::get_query_objectiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti(
         &self,
         id: types::GLuint,
@@ -6483,6 +6614,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui64v(
         &self,
         id: types::GLuint,
@@ -6555,7 +6687,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     277u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                         w.put(&pname);
                     },
@@ -6567,6 +6699,7 @@ impl Device {
     }
     /// `glGetQueryObjectui64v` for a pname that yields one value: [`get_query_objectui64v`](Self::get_query_objectui64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui64(
         &self,
         id: types::GLuint,
@@ -6593,6 +6726,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_query_objectuiv(
         &self,
         id: types::GLuint,
@@ -6665,7 +6799,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     278u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                         w.put(&pname);
                     },
@@ -6677,6 +6811,7 @@ impl Device {
     }
     /// `glGetQueryObjectuiv` for a pname that yields one value: [`get_query_objectuiv`](Self::get_query_objectuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui(
         &self,
         id: types::GLuint,
@@ -6703,6 +6838,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryiv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_queryiv(
         &self,
         target: types::GLenum,
@@ -6760,7 +6896,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     279u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -6772,6 +6908,7 @@ impl Device {
     }
     /// `glGetQueryiv` for a pname that yields one value: [`get_queryiv`](Self::get_queryiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_queryi(
         &self,
         target: types::GLenum,
@@ -6798,6 +6935,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetRenderbufferParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_renderbuffer_parameteriv(
         &self,
         target: types::GLenum,
@@ -6858,7 +6996,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     280u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -6870,6 +7008,7 @@ impl Device {
     }
     /// `glGetRenderbufferParameteriv` for a pname that yields one value: [`get_renderbuffer_parameteriv`](Self::get_renderbuffer_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_renderbuffer_parameteri(
         &self,
         target: types::GLenum,
@@ -6896,6 +7035,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iiv(
         &self,
         sampler: types::GLuint,
@@ -6962,7 +7102,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     281u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&sampler);
                         w.put(&pname);
                     },
@@ -6974,6 +7114,7 @@ impl Device {
     }
     /// `glGetSamplerParameterIiv` for a pname that yields one value: [`get_sampler_parameter_iiv`](Self::get_sampler_parameter_iiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_ii(
         &self,
         sampler: types::GLuint,
@@ -7000,6 +7141,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iuiv(
         &self,
         sampler: types::GLuint,
@@ -7066,7 +7208,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     282u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&sampler);
                         w.put(&pname);
                     },
@@ -7078,6 +7220,7 @@ impl Device {
     }
     /// `glGetSamplerParameterIuiv` for a pname that yields one value: [`get_sampler_parameter_iuiv`](Self::get_sampler_parameter_iuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iui(
         &self,
         sampler: types::GLuint,
@@ -7104,6 +7247,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameterfv(
         &self,
         sampler: types::GLuint,
@@ -7170,7 +7314,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     283u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&sampler);
                         w.put(&pname);
                     },
@@ -7182,6 +7326,7 @@ impl Device {
     }
     /// `glGetSamplerParameterfv` for a pname that yields one value: [`get_sampler_parameterfv`](Self::get_sampler_parameterfv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameterf(
         &self,
         sampler: types::GLuint,
@@ -7208,6 +7353,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSamplerParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameteriv(
         &self,
         sampler: types::GLuint,
@@ -7274,7 +7420,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     284u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&sampler);
                         w.put(&pname);
                     },
@@ -7286,6 +7432,7 @@ impl Device {
     }
     /// `glGetSamplerParameteriv` for a pname that yields one value: [`get_sampler_parameteriv`](Self::get_sampler_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameteri(
         &self,
         sampler: types::GLuint,
@@ -7312,6 +7459,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShaderInfoLog.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_shader_info_log(
         &self,
         shader: types::GLuint,
@@ -7358,7 +7506,7 @@ impl Device {
                 let answer = s3;
                 ctx.capture_call(
                     285u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shader);
                         w.put(&buf_size);
                     },
@@ -7374,6 +7522,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_ES2_compatibility`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShaderPrecisionFormat.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_shader_precision_format(
         &self,
         shadertype: types::GLenum,
@@ -7410,7 +7559,7 @@ impl Device {
                 let answer = (a2, a3);
                 ctx.capture_call(
                     286u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shadertype);
                         w.put(&precisiontype);
                     },
@@ -7425,6 +7574,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShaderSource.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_shader_source(
         &self,
         shader: types::GLuint,
@@ -7471,7 +7621,7 @@ impl Device {
                 let answer = s3;
                 ctx.capture_call(
                     287u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shader);
                         w.put(&buf_size);
                     },
@@ -7486,6 +7636,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetShader.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_shaderiv(
         &self,
         shader: types::GLuint,
@@ -7549,7 +7700,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     288u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shader);
                         w.put(&pname);
                     },
@@ -7561,6 +7712,7 @@ impl Device {
     }
     /// `glGetShaderiv` for a pname that yields one value: [`get_shaderiv`](Self::get_shaderiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_shaderi(
         &self,
         shader: types::GLuint,
@@ -7586,6 +7738,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_string_round_trip(
         &self,
         name: types::GLenum,
@@ -7603,7 +7756,7 @@ impl Device {
                 let answer = unsafe { arguments::string_from_ptr(ret) };
                 ctx.capture_call(
                     289u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&name);
                     },
                     &answer,
@@ -7616,6 +7769,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_string(
         &self,
         name: types::GLenum,
@@ -7623,7 +7777,7 @@ impl Device {
         if let Some(v) = self.limits().string(name) {
             self.capture_call(
                 289u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&name);
                 },
                 &v,
@@ -7636,6 +7790,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_stringi_round_trip(
         &self,
         name: types::GLenum,
@@ -7657,7 +7812,7 @@ impl Device {
                 let answer = unsafe { arguments::string_from_ptr(ret) };
                 ctx.capture_call(
                     290u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&name);
                         w.put(&index);
                     },
@@ -7671,6 +7826,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetString.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_stringi(
         &self,
         name: types::GLenum,
@@ -7679,7 +7835,7 @@ impl Device {
         if let Some(v) = self.limits().stringi(name, index) {
             self.capture_call(
                 290u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&name);
                     w.put(&index);
                 },
@@ -7695,6 +7851,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_subroutine_index_round_trip(
         &self,
         program: types::GLuint,
@@ -7733,7 +7890,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     291u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&name);
@@ -7749,6 +7906,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_subroutine_index(
         &self,
         program: types::GLuint,
@@ -7760,7 +7918,7 @@ impl Device {
             let v = v as types::GLuint;
             self.capture_call(
                 291u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&shadertype);
                     w.put(&name);
@@ -7778,6 +7936,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineUniformLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_subroutine_uniform_location_round_trip(
         &self,
         program: types::GLuint,
@@ -7816,7 +7975,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     292u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&shadertype);
                         w.put(&name);
@@ -7832,6 +7991,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSubroutineUniformLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_subroutine_uniform_location(
         &self,
         program: types::GLuint,
@@ -7849,7 +8009,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 292u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&shadertype);
                     w.put(&name);
@@ -7869,6 +8029,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetSync.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_synciv(
         &self,
         sync: crate::SyncHandle,
@@ -7921,6 +8082,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_image(
         &self,
         target: types::GLenum,
@@ -7971,7 +8133,7 @@ impl Device {
                 let answer = a4;
                 ctx.capture_call(
                     294u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&level);
                         w.put(&format);
@@ -7988,6 +8150,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameterfv(
         &self,
         target: types::GLenum,
@@ -8051,7 +8214,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     295u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&level);
                         w.put(&pname);
@@ -8064,6 +8227,7 @@ impl Device {
     }
     /// `glGetTexLevelParameterfv` for a pname that yields one value: [`get_tex_level_parameterfv`](Self::get_tex_level_parameterfv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameterf(
         &self,
         target: types::GLenum,
@@ -8091,6 +8255,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameteriv(
         &self,
         target: types::GLenum,
@@ -8154,7 +8319,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     296u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&level);
                         w.put(&pname);
@@ -8167,6 +8332,7 @@ impl Device {
     }
     /// `glGetTexLevelParameteriv` for a pname that yields one value: [`get_tex_level_parameteriv`](Self::get_tex_level_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameteri(
         &self,
         target: types::GLenum,
@@ -8194,6 +8360,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iiv(
         &self,
         target: types::GLenum,
@@ -8254,7 +8421,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     297u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -8266,6 +8433,7 @@ impl Device {
     }
     /// `glGetTexParameterIiv` for a pname that yields one value: [`get_tex_parameter_iiv`](Self::get_tex_parameter_iiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_ii(
         &self,
         target: types::GLenum,
@@ -8292,6 +8460,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iuiv(
         &self,
         target: types::GLenum,
@@ -8352,7 +8521,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     298u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -8364,6 +8533,7 @@ impl Device {
     }
     /// `glGetTexParameterIuiv` for a pname that yields one value: [`get_tex_parameter_iuiv`](Self::get_tex_parameter_iuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iui(
         &self,
         target: types::GLenum,
@@ -8390,6 +8560,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameterfv(
         &self,
         target: types::GLenum,
@@ -8450,7 +8621,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     299u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -8462,6 +8633,7 @@ impl Device {
     }
     /// `glGetTexParameterfv` for a pname that yields one value: [`get_tex_parameterfv`](Self::get_tex_parameterfv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameterf(
         &self,
         target: types::GLenum,
@@ -8488,6 +8660,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameteriv(
         &self,
         target: types::GLenum,
@@ -8548,7 +8721,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     300u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&pname);
                     },
@@ -8560,6 +8733,7 @@ impl Device {
     }
     /// `glGetTexParameteriv` for a pname that yields one value: [`get_tex_parameteriv`](Self::get_tex_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameteri(
         &self,
         target: types::GLenum,
@@ -8585,6 +8759,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn get_texture_handle_arb(
         &self,
         texture: types::GLuint,
@@ -8611,7 +8786,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     301u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                     },
                     &answer,
@@ -8625,6 +8800,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_image(
         &self,
         texture: types::GLuint,
@@ -8679,7 +8855,7 @@ impl Device {
                 let answer = a5;
                 ctx.capture_call(
                     302u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&format);
@@ -8697,6 +8873,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameterfv(
         &self,
         texture: types::GLuint,
@@ -8766,7 +8943,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     303u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&pname);
@@ -8779,6 +8956,7 @@ impl Device {
     }
     /// `glGetTextureLevelParameterfv` for a pname that yields one value: [`get_texture_level_parameterfv`](Self::get_texture_level_parameterfv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameterf(
         &self,
         texture: types::GLuint,
@@ -8806,6 +8984,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexLevelParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameteriv(
         &self,
         texture: types::GLuint,
@@ -8875,7 +9054,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     304u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&pname);
@@ -8888,6 +9067,7 @@ impl Device {
     }
     /// `glGetTextureLevelParameteriv` for a pname that yields one value: [`get_texture_level_parameteriv`](Self::get_texture_level_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameteri(
         &self,
         texture: types::GLuint,
@@ -8915,6 +9095,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iiv(
         &self,
         texture: types::GLuint,
@@ -8981,7 +9162,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     305u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&pname);
                     },
@@ -8993,6 +9174,7 @@ impl Device {
     }
     /// `glGetTextureParameterIiv` for a pname that yields one value: [`get_texture_parameter_iiv`](Self::get_texture_parameter_iiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_ii(
         &self,
         texture: types::GLuint,
@@ -9019,6 +9201,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iuiv(
         &self,
         texture: types::GLuint,
@@ -9085,7 +9268,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     306u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&pname);
                     },
@@ -9097,6 +9280,7 @@ impl Device {
     }
     /// `glGetTextureParameterIuiv` for a pname that yields one value: [`get_texture_parameter_iuiv`](Self::get_texture_parameter_iuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iui(
         &self,
         texture: types::GLuint,
@@ -9123,6 +9307,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameterfv(
         &self,
         texture: types::GLuint,
@@ -9189,7 +9374,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     307u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&pname);
                     },
@@ -9201,6 +9386,7 @@ impl Device {
     }
     /// `glGetTextureParameterfv` for a pname that yields one value: [`get_texture_parameterfv`](Self::get_texture_parameterfv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameterf(
         &self,
         texture: types::GLuint,
@@ -9227,6 +9413,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexParameter.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameteriv(
         &self,
         texture: types::GLuint,
@@ -9293,7 +9480,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     308u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&pname);
                     },
@@ -9305,6 +9492,7 @@ impl Device {
     }
     /// `glGetTextureParameteriv` for a pname that yields one value: [`get_texture_parameteriv`](Self::get_texture_parameteriv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameteri(
         &self,
         texture: types::GLuint,
@@ -9330,6 +9518,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn get_texture_sampler_handle_arb(
         &self,
         texture: types::GLuint,
@@ -9363,7 +9552,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     309u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&sampler);
                     },
@@ -9378,6 +9567,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_get_texture_sub_image`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTextureSubImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_texture_sub_image(
         &self,
         texture: types::GLuint,
@@ -9447,7 +9637,7 @@ impl Device {
                 let answer = a11;
                 ctx.capture_call(
                     310u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                         w.put(&level);
                         w.put(&xoffset);
@@ -9473,6 +9663,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedbackVarying.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedback_varying(
         &self,
         program: types::GLuint,
@@ -9536,7 +9727,7 @@ impl Device {
                 let answer = (a4, a5, s6);
                 ctx.capture_call(
                     311u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&index);
                         w.put(&buf_size);
@@ -9552,6 +9743,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki64_v(
         &self,
         xfb: types::GLuint,
@@ -9621,7 +9813,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     312u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&xfb);
                         w.put(&pname);
                         w.put(&index);
@@ -9634,6 +9826,7 @@ impl Device {
     }
     /// `glGetTransformFeedbacki64_v` for a pname that yields one value: [`get_transform_feedbacki64_v`](Self::get_transform_feedbacki64_v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki64(
         &self,
         xfb: types::GLuint,
@@ -9661,6 +9854,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki_v(
         &self,
         xfb: types::GLuint,
@@ -9730,7 +9924,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     313u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&xfb);
                         w.put(&pname);
                         w.put(&index);
@@ -9746,6 +9940,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTransformFeedback.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbackiv(
         &self,
         xfb: types::GLuint,
@@ -9812,7 +10007,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     314u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&xfb);
                         w.put(&pname);
                     },
@@ -9824,6 +10019,7 @@ impl Device {
     }
     /// `glGetTransformFeedbackiv` for a pname that yields one value: [`get_transform_feedbackiv`](Self::get_transform_feedbackiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki(
         &self,
         xfb: types::GLuint,
@@ -9850,6 +10046,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformBlockIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_uniform_block_index_round_trip(
         &self,
         program: types::GLuint,
@@ -9893,7 +10090,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     315u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_block_name);
                     },
@@ -9908,6 +10105,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformBlockIndex.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_uniform_block_index(
         &self,
         program: types::GLuint,
@@ -9918,7 +10116,7 @@ impl Device {
             let v = v as types::GLuint;
             self.capture_call(
                 315u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&uniform_block_name);
                 },
@@ -9937,6 +10135,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.1 or `GL_ARB_uniform_buffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformIndices.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_uniform_indices(
         &self,
         program: types::GLuint,
@@ -10001,7 +10200,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     316u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&uniform_names);
                     },
@@ -10016,6 +10215,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub(crate) fn get_uniform_location_round_trip(
         &self,
         program: types::GLuint,
@@ -10052,7 +10252,7 @@ impl Device {
                 let answer = ret;
                 ctx.capture_call(
                     317u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&name);
                     },
@@ -10067,6 +10267,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformLocation.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_uniform_location(
         &self,
         program: types::GLuint,
@@ -10077,7 +10278,7 @@ impl Device {
             let v = v as types::GLint;
             self.capture_call(
                 317u16,
-                |w: &mut crate::capture::wire::Writer| {
+                &|w: &mut crate::capture::wire::Writer| {
                     w.put(&program);
                     w.put(&name);
                 },
@@ -10094,6 +10295,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_shader_subroutine`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniformSubroutine.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_uniform_subroutineuiv(
         &self,
         shadertype: types::GLenum,
@@ -10127,7 +10329,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     318u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shadertype);
                         w.put(&location);
                     },
@@ -10145,6 +10347,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformdv(
         &self,
         program: types::GLuint,
@@ -10196,6 +10399,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformfv(
         &self,
         program: types::GLuint,
@@ -10247,6 +10451,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformi64v_arb(
         &self,
         program: types::GLuint,
@@ -10298,6 +10503,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformiv(
         &self,
         program: types::GLuint,
@@ -10349,6 +10555,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformui64v_arb(
         &self,
         program: types::GLuint,
@@ -10400,6 +10607,7 @@ impl Device {
     /// # Safety
     /// `params`: the GL writes as many bytes as it derives from the other arguments and from GL state; the buffer glcmd allocates has the size the caller gives, which must be at least that many.
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformuiv(
         &self,
         program: types::GLuint,
@@ -10448,6 +10656,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayIndexed.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexed64iv(
         &self,
         vaobj: types::GLuint,
@@ -10517,7 +10726,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     325u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&vaobj);
                         w.put(&index);
                         w.put(&pname);
@@ -10530,6 +10739,7 @@ impl Device {
     }
     /// `glGetVertexArrayIndexed64iv` for a pname that yields one value: [`get_vertex_array_indexed64iv`](Self::get_vertex_array_indexed64iv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexed64i(
         &self,
         vaobj: types::GLuint,
@@ -10557,6 +10767,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayIndexed.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexediv(
         &self,
         vaobj: types::GLuint,
@@ -10626,7 +10837,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     326u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&vaobj);
                         w.put(&index);
                         w.put(&pname);
@@ -10639,6 +10850,7 @@ impl Device {
     }
     /// `glGetVertexArrayIndexediv` for a pname that yields one value: [`get_vertex_array_indexediv`](Self::get_vertex_array_indexediv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexedi(
         &self,
         vaobj: types::GLuint,
@@ -10666,6 +10878,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexArrayiv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_arrayiv(
         &self,
         vaobj: types::GLuint,
@@ -10732,7 +10945,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     327u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&vaobj);
                         w.put(&pname);
                     },
@@ -10744,6 +10957,7 @@ impl Device {
     }
     /// `glGetVertexArrayiv` for a pname that yields one value: [`get_vertex_arrayiv`](Self::get_vertex_arrayiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_arrayi(
         &self,
         vaobj: types::GLuint,
@@ -10770,6 +10984,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iiv(
         &self,
         index: types::GLuint,
@@ -10830,7 +11045,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     328u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -10842,6 +11057,7 @@ impl Device {
     }
     /// `glGetVertexAttribIiv` for a pname that yields one value: [`get_vertex_attrib_iiv`](Self::get_vertex_attrib_iiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ii(
         &self,
         index: types::GLuint,
@@ -10868,6 +11084,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iuiv(
         &self,
         index: types::GLuint,
@@ -10928,7 +11145,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     329u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -10940,6 +11157,7 @@ impl Device {
     }
     /// `glGetVertexAttribIuiv` for a pname that yields one value: [`get_vertex_attrib_iuiv`](Self::get_vertex_attrib_iuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iui(
         &self,
         index: types::GLuint,
@@ -10966,6 +11184,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_vertex_attrib_64bit`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ldv(
         &self,
         index: types::GLuint,
@@ -11026,7 +11245,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     330u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11038,6 +11257,7 @@ impl Device {
     }
     /// `glGetVertexAttribLdv` for a pname that yields one value: [`get_vertex_attrib_ldv`](Self::get_vertex_attrib_ldv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ld(
         &self,
         index: types::GLuint,
@@ -11064,6 +11284,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_lui64v_arb(
         &self,
         index: types::GLuint,
@@ -11124,7 +11345,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     331u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11139,6 +11360,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttribPointerv.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_pointerv(
         &self,
         index: types::GLuint,
@@ -11169,7 +11391,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     332u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11184,6 +11406,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribdv(
         &self,
         index: types::GLuint,
@@ -11214,7 +11437,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     333u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11229,6 +11452,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribfv(
         &self,
         index: types::GLuint,
@@ -11259,7 +11483,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     334u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11274,6 +11498,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribiv(
         &self,
         index: types::GLuint,
@@ -11304,7 +11529,7 @@ impl Device {
                 let answer = a2;
                 ctx.capture_call(
                     335u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&index);
                         w.put(&pname);
                     },
@@ -11319,6 +11544,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetCompressedTexImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_compressed_tex_image(
         &self,
         target: types::GLenum,
@@ -11366,7 +11592,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     336u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&lod);
                         w.put(&buf_size);
@@ -11382,6 +11608,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_compressed_tex_image_arb(
         &self,
         target: types::GLenum,
@@ -11429,7 +11656,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     337u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&lod);
                         w.put(&buf_size);
@@ -11445,6 +11672,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetTexImage.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_tex_image(
         &self,
         target: types::GLenum,
@@ -11489,7 +11717,7 @@ impl Device {
                 let answer = a5;
                 ctx.capture_call(
                     338u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&level);
                         w.put(&format);
@@ -11507,6 +11735,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_tex_image_arb(
         &self,
         target: types::GLenum,
@@ -11555,7 +11784,7 @@ impl Device {
                 let answer = a5;
                 ctx.capture_call(
                     339u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&level);
                         w.put(&format);
@@ -11573,6 +11802,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformdv(
         &self,
         program: types::GLuint,
@@ -11617,7 +11847,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     340u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11633,6 +11863,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformdv_arb(
         &self,
         program: types::GLuint,
@@ -11681,7 +11912,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     341u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11697,6 +11928,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformfv(
         &self,
         program: types::GLuint,
@@ -11741,7 +11973,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     342u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11757,6 +11989,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformfv_arb(
         &self,
         program: types::GLuint,
@@ -11805,7 +12038,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     343u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11821,6 +12054,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformi64v_arb(
         &self,
         program: types::GLuint,
@@ -11869,7 +12103,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     344u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11885,6 +12119,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformiv(
         &self,
         program: types::GLuint,
@@ -11929,7 +12164,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     345u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -11945,6 +12180,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformiv_arb(
         &self,
         program: types::GLuint,
@@ -11993,7 +12229,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     346u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -12009,6 +12245,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_gpu_shader_int64`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_gpu_shader_int64.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformui64v_arb(
         &self,
         program: types::GLuint,
@@ -12057,7 +12294,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     347u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -12073,6 +12310,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetUniform.xhtml).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformuiv(
         &self,
         program: types::GLuint,
@@ -12121,7 +12359,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     348u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -12137,6 +12375,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn getn_uniformuiv_arb(
         &self,
         program: types::GLuint,
@@ -12185,7 +12424,7 @@ impl Device {
                 let answer = a3;
                 ctx.capture_call(
                     349u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                         w.put(&location);
                         w.put(&buf_size);
@@ -12200,6 +12439,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsBuffer.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_buffer(&self, buffer: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsBuffer",
@@ -12214,7 +12454,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     359u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                     },
                     &answer,
@@ -12227,6 +12467,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_enabled(&self, cap: types::GLenum) -> Result<bool, crate::Error> {
         self.call(
             "glIsEnabled",
@@ -12241,7 +12482,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     360u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&cap);
                     },
                     &answer,
@@ -12254,6 +12495,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_enabledi(
         &self,
         target: types::GLenum,
@@ -12275,7 +12517,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     361u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                         w.put(&index);
                     },
@@ -12289,6 +12531,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsFramebuffer.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_framebuffer(
         &self,
         framebuffer: types::GLuint,
@@ -12309,7 +12552,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     362u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&framebuffer);
                     },
                     &answer,
@@ -12322,6 +12565,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn is_image_handle_resident_arb(
         &self,
         handle: types::GLuint64,
@@ -12342,7 +12586,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     363u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&handle);
                     },
                     &answer,
@@ -12357,6 +12601,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_shading_language_include`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_shading_language_include.txt).
     #[track_caller]
+    #[inline]
     pub fn is_named_string_arb(&self, name: &str) -> Result<bool, crate::Error> {
         let namelen: types::GLint = arguments::count_i32(
             name.len(),
@@ -12388,7 +12633,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     364u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&name);
                     },
                     &answer,
@@ -12401,6 +12646,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsProgram.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_program(&self, program: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsProgram",
@@ -12415,7 +12661,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     365u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&program);
                     },
                     &answer,
@@ -12428,6 +12674,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.1 or `GL_ARB_separate_shader_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsProgramPipeline.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_program_pipeline(
         &self,
         pipeline: types::GLuint,
@@ -12448,7 +12695,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     366u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&pipeline);
                     },
                     &answer,
@@ -12461,6 +12708,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsQuery.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_query(&self, id: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsQuery",
@@ -12474,7 +12722,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     367u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                     },
                     &answer,
@@ -12487,6 +12735,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_framebuffer_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsRenderbuffer.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_renderbuffer(
         &self,
         renderbuffer: types::GLuint,
@@ -12507,7 +12756,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     368u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&renderbuffer);
                     },
                     &answer,
@@ -12520,6 +12769,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.3 or `GL_ARB_sampler_objects`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSampler.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_sampler(&self, sampler: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsSampler",
@@ -12534,7 +12784,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     369u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&sampler);
                     },
                     &answer,
@@ -12547,6 +12797,7 @@ impl Device {
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsShader.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_shader(&self, shader: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsShader",
@@ -12561,7 +12812,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     370u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&shader);
                     },
                     &answer,
@@ -12574,6 +12825,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSync.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_sync(&self, sync: crate::SyncHandle) -> Result<bool, crate::Error> {
         let sync = sync.id();
         self.call(
@@ -12599,6 +12851,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.1. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsTexture.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_texture(&self, texture: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsTexture",
@@ -12613,7 +12866,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     372u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&texture);
                     },
                     &answer,
@@ -12626,6 +12879,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_bindless_texture`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_bindless_texture.txt).
     #[track_caller]
+    #[inline]
     pub fn is_texture_handle_resident_arb(
         &self,
         handle: types::GLuint64,
@@ -12646,7 +12900,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     373u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&handle);
                     },
                     &answer,
@@ -12659,6 +12913,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.0 or `GL_ARB_transform_feedback2`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsTransformFeedback.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_transform_feedback(
         &self,
         id: types::GLuint,
@@ -12679,7 +12934,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     374u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&id);
                     },
                     &answer,
@@ -12692,6 +12947,7 @@ impl Device {
     ///
     /// Needs OpenGL 3.0 or `GL_ARB_vertex_array_object`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsVertexArray.xhtml).
     #[track_caller]
+    #[inline]
     pub fn is_vertex_array(&self, array: types::GLuint) -> Result<bool, crate::Error> {
         self.call(
             "glIsVertexArray",
@@ -12709,7 +12965,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     375u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&array);
                     },
                     &answer,
@@ -12723,6 +12979,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glReadPixels.xhtml).
     #[track_caller]
+    #[inline]
     pub fn read_pixels(
         &self,
         x: types::GLint,
@@ -12780,7 +13037,7 @@ impl Device {
                 let answer = a6;
                 ctx.capture_call(
                     511u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&x);
                         w.put(&y);
                         w.put(&width);
@@ -12799,6 +13056,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_KHR_robustness`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glReadPixels.xhtml).
     #[track_caller]
+    #[inline]
     pub fn readn_pixels(
         &self,
         x: types::GLint,
@@ -12847,7 +13105,7 @@ impl Device {
                 let answer = a7;
                 ctx.capture_call(
                     512u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&x);
                         w.put(&y);
                         w.put(&width);
@@ -12867,6 +13125,7 @@ impl Device {
     ///
     /// Needs `GL_ARB_robustness`. [Specification](https://registry.khronos.org/OpenGL/extensions/ARB/ARB_robustness.txt).
     #[track_caller]
+    #[inline]
     pub fn readn_pixels_arb(
         &self,
         x: types::GLint,
@@ -12919,7 +13178,7 @@ impl Device {
                 let answer = a7;
                 ctx.capture_call(
                     513u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&x);
                         w.put(&y);
                         w.put(&width);
@@ -12938,6 +13197,7 @@ impl Device {
     ///
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glUnmapBuffer.xhtml).
     #[track_caller]
+    #[inline]
     pub fn unmap_buffer(&self, target: types::GLenum) -> Result<bool, crate::Error> {
         self.call(
             "glUnmapBuffer",
@@ -12955,7 +13215,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     655u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&target);
                     },
                     &answer,
@@ -12968,6 +13228,7 @@ impl Device {
     ///
     /// Needs OpenGL 4.5 or `GL_ARB_direct_state_access`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glUnmapBuffer.xhtml).
     #[track_caller]
+    #[inline]
     pub fn unmap_named_buffer(
         &self,
         buffer: types::GLuint,
@@ -12994,7 +13255,7 @@ impl Device {
                 let answer = ret != 0;
                 ctx.capture_call(
                     656u16,
-                    |w: &mut crate::capture::wire::Writer| {
+                    &|w: &mut crate::capture::wire::Writer| {
                         w.put(&buffer);
                     },
                     &answer,

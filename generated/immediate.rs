@@ -7,6 +7,7 @@ use crate::immediate::Immediate;
 impl Immediate {
     /// [`Device::check_framebuffer_status`](crate::Device::check_framebuffer_status) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn check_framebuffer_status(
         &mut self,
         target: types::GLenum,
@@ -18,6 +19,7 @@ impl Immediate {
     }
     /// [`Device::check_named_framebuffer_status`](crate::Device::check_named_framebuffer_status) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn check_named_framebuffer_status(
         &mut self,
         framebuffer: types::GLuint,
@@ -40,6 +42,7 @@ impl Immediate {
     }
     /// [`Device::create_buffer`](crate::Device::create_buffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_buffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_buffer();
@@ -58,6 +61,7 @@ impl Immediate {
     }
     /// [`Device::create_framebuffer`](crate::Device::create_framebuffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_framebuffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_framebuffer();
@@ -66,6 +70,7 @@ impl Immediate {
     }
     /// [`Device::create_program`](crate::Device::create_program) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_program(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_program();
@@ -84,6 +89,7 @@ impl Immediate {
     }
     /// [`Device::create_program_pipeline`](crate::Device::create_program_pipeline) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_program_pipeline(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_program_pipeline();
@@ -103,6 +109,7 @@ impl Immediate {
     }
     /// [`Device::create_query`](crate::Device::create_query) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_query(
         &mut self,
         target: types::GLenum,
@@ -124,6 +131,7 @@ impl Immediate {
     }
     /// [`Device::create_renderbuffer`](crate::Device::create_renderbuffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_renderbuffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_renderbuffer();
@@ -142,6 +150,7 @@ impl Immediate {
     }
     /// [`Device::create_sampler`](crate::Device::create_sampler) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_sampler(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_sampler();
@@ -150,6 +159,7 @@ impl Immediate {
     }
     /// [`Device::create_shader`](crate::Device::create_shader) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_shader(
         &mut self,
         type_: types::GLenum,
@@ -161,6 +171,7 @@ impl Immediate {
     }
     /// [`Device::create_shader_programv`](crate::Device::create_shader_programv) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_shader_programv(
         &mut self,
         type_: types::GLenum,
@@ -184,6 +195,7 @@ impl Immediate {
     }
     /// [`Device::create_texture`](crate::Device::create_texture) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_texture(
         &mut self,
         target: types::GLenum,
@@ -205,6 +217,7 @@ impl Immediate {
     }
     /// [`Device::create_transform_feedback`](crate::Device::create_transform_feedback) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_transform_feedback(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_transform_feedback();
@@ -223,6 +236,7 @@ impl Immediate {
     }
     /// [`Device::create_vertex_array`](crate::Device::create_vertex_array) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn create_vertex_array(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.create_vertex_array();
@@ -241,6 +255,7 @@ impl Immediate {
     }
     /// [`Device::gen_buffer`](crate::Device::gen_buffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_buffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_buffer();
@@ -259,6 +274,7 @@ impl Immediate {
     }
     /// [`Device::gen_framebuffer`](crate::Device::gen_framebuffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_framebuffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_framebuffer();
@@ -277,6 +293,7 @@ impl Immediate {
     }
     /// [`Device::gen_program_pipeline`](crate::Device::gen_program_pipeline) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_program_pipeline(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_program_pipeline();
@@ -295,6 +312,7 @@ impl Immediate {
     }
     /// [`Device::gen_query`](crate::Device::gen_query) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_query(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_query();
@@ -313,6 +331,7 @@ impl Immediate {
     }
     /// [`Device::gen_renderbuffer`](crate::Device::gen_renderbuffer) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_renderbuffer(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_renderbuffer();
@@ -331,6 +350,7 @@ impl Immediate {
     }
     /// [`Device::gen_sampler`](crate::Device::gen_sampler) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_sampler(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_sampler();
@@ -349,6 +369,7 @@ impl Immediate {
     }
     /// [`Device::gen_texture`](crate::Device::gen_texture) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_texture(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_texture();
@@ -367,6 +388,7 @@ impl Immediate {
     }
     /// [`Device::gen_transform_feedback`](crate::Device::gen_transform_feedback) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_transform_feedback(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_transform_feedback();
@@ -385,6 +407,7 @@ impl Immediate {
     }
     /// [`Device::gen_vertex_array`](crate::Device::gen_vertex_array) on the immediate context: asks at once: a name cannot depend on earlier calls.
     #[track_caller]
+    #[inline]
     pub fn gen_vertex_array(&mut self) -> Result<types::GLuint, crate::Error> {
         let mark = self.before_create()?;
         let answer = self.device.gen_vertex_array();
@@ -393,6 +416,7 @@ impl Immediate {
     }
     /// [`Device::get_active_atomic_counter_bufferiv`](crate::Device::get_active_atomic_counter_bufferiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_atomic_counter_bufferiv(
         &mut self,
         program: types::GLuint,
@@ -408,6 +432,7 @@ impl Immediate {
     }
     /// [`Device::get_active_atomic_counter_bufferi`](crate::Device::get_active_atomic_counter_bufferi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_atomic_counter_bufferi(
         &mut self,
         program: types::GLuint,
@@ -423,6 +448,7 @@ impl Immediate {
     }
     /// [`Device::get_active_attrib`](crate::Device::get_active_attrib) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_attrib(
         &mut self,
         program: types::GLuint,
@@ -436,6 +462,7 @@ impl Immediate {
     }
     /// [`Device::get_active_subroutine_name`](crate::Device::get_active_subroutine_name) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_name(
         &mut self,
         program: types::GLuint,
@@ -452,6 +479,7 @@ impl Immediate {
     }
     /// [`Device::get_active_subroutine_uniform_name`](crate::Device::get_active_subroutine_uniform_name) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniform_name(
         &mut self,
         program: types::GLuint,
@@ -468,6 +496,7 @@ impl Immediate {
     }
     /// [`Device::get_active_subroutine_uniformiv`](crate::Device::get_active_subroutine_uniformiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniformiv(
         &mut self,
         program: types::GLuint,
@@ -484,6 +513,7 @@ impl Immediate {
     }
     /// [`Device::get_active_subroutine_uniformi`](crate::Device::get_active_subroutine_uniformi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_subroutine_uniformi(
         &mut self,
         program: types::GLuint,
@@ -500,6 +530,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniform`](crate::Device::get_active_uniform) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform(
         &mut self,
         program: types::GLuint,
@@ -513,6 +544,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniform_block_name`](crate::Device::get_active_uniform_block_name) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_block_name(
         &mut self,
         program: types::GLuint,
@@ -528,6 +560,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniform_blockiv`](crate::Device::get_active_uniform_blockiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_blockiv(
         &mut self,
         program: types::GLuint,
@@ -543,6 +576,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniform_blocki`](crate::Device::get_active_uniform_blocki) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_blocki(
         &mut self,
         program: types::GLuint,
@@ -558,6 +592,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniform_name`](crate::Device::get_active_uniform_name) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniform_name(
         &mut self,
         program: types::GLuint,
@@ -573,6 +608,7 @@ impl Immediate {
     }
     /// [`Device::get_active_uniformsiv`](crate::Device::get_active_uniformsiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_active_uniformsiv(
         &mut self,
         program: types::GLuint,
@@ -586,6 +622,7 @@ impl Immediate {
     }
     /// [`Device::get_attached_shaders`](crate::Device::get_attached_shaders) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_attached_shaders(
         &mut self,
         program: types::GLuint,
@@ -598,6 +635,7 @@ impl Immediate {
     }
     /// [`Device::get_attrib_location`](crate::Device::get_attrib_location) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_attrib_location(
         &mut self,
         program: types::GLuint,
@@ -614,6 +652,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_booleani_v`](crate::Device::get_booleani_v).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_booleani_v(
         &mut self,
         target: types::GLenum,
@@ -627,6 +666,7 @@ impl Immediate {
     }
     /// [`Device::get_booleanv`](crate::Device::get_booleanv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_booleanv(
         &mut self,
         pname: types::GLenum,
@@ -638,6 +678,7 @@ impl Immediate {
     }
     /// [`Device::get_boolean`](crate::Device::get_boolean) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_boolean(&mut self, pname: types::GLenum) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_boolean(pname);
@@ -646,6 +687,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_parameteri64v`](crate::Device::get_buffer_parameteri64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri64v(
         &mut self,
         target: types::GLenum,
@@ -658,6 +700,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_parameteri64`](crate::Device::get_buffer_parameteri64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri64(
         &mut self,
         target: types::GLenum,
@@ -670,6 +713,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_parameteriv`](crate::Device::get_buffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -682,6 +726,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_parameteri`](crate::Device::get_buffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_parameteri(
         &mut self,
         target: types::GLenum,
@@ -694,6 +739,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_pointerv`](crate::Device::get_buffer_pointerv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_pointerv(
         &mut self,
         target: types::GLenum,
@@ -706,6 +752,7 @@ impl Immediate {
     }
     /// [`Device::get_buffer_sub_data`](crate::Device::get_buffer_sub_data) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_buffer_sub_data(
         &mut self,
         target: types::GLenum,
@@ -723,6 +770,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_compressed_tex_image`](crate::Device::get_compressed_tex_image).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_compressed_tex_image(
         &mut self,
         target: types::GLenum,
@@ -738,6 +786,7 @@ impl Immediate {
     }
     /// [`Device::get_compressed_texture_image`](crate::Device::get_compressed_texture_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_compressed_texture_image(
         &mut self,
         texture: types::GLuint,
@@ -751,6 +800,7 @@ impl Immediate {
     }
     /// [`Device::get_compressed_texture_sub_image`](crate::Device::get_compressed_texture_sub_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_compressed_texture_sub_image(
         &mut self,
         texture: types::GLuint,
@@ -782,6 +832,7 @@ impl Immediate {
     }
     /// [`Device::get_doublei_v`](crate::Device::get_doublei_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_doublei_v(
         &mut self,
         target: types::GLenum,
@@ -794,6 +845,7 @@ impl Immediate {
     }
     /// [`Device::get_doublei`](crate::Device::get_doublei) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_doublei(
         &mut self,
         target: types::GLenum,
@@ -806,6 +858,7 @@ impl Immediate {
     }
     /// [`Device::get_doublev`](crate::Device::get_doublev) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_doublev(
         &mut self,
         pname: types::GLenum,
@@ -817,6 +870,7 @@ impl Immediate {
     }
     /// [`Device::get_double`](crate::Device::get_double) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_double(
         &mut self,
         pname: types::GLenum,
@@ -828,6 +882,7 @@ impl Immediate {
     }
     /// [`Device::get_floati_v`](crate::Device::get_floati_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_floati_v(
         &mut self,
         target: types::GLenum,
@@ -840,6 +895,7 @@ impl Immediate {
     }
     /// [`Device::get_floati`](crate::Device::get_floati) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_floati(
         &mut self,
         target: types::GLenum,
@@ -852,6 +908,7 @@ impl Immediate {
     }
     /// [`Device::get_floatv`](crate::Device::get_floatv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_floatv(
         &mut self,
         pname: types::GLenum,
@@ -863,6 +920,7 @@ impl Immediate {
     }
     /// [`Device::get_float`](crate::Device::get_float) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_float(
         &mut self,
         pname: types::GLenum,
@@ -874,6 +932,7 @@ impl Immediate {
     }
     /// [`Device::get_frag_data_index`](crate::Device::get_frag_data_index) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_frag_data_index(
         &mut self,
         program: types::GLuint,
@@ -886,6 +945,7 @@ impl Immediate {
     }
     /// [`Device::get_frag_data_location`](crate::Device::get_frag_data_location) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_frag_data_location(
         &mut self,
         program: types::GLuint,
@@ -898,6 +958,7 @@ impl Immediate {
     }
     /// [`Device::get_framebuffer_attachment_parameteriv`](crate::Device::get_framebuffer_attachment_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_attachment_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -913,6 +974,7 @@ impl Immediate {
     }
     /// [`Device::get_framebuffer_attachment_parameteri`](crate::Device::get_framebuffer_attachment_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_attachment_parameteri(
         &mut self,
         target: types::GLenum,
@@ -928,6 +990,7 @@ impl Immediate {
     }
     /// [`Device::get_framebuffer_parameteriv`](crate::Device::get_framebuffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -940,6 +1003,7 @@ impl Immediate {
     }
     /// [`Device::get_framebuffer_parameteri`](crate::Device::get_framebuffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_framebuffer_parameteri(
         &mut self,
         target: types::GLenum,
@@ -952,6 +1016,7 @@ impl Immediate {
     }
     /// [`Device::get_graphics_reset_status`](crate::Device::get_graphics_reset_status) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_graphics_reset_status(&mut self) -> Result<types::GLenum, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_graphics_reset_status();
@@ -960,6 +1025,7 @@ impl Immediate {
     }
     /// [`Device::get_graphics_reset_status_arb`](crate::Device::get_graphics_reset_status_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_graphics_reset_status_arb(
         &mut self,
     ) -> Result<types::GLenum, crate::Error> {
@@ -970,6 +1036,7 @@ impl Immediate {
     }
     /// [`Device::get_image_handle_arb`](crate::Device::get_image_handle_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_image_handle_arb(
         &mut self,
         texture: types::GLuint,
@@ -987,6 +1054,7 @@ impl Immediate {
     }
     /// [`Device::get_integer64i_v`](crate::Device::get_integer64i_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integer64i_v(
         &mut self,
         target: types::GLenum,
@@ -999,6 +1067,7 @@ impl Immediate {
     }
     /// [`Device::get_integer64i`](crate::Device::get_integer64i) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integer64i(
         &mut self,
         target: types::GLenum,
@@ -1011,6 +1080,7 @@ impl Immediate {
     }
     /// [`Device::get_integer64v`](crate::Device::get_integer64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integer64v(
         &mut self,
         pname: types::GLenum,
@@ -1022,6 +1092,7 @@ impl Immediate {
     }
     /// [`Device::get_integer64`](crate::Device::get_integer64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integer64(
         &mut self,
         pname: types::GLenum,
@@ -1033,6 +1104,7 @@ impl Immediate {
     }
     /// [`Device::get_integeri_v`](crate::Device::get_integeri_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integeri_v(
         &mut self,
         target: types::GLenum,
@@ -1045,6 +1117,7 @@ impl Immediate {
     }
     /// [`Device::get_integeri`](crate::Device::get_integeri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integeri(
         &mut self,
         target: types::GLenum,
@@ -1057,6 +1130,7 @@ impl Immediate {
     }
     /// [`Device::get_integerv`](crate::Device::get_integerv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integerv(
         &mut self,
         pname: types::GLenum,
@@ -1068,6 +1142,7 @@ impl Immediate {
     }
     /// [`Device::get_integer`](crate::Device::get_integer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_integer(
         &mut self,
         pname: types::GLenum,
@@ -1079,6 +1154,7 @@ impl Immediate {
     }
     /// [`Device::get_internalformati64v`](crate::Device::get_internalformati64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_internalformati64v(
         &mut self,
         target: types::GLenum,
@@ -1095,6 +1171,7 @@ impl Immediate {
     }
     /// [`Device::get_internalformativ`](crate::Device::get_internalformativ) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_internalformativ(
         &mut self,
         target: types::GLenum,
@@ -1111,6 +1188,7 @@ impl Immediate {
     }
     /// [`Device::get_multisamplefv`](crate::Device::get_multisamplefv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_multisamplefv(
         &mut self,
         pname: types::GLenum,
@@ -1123,6 +1201,7 @@ impl Immediate {
     }
     /// [`Device::get_multisamplef`](crate::Device::get_multisamplef) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_multisamplef(
         &mut self,
         pname: types::GLenum,
@@ -1135,6 +1214,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_parameteri64v`](crate::Device::get_named_buffer_parameteri64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri64v(
         &mut self,
         buffer: types::GLuint,
@@ -1147,6 +1227,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_parameteri64`](crate::Device::get_named_buffer_parameteri64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri64(
         &mut self,
         buffer: types::GLuint,
@@ -1159,6 +1240,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_parameteriv`](crate::Device::get_named_buffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteriv(
         &mut self,
         buffer: types::GLuint,
@@ -1171,6 +1253,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_parameteri`](crate::Device::get_named_buffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_parameteri(
         &mut self,
         buffer: types::GLuint,
@@ -1183,6 +1266,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_pointerv`](crate::Device::get_named_buffer_pointerv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_pointerv(
         &mut self,
         buffer: types::GLuint,
@@ -1195,6 +1279,7 @@ impl Immediate {
     }
     /// [`Device::get_named_buffer_sub_data`](crate::Device::get_named_buffer_sub_data) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_buffer_sub_data(
         &mut self,
         buffer: types::GLuint,
@@ -1208,6 +1293,7 @@ impl Immediate {
     }
     /// [`Device::get_named_framebuffer_attachment_parameteriv`](crate::Device::get_named_framebuffer_attachment_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_attachment_parameteriv(
         &mut self,
         framebuffer: types::GLuint,
@@ -1227,6 +1313,7 @@ impl Immediate {
     }
     /// [`Device::get_named_framebuffer_attachment_parameteri`](crate::Device::get_named_framebuffer_attachment_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_attachment_parameteri(
         &mut self,
         framebuffer: types::GLuint,
@@ -1242,6 +1329,7 @@ impl Immediate {
     }
     /// [`Device::get_named_framebuffer_parameteriv`](crate::Device::get_named_framebuffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_parameteriv(
         &mut self,
         framebuffer: types::GLuint,
@@ -1254,6 +1342,7 @@ impl Immediate {
     }
     /// [`Device::get_named_framebuffer_parameteri`](crate::Device::get_named_framebuffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_framebuffer_parameteri(
         &mut self,
         framebuffer: types::GLuint,
@@ -1266,6 +1355,7 @@ impl Immediate {
     }
     /// [`Device::get_named_renderbuffer_parameteriv`](crate::Device::get_named_renderbuffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_renderbuffer_parameteriv(
         &mut self,
         renderbuffer: types::GLuint,
@@ -1278,6 +1368,7 @@ impl Immediate {
     }
     /// [`Device::get_named_renderbuffer_parameteri`](crate::Device::get_named_renderbuffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_renderbuffer_parameteri(
         &mut self,
         renderbuffer: types::GLuint,
@@ -1290,6 +1381,7 @@ impl Immediate {
     }
     /// [`Device::get_named_string_arb`](crate::Device::get_named_string_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_named_string_arb(
         &mut self,
         name: &str,
@@ -1306,6 +1398,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_named_stringiv_arb`](crate::Device::get_named_stringiv_arb).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_named_stringiv_arb(
         &mut self,
         name: &str,
@@ -1321,6 +1414,7 @@ impl Immediate {
     }
     /// [`Device::get_object_label`](crate::Device::get_object_label) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_object_label(
         &mut self,
         identifier: types::GLenum,
@@ -1334,6 +1428,7 @@ impl Immediate {
     }
     /// [`Device::get_object_ptr_label`](crate::Device::get_object_ptr_label) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_object_ptr_label(
         &mut self,
         ptr: crate::SyncHandle,
@@ -1346,6 +1441,7 @@ impl Immediate {
     }
     /// [`Device::get_pointerv`](crate::Device::get_pointerv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_pointerv(&mut self, pname: types::GLenum) -> Result<usize, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_pointerv(pname);
@@ -1354,6 +1450,7 @@ impl Immediate {
     }
     /// [`Device::get_program_binary`](crate::Device::get_program_binary) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_binary(
         &mut self,
         program: types::GLuint,
@@ -1366,6 +1463,7 @@ impl Immediate {
     }
     /// [`Device::get_program_info_log`](crate::Device::get_program_info_log) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_info_log(
         &mut self,
         program: types::GLuint,
@@ -1378,6 +1476,7 @@ impl Immediate {
     }
     /// [`Device::get_program_interfaceiv`](crate::Device::get_program_interfaceiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_interfaceiv(
         &mut self,
         program: types::GLuint,
@@ -1393,6 +1492,7 @@ impl Immediate {
     }
     /// [`Device::get_program_interfacei`](crate::Device::get_program_interfacei) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_interfacei(
         &mut self,
         program: types::GLuint,
@@ -1408,6 +1508,7 @@ impl Immediate {
     }
     /// [`Device::get_program_pipeline_info_log`](crate::Device::get_program_pipeline_info_log) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_pipeline_info_log(
         &mut self,
         pipeline: types::GLuint,
@@ -1420,6 +1521,7 @@ impl Immediate {
     }
     /// [`Device::get_program_pipelineiv`](crate::Device::get_program_pipelineiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_pipelineiv(
         &mut self,
         pipeline: types::GLuint,
@@ -1432,6 +1534,7 @@ impl Immediate {
     }
     /// [`Device::get_program_pipelinei`](crate::Device::get_program_pipelinei) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_pipelinei(
         &mut self,
         pipeline: types::GLuint,
@@ -1444,6 +1547,7 @@ impl Immediate {
     }
     /// [`Device::get_program_resource_index`](crate::Device::get_program_resource_index) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_index(
         &mut self,
         program: types::GLuint,
@@ -1459,6 +1563,7 @@ impl Immediate {
     }
     /// [`Device::get_program_resource_location`](crate::Device::get_program_resource_location) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_location(
         &mut self,
         program: types::GLuint,
@@ -1474,6 +1579,7 @@ impl Immediate {
     }
     /// [`Device::get_program_resource_location_index`](crate::Device::get_program_resource_location_index) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_location_index(
         &mut self,
         program: types::GLuint,
@@ -1489,6 +1595,7 @@ impl Immediate {
     }
     /// [`Device::get_program_resource_name`](crate::Device::get_program_resource_name) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_resource_name(
         &mut self,
         program: types::GLuint,
@@ -1505,6 +1612,7 @@ impl Immediate {
     }
     /// [`Device::get_program_stageiv`](crate::Device::get_program_stageiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_program_stageiv(
         &mut self,
         program: types::GLuint,
@@ -1518,6 +1626,7 @@ impl Immediate {
     }
     /// [`Device::get_programiv`](crate::Device::get_programiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_programiv(
         &mut self,
         program: types::GLuint,
@@ -1530,6 +1639,7 @@ impl Immediate {
     }
     /// [`Device::get_programi`](crate::Device::get_programi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_programi(
         &mut self,
         program: types::GLuint,
@@ -1542,6 +1652,7 @@ impl Immediate {
     }
     /// [`Device::get_query_indexediv`](crate::Device::get_query_indexediv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_indexediv(
         &mut self,
         target: types::GLenum,
@@ -1555,6 +1666,7 @@ impl Immediate {
     }
     /// [`Device::get_query_indexedi`](crate::Device::get_query_indexedi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_indexedi(
         &mut self,
         target: types::GLenum,
@@ -1568,6 +1680,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objecti64v`](crate::Device::get_query_objecti64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti64v(
         &mut self,
         id: types::GLuint,
@@ -1580,6 +1693,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objecti64`](crate::Device::get_query_objecti64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti64(
         &mut self,
         id: types::GLuint,
@@ -1592,6 +1706,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objectiv`](crate::Device::get_query_objectiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectiv(
         &mut self,
         id: types::GLuint,
@@ -1604,6 +1719,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objecti`](crate::Device::get_query_objecti) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objecti(
         &mut self,
         id: types::GLuint,
@@ -1616,6 +1732,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objectui64v`](crate::Device::get_query_objectui64v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui64v(
         &mut self,
         id: types::GLuint,
@@ -1628,6 +1745,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objectui64`](crate::Device::get_query_objectui64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui64(
         &mut self,
         id: types::GLuint,
@@ -1640,6 +1758,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objectuiv`](crate::Device::get_query_objectuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectuiv(
         &mut self,
         id: types::GLuint,
@@ -1652,6 +1771,7 @@ impl Immediate {
     }
     /// [`Device::get_query_objectui`](crate::Device::get_query_objectui) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_query_objectui(
         &mut self,
         id: types::GLuint,
@@ -1664,6 +1784,7 @@ impl Immediate {
     }
     /// [`Device::get_queryiv`](crate::Device::get_queryiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_queryiv(
         &mut self,
         target: types::GLenum,
@@ -1676,6 +1797,7 @@ impl Immediate {
     }
     /// [`Device::get_queryi`](crate::Device::get_queryi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_queryi(
         &mut self,
         target: types::GLenum,
@@ -1688,6 +1810,7 @@ impl Immediate {
     }
     /// [`Device::get_renderbuffer_parameteriv`](crate::Device::get_renderbuffer_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_renderbuffer_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -1700,6 +1823,7 @@ impl Immediate {
     }
     /// [`Device::get_renderbuffer_parameteri`](crate::Device::get_renderbuffer_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_renderbuffer_parameteri(
         &mut self,
         target: types::GLenum,
@@ -1712,6 +1836,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameter_iiv`](crate::Device::get_sampler_parameter_iiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iiv(
         &mut self,
         sampler: types::GLuint,
@@ -1724,6 +1849,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameter_ii`](crate::Device::get_sampler_parameter_ii) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_ii(
         &mut self,
         sampler: types::GLuint,
@@ -1736,6 +1862,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameter_iuiv`](crate::Device::get_sampler_parameter_iuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iuiv(
         &mut self,
         sampler: types::GLuint,
@@ -1748,6 +1875,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameter_iui`](crate::Device::get_sampler_parameter_iui) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameter_iui(
         &mut self,
         sampler: types::GLuint,
@@ -1760,6 +1888,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameterfv`](crate::Device::get_sampler_parameterfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameterfv(
         &mut self,
         sampler: types::GLuint,
@@ -1772,6 +1901,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameterf`](crate::Device::get_sampler_parameterf) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameterf(
         &mut self,
         sampler: types::GLuint,
@@ -1784,6 +1914,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameteriv`](crate::Device::get_sampler_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameteriv(
         &mut self,
         sampler: types::GLuint,
@@ -1796,6 +1927,7 @@ impl Immediate {
     }
     /// [`Device::get_sampler_parameteri`](crate::Device::get_sampler_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_sampler_parameteri(
         &mut self,
         sampler: types::GLuint,
@@ -1808,6 +1940,7 @@ impl Immediate {
     }
     /// [`Device::get_shader_info_log`](crate::Device::get_shader_info_log) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_shader_info_log(
         &mut self,
         shader: types::GLuint,
@@ -1820,6 +1953,7 @@ impl Immediate {
     }
     /// [`Device::get_shader_precision_format`](crate::Device::get_shader_precision_format) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_shader_precision_format(
         &mut self,
         shadertype: types::GLenum,
@@ -1832,6 +1966,7 @@ impl Immediate {
     }
     /// [`Device::get_shader_source`](crate::Device::get_shader_source) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_shader_source(
         &mut self,
         shader: types::GLuint,
@@ -1844,6 +1979,7 @@ impl Immediate {
     }
     /// [`Device::get_shaderiv`](crate::Device::get_shaderiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_shaderiv(
         &mut self,
         shader: types::GLuint,
@@ -1856,6 +1992,7 @@ impl Immediate {
     }
     /// [`Device::get_shaderi`](crate::Device::get_shaderi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_shaderi(
         &mut self,
         shader: types::GLuint,
@@ -1868,6 +2005,7 @@ impl Immediate {
     }
     /// [`Device::get_string`](crate::Device::get_string) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_string(
         &mut self,
         name: types::GLenum,
@@ -1879,6 +2017,7 @@ impl Immediate {
     }
     /// [`Device::get_stringi`](crate::Device::get_stringi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_stringi(
         &mut self,
         name: types::GLenum,
@@ -1891,6 +2030,7 @@ impl Immediate {
     }
     /// [`Device::get_subroutine_index`](crate::Device::get_subroutine_index) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_subroutine_index(
         &mut self,
         program: types::GLuint,
@@ -1904,6 +2044,7 @@ impl Immediate {
     }
     /// [`Device::get_subroutine_uniform_location`](crate::Device::get_subroutine_uniform_location) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_subroutine_uniform_location(
         &mut self,
         program: types::GLuint,
@@ -1919,6 +2060,7 @@ impl Immediate {
     }
     /// [`Device::get_synciv`](crate::Device::get_synciv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_synciv(
         &mut self,
         sync: crate::SyncHandle,
@@ -1932,6 +2074,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_image`](crate::Device::get_tex_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_image(
         &mut self,
         target: types::GLenum,
@@ -1946,6 +2089,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_level_parameterfv`](crate::Device::get_tex_level_parameterfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameterfv(
         &mut self,
         target: types::GLenum,
@@ -1959,6 +2103,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_level_parameterf`](crate::Device::get_tex_level_parameterf) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameterf(
         &mut self,
         target: types::GLenum,
@@ -1972,6 +2117,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_level_parameteriv`](crate::Device::get_tex_level_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -1985,6 +2131,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_level_parameteri`](crate::Device::get_tex_level_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_level_parameteri(
         &mut self,
         target: types::GLenum,
@@ -1998,6 +2145,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameter_iiv`](crate::Device::get_tex_parameter_iiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iiv(
         &mut self,
         target: types::GLenum,
@@ -2010,6 +2158,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameter_ii`](crate::Device::get_tex_parameter_ii) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_ii(
         &mut self,
         target: types::GLenum,
@@ -2022,6 +2171,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameter_iuiv`](crate::Device::get_tex_parameter_iuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iuiv(
         &mut self,
         target: types::GLenum,
@@ -2034,6 +2184,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameter_iui`](crate::Device::get_tex_parameter_iui) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameter_iui(
         &mut self,
         target: types::GLenum,
@@ -2046,6 +2197,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameterfv`](crate::Device::get_tex_parameterfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameterfv(
         &mut self,
         target: types::GLenum,
@@ -2058,6 +2210,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameterf`](crate::Device::get_tex_parameterf) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameterf(
         &mut self,
         target: types::GLenum,
@@ -2070,6 +2223,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameteriv`](crate::Device::get_tex_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameteriv(
         &mut self,
         target: types::GLenum,
@@ -2082,6 +2236,7 @@ impl Immediate {
     }
     /// [`Device::get_tex_parameteri`](crate::Device::get_tex_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_tex_parameteri(
         &mut self,
         target: types::GLenum,
@@ -2094,6 +2249,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_handle_arb`](crate::Device::get_texture_handle_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_handle_arb(
         &mut self,
         texture: types::GLuint,
@@ -2105,6 +2261,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_image`](crate::Device::get_texture_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_image(
         &mut self,
         texture: types::GLuint,
@@ -2122,6 +2279,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_level_parameterfv`](crate::Device::get_texture_level_parameterfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameterfv(
         &mut self,
         texture: types::GLuint,
@@ -2135,6 +2293,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_level_parameterf`](crate::Device::get_texture_level_parameterf) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameterf(
         &mut self,
         texture: types::GLuint,
@@ -2148,6 +2307,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_level_parameteriv`](crate::Device::get_texture_level_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameteriv(
         &mut self,
         texture: types::GLuint,
@@ -2161,6 +2321,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_level_parameteri`](crate::Device::get_texture_level_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_level_parameteri(
         &mut self,
         texture: types::GLuint,
@@ -2174,6 +2335,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameter_iiv`](crate::Device::get_texture_parameter_iiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iiv(
         &mut self,
         texture: types::GLuint,
@@ -2186,6 +2348,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameter_ii`](crate::Device::get_texture_parameter_ii) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_ii(
         &mut self,
         texture: types::GLuint,
@@ -2198,6 +2361,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameter_iuiv`](crate::Device::get_texture_parameter_iuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iuiv(
         &mut self,
         texture: types::GLuint,
@@ -2210,6 +2374,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameter_iui`](crate::Device::get_texture_parameter_iui) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameter_iui(
         &mut self,
         texture: types::GLuint,
@@ -2222,6 +2387,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameterfv`](crate::Device::get_texture_parameterfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameterfv(
         &mut self,
         texture: types::GLuint,
@@ -2234,6 +2400,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameterf`](crate::Device::get_texture_parameterf) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameterf(
         &mut self,
         texture: types::GLuint,
@@ -2246,6 +2413,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameteriv`](crate::Device::get_texture_parameteriv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameteriv(
         &mut self,
         texture: types::GLuint,
@@ -2258,6 +2426,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_parameteri`](crate::Device::get_texture_parameteri) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_parameteri(
         &mut self,
         texture: types::GLuint,
@@ -2270,6 +2439,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_sampler_handle_arb`](crate::Device::get_texture_sampler_handle_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_sampler_handle_arb(
         &mut self,
         texture: types::GLuint,
@@ -2282,6 +2452,7 @@ impl Immediate {
     }
     /// [`Device::get_texture_sub_image`](crate::Device::get_texture_sub_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_texture_sub_image(
         &mut self,
         texture: types::GLuint,
@@ -2317,6 +2488,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedback_varying`](crate::Device::get_transform_feedback_varying) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedback_varying(
         &mut self,
         program: types::GLuint,
@@ -2332,6 +2504,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedbacki64_v`](crate::Device::get_transform_feedbacki64_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki64_v(
         &mut self,
         xfb: types::GLuint,
@@ -2345,6 +2518,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedbacki64`](crate::Device::get_transform_feedbacki64) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki64(
         &mut self,
         xfb: types::GLuint,
@@ -2358,6 +2532,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedbacki_v`](crate::Device::get_transform_feedbacki_v) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki_v(
         &mut self,
         xfb: types::GLuint,
@@ -2371,6 +2546,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedbackiv`](crate::Device::get_transform_feedbackiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbackiv(
         &mut self,
         xfb: types::GLuint,
@@ -2383,6 +2559,7 @@ impl Immediate {
     }
     /// [`Device::get_transform_feedbacki`](crate::Device::get_transform_feedbacki) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_transform_feedbacki(
         &mut self,
         xfb: types::GLuint,
@@ -2395,6 +2572,7 @@ impl Immediate {
     }
     /// [`Device::get_uniform_block_index`](crate::Device::get_uniform_block_index) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_uniform_block_index(
         &mut self,
         program: types::GLuint,
@@ -2407,6 +2585,7 @@ impl Immediate {
     }
     /// [`Device::get_uniform_indices`](crate::Device::get_uniform_indices) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_uniform_indices(
         &mut self,
         program: types::GLuint,
@@ -2419,6 +2598,7 @@ impl Immediate {
     }
     /// [`Device::get_uniform_location`](crate::Device::get_uniform_location) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_uniform_location(
         &mut self,
         program: types::GLuint,
@@ -2431,6 +2611,7 @@ impl Immediate {
     }
     /// [`Device::get_uniform_subroutineuiv`](crate::Device::get_uniform_subroutineuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_uniform_subroutineuiv(
         &mut self,
         shadertype: types::GLenum,
@@ -2447,6 +2628,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformdv`](crate::Device::get_uniformdv).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformdv(
         &mut self,
         program: types::GLuint,
@@ -2464,6 +2646,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformfv`](crate::Device::get_uniformfv).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformfv(
         &mut self,
         program: types::GLuint,
@@ -2481,6 +2664,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformi64v_arb`](crate::Device::get_uniformi64v_arb).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformi64v_arb(
         &mut self,
         program: types::GLuint,
@@ -2500,6 +2684,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformiv`](crate::Device::get_uniformiv).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformiv(
         &mut self,
         program: types::GLuint,
@@ -2517,6 +2702,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformui64v_arb`](crate::Device::get_uniformui64v_arb).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformui64v_arb(
         &mut self,
         program: types::GLuint,
@@ -2536,6 +2722,7 @@ impl Immediate {
     ///
     /// As for [`Device::get_uniformuiv`](crate::Device::get_uniformuiv).
     #[track_caller]
+    #[inline]
     pub unsafe fn get_uniformuiv(
         &mut self,
         program: types::GLuint,
@@ -2551,6 +2738,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_array_indexed64iv`](crate::Device::get_vertex_array_indexed64iv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexed64iv(
         &mut self,
         vaobj: types::GLuint,
@@ -2564,6 +2752,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_array_indexed64i`](crate::Device::get_vertex_array_indexed64i) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexed64i(
         &mut self,
         vaobj: types::GLuint,
@@ -2577,6 +2766,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_array_indexediv`](crate::Device::get_vertex_array_indexediv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexediv(
         &mut self,
         vaobj: types::GLuint,
@@ -2590,6 +2780,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_array_indexedi`](crate::Device::get_vertex_array_indexedi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_array_indexedi(
         &mut self,
         vaobj: types::GLuint,
@@ -2603,6 +2794,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_arrayiv`](crate::Device::get_vertex_arrayiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_arrayiv(
         &mut self,
         vaobj: types::GLuint,
@@ -2615,6 +2807,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_arrayi`](crate::Device::get_vertex_arrayi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_arrayi(
         &mut self,
         vaobj: types::GLuint,
@@ -2627,6 +2820,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_iiv`](crate::Device::get_vertex_attrib_iiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iiv(
         &mut self,
         index: types::GLuint,
@@ -2639,6 +2833,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_ii`](crate::Device::get_vertex_attrib_ii) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ii(
         &mut self,
         index: types::GLuint,
@@ -2651,6 +2846,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_iuiv`](crate::Device::get_vertex_attrib_iuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iuiv(
         &mut self,
         index: types::GLuint,
@@ -2663,6 +2859,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_iui`](crate::Device::get_vertex_attrib_iui) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_iui(
         &mut self,
         index: types::GLuint,
@@ -2675,6 +2872,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_ldv`](crate::Device::get_vertex_attrib_ldv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ldv(
         &mut self,
         index: types::GLuint,
@@ -2687,6 +2885,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_ld`](crate::Device::get_vertex_attrib_ld) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_ld(
         &mut self,
         index: types::GLuint,
@@ -2699,6 +2898,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_lui64v_arb`](crate::Device::get_vertex_attrib_lui64v_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_lui64v_arb(
         &mut self,
         index: types::GLuint,
@@ -2711,6 +2911,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attrib_pointerv`](crate::Device::get_vertex_attrib_pointerv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attrib_pointerv(
         &mut self,
         index: types::GLuint,
@@ -2723,6 +2924,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attribdv`](crate::Device::get_vertex_attribdv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribdv(
         &mut self,
         index: types::GLuint,
@@ -2735,6 +2937,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attribfv`](crate::Device::get_vertex_attribfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribfv(
         &mut self,
         index: types::GLuint,
@@ -2747,6 +2950,7 @@ impl Immediate {
     }
     /// [`Device::get_vertex_attribiv`](crate::Device::get_vertex_attribiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn get_vertex_attribiv(
         &mut self,
         index: types::GLuint,
@@ -2759,6 +2963,7 @@ impl Immediate {
     }
     /// [`Device::getn_compressed_tex_image`](crate::Device::getn_compressed_tex_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_compressed_tex_image(
         &mut self,
         target: types::GLenum,
@@ -2772,6 +2977,7 @@ impl Immediate {
     }
     /// [`Device::getn_compressed_tex_image_arb`](crate::Device::getn_compressed_tex_image_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_compressed_tex_image_arb(
         &mut self,
         target: types::GLenum,
@@ -2785,6 +2991,7 @@ impl Immediate {
     }
     /// [`Device::getn_tex_image`](crate::Device::getn_tex_image) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_tex_image(
         &mut self,
         target: types::GLenum,
@@ -2800,6 +3007,7 @@ impl Immediate {
     }
     /// [`Device::getn_tex_image_arb`](crate::Device::getn_tex_image_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_tex_image_arb(
         &mut self,
         target: types::GLenum,
@@ -2817,6 +3025,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformdv`](crate::Device::getn_uniformdv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformdv(
         &mut self,
         program: types::GLuint,
@@ -2830,6 +3039,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformdv_arb`](crate::Device::getn_uniformdv_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformdv_arb(
         &mut self,
         program: types::GLuint,
@@ -2843,6 +3053,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformfv`](crate::Device::getn_uniformfv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformfv(
         &mut self,
         program: types::GLuint,
@@ -2856,6 +3067,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformfv_arb`](crate::Device::getn_uniformfv_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformfv_arb(
         &mut self,
         program: types::GLuint,
@@ -2869,6 +3081,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformi64v_arb`](crate::Device::getn_uniformi64v_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformi64v_arb(
         &mut self,
         program: types::GLuint,
@@ -2882,6 +3095,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformiv`](crate::Device::getn_uniformiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformiv(
         &mut self,
         program: types::GLuint,
@@ -2895,6 +3109,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformiv_arb`](crate::Device::getn_uniformiv_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformiv_arb(
         &mut self,
         program: types::GLuint,
@@ -2908,6 +3123,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformui64v_arb`](crate::Device::getn_uniformui64v_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformui64v_arb(
         &mut self,
         program: types::GLuint,
@@ -2921,6 +3137,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformuiv`](crate::Device::getn_uniformuiv) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformuiv(
         &mut self,
         program: types::GLuint,
@@ -2934,6 +3151,7 @@ impl Immediate {
     }
     /// [`Device::getn_uniformuiv_arb`](crate::Device::getn_uniformuiv_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn getn_uniformuiv_arb(
         &mut self,
         program: types::GLuint,
@@ -2947,6 +3165,7 @@ impl Immediate {
     }
     /// [`Device::is_buffer`](crate::Device::is_buffer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_buffer(&mut self, buffer: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_buffer(buffer);
@@ -2955,6 +3174,7 @@ impl Immediate {
     }
     /// [`Device::is_enabled`](crate::Device::is_enabled) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_enabled(&mut self, cap: types::GLenum) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_enabled(cap);
@@ -2963,6 +3183,7 @@ impl Immediate {
     }
     /// [`Device::is_enabledi`](crate::Device::is_enabledi) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_enabledi(
         &mut self,
         target: types::GLenum,
@@ -2975,6 +3196,7 @@ impl Immediate {
     }
     /// [`Device::is_framebuffer`](crate::Device::is_framebuffer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_framebuffer(
         &mut self,
         framebuffer: types::GLuint,
@@ -2986,6 +3208,7 @@ impl Immediate {
     }
     /// [`Device::is_image_handle_resident_arb`](crate::Device::is_image_handle_resident_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_image_handle_resident_arb(
         &mut self,
         handle: types::GLuint64,
@@ -2997,6 +3220,7 @@ impl Immediate {
     }
     /// [`Device::is_named_string_arb`](crate::Device::is_named_string_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_named_string_arb(&mut self, name: &str) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_named_string_arb(name);
@@ -3005,6 +3229,7 @@ impl Immediate {
     }
     /// [`Device::is_program`](crate::Device::is_program) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_program(&mut self, program: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_program(program);
@@ -3013,6 +3238,7 @@ impl Immediate {
     }
     /// [`Device::is_program_pipeline`](crate::Device::is_program_pipeline) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_program_pipeline(
         &mut self,
         pipeline: types::GLuint,
@@ -3024,6 +3250,7 @@ impl Immediate {
     }
     /// [`Device::is_query`](crate::Device::is_query) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_query(&mut self, id: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_query(id);
@@ -3032,6 +3259,7 @@ impl Immediate {
     }
     /// [`Device::is_renderbuffer`](crate::Device::is_renderbuffer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_renderbuffer(
         &mut self,
         renderbuffer: types::GLuint,
@@ -3043,6 +3271,7 @@ impl Immediate {
     }
     /// [`Device::is_sampler`](crate::Device::is_sampler) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_sampler(&mut self, sampler: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_sampler(sampler);
@@ -3051,6 +3280,7 @@ impl Immediate {
     }
     /// [`Device::is_shader`](crate::Device::is_shader) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_shader(&mut self, shader: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_shader(shader);
@@ -3059,6 +3289,7 @@ impl Immediate {
     }
     /// [`Device::is_sync`](crate::Device::is_sync) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_sync(&mut self, sync: crate::SyncHandle) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_sync(sync);
@@ -3067,6 +3298,7 @@ impl Immediate {
     }
     /// [`Device::is_texture`](crate::Device::is_texture) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_texture(&mut self, texture: types::GLuint) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.is_texture(texture);
@@ -3075,6 +3307,7 @@ impl Immediate {
     }
     /// [`Device::is_texture_handle_resident_arb`](crate::Device::is_texture_handle_resident_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_texture_handle_resident_arb(
         &mut self,
         handle: types::GLuint64,
@@ -3086,6 +3319,7 @@ impl Immediate {
     }
     /// [`Device::is_transform_feedback`](crate::Device::is_transform_feedback) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_transform_feedback(
         &mut self,
         id: types::GLuint,
@@ -3097,6 +3331,7 @@ impl Immediate {
     }
     /// [`Device::is_vertex_array`](crate::Device::is_vertex_array) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn is_vertex_array(
         &mut self,
         array: types::GLuint,
@@ -3108,6 +3343,7 @@ impl Immediate {
     }
     /// [`Device::read_pixels`](crate::Device::read_pixels) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn read_pixels(
         &mut self,
         x: types::GLint,
@@ -3124,6 +3360,7 @@ impl Immediate {
     }
     /// [`Device::readn_pixels`](crate::Device::readn_pixels) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn readn_pixels(
         &mut self,
         x: types::GLint,
@@ -3143,6 +3380,7 @@ impl Immediate {
     }
     /// [`Device::readn_pixels_arb`](crate::Device::readn_pixels_arb) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn readn_pixels_arb(
         &mut self,
         x: types::GLint,
@@ -3162,6 +3400,7 @@ impl Immediate {
     }
     /// [`Device::unmap_buffer`](crate::Device::unmap_buffer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn unmap_buffer(&mut self, target: types::GLenum) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.unmap_buffer(target);
@@ -3170,6 +3409,7 @@ impl Immediate {
     }
     /// [`Device::unmap_named_buffer`](crate::Device::unmap_named_buffer) on the immediate context: submits this context's pending calls first, then asks.
     #[track_caller]
+    #[inline]
     pub fn unmap_named_buffer(
         &mut self,
         buffer: types::GLuint,

@@ -5,22 +5,17 @@ use super::enums::enum_name;
 use super::pname::{self, Count};
 use crate::dump::{self, DumpFn, ObjectsFn};
 /// Writes a `glActiveShaderProgram` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_active_shader_program(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ActiveShaderProgramPacket>().read_unaligned() };
-    {
-        out.write_str("glActiveShaderProgram")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.pipeline })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glActiveShaderProgram");
+    d.display(&{ c.pipeline });
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glActiveShaderProgram` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -34,38 +29,29 @@ unsafe fn objects_active_shader_program(
     each("program", c.program);
 }
 /// Writes a `glActiveTexture` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_active_texture(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ActiveTexturePacket>().read_unaligned() };
-    {
-        out.write_str("glActiveTexture")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureUnit", (c.texture) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glActiveTexture");
+    d.enum_value("TextureUnit", (c.texture) as u32);
+    d.end()
 }
 /// Writes a `glAttachShader` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_attach_shader(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<AttachShaderPacket>().read_unaligned() };
-    {
-        out.write_str("glAttachShader")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glAttachShader");
+    d.display(&{ c.program });
+    d.display(&{ c.shader });
+    d.end()
 }
 /// Lists the GL object names a `glAttachShader` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -79,22 +65,17 @@ unsafe fn objects_attach_shader(
     each("shader", c.shader);
 }
 /// Writes a `glBeginConditionalRender` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_begin_conditional_render(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BeginConditionalRenderPacket>().read_unaligned() };
-    {
-        out.write_str("glBeginConditionalRender")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ConditionalRenderMode", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBeginConditionalRender");
+    d.display(&{ c.id });
+    d.enum_value("ConditionalRenderMode", (c.mode) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glBeginConditionalRender` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -107,22 +88,17 @@ unsafe fn objects_begin_conditional_render(
     each("query", c.id);
 }
 /// Writes a `glBeginQuery` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_begin_query(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BeginQueryPacket>().read_unaligned() };
-    {
-        out.write_str("glBeginQuery")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "QueryTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBeginQuery");
+    d.enum_value("QueryTarget", (c.target) as u32);
+    d.display(&{ c.id });
+    d.end()
 }
 /// Lists the GL object names a `glBeginQuery` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -135,24 +111,18 @@ unsafe fn objects_begin_query(
     each("query", c.id);
 }
 /// Writes a `glBeginQueryIndexed` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_begin_query_indexed(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BeginQueryIndexedPacket>().read_unaligned() };
-    {
-        out.write_str("glBeginQueryIndexed")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "QueryTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBeginQueryIndexed");
+    d.enum_value("QueryTarget", (c.target) as u32);
+    d.display(&{ c.index });
+    d.display(&{ c.id });
+    d.end()
 }
 /// Lists the GL object names a `glBeginQueryIndexed` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -165,40 +135,30 @@ unsafe fn objects_begin_query_indexed(
     each("query", c.id);
 }
 /// Writes a `glBeginTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_begin_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BeginTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glBeginTransformFeedback")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.primitive_mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBeginTransformFeedback");
+    d.enum_value("PrimitiveType", (c.primitive_mode) as u32);
+    d.end()
 }
 /// Writes a `glBindAttribLocation` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_attrib_location(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindAttribLocationPacket>().read_unaligned() };
-    {
-        out.write_str("glBindAttribLocation")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.name } as u64, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindAttribLocation");
+    d.display(&{ c.program });
+    d.display(&{ c.index });
+    d.string({ c.name } as u64, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindAttribLocation` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -211,22 +171,17 @@ unsafe fn objects_bind_attrib_location(
     each("program", c.program);
 }
 /// Writes a `glBindBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBindBuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindBuffer");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glBindBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -239,24 +194,18 @@ unsafe fn objects_bind_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glBindBufferBase` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_buffer_base(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindBufferBasePacket>().read_unaligned() };
-    {
-        out.write_str("glBindBufferBase")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindBufferBase");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.index });
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glBindBufferBase` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -269,28 +218,20 @@ unsafe fn objects_bind_buffer_base(
     each("buffer", c.buffer);
 }
 /// Writes a `glBindBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glBindBufferRange")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindBufferRange");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.index });
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Lists the GL object names a `glBindBufferRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -303,28 +244,21 @@ unsafe fn objects_bind_buffer_range(
     each("buffer", c.buffer);
 }
 /// Writes a `glBindBuffersBase` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_buffers_base(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindBuffersBasePacket>().read_unaligned() };
-    {
-        out.write_str("glBindBuffersBase")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindBuffersBase");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.buffers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.buffers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindBuffersBase` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -343,36 +277,27 @@ unsafe fn objects_bind_buffers_base(
     );
 }
 /// Writes a `glBindBuffersRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_buffers_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindBuffersRangePacket>().read_unaligned() };
-    {
-        out.write_str("glBindBuffersRange")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindBuffersRange");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.buffers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.buffers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLintptr,
-        >(out, params, { c.offsets } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.offsets } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLsizeiptr,
-        >(out, params, { c.sizes } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.sizes } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindBuffersRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -391,24 +316,18 @@ unsafe fn objects_bind_buffers_range(
     );
 }
 /// Writes a `glBindFragDataLocation` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_frag_data_location(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindFragDataLocationPacket>().read_unaligned() };
-    {
-        out.write_str("glBindFragDataLocation")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.color })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.name } as u64, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindFragDataLocation");
+    d.display(&{ c.program });
+    d.display(&{ c.color });
+    d.string({ c.name } as u64, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindFragDataLocation` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -421,26 +340,19 @@ unsafe fn objects_bind_frag_data_location(
     each("program", c.program);
 }
 /// Writes a `glBindFragDataLocationIndexed` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_frag_data_location_indexed(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindFragDataLocationIndexedPacket>().read_unaligned() };
-    {
-        out.write_str("glBindFragDataLocationIndexed")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.color_number })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.name } as u64, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindFragDataLocationIndexed");
+    d.display(&{ c.program });
+    d.display(&{ c.color_number });
+    d.display(&{ c.index });
+    d.string({ c.name } as u64, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindFragDataLocationIndexed` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -453,22 +365,17 @@ unsafe fn objects_bind_frag_data_location_indexed(
     each("program", c.program);
 }
 /// Writes a `glBindFramebuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_framebuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindFramebufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBindFramebuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindFramebuffer");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.display(&{ c.framebuffer });
+    d.end()
 }
 /// Lists the GL object names a `glBindFramebuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -481,32 +388,22 @@ unsafe fn objects_bind_framebuffer(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glBindImageTexture` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_image_texture(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindImageTexturePacket>().read_unaligned() };
-    {
-        out.write_str("glBindImageTexture")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.unit })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.layered)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.layer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BufferAccessARB", (c.access) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindImageTexture");
+    d.display(&{ c.unit });
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.boolean(c.layered);
+    d.display(&{ c.layer });
+    d.enum_value("BufferAccessARB", (c.access) as u32);
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glBindImageTexture` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -519,26 +416,20 @@ unsafe fn objects_bind_image_texture(
     each("texture", c.texture);
 }
 /// Writes a `glBindImageTextures` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_image_textures(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindImageTexturesPacket>().read_unaligned() };
-    {
-        out.write_str("glBindImageTextures")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindImageTextures");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.textures } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.textures } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindImageTextures` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -557,20 +448,16 @@ unsafe fn objects_bind_image_textures(
     );
 }
 /// Writes a `glBindProgramPipeline` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_program_pipeline(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindProgramPipelinePacket>().read_unaligned() };
-    {
-        out.write_str("glBindProgramPipeline")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.pipeline })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindProgramPipeline");
+    d.display(&{ c.pipeline });
+    d.end()
 }
 /// Lists the GL object names a `glBindProgramPipeline` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -583,22 +470,17 @@ unsafe fn objects_bind_program_pipeline(
     each("program pipeline", c.pipeline);
 }
 /// Writes a `glBindRenderbuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_renderbuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindRenderbufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBindRenderbuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "RenderbufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.renderbuffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindRenderbuffer");
+    d.enum_value("RenderbufferTarget", (c.target) as u32);
+    d.display(&{ c.renderbuffer });
+    d.end()
 }
 /// Lists the GL object names a `glBindRenderbuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -611,22 +493,17 @@ unsafe fn objects_bind_renderbuffer(
     each("renderbuffer", c.renderbuffer);
 }
 /// Writes a `glBindSampler` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_sampler(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindSamplerPacket>().read_unaligned() };
-    {
-        out.write_str("glBindSampler")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.unit })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindSampler");
+    d.display(&{ c.unit });
+    d.display(&{ c.sampler });
+    d.end()
 }
 /// Lists the GL object names a `glBindSampler` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -639,26 +516,20 @@ unsafe fn objects_bind_sampler(
     each("sampler", c.sampler);
 }
 /// Writes a `glBindSamplers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_samplers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindSamplersPacket>().read_unaligned() };
-    {
-        out.write_str("glBindSamplers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindSamplers");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.samplers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.samplers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindSamplers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -677,22 +548,17 @@ unsafe fn objects_bind_samplers(
     );
 }
 /// Writes a `glBindTexture` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_texture(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindTexturePacket>().read_unaligned() };
-    {
-        out.write_str("glBindTexture")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindTexture");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.texture });
+    d.end()
 }
 /// Lists the GL object names a `glBindTexture` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -705,22 +571,17 @@ unsafe fn objects_bind_texture(
     each("texture", c.texture);
 }
 /// Writes a `glBindTextureUnit` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_texture_unit(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindTextureUnitPacket>().read_unaligned() };
-    {
-        out.write_str("glBindTextureUnit")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.unit })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindTextureUnit");
+    d.display(&{ c.unit });
+    d.display(&{ c.texture });
+    d.end()
 }
 /// Lists the GL object names a `glBindTextureUnit` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -733,26 +594,20 @@ unsafe fn objects_bind_texture_unit(
     each("texture", c.texture);
 }
 /// Writes a `glBindTextures` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_textures(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindTexturesPacket>().read_unaligned() };
-    {
-        out.write_str("glBindTextures")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindTextures");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.textures } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.textures } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindTextures` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -771,22 +626,17 @@ unsafe fn objects_bind_textures(
     );
 }
 /// Writes a `glBindTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glBindTransformFeedback")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BindTransformFeedbackTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindTransformFeedback");
+    d.enum_value("BindTransformFeedbackTarget", (c.target) as u32);
+    d.display(&{ c.id });
+    d.end()
 }
 /// Lists the GL object names a `glBindTransformFeedback` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -799,20 +649,16 @@ unsafe fn objects_bind_transform_feedback(
     each("transform feedback", c.id);
 }
 /// Writes a `glBindVertexArray` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_vertex_array(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindVertexArrayPacket>().read_unaligned() };
-    {
-        out.write_str("glBindVertexArray")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.array })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindVertexArray");
+    d.display(&{ c.array });
+    d.end()
 }
 /// Lists the GL object names a `glBindVertexArray` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -825,26 +671,19 @@ unsafe fn objects_bind_vertex_array(
     each("vertex array", c.array);
 }
 /// Writes a `glBindVertexBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_vertex_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindVertexBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBindVertexBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBindVertexBuffer");
+    d.display(&{ c.bindingindex });
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Lists the GL object names a `glBindVertexBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -857,34 +696,26 @@ unsafe fn objects_bind_vertex_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glBindVertexBuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_bind_vertex_buffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BindVertexBuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glBindVertexBuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glBindVertexBuffers");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.buffers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.buffers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLintptr,
-        >(out, params, { c.offsets } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.offsets } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLsizei,
-        >(out, params, { c.strides } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.strides } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glBindVertexBuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -903,351 +734,241 @@ unsafe fn objects_bind_vertex_buffers(
     );
 }
 /// Writes a `glBlendBarrierKHR` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_barrier_khr(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendBarrierKHRPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendBarrierKHR")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendBarrierKHR");
+    d.end()
 }
 /// Writes a `glBlendColor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_color(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendColorPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendColor")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.red })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.green })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.blue })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.alpha })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendColor");
+    d.float(&{ c.red });
+    d.float(&{ c.green });
+    d.float(&{ c.blue });
+    d.float(&{ c.alpha });
+    d.end()
 }
 /// Writes a `glBlendEquation` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equation(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquation")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquation");
+    d.enum_value("BlendEquationModeEXT", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glBlendEquationSeparate` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equation_separate(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationSeparatePacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquationSeparate")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquationSeparate");
+    d.enum_value("BlendEquationModeEXT", (c.mode_r_g_b) as u32);
+    d.enum_value("BlendEquationModeEXT", (c.mode_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendEquationSeparatei` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equation_separatei(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationSeparateiPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquationSeparatei")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquationSeparatei");
+    d.display(&{ c.buf });
+    d.enum_value("BlendEquationModeEXT", (c.mode_r_g_b) as u32);
+    d.enum_value("BlendEquationModeEXT", (c.mode_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendEquationSeparateiARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equation_separatei_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationSeparateiARBPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquationSeparateiARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquationSeparateiARB");
+    d.display(&{ c.buf });
+    d.enum_value("BlendEquationModeEXT", (c.mode_r_g_b) as u32);
+    d.enum_value("BlendEquationModeEXT", (c.mode_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendEquationi` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equationi(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationiPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquationi")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquationi");
+    d.display(&{ c.buf });
+    d.enum_value("BlendEquationModeEXT", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glBlendEquationiARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_equationi_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendEquationiARBPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendEquationiARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendEquationModeEXT", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendEquationiARB");
+    d.display(&{ c.buf });
+    d.enum_value("BlendEquationModeEXT", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glBlendFunc` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_func(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFuncPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFunc")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BlendingFactor", (c.sfactor) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dfactor) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFunc");
+    d.enum_value("BlendingFactor", (c.sfactor) as u32);
+    d.enum_value("BlendingFactor", (c.dfactor) as u32);
+    d.end()
 }
 /// Writes a `glBlendFuncSeparate` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_func_separate(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFuncSeparatePacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFuncSeparate")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BlendingFactor", (c.sfactor_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dfactor_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.sfactor_alpha) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dfactor_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFuncSeparate");
+    d.enum_value("BlendingFactor", (c.sfactor_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.dfactor_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.sfactor_alpha) as u32);
+    d.enum_value("BlendingFactor", (c.dfactor_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendFuncSeparatei` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_func_separatei(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFuncSeparateiPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFuncSeparatei")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src_alpha) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFuncSeparatei");
+    d.display(&{ c.buf });
+    d.enum_value("BlendingFactor", (c.src_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.dst_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.src_alpha) as u32);
+    d.enum_value("BlendingFactor", (c.dst_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendFuncSeparateiARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_func_separatei_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFuncSeparateiARBPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFuncSeparateiARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst_r_g_b) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src_alpha) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst_alpha) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFuncSeparateiARB");
+    d.display(&{ c.buf });
+    d.enum_value("BlendingFactor", (c.src_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.dst_r_g_b) as u32);
+    d.enum_value("BlendingFactor", (c.src_alpha) as u32);
+    d.enum_value("BlendingFactor", (c.dst_alpha) as u32);
+    d.end()
 }
 /// Writes a `glBlendFunci` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_funci(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFunciPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFunci")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFunci");
+    d.display(&{ c.buf });
+    d.enum_value("BlendingFactor", (c.src) as u32);
+    d.enum_value("BlendingFactor", (c.dst) as u32);
+    d.end()
 }
 /// Writes a `glBlendFunciARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blend_funci_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlendFunciARBPacket>().read_unaligned() };
-    {
-        out.write_str("glBlendFunciARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buf })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.src) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlendingFactor", (c.dst) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlendFunciARB");
+    d.display(&{ c.buf });
+    d.enum_value("BlendingFactor", (c.src) as u32);
+    d.enum_value("BlendingFactor", (c.dst) as u32);
+    d.end()
 }
 /// Writes a `glBlitFramebuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blit_framebuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlitFramebufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBlitFramebuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.src_x0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_y0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_x1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_y1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_x0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_y0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_x1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_y1 })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "ClearBufferMask", c.mask)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlitFramebufferFilter", (c.filter) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlitFramebuffer");
+    d.display(&{ c.src_x0 });
+    d.display(&{ c.src_y0 });
+    d.display(&{ c.src_x1 });
+    d.display(&{ c.src_y1 });
+    d.display(&{ c.dst_x0 });
+    d.display(&{ c.dst_y0 });
+    d.display(&{ c.dst_x1 });
+    d.display(&{ c.dst_y1 });
+    d.bitfield("ClearBufferMask", c.mask);
+    d.enum_value("BlitFramebufferFilter", (c.filter) as u32);
+    d.end()
 }
 /// Writes a `glBlitNamedFramebuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_blit_named_framebuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BlitNamedFramebufferPacket>().read_unaligned() };
-    {
-        out.write_str("glBlitNamedFramebuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.read_framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.draw_framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_x0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_y0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_x1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_y1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_x0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_y0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_x1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_y1 })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "ClearBufferMask", c.mask)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BlitFramebufferFilter", (c.filter) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBlitNamedFramebuffer");
+    d.display(&{ c.read_framebuffer });
+    d.display(&{ c.draw_framebuffer });
+    d.display(&{ c.src_x0 });
+    d.display(&{ c.src_y0 });
+    d.display(&{ c.src_x1 });
+    d.display(&{ c.src_y1 });
+    d.display(&{ c.dst_x0 });
+    d.display(&{ c.dst_y0 });
+    d.display(&{ c.dst_x1 });
+    d.display(&{ c.dst_y1 });
+    d.bitfield("ClearBufferMask", c.mask);
+    d.enum_value("BlitFramebufferFilter", (c.filter) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glBlitNamedFramebuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1261,377 +982,262 @@ unsafe fn objects_blit_named_framebuffer(
     each("framebuffer", c.draw_framebuffer);
 }
 /// Writes a `glBufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_buffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glBufferData")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "BufferUsageARB", (c.usage) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBufferData");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.size });
+    d.nullable_array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.enum_value("BufferUsageARB", (c.usage) as u32);
+    d.end()
 }
 /// Writes a `glBufferPageCommitmentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_buffer_page_commitment_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BufferPageCommitmentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glBufferPageCommitmentARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.commit)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBufferPageCommitmentARB");
+    d.enum_value("", (c.target) as u32);
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.boolean(c.commit);
+    d.end()
 }
 /// Writes a `glBufferStorage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_buffer_storage(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BufferStoragePacket>().read_unaligned() };
-    {
-        out.write_str("glBufferStorage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferStorageTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "BufferStorageMask", c.flags)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBufferStorage");
+    d.enum_value("BufferStorageTarget", (c.target) as u32);
+    d.display(&{ c.size });
+    d.nullable_array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.bitfield("BufferStorageMask", c.flags);
+    d.end()
 }
 /// Writes a `glBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<BufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glBufferSubData")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glBufferSubData");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glClampColor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clamp_color(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClampColorPacket>().read_unaligned() };
-    {
-        out.write_str("glClampColor")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "ClampColorTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ClampColorModeARB", (c.clamp) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClampColor");
+    d.enum_value("ClampColorTargetARB", (c.target) as u32);
+    d.enum_value("ClampColorModeARB", (c.clamp) as u32);
+    d.end()
 }
 /// Writes a `glClear` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearPacket>().read_unaligned() };
-    {
-        out.write_str("glClear")?;
-        out.write_str("(")?;
-        dump::bitfield(out, "ClearBufferMask", c.mask)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClear");
+    d.bitfield("ClearBufferMask", c.mask);
+    d.end()
 }
 /// Writes a `glClearBufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_buffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferData")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferStorageTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearBufferData");
+    d.enum_value("BufferStorageTarget", (c.target) as u32);
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glClearBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferSubData")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearBufferSubData");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glClearBufferfi` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_bufferfi(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferfiPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferfi")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.depth })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stencil })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearBufferfi");
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.float(&{ c.depth });
+    d.display(&{ c.stencil });
+    d.end()
 }
 /// Writes a `glClearBufferfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_bufferfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferfvPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferfv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearBufferfv");
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glClearBufferiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_bufferiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferivPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferiv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearBufferiv");
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glClearBufferuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_bufferuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearBufferuivPacket>().read_unaligned() };
-    {
-        out.write_str("glClearBufferuiv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearBufferuiv");
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glClearColor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_color(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearColorPacket>().read_unaligned() };
-    {
-        out.write_str("glClearColor")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.red })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.green })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.blue })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.alpha })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearColor");
+    d.float(&{ c.red });
+    d.float(&{ c.green });
+    d.float(&{ c.blue });
+    d.float(&{ c.alpha });
+    d.end()
 }
 /// Writes a `glClearDepth` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_depth(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearDepthPacket>().read_unaligned() };
-    {
-        out.write_str("glClearDepth")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.depth })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearDepth");
+    d.float(&{ c.depth });
+    d.end()
 }
 /// Writes a `glClearDepthf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_depthf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearDepthfPacket>().read_unaligned() };
-    {
-        out.write_str("glClearDepthf")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.d })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearDepthf");
+    d.float(&{ c.d });
+    d.end()
 }
 /// Writes a `glClearNamedBufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_buffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedBufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedBufferData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearNamedBufferData");
+    d.display(&{ c.buffer });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedBufferData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1644,32 +1250,22 @@ unsafe fn objects_clear_named_buffer_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glClearNamedBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedBufferSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearNamedBufferSubData");
+    d.display(&{ c.buffer });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedBufferSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1682,28 +1278,20 @@ unsafe fn objects_clear_named_buffer_sub_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glClearNamedFramebufferfi` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_framebufferfi(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedFramebufferfiPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedFramebufferfi")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.depth })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stencil })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearNamedFramebufferfi");
+    d.display(&{ c.framebuffer });
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.float(&{ c.depth });
+    d.display(&{ c.stencil });
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedFramebufferfi` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1716,37 +1304,28 @@ unsafe fn objects_clear_named_framebufferfi(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glClearNamedFramebufferfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_framebufferfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedFramebufferfvPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedFramebufferfv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearNamedFramebufferfv");
+    d.display(&{ c.framebuffer });
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedFramebufferfv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1759,37 +1338,28 @@ unsafe fn objects_clear_named_framebufferfv(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glClearNamedFramebufferiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_framebufferiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedFramebufferivPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedFramebufferiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearNamedFramebufferiv");
+    d.display(&{ c.framebuffer });
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedFramebufferiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1802,37 +1372,28 @@ unsafe fn objects_clear_named_framebufferiv(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glClearNamedFramebufferuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_named_framebufferuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearNamedFramebufferuivPacket>().read_unaligned() };
-    {
-        out.write_str("glClearNamedFramebufferuiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "Buffer", (c.buffer) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawbuffer })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glClearNamedFramebufferuiv");
+    d.display(&{ c.framebuffer });
+    d.enum_value("Buffer", (c.buffer) as u32);
+    d.display(&{ c.drawbuffer });
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.value } as u64,
-            match pname::count_buffer(c.buffer as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.value } as u64,
+        match pname::count_buffer(c.buffer as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glClearNamedFramebufferuiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1845,44 +1406,32 @@ unsafe fn objects_clear_named_framebufferuiv(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glClearStencil` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_stencil(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearStencilPacket>().read_unaligned() };
-    {
-        out.write_str("glClearStencil")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.s })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearStencil");
+    d.display(&{ c.s });
+    d.end()
 }
 /// Writes a `glClearTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_tex_image(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearTexImagePacket>().read_unaligned() };
-    {
-        out.write_str("glClearTexImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearTexImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glClearTexImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1895,40 +1444,26 @@ unsafe fn objects_clear_tex_image(
     each("texture", c.texture);
 }
 /// Writes a `glClearTexSubImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clear_tex_sub_image(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClearTexSubImagePacket>().read_unaligned() };
-    {
-        out.write_str("glClearTexSubImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClearTexSubImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glClearTexSubImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1941,24 +1476,18 @@ unsafe fn objects_clear_tex_sub_image(
     each("texture", c.texture);
 }
 /// Writes a `glClientWaitSync` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_client_wait_sync(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClientWaitSyncPacket>().read_unaligned() };
-    {
-        out.write_str("glClientWaitSync")?;
-        out.write_str("(")?;
-        write!(out, "sync#{}", { c.sync })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "SyncObjectMask", c.flags)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.timeout })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClientWaitSync");
+    d.sync({ c.sync } as u64);
+    d.bitfield("SyncObjectMask", c.flags);
+    d.display(&{ c.timeout });
+    d.end()
 }
 /// Lists the GL object names a `glClientWaitSync` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -1971,84 +1500,60 @@ unsafe fn objects_client_wait_sync(
     each("sync", c.sync);
 }
 /// Writes a `glClipControl` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_clip_control(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ClipControlPacket>().read_unaligned() };
-    {
-        out.write_str("glClipControl")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "ClipControlOrigin", (c.origin) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ClipControlDepth", (c.depth) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glClipControl");
+    d.enum_value("ClipControlOrigin", (c.origin) as u32);
+    d.enum_value("ClipControlDepth", (c.depth) as u32);
+    d.end()
 }
 /// Writes a `glColorMask` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_color_mask(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ColorMaskPacket>().read_unaligned() };
-    {
-        out.write_str("glColorMask")?;
-        out.write_str("(")?;
-        dump::boolean(out, c.red)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.green)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.blue)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.alpha)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glColorMask");
+    d.boolean(c.red);
+    d.boolean(c.green);
+    d.boolean(c.blue);
+    d.boolean(c.alpha);
+    d.end()
 }
 /// Writes a `glColorMaski` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_color_maski(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ColorMaskiPacket>().read_unaligned() };
-    {
-        out.write_str("glColorMaski")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.r)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.g)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.b)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.a)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glColorMaski");
+    d.display(&{ c.index });
+    d.boolean(c.r);
+    d.boolean(c.g);
+    d.boolean(c.b);
+    d.boolean(c.a);
+    d.end()
 }
 /// Writes a `glCompileShader` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compile_shader(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompileShaderPacket>().read_unaligned() };
-    {
-        out.write_str("glCompileShader")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompileShader");
+    d.display(&{ c.shader });
+    d.end()
 }
 /// Lists the GL object names a `glCompileShader` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2061,33 +1566,19 @@ unsafe fn objects_compile_shader(
     each("shader", c.shader);
 }
 /// Writes a `glCompileShaderIncludeARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compile_shader_include_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompileShaderIncludeARBPacket>().read_unaligned() };
-    {
-        out.write_str("glCompileShaderIncludeARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::strings(
-            out,
-            params,
-            { c.path } as u64,
-            ((c.count) as i64).max(0) as usize,
-        )?;
-        out.write_str(", ")?;
-        dump::array::<
-            i32,
-        >(out, params, { c.length } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompileShaderIncludeARB");
+    d.display(&{ c.shader });
+    d.display(&{ c.count });
+    d.strings({ c.path } as u64, ((c.count) as i64).max(0) as usize);
+    d.array::<i32>({ c.length } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glCompileShaderIncludeARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2100,218 +1591,139 @@ unsafe fn objects_compile_shader_include_arb(
     each("shader", c.shader);
 }
 /// Writes a `glCompressedTexImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.border });
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTexImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.border });
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTexImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexImage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexImage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.display(&{ c.border });
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTexSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexSubImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexSubImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.width });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTexSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexSubImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexSubImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTexSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_tex_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTexSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTexSubImage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTexSubImage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Writes a `glCompressedTextureSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_texture_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTextureSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTextureSubImage1D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTextureSubImage1D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.width });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glCompressedTextureSubImage1D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2324,36 +1736,24 @@ unsafe fn objects_compressed_texture_sub_image_1d(
     each("texture", c.texture);
 }
 /// Writes a `glCompressedTextureSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_texture_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTextureSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTextureSubImage2D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTextureSubImage2D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glCompressedTextureSubImage2D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2366,40 +1766,26 @@ unsafe fn objects_compressed_texture_sub_image_2d(
     each("texture", c.texture);
 }
 /// Writes a `glCompressedTextureSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_compressed_texture_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CompressedTextureSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glCompressedTextureSubImage3D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.image_size })?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.data } as u64, { c.data_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCompressedTextureSubImage3D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("InternalFormat", (c.format) as u32);
+    d.display(&{ c.image_size });
+    d.bytes({ c.data } as u64, { c.data_len });
+    d.end()
 }
 /// Lists the GL object names a `glCompressedTextureSubImage3D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2412,72 +1798,46 @@ unsafe fn objects_compressed_texture_sub_image_3d(
     each("texture", c.texture);
 }
 /// Writes a `glCopyBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyBufferSubData")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "CopyBufferSubDataTarget", (c.read_target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "CopyBufferSubDataTarget", (c.write_target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.read_offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.write_offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyBufferSubData");
+    d.enum_value("CopyBufferSubDataTarget", (c.read_target) as u32);
+    d.enum_value("CopyBufferSubDataTarget", (c.write_target) as u32);
+    d.display(&{ c.read_offset });
+    d.display(&{ c.write_offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Writes a `glCopyImageSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_image_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyImageSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyImageSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.src_name })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "CopyImageSubDataTarget", (c.src_target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_name })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "CopyImageSubDataTarget", (c.dst_target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.dst_z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.src_depth })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyImageSubData");
+    d.display(&{ c.src_name });
+    d.enum_value("CopyImageSubDataTarget", (c.src_target) as u32);
+    d.display(&{ c.src_level });
+    d.display(&{ c.src_x });
+    d.display(&{ c.src_y });
+    d.display(&{ c.src_z });
+    d.display(&{ c.dst_name });
+    d.enum_value("CopyImageSubDataTarget", (c.dst_target) as u32);
+    d.display(&{ c.dst_level });
+    d.display(&{ c.dst_x });
+    d.display(&{ c.dst_y });
+    d.display(&{ c.dst_z });
+    d.display(&{ c.src_width });
+    d.display(&{ c.src_height });
+    d.display(&{ c.src_depth });
+    d.end()
 }
 /// Lists the GL object names a `glCopyImageSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2505,28 +1865,20 @@ unsafe fn objects_copy_image_sub_data(
     );
 }
 /// Writes a `glCopyNamedBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_named_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyNamedBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyNamedBufferSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.read_buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.write_buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.read_offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.write_offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyNamedBufferSubData");
+    d.display(&{ c.read_buffer });
+    d.display(&{ c.write_buffer });
+    d.display(&{ c.read_offset });
+    d.display(&{ c.write_offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Lists the GL object names a `glCopyNamedBufferSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2540,176 +1892,114 @@ unsafe fn objects_copy_named_buffer_sub_data(
     each("buffer", c.write_buffer);
 }
 /// Writes a `glCopyTexImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_tex_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTexImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTexImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTexImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.border });
+    d.end()
 }
 /// Writes a `glCopyTexImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_tex_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTexImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTexImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTexImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.border });
+    d.end()
 }
 /// Writes a `glCopyTexSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_tex_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTexSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTexSubImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTexSubImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.end()
 }
 /// Writes a `glCopyTexSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_tex_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTexSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTexSubImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTexSubImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glCopyTexSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_tex_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTexSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTexSubImage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTexSubImage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glCopyTextureSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_texture_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTextureSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTextureSubImage1D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTextureSubImage1D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.end()
 }
 /// Lists the GL object names a `glCopyTextureSubImage1D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2722,34 +2012,23 @@ unsafe fn objects_copy_texture_sub_image_1d(
     each("texture", c.texture);
 }
 /// Writes a `glCopyTextureSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_texture_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTextureSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTextureSubImage2D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTextureSubImage2D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glCopyTextureSubImage2D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2762,36 +2041,24 @@ unsafe fn objects_copy_texture_sub_image_2d(
     each("texture", c.texture);
 }
 /// Writes a `glCopyTextureSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_copy_texture_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CopyTextureSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glCopyTextureSubImage3D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCopyTextureSubImage3D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glCopyTextureSubImage3D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2804,148 +2071,97 @@ unsafe fn objects_copy_texture_sub_image_3d(
     each("texture", c.texture);
 }
 /// Writes a `glCullFace` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_cull_face(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<CullFacePacket>().read_unaligned() };
-    {
-        out.write_str("glCullFace")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TriangleFace", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glCullFace");
+    d.enum_value("TriangleFace", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glDebugMessageControl` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_debug_message_control(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DebugMessageControlPacket>().read_unaligned() };
-    {
-        out.write_str("glDebugMessageControl")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DebugSource", (c.source) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugSeverity", (c.severity) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.ids } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.enabled)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDebugMessageControl");
+    d.enum_value("DebugSource", (c.source) as u32);
+    d.enum_value("DebugType", (c.type_) as u32);
+    d.enum_value("DebugSeverity", (c.severity) as u32);
+    d.display(&{ c.count });
+    d.array::<types::GLuint>({ c.ids } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.boolean(c.enabled);
+    d.end()
 }
 /// Writes a `glDebugMessageControlARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_debug_message_control_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DebugMessageControlARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDebugMessageControlARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DebugSource", (c.source) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugSeverity", (c.severity) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.ids } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.enabled)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDebugMessageControlARB");
+    d.enum_value("DebugSource", (c.source) as u32);
+    d.enum_value("DebugType", (c.type_) as u32);
+    d.enum_value("DebugSeverity", (c.severity) as u32);
+    d.display(&{ c.count });
+    d.array::<types::GLuint>({ c.ids } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.boolean(c.enabled);
+    d.end()
 }
 /// Writes a `glDebugMessageInsert` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_debug_message_insert(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DebugMessageInsertPacket>().read_unaligned() };
-    {
-        out.write_str("glDebugMessageInsert")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DebugSource", (c.source) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugSeverity", (c.severity) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.buf } as u64, Some((c.length) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDebugMessageInsert");
+    d.enum_value("DebugSource", (c.source) as u32);
+    d.enum_value("DebugType", (c.type_) as u32);
+    d.display(&{ c.id });
+    d.enum_value("DebugSeverity", (c.severity) as u32);
+    d.display(&{ c.length });
+    d.string({ c.buf } as u64, Some((c.length) as i64));
+    d.end()
 }
 /// Writes a `glDebugMessageInsertARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_debug_message_insert_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DebugMessageInsertARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDebugMessageInsertARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DebugSource", (c.source) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DebugSeverity", (c.severity) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.buf } as u64, Some((c.length) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDebugMessageInsertARB");
+    d.enum_value("DebugSource", (c.source) as u32);
+    d.enum_value("DebugType", (c.type_) as u32);
+    d.display(&{ c.id });
+    d.enum_value("DebugSeverity", (c.severity) as u32);
+    d.display(&{ c.length });
+    d.string({ c.buf } as u64, Some((c.length) as i64));
+    d.end()
 }
 /// Writes a `glDeleteBuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_buffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteBuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteBuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.buffers } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteBuffers");
+    d.display(&{ c.n });
+    d.array::<types::GLuint>({ c.buffers } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteBuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -2964,24 +2180,19 @@ unsafe fn objects_delete_buffers(
     );
 }
 /// Writes a `glDeleteFramebuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_framebuffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteFramebuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteFramebuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDeleteFramebuffers");
+    d.display(&{ c.n });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.framebuffers } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.framebuffers } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteFramebuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3000,38 +2211,29 @@ unsafe fn objects_delete_framebuffers(
     );
 }
 /// Writes a `glDeleteNamedStringARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_named_string_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteNamedStringARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteNamedStringARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.namelen })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.name } as u64, Some((c.namelen) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteNamedStringARB");
+    d.display(&{ c.namelen });
+    d.string({ c.name } as u64, Some((c.namelen) as i64));
+    d.end()
 }
 /// Writes a `glDeleteProgram` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_program(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteProgramPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteProgram")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteProgram");
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glDeleteProgram` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3044,24 +2246,19 @@ unsafe fn objects_delete_program(
     each("program", c.program);
 }
 /// Writes a `glDeleteProgramPipelines` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_program_pipelines(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteProgramPipelinesPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteProgramPipelines")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDeleteProgramPipelines");
+    d.display(&{ c.n });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.pipelines } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.pipelines } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteProgramPipelines` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3080,24 +2277,17 @@ unsafe fn objects_delete_program_pipelines(
     );
 }
 /// Writes a `glDeleteQueries` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_queries(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteQueriesPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteQueries")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.ids } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteQueries");
+    d.display(&{ c.n });
+    d.array::<types::GLuint>({ c.ids } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteQueries` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3116,30 +2306,19 @@ unsafe fn objects_delete_queries(
     );
 }
 /// Writes a `glDeleteRenderbuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_renderbuffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteRenderbuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteRenderbuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDeleteRenderbuffers");
+    d.display(&{ c.n });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.renderbuffers } as u64,
-            ((c.n) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.renderbuffers } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteRenderbuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3158,24 +2337,19 @@ unsafe fn objects_delete_renderbuffers(
     );
 }
 /// Writes a `glDeleteSamplers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_samplers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteSamplersPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteSamplers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDeleteSamplers");
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.samplers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.samplers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteSamplers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3194,20 +2368,16 @@ unsafe fn objects_delete_samplers(
     );
 }
 /// Writes a `glDeleteShader` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_shader(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteShaderPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteShader")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteShader");
+    d.display(&{ c.shader });
+    d.end()
 }
 /// Lists the GL object names a `glDeleteShader` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3220,20 +2390,16 @@ unsafe fn objects_delete_shader(
     each("shader", c.shader);
 }
 /// Writes a `glDeleteSync` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_sync(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteSyncPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteSync")?;
-        out.write_str("(")?;
-        write!(out, "sync#{}", { c.sync })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteSync");
+    d.sync({ c.sync } as u64);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteSync` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3246,24 +2412,19 @@ unsafe fn objects_delete_sync(
     each("sync", c.sync);
 }
 /// Writes a `glDeleteTextures` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_textures(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteTexturesPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteTextures")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDeleteTextures");
+    d.display(&{ c.n });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.textures } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.textures } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteTextures` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3282,24 +2443,17 @@ unsafe fn objects_delete_textures(
     );
 }
 /// Writes a `glDeleteTransformFeedbacks` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_transform_feedbacks(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteTransformFeedbacksPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteTransformFeedbacks")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.ids } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteTransformFeedbacks");
+    d.display(&{ c.n });
+    d.array::<types::GLuint>({ c.ids } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteTransformFeedbacks` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3318,24 +2472,17 @@ unsafe fn objects_delete_transform_feedbacks(
     );
 }
 /// Writes a `glDeleteVertexArrays` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_delete_vertex_arrays(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DeleteVertexArraysPacket>().read_unaligned() };
-    {
-        out.write_str("glDeleteVertexArrays")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
-            types::GLuint,
-        >(out, params, { c.arrays } as u64, ((c.n) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDeleteVertexArrays");
+    d.display(&{ c.n });
+    d.array::<types::GLuint>({ c.arrays } as u64, ((c.n) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glDeleteVertexArrays` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3354,186 +2501,127 @@ unsafe fn objects_delete_vertex_arrays(
     );
 }
 /// Writes a `glDepthFunc` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_func(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthFuncPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthFunc")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DepthFunction", (c.func) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthFunc");
+    d.enum_value("DepthFunction", (c.func) as u32);
+    d.end()
 }
 /// Writes a `glDepthMask` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_mask(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthMaskPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthMask")?;
-        out.write_str("(")?;
-        dump::boolean(out, c.flag)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthMask");
+    d.boolean(c.flag);
+    d.end()
 }
 /// Writes a `glDepthRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangePacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRange")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.n })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.f })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthRange");
+    d.float(&{ c.n });
+    d.float(&{ c.f });
+    d.end()
 }
 /// Writes a `glDepthRangeArraydvNV` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_range_arraydv_nv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangeArraydvNVPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRangeArraydvNV")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDepthRangeArraydvNV");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glDepthRangeArrayv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_range_arrayv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangeArrayvPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRangeArrayv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDepthRangeArrayv");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glDepthRangeIndexed` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_range_indexed(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangeIndexedPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRangeIndexed")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.n })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.f })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthRangeIndexed");
+    d.display(&{ c.index });
+    d.float(&{ c.n });
+    d.float(&{ c.f });
+    d.end()
 }
 /// Writes a `glDepthRangeIndexeddNV` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_range_indexedd_nv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangeIndexeddNVPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRangeIndexeddNV")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.n })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.f })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthRangeIndexeddNV");
+    d.display(&{ c.index });
+    d.float(&{ c.n });
+    d.float(&{ c.f });
+    d.end()
 }
 /// Writes a `glDepthRangef` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_depth_rangef(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DepthRangefPacket>().read_unaligned() };
-    {
-        out.write_str("glDepthRangef")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.n })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.f })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDepthRangef");
+    d.float(&{ c.n });
+    d.float(&{ c.f });
+    d.end()
 }
 /// Writes a `glDetachShader` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_detach_shader(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DetachShaderPacket>().read_unaligned() };
-    {
-        out.write_str("glDetachShader")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDetachShader");
+    d.display(&{ c.program });
+    d.display(&{ c.shader });
+    d.end()
 }
 /// Lists the GL object names a `glDetachShader` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3547,38 +2635,29 @@ unsafe fn objects_detach_shader(
     each("shader", c.shader);
 }
 /// Writes a `glDisable` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_disable(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DisablePacket>().read_unaligned() };
-    {
-        out.write_str("glDisable")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "EnableCap", (c.cap) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDisable");
+    d.enum_value("EnableCap", (c.cap) as u32);
+    d.end()
 }
 /// Writes a `glDisableVertexArrayAttrib` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_disable_vertex_array_attrib(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DisableVertexArrayAttribPacket>().read_unaligned() };
-    {
-        out.write_str("glDisableVertexArrayAttrib")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDisableVertexArrayAttrib");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.index });
+    d.end()
 }
 /// Lists the GL object names a `glDisableVertexArrayAttrib` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -3591,185 +2670,132 @@ unsafe fn objects_disable_vertex_array_attrib(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glDisableVertexAttribArray` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_disable_vertex_attrib_array(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DisableVertexAttribArrayPacket>().read_unaligned() };
-    {
-        out.write_str("glDisableVertexAttribArray")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDisableVertexAttribArray");
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glDisablei` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_disablei(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DisableiPacket>().read_unaligned() };
-    {
-        out.write_str("glDisablei")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "EnableCap", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDisablei");
+    d.enum_value("EnableCap", (c.target) as u32);
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glDispatchCompute` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_dispatch_compute(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DispatchComputePacket>().read_unaligned() };
-    {
-        out.write_str("glDispatchCompute")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.num_groups_x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_groups_y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_groups_z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDispatchCompute");
+    d.display(&{ c.num_groups_x });
+    d.display(&{ c.num_groups_y });
+    d.display(&{ c.num_groups_z });
+    d.end()
 }
 /// Writes a `glDispatchComputeGroupSizeARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_dispatch_compute_group_size_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DispatchComputeGroupSizeARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDispatchComputeGroupSizeARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.num_groups_x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_groups_y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_groups_z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.group_size_x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.group_size_y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.group_size_z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDispatchComputeGroupSizeARB");
+    d.display(&{ c.num_groups_x });
+    d.display(&{ c.num_groups_y });
+    d.display(&{ c.num_groups_z });
+    d.display(&{ c.group_size_x });
+    d.display(&{ c.group_size_y });
+    d.display(&{ c.group_size_z });
+    d.end()
 }
 /// Writes a `glDispatchComputeIndirect` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_dispatch_compute_indirect(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DispatchComputeIndirectPacket>().read_unaligned() };
-    {
-        out.write_str("glDispatchComputeIndirect")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.indirect })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDispatchComputeIndirect");
+    d.display(&{ c.indirect });
+    d.end()
 }
 /// Writes a `glDrawArrays` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_arrays(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawArraysPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawArrays")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawArrays");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.end()
 }
 /// Writes a `glDrawArraysIndirect` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_arrays_indirect(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawArraysIndirectPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawArraysIndirect")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawArraysIndirect");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.hex(&{ c.indirect });
+    d.end()
 }
 /// Writes a `glDrawArraysInstanced` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_arrays_instanced(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawArraysInstancedPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawArraysInstanced")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawArraysInstanced");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.display(&{ c.instancecount });
+    d.end()
 }
 /// Writes a `glDrawArraysInstancedARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_arrays_instanced_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawArraysInstancedARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawArraysInstancedARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.primcount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawArraysInstancedARB");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.display(&{ c.primcount });
+    d.end()
 }
 /// Writes a `glDrawArraysInstancedBaseInstance` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_arrays_instanced_base_instance(
     p: *const u64,
     params: &[u8],
@@ -3778,180 +2804,120 @@ unsafe fn dump_draw_arrays_instanced_base_instance(
     let c = unsafe {
         p.cast::<DrawArraysInstancedBaseInstancePacket>().read_unaligned()
     };
-    {
-        out.write_str("glDrawArraysInstancedBaseInstance")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.baseinstance })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawArraysInstancedBaseInstance");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.display(&{ c.instancecount });
+    d.display(&{ c.baseinstance });
+    d.end()
 }
 /// Writes a `glDrawBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawBuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DrawBufferMode", (c.buf) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawBuffer");
+    d.enum_value("DrawBufferMode", (c.buf) as u32);
+    d.end()
 }
 /// Writes a `glDrawBuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_buffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawBuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawBuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glDrawBuffers");
+    d.display(&{ c.n });
+    d.array::<
             types::GLenum,
-        >(
-            out,
-            params,
-            { c.bufs } as u64,
-            ((c.n) as i64).max(0) as usize,
-            Some("DrawBufferMode"),
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.bufs } as u64, ((c.n) as i64).max(0) as usize, Some("DrawBufferMode"));
+    d.end()
 }
 /// Writes a `glDrawElements` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawElementsPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawElements")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElements");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.end()
 }
 /// Writes a `glDrawElementsBaseVertex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_base_vertex(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawElementsBaseVertexPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawElementsBaseVertex")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.basevertex })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsBaseVertex");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.basevertex });
+    d.end()
 }
 /// Writes a `glDrawElementsIndirect` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_indirect(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawElementsIndirectPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawElementsIndirect")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsIndirect");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indirect });
+    d.end()
 }
 /// Writes a `glDrawElementsInstanced` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_instanced(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawElementsInstancedPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawElementsInstanced")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsInstanced");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.instancecount });
+    d.end()
 }
 /// Writes a `glDrawElementsInstancedARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_instanced_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawElementsInstancedARBPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawElementsInstancedARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.primcount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsInstancedARB");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.primcount });
+    d.end()
 }
 /// Writes a `glDrawElementsInstancedBaseInstance` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_instanced_base_instance(
     p: *const u64,
     params: &[u8],
@@ -3960,26 +2926,17 @@ unsafe fn dump_draw_elements_instanced_base_instance(
     let c = unsafe {
         p.cast::<DrawElementsInstancedBaseInstancePacket>().read_unaligned()
     };
-    {
-        out.write_str("glDrawElementsInstancedBaseInstance")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.baseinstance })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsInstancedBaseInstance");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.instancecount });
+    d.display(&{ c.baseinstance });
+    d.end()
 }
 /// Writes a `glDrawElementsInstancedBaseVertex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_instanced_base_vertex(
     p: *const u64,
     params: &[u8],
@@ -3988,26 +2945,17 @@ unsafe fn dump_draw_elements_instanced_base_vertex(
     let c = unsafe {
         p.cast::<DrawElementsInstancedBaseVertexPacket>().read_unaligned()
     };
-    {
-        out.write_str("glDrawElementsInstancedBaseVertex")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.basevertex })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawElementsInstancedBaseVertex");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.instancecount });
+    d.display(&{ c.basevertex });
+    d.end()
 }
 /// Writes a `glDrawElementsInstancedBaseVertexBaseInstance` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_elements_instanced_base_vertex_base_instance(
     p: *const u64,
     params: &[u8],
@@ -4016,97 +2964,67 @@ unsafe fn dump_draw_elements_instanced_base_vertex_base_instance(
     let c = unsafe {
         p.cast::<DrawElementsInstancedBaseVertexBaseInstancePacket>().read_unaligned()
     };
-    {
-        out.write_str("glDrawElementsInstancedBaseVertexBaseInstance")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.basevertex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.baseinstance })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(
+        out,
+        params,
+        "glDrawElementsInstancedBaseVertexBaseInstance",
+    );
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.instancecount });
+    d.display(&{ c.basevertex });
+    d.display(&{ c.baseinstance });
+    d.end()
 }
 /// Writes a `glDrawRangeElements` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_range_elements(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawRangeElementsPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawRangeElements")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.start })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.end })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawRangeElements");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.start });
+    d.display(&{ c.end });
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.end()
 }
 /// Writes a `glDrawRangeElementsBaseVertex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_range_elements_base_vertex(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawRangeElementsBaseVertexPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawRangeElementsBaseVertex")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.start })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.end })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indices })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.basevertex })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawRangeElementsBaseVertex");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.start });
+    d.display(&{ c.end });
+    d.display(&{ c.count });
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indices });
+    d.display(&{ c.basevertex });
+    d.end()
 }
 /// Writes a `glDrawTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawTransformFeedback")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawTransformFeedback");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.id });
+    d.end()
 }
 /// Lists the GL object names a `glDrawTransformFeedback` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4119,24 +3037,18 @@ unsafe fn objects_draw_transform_feedback(
     each("transform feedback", c.id);
 }
 /// Writes a `glDrawTransformFeedbackInstanced` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_transform_feedback_instanced(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawTransformFeedbackInstancedPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawTransformFeedbackInstanced")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawTransformFeedbackInstanced");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.id });
+    d.display(&{ c.instancecount });
+    d.end()
 }
 /// Lists the GL object names a `glDrawTransformFeedbackInstanced` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4149,24 +3061,18 @@ unsafe fn objects_draw_transform_feedback_instanced(
     each("transform feedback", c.id);
 }
 /// Writes a `glDrawTransformFeedbackStream` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_transform_feedback_stream(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<DrawTransformFeedbackStreamPacket>().read_unaligned() };
-    {
-        out.write_str("glDrawTransformFeedbackStream")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stream })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawTransformFeedbackStream");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.id });
+    d.display(&{ c.stream });
+    d.end()
 }
 /// Lists the GL object names a `glDrawTransformFeedbackStream` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4179,7 +3085,7 @@ unsafe fn objects_draw_transform_feedback_stream(
     each("transform feedback", c.id);
 }
 /// Writes a `glDrawTransformFeedbackStreamInstanced` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_draw_transform_feedback_stream_instanced(
     p: *const u64,
     params: &[u8],
@@ -4188,19 +3094,12 @@ unsafe fn dump_draw_transform_feedback_stream_instanced(
     let c = unsafe {
         p.cast::<DrawTransformFeedbackStreamInstancedPacket>().read_unaligned()
     };
-    {
-        out.write_str("glDrawTransformFeedbackStreamInstanced")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stream })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.instancecount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glDrawTransformFeedbackStreamInstanced");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.display(&{ c.id });
+    d.display(&{ c.stream });
+    d.display(&{ c.instancecount });
+    d.end()
 }
 /// Lists the GL object names a `glDrawTransformFeedbackStreamInstanced` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4215,38 +3114,29 @@ unsafe fn objects_draw_transform_feedback_stream_instanced(
     each("transform feedback", c.id);
 }
 /// Writes a `glEnable` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_enable(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EnablePacket>().read_unaligned() };
-    {
-        out.write_str("glEnable")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "EnableCap", (c.cap) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEnable");
+    d.enum_value("EnableCap", (c.cap) as u32);
+    d.end()
 }
 /// Writes a `glEnableVertexArrayAttrib` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_enable_vertex_array_attrib(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EnableVertexArrayAttribPacket>().read_unaligned() };
-    {
-        out.write_str("glEnableVertexArrayAttrib")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEnableVertexArrayAttrib");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.index });
+    d.end()
 }
 /// Lists the GL object names a `glEnableVertexArrayAttrib` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4259,175 +3149,128 @@ unsafe fn objects_enable_vertex_array_attrib(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glEnableVertexAttribArray` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_enable_vertex_attrib_array(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EnableVertexAttribArrayPacket>().read_unaligned() };
-    {
-        out.write_str("glEnableVertexAttribArray")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEnableVertexAttribArray");
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glEnablei` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_enablei(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EnableiPacket>().read_unaligned() };
-    {
-        out.write_str("glEnablei")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "EnableCap", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEnablei");
+    d.enum_value("EnableCap", (c.target) as u32);
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glEndConditionalRender` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_end_conditional_render(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EndConditionalRenderPacket>().read_unaligned() };
-    {
-        out.write_str("glEndConditionalRender")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEndConditionalRender");
+    d.end()
 }
 /// Writes a `glEndQuery` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_end_query(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EndQueryPacket>().read_unaligned() };
-    {
-        out.write_str("glEndQuery")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "QueryTarget", (c.target) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEndQuery");
+    d.enum_value("QueryTarget", (c.target) as u32);
+    d.end()
 }
 /// Writes a `glEndQueryIndexed` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_end_query_indexed(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EndQueryIndexedPacket>().read_unaligned() };
-    {
-        out.write_str("glEndQueryIndexed")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "QueryTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEndQueryIndexed");
+    d.enum_value("QueryTarget", (c.target) as u32);
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glEndTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_end_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EndTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glEndTransformFeedback")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEndTransformFeedback");
+    d.end()
 }
 /// Writes a `glEvaluateDepthValuesARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_evaluate_depth_values_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<EvaluateDepthValuesARBPacket>().read_unaligned() };
-    {
-        out.write_str("glEvaluateDepthValuesARB")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glEvaluateDepthValuesARB");
+    d.end()
 }
 /// Writes a `glFenceSync` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_fence_sync(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FenceSyncPacket>().read_unaligned() };
-    {
-        out.write_str("glFenceSync")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "SyncCondition", (c.condition) as u32)?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "SyncBehaviorFlags", c.flags)?;
-        write!(out, ") = sync#{}", { c.sync })?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFenceSync");
+    d.enum_value("SyncCondition", (c.condition) as u32);
+    d.bitfield("SyncBehaviorFlags", c.flags);
+    d.end_returning_sync({ c.sync } as u64)
 }
 /// Writes a `glFlushMappedBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_flush_mapped_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FlushMappedBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glFlushMappedBufferRange")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "BufferTargetARB", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFlushMappedBufferRange");
+    d.enum_value("BufferTargetARB", (c.target) as u32);
+    d.display(&{ c.offset });
+    d.display(&{ c.length });
+    d.end()
 }
 /// Writes a `glFlushMappedNamedBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_flush_mapped_named_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FlushMappedNamedBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glFlushMappedNamedBufferRange")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFlushMappedNamedBufferRange");
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.length });
+    d.end()
 }
 /// Lists the GL object names a `glFlushMappedNamedBufferRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4440,46 +3283,33 @@ unsafe fn objects_flush_mapped_named_buffer_range(
     each("buffer", c.buffer);
 }
 /// Writes a `glFramebufferParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferParameteri")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferParameteri");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferParameterName", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Writes a `glFramebufferRenderbuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_renderbuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferRenderbufferPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferRenderbuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "RenderbufferTarget", (c.renderbuffertarget) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.renderbuffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferRenderbuffer");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.enum_value("RenderbufferTarget", (c.renderbuffertarget) as u32);
+    d.display(&{ c.renderbuffer });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferRenderbuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4492,7 +3322,7 @@ unsafe fn objects_framebuffer_renderbuffer(
     each("renderbuffer", c.renderbuffer);
 }
 /// Writes a `glFramebufferSampleLocationsfvARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_sample_locationsfv_arb(
     p: *const u64,
     params: &[u8],
@@ -4501,49 +3331,29 @@ unsafe fn dump_framebuffer_sample_locationsfv_arb(
     let c = unsafe {
         p.cast::<FramebufferSampleLocationsfvARBPacket>().read_unaligned()
     };
-    {
-        out.write_str("glFramebufferSampleLocationsfvARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.start })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glFramebufferSampleLocationsfvARB");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.display(&{ c.start });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glFramebufferTexture` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTexturePacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTexture")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTexture");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTexture` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4556,28 +3366,20 @@ unsafe fn objects_framebuffer_texture(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTexture1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTexture1DPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTexture1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureTarget", (c.textarget) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTexture1D");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.enum_value("TextureTarget", (c.textarget) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTexture1D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4590,28 +3392,20 @@ unsafe fn objects_framebuffer_texture_1d(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTexture2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTexture2DPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTexture2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureTarget", (c.textarget) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTexture2D");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.enum_value("TextureTarget", (c.textarget) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTexture2D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4624,30 +3418,21 @@ unsafe fn objects_framebuffer_texture_2d(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTexture3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTexture3DPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTexture3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureTarget", (c.textarget) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTexture3D");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.enum_value("TextureTarget", (c.textarget) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.zoffset });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTexture3D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4660,26 +3445,19 @@ unsafe fn objects_framebuffer_texture_3d(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTextureARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTextureARBPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTextureARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTextureARB");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTextureARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4692,28 +3470,20 @@ unsafe fn objects_framebuffer_texture_arb(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTextureFaceARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_face_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTextureFaceARBPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTextureFaceARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureTarget", (c.face) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTextureFaceARB");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.enum_value("TextureTarget", (c.face) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTextureFaceARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4726,28 +3496,20 @@ unsafe fn objects_framebuffer_texture_face_arb(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTextureLayer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_layer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTextureLayerPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTextureLayer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.layer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTextureLayer");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.layer });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTextureLayer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4760,28 +3522,20 @@ unsafe fn objects_framebuffer_texture_layer(
     each("texture", c.texture);
 }
 /// Writes a `glFramebufferTextureLayerARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_framebuffer_texture_layer_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FramebufferTextureLayerARBPacket>().read_unaligned() };
-    {
-        out.write_str("glFramebufferTextureLayerARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.layer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFramebufferTextureLayerARB");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.layer });
+    d.end()
 }
 /// Lists the GL object names a `glFramebufferTextureLayerARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4794,52 +3548,40 @@ unsafe fn objects_framebuffer_texture_layer_arb(
     each("texture", c.texture);
 }
 /// Writes a `glFrontFace` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_front_face(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<FrontFacePacket>().read_unaligned() };
-    {
-        out.write_str("glFrontFace")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FrontFaceDirection", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glFrontFace");
+    d.enum_value("FrontFaceDirection", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glGenerateMipmap` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_generate_mipmap(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GenerateMipmapPacket>().read_unaligned() };
-    {
-        out.write_str("glGenerateMipmap")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGenerateMipmap");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.end()
 }
 /// Writes a `glGenerateTextureMipmap` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_generate_texture_mipmap(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GenerateTextureMipmapPacket>().read_unaligned() };
-    {
-        out.write_str("glGenerateTextureMipmap")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGenerateTextureMipmap");
+    d.display(&{ c.texture });
+    d.end()
 }
 /// Lists the GL object names a `glGenerateTextureMipmap` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4852,26 +3594,19 @@ unsafe fn objects_generate_texture_mipmap(
     each("texture", c.texture);
 }
 /// Writes a `glGetQueryBufferObjecti64v` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_query_buffer_objecti64v(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetQueryBufferObjecti64vPacket>().read_unaligned() };
-    {
-        out.write_str("glGetQueryBufferObjecti64v")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "QueryObjectParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetQueryBufferObjecti64v");
+    d.display(&{ c.id });
+    d.display(&{ c.buffer });
+    d.enum_value("QueryObjectParameterName", (c.pname) as u32);
+    d.display(&{ c.offset });
+    d.end()
 }
 /// Lists the GL object names a `glGetQueryBufferObjecti64v` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4885,26 +3620,19 @@ unsafe fn objects_get_query_buffer_objecti64v(
     each("buffer", c.buffer);
 }
 /// Writes a `glGetQueryBufferObjectiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_query_buffer_objectiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetQueryBufferObjectivPacket>().read_unaligned() };
-    {
-        out.write_str("glGetQueryBufferObjectiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "QueryObjectParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetQueryBufferObjectiv");
+    d.display(&{ c.id });
+    d.display(&{ c.buffer });
+    d.enum_value("QueryObjectParameterName", (c.pname) as u32);
+    d.display(&{ c.offset });
+    d.end()
 }
 /// Lists the GL object names a `glGetQueryBufferObjectiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4918,26 +3646,19 @@ unsafe fn objects_get_query_buffer_objectiv(
     each("buffer", c.buffer);
 }
 /// Writes a `glGetQueryBufferObjectui64v` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_query_buffer_objectui64v(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetQueryBufferObjectui64vPacket>().read_unaligned() };
-    {
-        out.write_str("glGetQueryBufferObjectui64v")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "QueryObjectParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetQueryBufferObjectui64v");
+    d.display(&{ c.id });
+    d.display(&{ c.buffer });
+    d.enum_value("QueryObjectParameterName", (c.pname) as u32);
+    d.display(&{ c.offset });
+    d.end()
 }
 /// Lists the GL object names a `glGetQueryBufferObjectui64v` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4951,26 +3672,19 @@ unsafe fn objects_get_query_buffer_objectui64v(
     each("buffer", c.buffer);
 }
 /// Writes a `glGetQueryBufferObjectuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_query_buffer_objectuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetQueryBufferObjectuivPacket>().read_unaligned() };
-    {
-        out.write_str("glGetQueryBufferObjectuiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "QueryObjectParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetQueryBufferObjectuiv");
+    d.display(&{ c.id });
+    d.display(&{ c.buffer });
+    d.enum_value("QueryObjectParameterName", (c.pname) as u32);
+    d.display(&{ c.offset });
+    d.end()
 }
 /// Lists the GL object names a `glGetQueryBufferObjectuiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -4984,38 +3698,29 @@ unsafe fn objects_get_query_buffer_objectuiv(
     each("buffer", c.buffer);
 }
 /// Writes a `glHint` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_hint(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<HintPacket>().read_unaligned() };
-    {
-        out.write_str("glHint")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "HintTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "HintMode", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glHint");
+    d.enum_value("HintTarget", (c.target) as u32);
+    d.enum_value("HintMode", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glInvalidateBufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_buffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateBufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateBufferData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glInvalidateBufferData");
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateBufferData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5028,24 +3733,18 @@ unsafe fn objects_invalidate_buffer_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glInvalidateBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateBufferSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glInvalidateBufferSubData");
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.length });
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateBufferSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5058,60 +3757,44 @@ unsafe fn objects_invalidate_buffer_sub_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glInvalidateFramebuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_framebuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateFramebufferPacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateFramebuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_attachments })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glInvalidateFramebuffer");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.display(&{ c.num_attachments });
+    d.array::<
             types::GLenum,
         >(
-            out,
-            params,
-            { c.attachments } as u64,
-            ((c.num_attachments) as i64).max(0) as usize,
-            Some("InvalidateFramebufferAttachment"),
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.attachments } as u64,
+        ((c.num_attachments) as i64).max(0) as usize,
+        Some("InvalidateFramebufferAttachment"),
+    );
+    d.end()
 }
 /// Writes a `glInvalidateNamedFramebufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_named_framebuffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateNamedFramebufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateNamedFramebufferData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_attachments })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glInvalidateNamedFramebufferData");
+    d.display(&{ c.framebuffer });
+    d.display(&{ c.num_attachments });
+    d.array::<
             types::GLenum,
         >(
-            out,
-            params,
-            { c.attachments } as u64,
-            ((c.num_attachments) as i64).max(0) as usize,
-            Some("FramebufferAttachment"),
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.attachments } as u64,
+        ((c.num_attachments) as i64).max(0) as usize,
+        Some("FramebufferAttachment"),
+    );
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateNamedFramebufferData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5124,7 +3807,7 @@ unsafe fn objects_invalidate_named_framebuffer_data(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glInvalidateNamedFramebufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_named_framebuffer_sub_data(
     p: *const u64,
     params: &[u8],
@@ -5133,33 +3816,21 @@ unsafe fn dump_invalidate_named_framebuffer_sub_data(
     let c = unsafe {
         p.cast::<InvalidateNamedFramebufferSubDataPacket>().read_unaligned()
     };
-    {
-        out.write_str("glInvalidateNamedFramebufferSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_attachments })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glInvalidateNamedFramebufferSubData");
+    d.display(&{ c.framebuffer });
+    d.display(&{ c.num_attachments });
+    d.array::<
             types::GLenum,
         >(
-            out,
-            params,
-            { c.attachments } as u64,
-            ((c.num_attachments) as i64).max(0) as usize,
-            Some("FramebufferAttachment"),
-        )?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.attachments } as u64,
+        ((c.num_attachments) as i64).max(0) as usize,
+        Some("FramebufferAttachment"),
+    );
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateNamedFramebufferSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5174,58 +3845,41 @@ unsafe fn objects_invalidate_named_framebuffer_sub_data(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glInvalidateSubFramebuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_sub_framebuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateSubFramebufferPacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateSubFramebuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "FramebufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_attachments })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glInvalidateSubFramebuffer");
+    d.enum_value("FramebufferTarget", (c.target) as u32);
+    d.display(&{ c.num_attachments });
+    d.array::<
             types::GLenum,
         >(
-            out,
-            params,
-            { c.attachments } as u64,
-            ((c.num_attachments) as i64).max(0) as usize,
-            Some("InvalidateFramebufferAttachment"),
-        )?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.attachments } as u64,
+        ((c.num_attachments) as i64).max(0) as usize,
+        Some("InvalidateFramebufferAttachment"),
+    );
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glInvalidateTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_tex_image(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateTexImagePacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateTexImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glInvalidateTexImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateTexImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5238,34 +3892,23 @@ unsafe fn objects_invalidate_tex_image(
     each("texture", c.texture);
 }
 /// Writes a `glInvalidateTexSubImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_invalidate_tex_sub_image(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<InvalidateTexSubImagePacket>().read_unaligned() };
-    {
-        out.write_str("glInvalidateTexSubImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glInvalidateTexSubImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.end()
 }
 /// Lists the GL object names a `glInvalidateTexSubImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5278,36 +3921,28 @@ unsafe fn objects_invalidate_tex_sub_image(
     each("texture", c.texture);
 }
 /// Writes a `glLineWidth` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_line_width(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<LineWidthPacket>().read_unaligned() };
-    {
-        out.write_str("glLineWidth")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.width })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glLineWidth");
+    d.float(&{ c.width });
+    d.end()
 }
 /// Writes a `glLinkProgram` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_link_program(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<LinkProgramPacket>().read_unaligned() };
-    {
-        out.write_str("glLinkProgram")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glLinkProgram");
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glLinkProgram` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5320,57 +3955,44 @@ unsafe fn objects_link_program(
     each("program", c.program);
 }
 /// Writes a `glLogicOp` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_logic_op(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<LogicOpPacket>().read_unaligned() };
-    {
-        out.write_str("glLogicOp")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "LogicOp", (c.opcode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glLogicOp");
+    d.enum_value("LogicOp", (c.opcode) as u32);
+    d.end()
 }
 /// Writes a `glMakeImageHandleNonResidentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_make_image_handle_non_resident_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MakeImageHandleNonResidentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glMakeImageHandleNonResidentARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.handle })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMakeImageHandleNonResidentARB");
+    d.display(&{ c.handle });
+    d.end()
 }
 /// Writes a `glMakeImageHandleResidentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_make_image_handle_resident_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MakeImageHandleResidentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glMakeImageHandleResidentARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.handle })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "", (c.access) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMakeImageHandleResidentARB");
+    d.display(&{ c.handle });
+    d.enum_value("", (c.access) as u32);
+    d.end()
 }
 /// Writes a `glMakeTextureHandleNonResidentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_make_texture_handle_non_resident_arb(
     p: *const u64,
     params: &[u8],
@@ -5379,212 +4001,146 @@ unsafe fn dump_make_texture_handle_non_resident_arb(
     let c = unsafe {
         p.cast::<MakeTextureHandleNonResidentARBPacket>().read_unaligned()
     };
-    {
-        out.write_str("glMakeTextureHandleNonResidentARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.handle })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMakeTextureHandleNonResidentARB");
+    d.display(&{ c.handle });
+    d.end()
 }
 /// Writes a `glMakeTextureHandleResidentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_make_texture_handle_resident_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MakeTextureHandleResidentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glMakeTextureHandleResidentARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.handle })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMakeTextureHandleResidentARB");
+    d.display(&{ c.handle });
+    d.end()
 }
 /// Writes a `glMaxShaderCompilerThreadsARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_max_shader_compiler_threads_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MaxShaderCompilerThreadsARBPacket>().read_unaligned() };
-    {
-        out.write_str("glMaxShaderCompilerThreadsARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMaxShaderCompilerThreadsARB");
+    d.display(&{ c.count });
+    d.end()
 }
 /// Writes a `glMaxShaderCompilerThreadsKHR` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_max_shader_compiler_threads_khr(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MaxShaderCompilerThreadsKHRPacket>().read_unaligned() };
-    {
-        out.write_str("glMaxShaderCompilerThreadsKHR")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMaxShaderCompilerThreadsKHR");
+    d.display(&{ c.count });
+    d.end()
 }
 /// Writes a `glMemoryBarrier` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_memory_barrier(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MemoryBarrierPacket>().read_unaligned() };
-    {
-        out.write_str("glMemoryBarrier")?;
-        out.write_str("(")?;
-        dump::bitfield(out, "MemoryBarrierMask", c.barriers)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMemoryBarrier");
+    d.bitfield("MemoryBarrierMask", c.barriers);
+    d.end()
 }
 /// Writes a `glMemoryBarrierByRegion` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_memory_barrier_by_region(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MemoryBarrierByRegionPacket>().read_unaligned() };
-    {
-        out.write_str("glMemoryBarrierByRegion")?;
-        out.write_str("(")?;
-        dump::bitfield(out, "MemoryBarrierMask", c.barriers)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMemoryBarrierByRegion");
+    d.bitfield("MemoryBarrierMask", c.barriers);
+    d.end()
 }
 /// Writes a `glMinSampleShading` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_min_sample_shading(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MinSampleShadingPacket>().read_unaligned() };
-    {
-        out.write_str("glMinSampleShading")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMinSampleShading");
+    d.float(&{ c.value });
+    d.end()
 }
 /// Writes a `glMinSampleShadingARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_min_sample_shading_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MinSampleShadingARBPacket>().read_unaligned() };
-    {
-        out.write_str("glMinSampleShadingARB")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMinSampleShadingARB");
+    d.float(&{ c.value });
+    d.end()
 }
 /// Writes a `glMultiDrawArrays` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_arrays(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawArraysPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawArrays")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glMultiDrawArrays");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.first } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.first } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.array::<
             types::GLsizei,
-        >(
-            out,
-            params,
-            { c.count } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.count } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.display(&{ c.drawcount });
+    d.end()
 }
 /// Writes a `glMultiDrawArraysIndirect` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_arrays_indirect(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawArraysIndirectPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawArraysIndirect")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawArraysIndirect");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glMultiDrawArraysIndirectCount` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_arrays_indirect_count(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawArraysIndirectCountPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawArraysIndirectCount")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.maxdrawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawArraysIndirectCount");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.maxdrawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glMultiDrawArraysIndirectCountARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_arrays_indirect_count_arb(
     p: *const u64,
     params: &[u8],
@@ -5593,164 +4149,88 @@ unsafe fn dump_multi_draw_arrays_indirect_count_arb(
     let c = unsafe {
         p.cast::<MultiDrawArraysIndirectCountARBPacket>().read_unaligned()
     };
-    {
-        out.write_str("glMultiDrawArraysIndirectCountARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.maxdrawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawArraysIndirectCountARB");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.maxdrawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glMultiDrawElements` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_elements(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawElementsPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawElements")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glMultiDrawElements");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.array::<
             types::GLsizei,
-        >(
-            out,
-            params,
-            { c.count } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
-            usize,
-        >(
-            out,
-            params,
-            { c.indices } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.count } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.array::<usize>({ c.indices } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.display(&{ c.drawcount });
+    d.end()
 }
 /// Writes a `glMultiDrawElementsBaseVertex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_elements_base_vertex(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawElementsBaseVertexPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawElementsBaseVertex")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glMultiDrawElementsBaseVertex");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.array::<
             types::GLsizei,
-        >(
-            out,
-            params,
-            { c.count } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
-            usize,
-        >(
-            out,
-            params,
-            { c.indices } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.count } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.array::<usize>({ c.indices } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.display(&{ c.drawcount });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.basevertex } as u64,
-            ((c.drawcount) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.basevertex } as u64, ((c.drawcount) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glMultiDrawElementsIndirect` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_elements_indirect(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawElementsIndirectPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawElementsIndirect")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawElementsIndirect");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glMultiDrawElementsIndirectCount` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_elements_indirect_count(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<MultiDrawElementsIndirectCountPacket>().read_unaligned() };
-    {
-        out.write_str("glMultiDrawElementsIndirectCount")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.maxdrawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawElementsIndirectCount");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.maxdrawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glMultiDrawElementsIndirectCountARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_multi_draw_elements_indirect_count_arb(
     p: *const u64,
     params: &[u8],
@@ -5759,47 +4239,29 @@ unsafe fn dump_multi_draw_elements_indirect_count_arb(
     let c = unsafe {
         p.cast::<MultiDrawElementsIndirectCountARBPacket>().read_unaligned()
     };
-    {
-        out.write_str("glMultiDrawElementsIndirectCountARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PrimitiveType", (c.mode) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "DrawElementsType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.indirect })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.drawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.maxdrawcount })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glMultiDrawElementsIndirectCountARB");
+    d.enum_value("PrimitiveType", (c.mode) as u32);
+    d.enum_value("DrawElementsType", (c.type_) as u32);
+    d.hex(&{ c.indirect });
+    d.display(&{ c.drawcount });
+    d.display(&{ c.maxdrawcount });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Writes a `glNamedBufferData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_buffer_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedBufferDataPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedBufferData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexBufferObjectUsage", (c.usage) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedBufferData");
+    d.display(&{ c.buffer });
+    d.display(&{ c.size });
+    d.nullable_array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.enum_value("VertexBufferObjectUsage", (c.usage) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glNamedBufferData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5812,26 +4274,19 @@ unsafe fn objects_named_buffer_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glNamedBufferPageCommitmentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_buffer_page_commitment_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedBufferPageCommitmentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedBufferPageCommitmentARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.commit)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedBufferPageCommitmentARB");
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.boolean(c.commit);
+    d.end()
 }
 /// Lists the GL object names a `glNamedBufferPageCommitmentARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5844,26 +4299,19 @@ unsafe fn objects_named_buffer_page_commitment_arb(
     each("buffer", c.buffer);
 }
 /// Writes a `glNamedBufferPageCommitmentEXT` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_buffer_page_commitment_ext(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedBufferPageCommitmentEXTPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedBufferPageCommitmentEXT")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.commit)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedBufferPageCommitmentEXT");
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.boolean(c.commit);
+    d.end()
 }
 /// Lists the GL object names a `glNamedBufferPageCommitmentEXT` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5876,28 +4324,19 @@ unsafe fn objects_named_buffer_page_commitment_ext(
     each("buffer", c.buffer);
 }
 /// Writes a `glNamedBufferStorage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_buffer_storage(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedBufferStoragePacket>().read_unaligned() };
-    {
-        out.write_str("glNamedBufferStorage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "BufferStorageMask", c.flags)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedBufferStorage");
+    d.display(&{ c.buffer });
+    d.display(&{ c.size });
+    d.nullable_array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.bitfield("BufferStorageMask", c.flags);
+    d.end()
 }
 /// Lists the GL object names a `glNamedBufferStorage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5910,28 +4349,19 @@ unsafe fn objects_named_buffer_storage(
     each("buffer", c.buffer);
 }
 /// Writes a `glNamedBufferSubData` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_buffer_sub_data(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedBufferSubDataPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedBufferSubData")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::array::<
-            u8,
-        >(out, params, { c.data } as u64, ((c.size) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedBufferSubData");
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.array::<u8>({ c.data } as u64, ((c.size) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glNamedBufferSubData` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5944,22 +4374,17 @@ unsafe fn objects_named_buffer_sub_data(
     each("buffer", c.buffer);
 }
 /// Writes a `glNamedFramebufferDrawBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_draw_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferDrawBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferDrawBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ColorBuffer", (c.buf) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferDrawBuffer");
+    d.display(&{ c.framebuffer });
+    d.enum_value("ColorBuffer", (c.buf) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferDrawBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -5972,32 +4397,20 @@ unsafe fn objects_named_framebuffer_draw_buffer(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glNamedFramebufferDrawBuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_draw_buffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferDrawBuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferDrawBuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.n })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferDrawBuffers");
+    d.display(&{ c.framebuffer });
+    d.display(&{ c.n });
+    d.array::<
             types::GLenum,
-        >(
-            out,
-            params,
-            { c.bufs } as u64,
-            ((c.n) as i64).max(0) as usize,
-            Some("ColorBuffer"),
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.bufs } as u64, ((c.n) as i64).max(0) as usize, Some("ColorBuffer"));
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferDrawBuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6010,24 +4423,18 @@ unsafe fn objects_named_framebuffer_draw_buffers(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glNamedFramebufferParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferParameteri")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferParameteri");
+    d.display(&{ c.framebuffer });
+    d.enum_value("FramebufferParameterName", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferParameteri` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6040,22 +4447,17 @@ unsafe fn objects_named_framebuffer_parameteri(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glNamedFramebufferReadBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_read_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferReadBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferReadBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ColorBuffer", (c.src) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferReadBuffer");
+    d.display(&{ c.framebuffer });
+    d.enum_value("ColorBuffer", (c.src) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferReadBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6068,26 +4470,19 @@ unsafe fn objects_named_framebuffer_read_buffer(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glNamedFramebufferRenderbuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_renderbuffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferRenderbufferPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferRenderbuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "RenderbufferTarget", (c.renderbuffertarget) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.renderbuffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferRenderbuffer");
+    d.display(&{ c.framebuffer });
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.enum_value("RenderbufferTarget", (c.renderbuffertarget) as u32);
+    d.display(&{ c.renderbuffer });
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferRenderbuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6101,7 +4496,7 @@ unsafe fn objects_named_framebuffer_renderbuffer(
     each("renderbuffer", c.renderbuffer);
 }
 /// Writes a `glNamedFramebufferSampleLocationsfvARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_sample_locationsfv_arb(
     p: *const u64,
     params: &[u8],
@@ -6110,27 +4505,14 @@ unsafe fn dump_named_framebuffer_sample_locationsfv_arb(
     let c = unsafe {
         p.cast::<NamedFramebufferSampleLocationsfvARBPacket>().read_unaligned()
     };
-    {
-        out.write_str("glNamedFramebufferSampleLocationsfvARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.start })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferSampleLocationsfvARB");
+    d.display(&{ c.framebuffer });
+    d.display(&{ c.start });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferSampleLocationsfvARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6145,26 +4527,19 @@ unsafe fn objects_named_framebuffer_sample_locationsfv_arb(
     each("framebuffer", c.framebuffer);
 }
 /// Writes a `glNamedFramebufferTexture` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_texture(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferTexturePacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferTexture")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferTexture");
+    d.display(&{ c.framebuffer });
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferTexture` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6178,28 +4553,20 @@ unsafe fn objects_named_framebuffer_texture(
     each("texture", c.texture);
 }
 /// Writes a `glNamedFramebufferTextureLayer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_framebuffer_texture_layer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedFramebufferTextureLayerPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedFramebufferTextureLayer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.framebuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "FramebufferAttachment", (c.attachment) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.layer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedFramebufferTextureLayer");
+    d.display(&{ c.framebuffer });
+    d.enum_value("FramebufferAttachment", (c.attachment) as u32);
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.layer });
+    d.end()
 }
 /// Lists the GL object names a `glNamedFramebufferTextureLayer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6213,26 +4580,19 @@ unsafe fn objects_named_framebuffer_texture_layer(
     each("texture", c.texture);
 }
 /// Writes a `glNamedRenderbufferStorage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_renderbuffer_storage(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedRenderbufferStoragePacket>().read_unaligned() };
-    {
-        out.write_str("glNamedRenderbufferStorage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.renderbuffer })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedRenderbufferStorage");
+    d.display(&{ c.renderbuffer });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glNamedRenderbufferStorage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6245,7 +4605,7 @@ unsafe fn objects_named_renderbuffer_storage(
     each("renderbuffer", c.renderbuffer);
 }
 /// Writes a `glNamedRenderbufferStorageMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_renderbuffer_storage_multisample(
     p: *const u64,
     params: &[u8],
@@ -6254,21 +4614,13 @@ unsafe fn dump_named_renderbuffer_storage_multisample(
     let c = unsafe {
         p.cast::<NamedRenderbufferStorageMultisamplePacket>().read_unaligned()
     };
-    {
-        out.write_str("glNamedRenderbufferStorageMultisample")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.renderbuffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedRenderbufferStorageMultisample");
+    d.display(&{ c.renderbuffer });
+    d.display(&{ c.samples });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glNamedRenderbufferStorageMultisample` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6283,50 +4635,35 @@ unsafe fn objects_named_renderbuffer_storage_multisample(
     each("renderbuffer", c.renderbuffer);
 }
 /// Writes a `glNamedStringARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_named_string_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<NamedStringARBPacket>().read_unaligned() };
-    {
-        out.write_str("glNamedStringARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.namelen })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.name } as u64, Some((c.namelen) as i64))?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stringlen })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.string } as u64, Some((c.stringlen) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glNamedStringARB");
+    d.enum_value("", (c.type_) as u32);
+    d.display(&{ c.namelen });
+    d.string({ c.name } as u64, Some((c.namelen) as i64));
+    d.display(&{ c.stringlen });
+    d.string({ c.string } as u64, Some((c.stringlen) as i64));
+    d.end()
 }
 /// Writes a `glObjectLabel` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_object_label(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ObjectLabelPacket>().read_unaligned() };
-    {
-        out.write_str("glObjectLabel")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "ObjectIdentifier", (c.identifier) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.name })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.label } as u64, Some((c.length) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glObjectLabel");
+    d.enum_value("ObjectIdentifier", (c.identifier) as u32);
+    d.display(&{ c.name });
+    d.display(&{ c.length });
+    d.string({ c.label } as u64, Some((c.length) as i64));
+    d.end()
 }
 /// Lists the GL object names a `glObjectLabel` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6341,373 +4678,269 @@ unsafe fn objects_object_label(
     }
 }
 /// Writes a `glObjectPtrLabel` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_object_ptr_label(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ObjectPtrLabelPacket>().read_unaligned() };
-    {
-        out.write_str("glObjectPtrLabel")?;
-        out.write_str("(")?;
-        write!(out, "sync#{}", { c.ptr })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.label } as u64, Some((c.length) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glObjectPtrLabel");
+    d.sync({ c.ptr } as u64);
+    d.display(&{ c.length });
+    d.string({ c.label } as u64, Some((c.length) as i64));
+    d.end()
 }
 /// Writes a `glPatchParameterfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_patch_parameterfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PatchParameterfvPacket>().read_unaligned() };
-    {
-        out.write_str("glPatchParameterfv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PatchParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glPatchParameterfv");
+    d.enum_value("PatchParameterName", (c.pname) as u32);
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.values } as u64,
-            match pname::count_patchparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.values } as u64,
+        match pname::count_patchparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glPatchParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_patch_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PatchParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glPatchParameteri")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PatchParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPatchParameteri");
+    d.enum_value("PatchParameterName", (c.pname) as u32);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glPauseTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_pause_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PauseTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glPauseTransformFeedback")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPauseTransformFeedback");
+    d.end()
 }
 /// Writes a `glPixelStoref` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_pixel_storef(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PixelStorefPacket>().read_unaligned() };
-    {
-        out.write_str("glPixelStoref")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PixelStoreParameter", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPixelStoref");
+    d.enum_value("PixelStoreParameter", (c.pname) as u32);
+    d.float(&{ c.param });
+    d.end()
 }
 /// Writes a `glPixelStorei` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_pixel_storei(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PixelStoreiPacket>().read_unaligned() };
-    {
-        out.write_str("glPixelStorei")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PixelStoreParameter", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPixelStorei");
+    d.enum_value("PixelStoreParameter", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Writes a `glPointParameterf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_point_parameterf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PointParameterfPacket>().read_unaligned() };
-    {
-        out.write_str("glPointParameterf")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PointParameterNameARB", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPointParameterf");
+    d.enum_value("PointParameterNameARB", (c.pname) as u32);
+    d.float(&{ c.param });
+    d.end()
 }
 /// Writes a `glPointParameterfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_point_parameterfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PointParameterfvPacket>().read_unaligned() };
-    {
-        out.write_str("glPointParameterfv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PointParameterNameARB", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glPointParameterfv");
+    d.enum_value("PointParameterNameARB", (c.pname) as u32);
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_pointparameternamearb(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_pointparameternamearb(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glPointParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_point_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PointParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glPointParameteri")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PointParameterNameARB", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPointParameteri");
+    d.enum_value("PointParameterNameARB", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Writes a `glPointParameteriv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_point_parameteriv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PointParameterivPacket>().read_unaligned() };
-    {
-        out.write_str("glPointParameteriv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "PointParameterNameARB", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glPointParameteriv");
+    d.enum_value("PointParameterNameARB", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_pointparameternamearb(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_pointparameternamearb(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glPointSize` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_point_size(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PointSizePacket>().read_unaligned() };
-    {
-        out.write_str("glPointSize")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPointSize");
+    d.float(&{ c.size });
+    d.end()
 }
 /// Writes a `glPolygonMode` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_polygon_mode(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PolygonModePacket>().read_unaligned() };
-    {
-        out.write_str("glPolygonMode")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TriangleFace", (c.face) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PolygonMode", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPolygonMode");
+    d.enum_value("TriangleFace", (c.face) as u32);
+    d.enum_value("PolygonMode", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glPolygonOffset` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_polygon_offset(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PolygonOffsetPacket>().read_unaligned() };
-    {
-        out.write_str("glPolygonOffset")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.factor })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.units })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPolygonOffset");
+    d.float(&{ c.factor });
+    d.float(&{ c.units });
+    d.end()
 }
 /// Writes a `glPolygonOffsetClamp` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_polygon_offset_clamp(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PolygonOffsetClampPacket>().read_unaligned() };
-    {
-        out.write_str("glPolygonOffsetClamp")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.factor })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.units })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.clamp })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPolygonOffsetClamp");
+    d.float(&{ c.factor });
+    d.float(&{ c.units });
+    d.float(&{ c.clamp });
+    d.end()
 }
 /// Writes a `glPopDebugGroup` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_pop_debug_group(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PopDebugGroupPacket>().read_unaligned() };
-    {
-        out.write_str("glPopDebugGroup")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPopDebugGroup");
+    d.end()
 }
 /// Writes a `glPrimitiveBoundingBoxARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_primitive_bounding_box_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PrimitiveBoundingBoxARBPacket>().read_unaligned() };
-    {
-        out.write_str("glPrimitiveBoundingBoxARB")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.min_x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.min_y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.min_z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.min_w })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.max_x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.max_y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.max_z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.max_w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPrimitiveBoundingBoxARB");
+    d.float(&{ c.min_x });
+    d.float(&{ c.min_y });
+    d.float(&{ c.min_z });
+    d.float(&{ c.min_w });
+    d.float(&{ c.max_x });
+    d.float(&{ c.max_y });
+    d.float(&{ c.max_z });
+    d.float(&{ c.max_w });
+    d.end()
 }
 /// Writes a `glPrimitiveRestartIndex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_primitive_restart_index(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PrimitiveRestartIndexPacket>().read_unaligned() };
-    {
-        out.write_str("glPrimitiveRestartIndex")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPrimitiveRestartIndex");
+    d.display(&{ c.index });
+    d.end()
 }
 /// Writes a `glProgramBinary` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_binary(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramBinaryPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramBinary")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "", (c.binary_format) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
-            u8,
-        >(out, params, { c.binary } as u64, ((c.length) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramBinary");
+    d.display(&{ c.program });
+    d.enum_value("", (c.binary_format) as u32);
+    d.array::<u8>({ c.binary } as u64, ((c.length) as i64).max(0) as usize, None);
+    d.display(&{ c.length });
+    d.end()
 }
 /// Lists the GL object names a `glProgramBinary` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6720,24 +4953,18 @@ unsafe fn objects_program_binary(
     each("program", c.program);
 }
 /// Writes a `glProgramParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramParameteri")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ProgramParameterPName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramParameteri");
+    d.display(&{ c.program });
+    d.enum_value("ProgramParameterPName", (c.pname) as u32);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Lists the GL object names a `glProgramParameteri` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6750,24 +4977,18 @@ unsafe fn objects_program_parameteri(
     each("program", c.program);
 }
 /// Writes a `glProgramParameteriARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_parameteri_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramParameteriARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramParameteriARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ProgramParameterPName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramParameteriARB");
+    d.display(&{ c.program });
+    d.enum_value("ProgramParameterPName", (c.pname) as u32);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Lists the GL object names a `glProgramParameteriARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6780,24 +5001,18 @@ unsafe fn objects_program_parameteri_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1dPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1d");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1d` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6810,28 +5025,21 @@ unsafe fn objects_program_uniform1d(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6844,24 +5052,18 @@ unsafe fn objects_program_uniform1dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1fPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1f");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1f` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6874,28 +5076,21 @@ unsafe fn objects_program_uniform1f(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6908,24 +5103,18 @@ unsafe fn objects_program_uniform1fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1iPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1i");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1i` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6938,24 +5127,18 @@ unsafe fn objects_program_uniform1i(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1i64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1i64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -6968,28 +5151,21 @@ unsafe fn objects_program_uniform1i64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1i64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1i64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7002,28 +5178,21 @@ unsafe fn objects_program_uniform1i64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1ivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1iv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1iv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7036,24 +5205,18 @@ unsafe fn objects_program_uniform1iv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1uiPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1ui");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1ui` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7066,24 +5229,18 @@ unsafe fn objects_program_uniform1ui(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform1ui64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1ui64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7096,28 +5253,21 @@ unsafe fn objects_program_uniform1ui64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1ui64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1ui64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7130,28 +5280,21 @@ unsafe fn objects_program_uniform1ui64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform1uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform1uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform1uivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform1uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform1uiv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform1uiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7164,26 +5307,19 @@ unsafe fn objects_program_uniform1uiv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2dPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2d");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2d` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7196,34 +5332,21 @@ unsafe fn objects_program_uniform2d(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7236,26 +5359,19 @@ unsafe fn objects_program_uniform2dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2fPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2f");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2f` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7268,34 +5384,21 @@ unsafe fn objects_program_uniform2f(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7308,26 +5411,19 @@ unsafe fn objects_program_uniform2fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2iPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2i");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2i` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7340,26 +5436,19 @@ unsafe fn objects_program_uniform2i(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2i64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2i64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7372,34 +5461,21 @@ unsafe fn objects_program_uniform2i64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2i64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2i64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7412,34 +5488,21 @@ unsafe fn objects_program_uniform2i64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2ivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2iv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2iv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7452,26 +5515,19 @@ unsafe fn objects_program_uniform2iv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2uiPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2ui");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2ui` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7484,26 +5540,19 @@ unsafe fn objects_program_uniform2ui(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform2ui64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2ui64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7516,34 +5565,21 @@ unsafe fn objects_program_uniform2ui64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2ui64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2ui64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7556,34 +5592,21 @@ unsafe fn objects_program_uniform2ui64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform2uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform2uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform2uivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform2uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform2uiv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform2uiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7596,28 +5619,20 @@ unsafe fn objects_program_uniform2uiv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3dPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3d");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3d` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7630,34 +5645,21 @@ unsafe fn objects_program_uniform3d(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7670,28 +5672,20 @@ unsafe fn objects_program_uniform3dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3fPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3f");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3f` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7704,34 +5698,21 @@ unsafe fn objects_program_uniform3f(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7744,28 +5725,20 @@ unsafe fn objects_program_uniform3fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3iPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3i");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3i` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7778,28 +5751,20 @@ unsafe fn objects_program_uniform3i(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3i64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3i64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7812,34 +5777,21 @@ unsafe fn objects_program_uniform3i64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3i64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3i64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7852,34 +5804,21 @@ unsafe fn objects_program_uniform3i64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3ivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3iv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3iv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7892,28 +5831,20 @@ unsafe fn objects_program_uniform3iv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3uiPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3ui");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3ui` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7926,28 +5857,20 @@ unsafe fn objects_program_uniform3ui(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform3ui64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3ui64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -7960,34 +5883,21 @@ unsafe fn objects_program_uniform3ui64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3ui64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3ui64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8000,34 +5910,21 @@ unsafe fn objects_program_uniform3ui64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform3uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform3uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform3uivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform3uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform3uiv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform3uiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8040,30 +5937,21 @@ unsafe fn objects_program_uniform3uiv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4dPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4d");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.float(&{ c.v3 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4d` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8076,34 +5964,21 @@ unsafe fn objects_program_uniform4d(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8116,30 +5991,21 @@ unsafe fn objects_program_uniform4dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4fPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4f");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.float(&{ c.v3 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4f` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8152,34 +6018,21 @@ unsafe fn objects_program_uniform4f(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8192,30 +6045,21 @@ unsafe fn objects_program_uniform4fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4iPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4i");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.display(&{ c.v3 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4i` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8228,30 +6072,21 @@ unsafe fn objects_program_uniform4i(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4i64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4i64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8264,34 +6099,21 @@ unsafe fn objects_program_uniform4i64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4i64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4i64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8304,34 +6126,21 @@ unsafe fn objects_program_uniform4i64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4ivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4iv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4iv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8344,30 +6153,21 @@ unsafe fn objects_program_uniform4iv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4uiPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4ui");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.display(&{ c.v3 });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4ui` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8380,30 +6180,21 @@ unsafe fn objects_program_uniform4ui(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniform4ui64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4ui64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8416,34 +6207,21 @@ unsafe fn objects_program_uniform4ui64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4ui64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4ui64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8456,34 +6234,21 @@ unsafe fn objects_program_uniform4ui64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniform4uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform4uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniform4uivPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniform4uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniform4uiv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniform4uiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8496,24 +6261,18 @@ unsafe fn objects_program_uniform4uiv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformHandleui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_handleui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformHandleui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformHandleui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProgramUniformHandleui64ARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.value });
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformHandleui64ARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8526,28 +6285,21 @@ unsafe fn objects_program_uniform_handleui64_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformHandleui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_handleui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformHandleui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformHandleui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformHandleui64vARB");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(out, params, { c.values } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.values } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformHandleui64vARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8560,36 +6312,22 @@ unsafe fn objects_program_uniform_handleui64v_arb(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8602,36 +6340,22 @@ unsafe fn objects_program_uniform_matrix2dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8644,36 +6368,22 @@ unsafe fn objects_program_uniform_matrix2fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2x3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2x3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2x3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2x3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2x3dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2x3dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8686,36 +6396,22 @@ unsafe fn objects_program_uniform_matrix2x3dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2x3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2x3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2x3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2x3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2x3fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2x3fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8728,36 +6424,22 @@ unsafe fn objects_program_uniform_matrix2x3fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2x4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2x4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2x4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2x4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2x4dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2x4dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8770,36 +6452,22 @@ unsafe fn objects_program_uniform_matrix2x4dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix2x4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix2x4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix2x4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix2x4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix2x4fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix2x4fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8812,36 +6480,22 @@ unsafe fn objects_program_uniform_matrix2x4fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 9usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 9usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8854,36 +6508,22 @@ unsafe fn objects_program_uniform_matrix3dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 9usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 9usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8896,36 +6536,22 @@ unsafe fn objects_program_uniform_matrix3fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3x2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3x2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3x2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3x2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3x2dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3x2dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8938,36 +6564,22 @@ unsafe fn objects_program_uniform_matrix3x2dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3x2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3x2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3x2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3x2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3x2fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3x2fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -8980,36 +6592,22 @@ unsafe fn objects_program_uniform_matrix3x2fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3x4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3x4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3x4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3x4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3x4dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3x4dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9022,36 +6620,22 @@ unsafe fn objects_program_uniform_matrix3x4dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix3x4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix3x4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix3x4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix3x4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix3x4fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix3x4fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9064,36 +6648,22 @@ unsafe fn objects_program_uniform_matrix3x4fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 16usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 16usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9106,36 +6676,22 @@ unsafe fn objects_program_uniform_matrix4dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 16usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 16usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9148,36 +6704,22 @@ unsafe fn objects_program_uniform_matrix4fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4x2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4x2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4x2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4x2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4x2dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4x2dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9190,36 +6732,22 @@ unsafe fn objects_program_uniform_matrix4x2dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4x2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4x2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4x2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4x2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4x2fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4x2fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9232,36 +6760,22 @@ unsafe fn objects_program_uniform_matrix4x2fv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4x3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4x3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4x3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4x3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4x3dv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4x3dv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9274,36 +6788,22 @@ unsafe fn objects_program_uniform_matrix4x3dv(
     each("program", c.program);
 }
 /// Writes a `glProgramUniformMatrix4x3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_program_uniform_matrix4x3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProgramUniformMatrix4x3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glProgramUniformMatrix4x3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glProgramUniformMatrix4x3fv");
+    d.display(&{ c.program });
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glProgramUniformMatrix4x3fv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9316,60 +6816,44 @@ unsafe fn objects_program_uniform_matrix4x3fv(
     each("program", c.program);
 }
 /// Writes a `glProvokingVertex` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_provoking_vertex(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ProvokingVertexPacket>().read_unaligned() };
-    {
-        out.write_str("glProvokingVertex")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "VertexProvokingMode", (c.mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glProvokingVertex");
+    d.enum_value("VertexProvokingMode", (c.mode) as u32);
+    d.end()
 }
 /// Writes a `glPushDebugGroup` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_push_debug_group(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<PushDebugGroupPacket>().read_unaligned() };
-    {
-        out.write_str("glPushDebugGroup")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "DebugSource", (c.source) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.message } as u64, Some((c.length) as i64))?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glPushDebugGroup");
+    d.enum_value("DebugSource", (c.source) as u32);
+    d.display(&{ c.id });
+    d.display(&{ c.length });
+    d.string({ c.message } as u64, Some((c.length) as i64));
+    d.end()
 }
 /// Writes a `glQueryCounter` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_query_counter(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<QueryCounterPacket>().read_unaligned() };
-    {
-        out.write_str("glQueryCounter")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.id })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "QueryCounterTarget", (c.target) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glQueryCounter");
+    d.display(&{ c.id });
+    d.enum_value("QueryCounterTarget", (c.target) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glQueryCounter` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9382,163 +6866,118 @@ unsafe fn objects_query_counter(
     each("query", c.id);
 }
 /// Writes a `glReadBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_read_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ReadBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glReadBuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "ReadBufferMode", (c.src) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glReadBuffer");
+    d.enum_value("ReadBufferMode", (c.src) as u32);
+    d.end()
 }
 /// Writes a `glReleaseShaderCompiler` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_release_shader_compiler(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ReleaseShaderCompilerPacket>().read_unaligned() };
-    {
-        out.write_str("glReleaseShaderCompiler")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glReleaseShaderCompiler");
+    d.end()
 }
 /// Writes a `glRenderbufferStorage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_renderbuffer_storage(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<RenderbufferStoragePacket>().read_unaligned() };
-    {
-        out.write_str("glRenderbufferStorage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "RenderbufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glRenderbufferStorage");
+    d.enum_value("RenderbufferTarget", (c.target) as u32);
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glRenderbufferStorageMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_renderbuffer_storage_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<RenderbufferStorageMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glRenderbufferStorageMultisample")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "RenderbufferTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glRenderbufferStorageMultisample");
+    d.enum_value("RenderbufferTarget", (c.target) as u32);
+    d.display(&{ c.samples });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glResumeTransformFeedback` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_resume_transform_feedback(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ResumeTransformFeedbackPacket>().read_unaligned() };
-    {
-        out.write_str("glResumeTransformFeedback")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glResumeTransformFeedback");
+    d.end()
 }
 /// Writes a `glSampleCoverage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sample_coverage(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SampleCoveragePacket>().read_unaligned() };
-    {
-        out.write_str("glSampleCoverage")?;
-        out.write_str("(")?;
-        write!(out, "{:?}", { c.value })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.invert)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glSampleCoverage");
+    d.float(&{ c.value });
+    d.boolean(c.invert);
+    d.end()
 }
 /// Writes a `glSampleMaski` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sample_maski(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SampleMaskiPacket>().read_unaligned() };
-    {
-        out.write_str("glSampleMaski")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.mask_number })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "", c.mask)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glSampleMaski");
+    d.display(&{ c.mask_number });
+    d.bitfield("", c.mask);
+    d.end()
 }
 /// Writes a `glSamplerParameterIiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameter_iiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameterIivPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameterIiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterI", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSamplerParameterIiv");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterI", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_samplerparameteri(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_samplerparameteri(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameterIiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9551,35 +6990,27 @@ unsafe fn objects_sampler_parameter_iiv(
     each("sampler", c.sampler);
 }
 /// Writes a `glSamplerParameterIuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameter_iuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameterIuivPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameterIuiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterI", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSamplerParameterIuiv");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterI", (c.pname) as u32);
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_samplerparameteri(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_samplerparameteri(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameterIuiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9592,24 +7023,18 @@ unsafe fn objects_sampler_parameter_iuiv(
     each("sampler", c.sampler);
 }
 /// Writes a `glSamplerParameterf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameterf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameterfPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameterf")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterF", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glSamplerParameterf");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterF", (c.pname) as u32);
+    d.float(&{ c.param });
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameterf` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9622,35 +7047,27 @@ unsafe fn objects_sampler_parameterf(
     each("sampler", c.sampler);
 }
 /// Writes a `glSamplerParameterfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameterfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameterfvPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameterfv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterF", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSamplerParameterfv");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterF", (c.pname) as u32);
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_samplerparameterf(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_samplerparameterf(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameterfv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9663,24 +7080,18 @@ unsafe fn objects_sampler_parameterfv(
     each("sampler", c.sampler);
 }
 /// Writes a `glSamplerParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameteri")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterI", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glSamplerParameteri");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterI", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameteri` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9693,35 +7104,27 @@ unsafe fn objects_sampler_parameteri(
     each("sampler", c.sampler);
 }
 /// Writes a `glSamplerParameteriv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_sampler_parameteriv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SamplerParameterivPacket>().read_unaligned() };
-    {
-        out.write_str("glSamplerParameteriv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.sampler })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SamplerParameterI", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSamplerParameteriv");
+    d.display(&{ c.sampler });
+    d.enum_value("SamplerParameterI", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_samplerparameteri(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_samplerparameteri(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSamplerParameteriv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9734,124 +7137,82 @@ unsafe fn objects_sampler_parameteriv(
     each("sampler", c.sampler);
 }
 /// Writes a `glScissor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_scissor(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ScissorPacket>().read_unaligned() };
-    {
-        out.write_str("glScissor")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glScissor");
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glScissorArrayv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_scissor_arrayv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ScissorArrayvPacket>().read_unaligned() };
-    {
-        out.write_str("glScissorArrayv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glScissorArrayv");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glScissorIndexed` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_scissor_indexed(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ScissorIndexedPacket>().read_unaligned() };
-    {
-        out.write_str("glScissorIndexed")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.left })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.bottom })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glScissorIndexed");
+    d.display(&{ c.index });
+    d.display(&{ c.left });
+    d.display(&{ c.bottom });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glScissorIndexedv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_scissor_indexedv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ScissorIndexedvPacket>().read_unaligned() };
-    {
-        out.write_str("glScissorIndexedv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glScissorIndexedv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glShaderBinary` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_shader_binary(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ShaderBinaryPacket>().read_unaligned() };
-    {
-        out.write_str("glShaderBinary")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glShaderBinary");
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.shaders } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "ShaderBinaryFormat", (c.binary_format) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
-            u8,
-        >(out, params, { c.binary } as u64, ((c.length) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.length })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.shaders } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.enum_value("ShaderBinaryFormat", (c.binary_format) as u32);
+    d.array::<u8>({ c.binary } as u64, ((c.length) as i64).max(0) as usize, None);
+    d.display(&{ c.length });
+    d.end()
 }
 /// Lists the GL object names a `glShaderBinary` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9870,33 +7231,19 @@ unsafe fn objects_shader_binary(
     );
 }
 /// Writes a `glShaderSource` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_shader_source(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ShaderSourcePacket>().read_unaligned() };
-    {
-        out.write_str("glShaderSource")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::strings(
-            out,
-            params,
-            { c.string } as u64,
-            ((c.count) as i64).max(0) as usize,
-        )?;
-        out.write_str(", ")?;
-        dump::array::<
-            i32,
-        >(out, params, { c.length } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glShaderSource");
+    d.display(&{ c.shader });
+    d.display(&{ c.count });
+    d.strings({ c.string } as u64, ((c.count) as i64).max(0) as usize);
+    d.array::<i32>({ c.length } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glShaderSource` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9909,24 +7256,18 @@ unsafe fn objects_shader_source(
     each("shader", c.shader);
 }
 /// Writes a `glShaderStorageBlockBinding` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_shader_storage_block_binding(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ShaderStorageBlockBindingPacket>().read_unaligned() };
-    {
-        out.write_str("glShaderStorageBlockBinding")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.storage_block_index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.storage_block_binding })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glShaderStorageBlockBinding");
+    d.display(&{ c.program });
+    d.display(&{ c.storage_block_index });
+    d.display(&{ c.storage_block_binding });
+    d.end()
 }
 /// Lists the GL object names a `glShaderStorageBlockBinding` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9939,44 +7280,32 @@ unsafe fn objects_shader_storage_block_binding(
     each("program", c.program);
 }
 /// Writes a `glSpecializeShader` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_specialize_shader(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SpecializeShaderPacket>().read_unaligned() };
-    {
-        out.write_str("glSpecializeShader")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.p_entry_point } as u64, None)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_specialization_constants })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSpecializeShader");
+    d.display(&{ c.shader });
+    d.string({ c.p_entry_point } as u64, None);
+    d.display(&{ c.num_specialization_constants });
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.p_constant_index } as u64,
-            ((c.num_specialization_constants) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        dump::array::<
+        { c.p_constant_index } as u64,
+        ((c.num_specialization_constants) as i64).max(0) as usize,
+        None,
+    );
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.p_constant_value } as u64,
-            ((c.num_specialization_constants) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.p_constant_value } as u64,
+        ((c.num_specialization_constants) as i64).max(0) as usize,
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSpecializeShader` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -9989,44 +7318,32 @@ unsafe fn objects_specialize_shader(
     each("shader", c.shader);
 }
 /// Writes a `glSpecializeShaderARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_specialize_shader_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<SpecializeShaderARBPacket>().read_unaligned() };
-    {
-        out.write_str("glSpecializeShaderARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.shader })?;
-        out.write_str(", ")?;
-        dump::string(out, params, { c.p_entry_point } as u64, None)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.num_specialization_constants })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glSpecializeShaderARB");
+    d.display(&{ c.shader });
+    d.string({ c.p_entry_point } as u64, None);
+    d.display(&{ c.num_specialization_constants });
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.p_constant_index } as u64,
-            ((c.num_specialization_constants) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(", ")?;
-        dump::array::<
+        { c.p_constant_index } as u64,
+        ((c.num_specialization_constants) as i64).max(0) as usize,
+        None,
+    );
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.p_constant_value } as u64,
-            ((c.num_specialization_constants) as i64).max(0) as usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.p_constant_value } as u64,
+        ((c.num_specialization_constants) as i64).max(0) as usize,
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glSpecializeShaderARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10039,142 +7356,101 @@ unsafe fn objects_specialize_shader_arb(
     each("shader", c.shader);
 }
 /// Writes a `glStencilFunc` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_func(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilFuncPacket>().read_unaligned() };
-    {
-        out.write_str("glStencilFunc")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "StencilFunction", (c.func) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.ref_ })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.mask })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilFunc");
+    d.enum_value("StencilFunction", (c.func) as u32);
+    d.display(&{ c.ref_ });
+    d.display(&{ c.mask });
+    d.end()
 }
 /// Writes a `glStencilFuncSeparate` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_func_separate(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilFuncSeparatePacket>().read_unaligned() };
-    {
-        out.write_str("glStencilFuncSeparate")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TriangleFace", (c.face) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilFunction", (c.func) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.ref_ })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.mask })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilFuncSeparate");
+    d.enum_value("TriangleFace", (c.face) as u32);
+    d.enum_value("StencilFunction", (c.func) as u32);
+    d.display(&{ c.ref_ });
+    d.display(&{ c.mask });
+    d.end()
 }
 /// Writes a `glStencilMask` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_mask(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilMaskPacket>().read_unaligned() };
-    {
-        out.write_str("glStencilMask")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.mask })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilMask");
+    d.display(&{ c.mask });
+    d.end()
 }
 /// Writes a `glStencilMaskSeparate` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_mask_separate(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilMaskSeparatePacket>().read_unaligned() };
-    {
-        out.write_str("glStencilMaskSeparate")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TriangleFace", (c.face) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.mask })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilMaskSeparate");
+    d.enum_value("TriangleFace", (c.face) as u32);
+    d.display(&{ c.mask });
+    d.end()
 }
 /// Writes a `glStencilOp` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_op(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilOpPacket>().read_unaligned() };
-    {
-        out.write_str("glStencilOp")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "StencilOp", (c.fail) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilOp", (c.zfail) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilOp", (c.zpass) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilOp");
+    d.enum_value("StencilOp", (c.fail) as u32);
+    d.enum_value("StencilOp", (c.zfail) as u32);
+    d.enum_value("StencilOp", (c.zpass) as u32);
+    d.end()
 }
 /// Writes a `glStencilOpSeparate` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_stencil_op_separate(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<StencilOpSeparatePacket>().read_unaligned() };
-    {
-        out.write_str("glStencilOpSeparate")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TriangleFace", (c.face) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilOp", (c.sfail) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilOp", (c.dpfail) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "StencilOp", (c.dppass) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glStencilOpSeparate");
+    d.enum_value("TriangleFace", (c.face) as u32);
+    d.enum_value("StencilOp", (c.sfail) as u32);
+    d.enum_value("StencilOp", (c.dpfail) as u32);
+    d.enum_value("StencilOp", (c.dppass) as u32);
+    d.end()
 }
 /// Writes a `glTexBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glTexBuffer")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexBuffer");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glTexBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10187,24 +7463,18 @@ unsafe fn objects_tex_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glTexBufferARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_buffer_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexBufferARBPacket>().read_unaligned() };
-    {
-        out.write_str("glTexBufferARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexBufferARB");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glTexBufferARB` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10217,28 +7487,20 @@ unsafe fn objects_tex_buffer_arb(
     each("buffer", c.buffer);
 }
 /// Writes a `glTexBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glTexBufferRange")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexBufferRange");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Lists the GL object names a `glTexBufferRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10251,607 +7513,407 @@ unsafe fn objects_tex_buffer_range(
     each("buffer", c.buffer);
 }
 /// Writes a `glTexImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.internalformat })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.internalformat });
+    d.display(&{ c.width });
+    d.display(&{ c.border });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTexImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.internalformat })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.internalformat });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.border });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTexImage2DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_image_2d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexImage2DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTexImage2DMultisample")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexImage2DMultisample");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.samples });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Writes a `glTexImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexImage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.internalformat })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.border })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexImage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.internalformat });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.display(&{ c.border });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTexImage3DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_image_3d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexImage3DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTexImage3DMultisample")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "InternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexImage3DMultisample");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.samples });
+    d.enum_value("InternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Writes a `glTexPageCommitmentARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_page_commitment_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexPageCommitmentARBPacket>().read_unaligned() };
-    {
-        out.write_str("glTexPageCommitmentARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.commit)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexPageCommitmentARB");
+    d.enum_value("", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.boolean(c.commit);
+    d.end()
 }
 /// Writes a `glTexParameterIiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameter_iiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameterIivPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameterIiv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTexParameterIiv");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glTexParameterIuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameter_iuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameterIuivPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameterIuiv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTexParameterIuiv");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glTexParameterf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameterf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameterfPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameterf")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexParameterf");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.float(&{ c.param });
+    d.end()
 }
 /// Writes a `glTexParameterfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameterfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameterfvPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameterfv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTexParameterfv");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glTexParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameteri")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexParameteri");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Writes a `glTexParameteriv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_parameteriv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexParameterivPacket>().read_unaligned() };
-    {
-        out.write_str("glTexParameteriv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTexParameteriv");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Writes a `glTexStorage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_storage_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexStorage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexStorage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexStorage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.end()
 }
 /// Writes a `glTexStorage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_storage_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexStorage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexStorage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexStorage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glTexStorage2DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_storage_2d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexStorage2DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTexStorage2DMultisample")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexStorage2DMultisample");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.samples });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Writes a `glTexStorage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_storage_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexStorage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexStorage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexStorage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.end()
 }
 /// Writes a `glTexStorage3DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_storage_3d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexStorage3DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTexStorage3DMultisample")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexStorage3DMultisample");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.samples });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Writes a `glTexSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexSubImage1D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexSubImage1D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.width });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTexSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexSubImage2D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexSubImage2D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTexSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_tex_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TexSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glTexSubImage3D")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTexSubImage3D");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Writes a `glTextureBarrier` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_barrier(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureBarrierPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureBarrier")?;
-        out.write_str("(")?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureBarrier");
+    d.end()
 }
 /// Writes a `glTextureBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureBuffer");
+    d.display(&{ c.texture });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glTextureBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10865,28 +7927,20 @@ unsafe fn objects_texture_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glTextureBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glTextureBufferRange")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureBufferRange");
+    d.display(&{ c.texture });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Lists the GL object names a `glTextureBufferRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10900,35 +7954,27 @@ unsafe fn objects_texture_buffer_range(
     each("buffer", c.buffer);
 }
 /// Writes a `glTextureParameterIiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameter_iiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameterIivPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameterIiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTextureParameterIiv");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameterIiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10941,35 +7987,27 @@ unsafe fn objects_texture_parameter_iiv(
     each("texture", c.texture);
 }
 /// Writes a `glTextureParameterIuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameter_iuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameterIuivPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameterIuiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTextureParameterIuiv");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLuint,
         >(
-            out,
-            params,
-            { c.params } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.params } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameterIuiv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -10982,24 +8020,18 @@ unsafe fn objects_texture_parameter_iuiv(
     each("texture", c.texture);
 }
 /// Writes a `glTextureParameterf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameterf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameterfPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameterf")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureParameterf");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.float(&{ c.param });
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameterf` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11012,35 +8044,27 @@ unsafe fn objects_texture_parameterf(
     each("texture", c.texture);
 }
 /// Writes a `glTextureParameterfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameterfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameterfvPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameterfv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTextureParameterfv");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLfloat,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameterfv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11053,24 +8077,18 @@ unsafe fn objects_texture_parameterfv(
     each("texture", c.texture);
 }
 /// Writes a `glTextureParameteri` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameteri(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameteriPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameteri")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.param })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureParameteri");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.display(&{ c.param });
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameteri` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11083,35 +8101,27 @@ unsafe fn objects_texture_parameteri(
     each("texture", c.texture);
 }
 /// Writes a `glTextureParameteriv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_parameteriv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureParameterivPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureParameteriv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureParameterName", (c.pname) as u32)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glTextureParameteriv");
+    d.display(&{ c.texture });
+    d.enum_value("TextureParameterName", (c.pname) as u32);
+    d.array::<
             types::GLint,
         >(
-            out,
-            params,
-            { c.param } as u64,
-            match pname::count_textureparametername(c.pname as u32) {
-                Some(Count::Fixed(n)) => n as usize,
-                _ => 16,
-            },
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        { c.param } as u64,
+        match pname::count_textureparametername(c.pname as u32) {
+            Some(Count::Fixed(n)) => n as usize,
+            _ => 16,
+        },
+        None,
+    );
+    d.end()
 }
 /// Lists the GL object names a `glTextureParameteriv` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11124,26 +8134,19 @@ unsafe fn objects_texture_parameteriv(
     each("texture", c.texture);
 }
 /// Writes a `glTextureStorage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_storage_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureStorage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureStorage1D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureStorage1D");
+    d.display(&{ c.texture });
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.end()
 }
 /// Lists the GL object names a `glTextureStorage1D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11156,28 +8159,20 @@ unsafe fn objects_texture_storage_1d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureStorage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_storage_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureStorage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureStorage2D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureStorage2D");
+    d.display(&{ c.texture });
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Lists the GL object names a `glTextureStorage2D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11190,30 +8185,21 @@ unsafe fn objects_texture_storage_2d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureStorage2DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_storage_2d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureStorage2DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTextureStorage2DMultisample")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureStorage2DMultisample");
+    d.display(&{ c.texture });
+    d.display(&{ c.samples });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Lists the GL object names a `glTextureStorage2DMultisample` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11226,30 +8212,21 @@ unsafe fn objects_texture_storage_2d_multisample(
     each("texture", c.texture);
 }
 /// Writes a `glTextureStorage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_storage_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureStorage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureStorage3D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.levels })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureStorage3D");
+    d.display(&{ c.texture });
+    d.display(&{ c.levels });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.end()
 }
 /// Lists the GL object names a `glTextureStorage3D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11262,32 +8239,22 @@ unsafe fn objects_texture_storage_3d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureStorage3DMultisample` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_storage_3d_multisample(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureStorage3DMultisamplePacket>().read_unaligned() };
-    {
-        out.write_str("glTextureStorage3DMultisample")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.samples })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.fixedsamplelocations)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureStorage3DMultisample");
+    d.display(&{ c.texture });
+    d.display(&{ c.samples });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.boolean(c.fixedsamplelocations);
+    d.end()
 }
 /// Lists the GL object names a `glTextureStorage3DMultisample` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11300,32 +8267,22 @@ unsafe fn objects_texture_storage_3d_multisample(
     each("texture", c.texture);
 }
 /// Writes a `glTextureSubImage1D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_sub_image_1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureSubImage1DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureSubImage1D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureSubImage1D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.width });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Lists the GL object names a `glTextureSubImage1D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11338,36 +8295,24 @@ unsafe fn objects_texture_sub_image_1d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureSubImage2D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_sub_image_2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureSubImage2DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureSubImage2D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureSubImage2D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Lists the GL object names a `glTextureSubImage2D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11380,40 +8325,26 @@ unsafe fn objects_texture_sub_image_2d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureSubImage3D` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_sub_image_3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureSubImage3DPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureSubImage3D")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::bytes(out, params, { c.pixels } as u64, { c.pixels_len })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureSubImage3D");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.bytes({ c.pixels } as u64, { c.pixels_len });
+    d.end()
 }
 /// Lists the GL object names a `glTextureSubImage3D` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11426,34 +8357,23 @@ unsafe fn objects_texture_sub_image_3d(
     each("texture", c.texture);
 }
 /// Writes a `glTextureView` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_texture_view(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TextureViewPacket>().read_unaligned() };
-    {
-        out.write_str("glTextureView")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.origtexture })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "SizedInternalFormat", (c.internalformat) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.minlevel })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.numlevels })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.minlayer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.numlayers })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTextureView");
+    d.display(&{ c.texture });
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.origtexture });
+    d.enum_value("SizedInternalFormat", (c.internalformat) as u32);
+    d.display(&{ c.minlevel });
+    d.display(&{ c.numlevels });
+    d.display(&{ c.minlayer });
+    d.display(&{ c.numlayers });
+    d.end()
 }
 /// Lists the GL object names a `glTextureView` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11467,24 +8387,18 @@ unsafe fn objects_texture_view(
     each("texture", c.origtexture);
 }
 /// Writes a `glTransformFeedbackBufferBase` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_transform_feedback_buffer_base(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TransformFeedbackBufferBasePacket>().read_unaligned() };
-    {
-        out.write_str("glTransformFeedbackBufferBase")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.xfb })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTransformFeedbackBufferBase");
+    d.display(&{ c.xfb });
+    d.display(&{ c.index });
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glTransformFeedbackBufferBase` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11498,28 +8412,20 @@ unsafe fn objects_transform_feedback_buffer_base(
     each("buffer", c.buffer);
 }
 /// Writes a `glTransformFeedbackBufferRange` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_transform_feedback_buffer_range(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TransformFeedbackBufferRangePacket>().read_unaligned() };
-    {
-        out.write_str("glTransformFeedbackBufferRange")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.xfb })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTransformFeedbackBufferRange");
+    d.display(&{ c.xfb });
+    d.display(&{ c.index });
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.size });
+    d.end()
 }
 /// Lists the GL object names a `glTransformFeedbackBufferRange` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11533,31 +8439,19 @@ unsafe fn objects_transform_feedback_buffer_range(
     each("buffer", c.buffer);
 }
 /// Writes a `glTransformFeedbackVaryings` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_transform_feedback_varyings(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<TransformFeedbackVaryingsPacket>().read_unaligned() };
-    {
-        out.write_str("glTransformFeedbackVaryings")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::strings(
-            out,
-            params,
-            { c.varyings } as u64,
-            ((c.count) as i64).max(0) as usize,
-        )?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "TransformFeedbackBufferMode", (c.buffer_mode) as u32)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glTransformFeedbackVaryings");
+    d.display(&{ c.program });
+    d.display(&{ c.count });
+    d.strings({ c.varyings } as u64, ((c.count) as i64).max(0) as usize);
+    d.enum_value("TransformFeedbackBufferMode", (c.buffer_mode) as u32);
+    d.end()
 }
 /// Lists the GL object names a `glTransformFeedbackVaryings` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -11570,1164 +8464,750 @@ unsafe fn objects_transform_feedback_varyings(
     each("program", c.program);
 }
 /// Writes a `glUniform1d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1dPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1d");
+    d.display(&{ c.location });
+    d.float(&{ c.x });
+    d.end()
 }
 /// Writes a `glUniform1dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform1f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1fPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1f");
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.end()
 }
 /// Writes a `glUniform1fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform1i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1iPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1i");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.end()
 }
 /// Writes a `glUniform1i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1i64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glUniform1i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1i64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform1iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1ivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1iv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform1ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1uiPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1ui");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.end()
 }
 /// Writes a `glUniform1ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform1ui64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glUniform1ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1ui64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform1uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform1uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform1uivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform1uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform1uiv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniform2d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2dPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2d");
+    d.display(&{ c.location });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.end()
 }
 /// Writes a `glUniform2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform2f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2fPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2f");
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.end()
 }
 /// Writes a `glUniform2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform2i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2iPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2i");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.end()
 }
 /// Writes a `glUniform2i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2i64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Writes a `glUniform2i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2i64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform2iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2ivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2iv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform2ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2uiPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2ui");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.end()
 }
 /// Writes a `glUniform2ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform2ui64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Writes a `glUniform2ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2ui64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform2uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform2uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform2uivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform2uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform2uiv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 2usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 2usize, None);
+    d.end()
 }
 /// Writes a `glUniform3d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3dPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3d");
+    d.display(&{ c.location });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.end()
 }
 /// Writes a `glUniform3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform3f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3fPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3f");
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.end()
 }
 /// Writes a `glUniform3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform3i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3iPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3i");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.end()
 }
 /// Writes a `glUniform3i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3i64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Writes a `glUniform3i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3i64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform3iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3ivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3iv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform3ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3uiPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3ui");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.end()
 }
 /// Writes a `glUniform3ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform3ui64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Writes a `glUniform3ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3ui64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform3uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform3uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform3uivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform3uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform3uiv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 3usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 3usize, None);
+    d.end()
 }
 /// Writes a `glUniform4d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4dPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4d");
+    d.display(&{ c.location });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.float(&{ c.w });
+    d.end()
 }
 /// Writes a `glUniform4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniform4f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4fPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4f");
+    d.display(&{ c.location });
+    d.float(&{ c.v0 });
+    d.float(&{ c.v1 });
+    d.float(&{ c.v2 });
+    d.float(&{ c.v3 });
+    d.end()
 }
 /// Writes a `glUniform4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniform4i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4iPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4i");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.display(&{ c.v3 });
+    d.end()
 }
 /// Writes a `glUniform4i64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4i64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4i64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4i64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4i64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glUniform4i64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4i64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4i64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4i64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4i64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniform4iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4ivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4iv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniform4ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4uiPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v0 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v1 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v2 })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.v3 })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4ui");
+    d.display(&{ c.location });
+    d.display(&{ c.v0 });
+    d.display(&{ c.v1 });
+    d.display(&{ c.v2 });
+    d.display(&{ c.v3 });
+    d.end()
 }
 /// Writes a `glUniform4ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniform4ui64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glUniform4ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4ui64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniform4uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform4uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<Uniform4uivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniform4uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniform4uiv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniformBlockBinding` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_block_binding(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformBlockBindingPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformBlockBinding")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.uniform_block_index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.uniform_block_binding })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniformBlockBinding");
+    d.display(&{ c.program });
+    d.display(&{ c.uniform_block_index });
+    d.display(&{ c.uniform_block_binding });
+    d.end()
 }
 /// Lists the GL object names a `glUniformBlockBinding` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -12740,622 +9220,367 @@ unsafe fn objects_uniform_block_binding(
     each("program", c.program);
 }
 /// Writes a `glUniformHandleui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_handleui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformHandleui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformHandleui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUniformHandleui64ARB");
+    d.display(&{ c.location });
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glUniformHandleui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_handleui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformHandleui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformHandleui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformHandleui64vARB");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint64,
-        >(out, params, { c.value } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2x3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2x3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2x3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2x3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2x3dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2x3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2x3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2x3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2x3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2x3fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2x4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2x4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2x4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2x4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2x4dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix2x4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix2x4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix2x4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix2x4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix2x4fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 9usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 9usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 9usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 9usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3x2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3x2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3x2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3x2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3x2dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3x2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3x2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3x2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3x2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3x2fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 6usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 6usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3x4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3x4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3x4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3x4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3x4dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix3x4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix3x4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix3x4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix3x4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix3x4fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 16usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 16usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 16usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 16usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4x2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4x2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4x2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4x2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4x2dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4x2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4x2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4x2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4x2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4x2fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 8usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 8usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4x3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4x3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4x3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4x3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4x3dv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLdouble,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Writes a `glUniformMatrix4x3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_matrix4x3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformMatrix4x3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformMatrix4x3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.location })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.transpose)?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformMatrix4x3fv");
+    d.display(&{ c.location });
+    d.display(&{ c.count });
+    d.boolean(c.transpose);
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.value } as u64,
-            ((c.count) as i64).max(0) as usize * 12usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.value } as u64, ((c.count) as i64).max(0) as usize * 12usize, None);
+    d.end()
 }
 /// Writes a `glUniformSubroutinesuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_uniform_subroutinesuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UniformSubroutinesuivPacket>().read_unaligned() };
-    {
-        out.write_str("glUniformSubroutinesuiv")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "ShaderType", (c.shadertype) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glUniformSubroutinesuiv");
+    d.enum_value("ShaderType", (c.shadertype) as u32);
+    d.display(&{ c.count });
+    d.array::<
             types::GLuint,
-        >(out, params, { c.indices } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.indices } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Writes a `glUseProgram` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_use_program(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UseProgramPacket>().read_unaligned() };
-    {
-        out.write_str("glUseProgram")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUseProgram");
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glUseProgram` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13368,24 +9593,18 @@ unsafe fn objects_use_program(
     each("program", c.program);
 }
 /// Writes a `glUseProgramStages` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_use_program_stages(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<UseProgramStagesPacket>().read_unaligned() };
-    {
-        out.write_str("glUseProgramStages")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.pipeline })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "UseProgramStageMask", c.stages)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glUseProgramStages");
+    d.display(&{ c.pipeline });
+    d.bitfield("UseProgramStageMask", c.stages);
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glUseProgramStages` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13399,20 +9618,16 @@ unsafe fn objects_use_program_stages(
     each("program", c.program);
 }
 /// Writes a `glValidateProgram` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_validate_program(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ValidateProgramPacket>().read_unaligned() };
-    {
-        out.write_str("glValidateProgram")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.program })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glValidateProgram");
+    d.display(&{ c.program });
+    d.end()
 }
 /// Lists the GL object names a `glValidateProgram` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13425,20 +9640,16 @@ unsafe fn objects_validate_program(
     each("program", c.program);
 }
 /// Writes a `glValidateProgramPipeline` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_validate_program_pipeline(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ValidateProgramPipelinePacket>().read_unaligned() };
-    {
-        out.write_str("glValidateProgramPipeline")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.pipeline })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glValidateProgramPipeline");
+    d.display(&{ c.pipeline });
+    d.end()
 }
 /// Lists the GL object names a `glValidateProgramPipeline` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13451,24 +9662,18 @@ unsafe fn objects_validate_program_pipeline(
     each("program pipeline", c.pipeline);
 }
 /// Writes a `glVertexArrayAttribBinding` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_attrib_binding(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayAttribBindingPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayAttribBinding")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayAttribBinding");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.attribindex });
+    d.display(&{ c.bindingindex });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayAttribBinding` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13481,30 +9686,21 @@ unsafe fn objects_vertex_array_attrib_binding(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glVertexArrayAttribFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_attrib_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayAttribFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayAttribFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayAttribFormat");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayAttribFormat` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13517,28 +9713,20 @@ unsafe fn objects_vertex_array_attrib_format(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glVertexArrayAttribIFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_attrib_i_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayAttribIFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayAttribIFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribIType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayAttribIFormat");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribIType", (c.type_) as u32);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayAttribIFormat` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13551,28 +9739,20 @@ unsafe fn objects_vertex_array_attrib_i_format(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glVertexArrayAttribLFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_attrib_l_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayAttribLFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayAttribLFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribLType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayAttribLFormat");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribLType", (c.type_) as u32);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayAttribLFormat` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13585,24 +9765,18 @@ unsafe fn objects_vertex_array_attrib_l_format(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glVertexArrayBindingDivisor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_binding_divisor(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayBindingDivisorPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayBindingDivisor")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.divisor })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayBindingDivisor");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.bindingindex });
+    d.display(&{ c.divisor });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayBindingDivisor` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13615,22 +9789,17 @@ unsafe fn objects_vertex_array_binding_divisor(
     each("vertex array", c.vaobj);
 }
 /// Writes a `glVertexArrayElementBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_element_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayElementBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayElementBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayElementBuffer");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.buffer });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayElementBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13644,28 +9813,20 @@ unsafe fn objects_vertex_array_element_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glVertexArrayVertexBuffer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_vertex_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayVertexBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayVertexBuffer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buffer })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.offset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexArrayVertexBuffer");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.bindingindex });
+    d.display(&{ c.buffer });
+    d.display(&{ c.offset });
+    d.display(&{ c.stride });
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayVertexBuffer` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13679,36 +9840,27 @@ unsafe fn objects_vertex_array_vertex_buffer(
     each("buffer", c.buffer);
 }
 /// Writes a `glVertexArrayVertexBuffers` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_array_vertex_buffers(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexArrayVertexBuffersPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexArrayVertexBuffers")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.vaobj })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::nullable_array::<
+    let mut d = dump::Line::new(out, params, "glVertexArrayVertexBuffers");
+    d.display(&{ c.vaobj });
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.nullable_array::<
             types::GLuint,
-        >(out, params, { c.buffers } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.buffers } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLintptr,
-        >(out, params, { c.offsets } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(", ")?;
-        dump::array::<
+        >({ c.offsets } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.array::<
             types::GLsizei,
-        >(out, params, { c.strides } as u64, ((c.count) as i64).max(0) as usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.strides } as u64, ((c.count) as i64).max(0) as usize, None);
+    d.end()
 }
 /// Lists the GL object names a `glVertexArrayVertexBuffers` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -13728,1772 +9880,1242 @@ unsafe fn objects_vertex_array_vertex_buffers(
     );
 }
 /// Writes a `glVertexAttrib1d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttrib1dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib1f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1fPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1f");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttrib1fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1fvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLfloat>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1fv");
+    d.display(&{ c.index });
+    d.array::<types::GLfloat>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib1s` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1s(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1sPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1s")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1s");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttrib1sv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib1sv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib1svPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib1sv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib1sv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib2d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttrib2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib2f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2fPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2f");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttrib2fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2fvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLfloat>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2fv");
+    d.display(&{ c.index });
+    d.array::<types::GLfloat>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib2s` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2s(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2sPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2s")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2s");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttrib2sv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib2sv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib2svPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib2sv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib2sv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib3d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttrib3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib3f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3fPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3f");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttrib3fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3fvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLfloat>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3fv");
+    d.display(&{ c.index });
+    d.array::<types::GLfloat>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib3s` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3s(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3sPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3s")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3s");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttrib3sv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib3sv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib3svPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib3sv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib3sv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nbv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nbv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NbvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nbv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLbyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nbv");
+    d.display(&{ c.index });
+    d.array::<types::GLbyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Niv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_niv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Niv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Niv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nsv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nsv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NsvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nsv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nsv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nub` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nub(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NubPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nub")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nub");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nubv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nubv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NubvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nubv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLubyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nubv");
+    d.display(&{ c.index });
+    d.array::<types::GLubyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nuiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nuiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NuivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nuiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nuiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4Nusv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4_nusv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4NusvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4Nusv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLushort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4Nusv");
+    d.display(&{ c.index });
+    d.array::<types::GLushort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4bv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4bv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4bvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4bv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLbyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4bv");
+    d.display(&{ c.index });
+    d.array::<types::GLbyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.float(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttrib4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4f` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4f(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4fPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4f")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4f");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.float(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttrib4fv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4fv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4fvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4fv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLfloat>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4fv");
+    d.display(&{ c.index });
+    d.array::<types::GLfloat>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4ivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4iv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4s` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4s(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4sPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4s")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4s");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttrib4sv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4sv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4svPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4sv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4sv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4ubv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4ubv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4ubvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4ubv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLubyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4ubv");
+    d.display(&{ c.index });
+    d.array::<types::GLubyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4uiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttrib4usv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib4usv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttrib4usvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttrib4usv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLushort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttrib4usv");
+    d.display(&{ c.index });
+    d.array::<types::GLushort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribBinding` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_binding(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribBindingPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribBinding")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribBinding");
+    d.display(&{ c.attribindex });
+    d.display(&{ c.bindingindex });
+    d.end()
 }
 /// Writes a `glVertexAttribDivisor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_divisor(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribDivisorPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribDivisor")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.divisor })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribDivisor");
+    d.display(&{ c.index });
+    d.display(&{ c.divisor });
+    d.end()
 }
 /// Writes a `glVertexAttribDivisorARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_divisor_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribDivisorARBPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribDivisorARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.divisor })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribDivisorARB");
+    d.display(&{ c.index });
+    d.display(&{ c.divisor });
+    d.end()
 }
 /// Writes a `glVertexAttribFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribFormat");
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Writes a `glVertexAttribI1i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i1i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI1iPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI1i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI1i");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttribI1iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i1iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI1ivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI1iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI1iv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI1ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i1ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI1uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI1ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI1ui");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttribI1uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i1uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI1uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI1uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI1uiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI2i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i2i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI2iPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI2i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI2i");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttribI2iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i2iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI2ivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI2iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI2iv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI2ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i2ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI2uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI2ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI2ui");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttribI2uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i2uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI2uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI2uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI2uiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI3i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i3i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI3iPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI3i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI3i");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttribI3iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i3iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI3ivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI3iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI3iv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI3ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i3ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI3uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI3ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI3ui");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttribI3uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i3uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI3uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI3uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI3uiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4bv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4bv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4bvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4bv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLbyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4bv");
+    d.display(&{ c.index });
+    d.array::<types::GLbyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4i` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4i(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4iPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4i")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4i");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttribI4iv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4iv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4ivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4iv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4iv");
+    d.display(&{ c.index });
+    d.array::<types::GLint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4sv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4sv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4svPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4sv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLshort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4sv");
+    d.display(&{ c.index });
+    d.array::<types::GLshort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4ubv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4ubv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4ubvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4ubv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLubyte>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4ubv");
+    d.display(&{ c.index });
+    d.array::<types::GLubyte>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4ui");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.z });
+    d.display(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttribI4uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4uiv");
+    d.display(&{ c.index });
+    d.array::<types::GLuint>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribI4usv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i4usv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribI4usvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribI4usv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLushort>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribI4usv");
+    d.display(&{ c.index });
+    d.array::<types::GLushort>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribIFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribIFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribIFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribIType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribIFormat");
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribIType", (c.type_) as u32);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Writes a `glVertexAttribIPointer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_i_pointer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribIPointerPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribIPointer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribIType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pointer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribIPointer");
+    d.display(&{ c.index });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribIType", (c.type_) as u32);
+    d.display(&{ c.stride });
+    d.hex(&{ c.pointer });
+    d.end()
 }
 /// Writes a `glVertexAttribL1d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l1d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL1dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL1d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL1d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttribL1dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l1dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL1dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL1dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL1dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribL1ui64ARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l1ui64_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL1ui64ARBPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL1ui64ARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL1ui64ARB");
+    d.display(&{ c.index });
+    d.display(&{ c.x });
+    d.end()
 }
 /// Writes a `glVertexAttribL1ui64vARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l1ui64v_arb(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL1ui64vARBPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL1ui64vARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint64EXT>(out, params, { c.v } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL1ui64vARB");
+    d.display(&{ c.index });
+    d.array::<types::GLuint64EXT>({ c.v } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribL2d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l2d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL2dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL2d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL2d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.end()
 }
 /// Writes a `glVertexAttribL2dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l2dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL2dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL2dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 2usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL2dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 2usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribL3d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l3d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL3dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL3d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL3d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.end()
 }
 /// Writes a `glVertexAttribL3dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l3dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL3dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL3dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 3usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL3dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 3usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribL4d` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l4d(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL4dPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL4d")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.z })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.w })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL4d");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.z });
+    d.float(&{ c.w });
+    d.end()
 }
 /// Writes a `glVertexAttribL4dv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l4dv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribL4dvPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribL4dv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLdouble>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribL4dv");
+    d.display(&{ c.index });
+    d.array::<types::GLdouble>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribLFormat` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l_format(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribLFormatPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribLFormat")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.attribindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribLType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.relativeoffset })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribLFormat");
+    d.display(&{ c.attribindex });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribLType", (c.type_) as u32);
+    d.display(&{ c.relativeoffset });
+    d.end()
 }
 /// Writes a `glVertexAttribLPointer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_l_pointer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribLPointerPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribLPointer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribLType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pointer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribLPointer");
+    d.display(&{ c.index });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribLType", (c.type_) as u32);
+    d.display(&{ c.stride });
+    d.hex(&{ c.pointer });
+    d.end()
 }
 /// Writes a `glVertexAttribP1ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p1ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP1uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP1ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP1ui");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glVertexAttribP1uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p1uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP1uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP1uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.value } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP1uiv");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.array::<types::GLuint>({ c.value } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribP2ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p2ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP2uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP2ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP2ui");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glVertexAttribP2uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p2uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP2uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP2uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.value } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP2uiv");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.array::<types::GLuint>({ c.value } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribP3ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p3ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP3uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP3ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP3ui");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glVertexAttribP3uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p3uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP3uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP3uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.value } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP3uiv");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.array::<types::GLuint>({ c.value } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribP4ui` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p4ui(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP4uiPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP4ui")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.value })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP4ui");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.value });
+    d.end()
 }
 /// Writes a `glVertexAttribP4uiv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_p4uiv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribP4uivPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribP4uiv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        dump::array::<types::GLuint>(out, params, { c.value } as u64, 1usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribP4uiv");
+    d.display(&{ c.index });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.array::<types::GLuint>({ c.value } as u64, 1usize, None);
+    d.end()
 }
 /// Writes a `glVertexAttribPointer` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_attrib_pointer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexAttribPointerPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexAttribPointer")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.size })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "VertexAttribPointerType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        dump::boolean(out, c.normalized)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.stride })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pointer })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexAttribPointer");
+    d.display(&{ c.index });
+    d.display(&{ c.size });
+    d.enum_value("VertexAttribPointerType", (c.type_) as u32);
+    d.boolean(c.normalized);
+    d.display(&{ c.stride });
+    d.hex(&{ c.pointer });
+    d.end()
 }
 /// Writes a `glVertexBindingDivisor` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_vertex_binding_divisor(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<VertexBindingDivisorPacket>().read_unaligned() };
-    {
-        out.write_str("glVertexBindingDivisor")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.bindingindex })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.divisor })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glVertexBindingDivisor");
+    d.display(&{ c.bindingindex });
+    d.display(&{ c.divisor });
+    d.end()
 }
 /// Writes a `glViewport` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_viewport(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ViewportPacket>().read_unaligned() };
-    {
-        out.write_str("glViewport")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glViewport");
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.end()
 }
 /// Writes a `glViewportArrayv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_viewport_arrayv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ViewportArrayvPacket>().read_unaligned() };
-    {
-        out.write_str("glViewportArrayv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.first })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.count })?;
-        out.write_str(", ")?;
-        dump::array::<
+    let mut d = dump::Line::new(out, params, "glViewportArrayv");
+    d.display(&{ c.first });
+    d.display(&{ c.count });
+    d.array::<
             types::GLfloat,
-        >(
-            out,
-            params,
-            { c.v } as u64,
-            ((c.count) as i64).max(0) as usize * 4usize,
-            None,
-        )?;
-        out.write_str(")")?;
-    }
-    Ok(())
+        >({ c.v } as u64, ((c.count) as i64).max(0) as usize * 4usize, None);
+    d.end()
 }
 /// Writes a `glViewportIndexedf` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_viewport_indexedf(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ViewportIndexedfPacket>().read_unaligned() };
-    {
-        out.write_str("glViewportIndexedf")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.w })?;
-        out.write_str(", ")?;
-        write!(out, "{:?}", { c.h })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glViewportIndexedf");
+    d.display(&{ c.index });
+    d.float(&{ c.x });
+    d.float(&{ c.y });
+    d.float(&{ c.w });
+    d.float(&{ c.h });
+    d.end()
 }
 /// Writes a `glViewportIndexedfv` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_viewport_indexedfv(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ViewportIndexedfvPacket>().read_unaligned() };
-    {
-        out.write_str("glViewportIndexedfv")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.index })?;
-        out.write_str(", ")?;
-        dump::array::<types::GLfloat>(out, params, { c.v } as u64, 4usize, None)?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glViewportIndexedfv");
+    d.display(&{ c.index });
+    d.array::<types::GLfloat>({ c.v } as u64, 4usize, None);
+    d.end()
 }
 /// Writes a `glWaitSync` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_wait_sync(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<WaitSyncPacket>().read_unaligned() };
-    {
-        out.write_str("glWaitSync")?;
-        out.write_str("(")?;
-        write!(out, "sync#{}", { c.sync })?;
-        out.write_str(", ")?;
-        dump::bitfield(out, "SyncBehaviorFlags", c.flags)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.timeout })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glWaitSync");
+    d.sync({ c.sync } as u64);
+    d.bitfield("SyncBehaviorFlags", c.flags);
+    d.display(&{ c.timeout });
+    d.end()
 }
 /// Lists the GL object names a `glWaitSync` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -15506,27 +11128,21 @@ unsafe fn objects_wait_sync(
     each("sync", c.sync);
 }
 /// Writes a `glGetCompressedTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_compressed_tex_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetCompressedTexImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetCompressedTexImage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.img })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetCompressedTexImage");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.hex(&{ c.img });
+    d.end()
 }
 /// Writes a `glGetCompressedTextureImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_compressed_texture_image_to_buffer(
     p: *const u64,
     params: &[u8],
@@ -15535,19 +11151,12 @@ unsafe fn dump_get_compressed_texture_image_to_buffer(
     let c = unsafe {
         p.cast::<GetCompressedTextureImageToBufferPacket>().read_unaligned()
     };
-    {
-        out.write_str("glGetCompressedTextureImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetCompressedTextureImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Lists the GL object names a `glGetCompressedTextureImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -15562,7 +11171,7 @@ unsafe fn objects_get_compressed_texture_image_to_buffer(
     each("texture", c.texture);
 }
 /// Writes a `glGetCompressedTextureSubImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_compressed_texture_sub_image_to_buffer(
     p: *const u64,
     params: &[u8],
@@ -15571,31 +11180,18 @@ unsafe fn dump_get_compressed_texture_sub_image_to_buffer(
     let c = unsafe {
         p.cast::<GetCompressedTextureSubImageToBufferPacket>().read_unaligned()
     };
-    {
-        out.write_str("glGetCompressedTextureSubImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetCompressedTextureSubImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Lists the GL object names a `glGetCompressedTextureSubImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -15610,54 +11206,37 @@ unsafe fn objects_get_compressed_texture_sub_image_to_buffer(
     each("texture", c.texture);
 }
 /// Writes a `glGetTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_tex_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetTexImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetTexImage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetTexImage");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Writes a `glGetTextureImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_texture_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetTextureImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetTextureImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetTextureImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Lists the GL object names a `glGetTextureImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -15670,42 +11249,27 @@ unsafe fn objects_get_texture_image_to_buffer(
     each("texture", c.texture);
 }
 /// Writes a `glGetTextureSubImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_get_texture_sub_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetTextureSubImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetTextureSubImage")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.texture })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.xoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.yoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.zoffset })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.depth })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetTextureSubImage");
+    d.display(&{ c.texture });
+    d.display(&{ c.level });
+    d.display(&{ c.xoffset });
+    d.display(&{ c.yoffset });
+    d.display(&{ c.zoffset });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.display(&{ c.depth });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Lists the GL object names a `glGetTextureSubImage` packet uses.
 #[allow(unused_unsafe, unused_variables)]
@@ -15718,29 +11282,22 @@ unsafe fn objects_get_texture_sub_image_to_buffer(
     each("texture", c.texture);
 }
 /// Writes a `glGetnCompressedTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_getn_compressed_tex_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetnCompressedTexImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetnCompressedTexImage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.lod })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetnCompressedTexImage");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.lod });
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Writes a `glGetnCompressedTexImageARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_getn_compressed_tex_image_arb_to_buffer(
     p: *const u64,
     params: &[u8],
@@ -15749,159 +11306,102 @@ unsafe fn dump_getn_compressed_tex_image_arb_to_buffer(
     let c = unsafe {
         p.cast::<GetnCompressedTexImageARBToBufferPacket>().read_unaligned()
     };
-    {
-        out.write_str("glGetnCompressedTexImageARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.lod })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.img })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetnCompressedTexImageARB");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.lod });
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.img });
+    d.end()
 }
 /// Writes a `glGetnTexImage` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_getn_tex_image_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetnTexImageToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetnTexImage")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetnTexImage");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Writes a `glGetnTexImageARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_getn_tex_image_arb_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<GetnTexImageARBToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glGetnTexImageARB")?;
-        out.write_str("(")?;
-        dump::enum_value(out, "TextureTarget", (c.target) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.level })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.img })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glGetnTexImageARB");
+    d.enum_value("TextureTarget", (c.target) as u32);
+    d.display(&{ c.level });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.img });
+    d.end()
 }
 /// Writes a `glReadPixels` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_read_pixels_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ReadPixelsToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glReadPixels")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.pixels })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glReadPixels");
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.hex(&{ c.pixels });
+    d.end()
 }
 /// Writes a `glReadnPixels` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_readn_pixels_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ReadnPixelsToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glReadnPixels")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.data })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glReadnPixels");
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.data });
+    d.end()
 }
 /// Writes a `glReadnPixelsARB` packet as one line.
-#[allow(unused_variables, unused_unsafe)]
+#[allow(unused_variables, unused_unsafe, unused_mut)]
 unsafe fn dump_readn_pixels_arb_to_buffer(
     p: *const u64,
     params: &[u8],
     out: &mut dyn std::fmt::Write,
 ) -> std::fmt::Result {
     let c = unsafe { p.cast::<ReadnPixelsARBToBufferPacket>().read_unaligned() };
-    {
-        out.write_str("glReadnPixelsARB")?;
-        out.write_str("(")?;
-        write!(out, "{}", { c.x })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.y })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.width })?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.height })?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelFormat", (c.format) as u32)?;
-        out.write_str(", ")?;
-        dump::enum_value(out, "PixelType", (c.type_) as u32)?;
-        out.write_str(", ")?;
-        write!(out, "{}", { c.buf_size })?;
-        out.write_str(", ")?;
-        write!(out, "0x{:x}", { c.data })?;
-        out.write_str(")")?;
-    }
-    Ok(())
+    let mut d = dump::Line::new(out, params, "glReadnPixelsARB");
+    d.display(&{ c.x });
+    d.display(&{ c.y });
+    d.display(&{ c.width });
+    d.display(&{ c.height });
+    d.enum_value("PixelFormat", (c.format) as u32);
+    d.enum_value("PixelType", (c.type_) as u32);
+    d.display(&{ c.buf_size });
+    d.hex(&{ c.data });
+    d.end()
 }
 /// Dump function of each opcode.
 pub static DUMP: [DumpFn; 575usize] = [

@@ -6417,1622 +6417,1741 @@ impl Gl {
     /// through the table. (glcmd's render thread loads its own table from its own
     /// context; a table fed by arbitrary addresses would let safe replay jump anywhere.)
     pub unsafe fn load_with(mut load: impl FnMut(&CStr) -> *const c_void) -> Box<Gl> {
+        let stubs: [*const c_void; 758usize] = [
+            missing_ActiveShaderProgram as PfnActiveShaderProgram as *const c_void,
+            missing_ActiveTexture as PfnActiveTexture as *const c_void,
+            missing_AttachShader as PfnAttachShader as *const c_void,
+            missing_BeginConditionalRender as PfnBeginConditionalRender as *const c_void,
+            missing_BeginQuery as PfnBeginQuery as *const c_void,
+            missing_BeginQueryIndexed as PfnBeginQueryIndexed as *const c_void,
+            missing_BeginTransformFeedback as PfnBeginTransformFeedback as *const c_void,
+            missing_BindAttribLocation as PfnBindAttribLocation as *const c_void,
+            missing_BindBuffer as PfnBindBuffer as *const c_void,
+            missing_BindBufferBase as PfnBindBufferBase as *const c_void,
+            missing_BindBufferRange as PfnBindBufferRange as *const c_void,
+            missing_BindBuffersBase as PfnBindBuffersBase as *const c_void,
+            missing_BindBuffersRange as PfnBindBuffersRange as *const c_void,
+            missing_BindFragDataLocation as PfnBindFragDataLocation as *const c_void,
+            missing_BindFragDataLocationIndexed as PfnBindFragDataLocationIndexed
+                as *const c_void,
+            missing_BindFramebuffer as PfnBindFramebuffer as *const c_void,
+            missing_BindImageTexture as PfnBindImageTexture as *const c_void,
+            missing_BindImageTextures as PfnBindImageTextures as *const c_void,
+            missing_BindProgramPipeline as PfnBindProgramPipeline as *const c_void,
+            missing_BindRenderbuffer as PfnBindRenderbuffer as *const c_void,
+            missing_BindSampler as PfnBindSampler as *const c_void,
+            missing_BindSamplers as PfnBindSamplers as *const c_void,
+            missing_BindTexture as PfnBindTexture as *const c_void,
+            missing_BindTextureUnit as PfnBindTextureUnit as *const c_void,
+            missing_BindTextures as PfnBindTextures as *const c_void,
+            missing_BindTransformFeedback as PfnBindTransformFeedback as *const c_void,
+            missing_BindVertexArray as PfnBindVertexArray as *const c_void,
+            missing_BindVertexBuffer as PfnBindVertexBuffer as *const c_void,
+            missing_BindVertexBuffers as PfnBindVertexBuffers as *const c_void,
+            missing_BlendBarrierKHR as PfnBlendBarrierKHR as *const c_void,
+            missing_BlendColor as PfnBlendColor as *const c_void,
+            missing_BlendEquation as PfnBlendEquation as *const c_void,
+            missing_BlendEquationSeparate as PfnBlendEquationSeparate as *const c_void,
+            missing_BlendEquationSeparatei as PfnBlendEquationSeparatei as *const c_void,
+            missing_BlendEquationSeparateiARB as PfnBlendEquationSeparateiARB
+                as *const c_void,
+            missing_BlendEquationi as PfnBlendEquationi as *const c_void,
+            missing_BlendEquationiARB as PfnBlendEquationiARB as *const c_void,
+            missing_BlendFunc as PfnBlendFunc as *const c_void,
+            missing_BlendFuncSeparate as PfnBlendFuncSeparate as *const c_void,
+            missing_BlendFuncSeparatei as PfnBlendFuncSeparatei as *const c_void,
+            missing_BlendFuncSeparateiARB as PfnBlendFuncSeparateiARB as *const c_void,
+            missing_BlendFunci as PfnBlendFunci as *const c_void,
+            missing_BlendFunciARB as PfnBlendFunciARB as *const c_void,
+            missing_BlitFramebuffer as PfnBlitFramebuffer as *const c_void,
+            missing_BlitNamedFramebuffer as PfnBlitNamedFramebuffer as *const c_void,
+            missing_BufferData as PfnBufferData as *const c_void,
+            missing_BufferPageCommitmentARB as PfnBufferPageCommitmentARB
+                as *const c_void,
+            missing_BufferStorage as PfnBufferStorage as *const c_void,
+            missing_BufferSubData as PfnBufferSubData as *const c_void,
+            missing_CheckFramebufferStatus as PfnCheckFramebufferStatus as *const c_void,
+            missing_CheckNamedFramebufferStatus as PfnCheckNamedFramebufferStatus
+                as *const c_void,
+            missing_ClampColor as PfnClampColor as *const c_void,
+            missing_Clear as PfnClear as *const c_void,
+            missing_ClearBufferData as PfnClearBufferData as *const c_void,
+            missing_ClearBufferSubData as PfnClearBufferSubData as *const c_void,
+            missing_ClearBufferfi as PfnClearBufferfi as *const c_void,
+            missing_ClearBufferfv as PfnClearBufferfv as *const c_void,
+            missing_ClearBufferiv as PfnClearBufferiv as *const c_void,
+            missing_ClearBufferuiv as PfnClearBufferuiv as *const c_void,
+            missing_ClearColor as PfnClearColor as *const c_void,
+            missing_ClearDepth as PfnClearDepth as *const c_void,
+            missing_ClearDepthf as PfnClearDepthf as *const c_void,
+            missing_ClearNamedBufferData as PfnClearNamedBufferData as *const c_void,
+            missing_ClearNamedBufferSubData as PfnClearNamedBufferSubData
+                as *const c_void,
+            missing_ClearNamedFramebufferfi as PfnClearNamedFramebufferfi
+                as *const c_void,
+            missing_ClearNamedFramebufferfv as PfnClearNamedFramebufferfv
+                as *const c_void,
+            missing_ClearNamedFramebufferiv as PfnClearNamedFramebufferiv
+                as *const c_void,
+            missing_ClearNamedFramebufferuiv as PfnClearNamedFramebufferuiv
+                as *const c_void,
+            missing_ClearStencil as PfnClearStencil as *const c_void,
+            missing_ClearTexImage as PfnClearTexImage as *const c_void,
+            missing_ClearTexSubImage as PfnClearTexSubImage as *const c_void,
+            missing_ClientWaitSync as PfnClientWaitSync as *const c_void,
+            missing_ClipControl as PfnClipControl as *const c_void,
+            missing_ColorMask as PfnColorMask as *const c_void,
+            missing_ColorMaski as PfnColorMaski as *const c_void,
+            missing_CompileShader as PfnCompileShader as *const c_void,
+            missing_CompileShaderIncludeARB as PfnCompileShaderIncludeARB
+                as *const c_void,
+            missing_CompressedTexImage1D as PfnCompressedTexImage1D as *const c_void,
+            missing_CompressedTexImage2D as PfnCompressedTexImage2D as *const c_void,
+            missing_CompressedTexImage3D as PfnCompressedTexImage3D as *const c_void,
+            missing_CompressedTexSubImage1D as PfnCompressedTexSubImage1D
+                as *const c_void,
+            missing_CompressedTexSubImage2D as PfnCompressedTexSubImage2D
+                as *const c_void,
+            missing_CompressedTexSubImage3D as PfnCompressedTexSubImage3D
+                as *const c_void,
+            missing_CompressedTextureSubImage1D as PfnCompressedTextureSubImage1D
+                as *const c_void,
+            missing_CompressedTextureSubImage2D as PfnCompressedTextureSubImage2D
+                as *const c_void,
+            missing_CompressedTextureSubImage3D as PfnCompressedTextureSubImage3D
+                as *const c_void,
+            missing_CopyBufferSubData as PfnCopyBufferSubData as *const c_void,
+            missing_CopyImageSubData as PfnCopyImageSubData as *const c_void,
+            missing_CopyNamedBufferSubData as PfnCopyNamedBufferSubData as *const c_void,
+            missing_CopyTexImage1D as PfnCopyTexImage1D as *const c_void,
+            missing_CopyTexImage2D as PfnCopyTexImage2D as *const c_void,
+            missing_CopyTexSubImage1D as PfnCopyTexSubImage1D as *const c_void,
+            missing_CopyTexSubImage2D as PfnCopyTexSubImage2D as *const c_void,
+            missing_CopyTexSubImage3D as PfnCopyTexSubImage3D as *const c_void,
+            missing_CopyTextureSubImage1D as PfnCopyTextureSubImage1D as *const c_void,
+            missing_CopyTextureSubImage2D as PfnCopyTextureSubImage2D as *const c_void,
+            missing_CopyTextureSubImage3D as PfnCopyTextureSubImage3D as *const c_void,
+            missing_CreateBuffers as PfnCreateBuffers as *const c_void,
+            missing_CreateFramebuffers as PfnCreateFramebuffers as *const c_void,
+            missing_CreateProgram as PfnCreateProgram as *const c_void,
+            missing_CreateProgramPipelines as PfnCreateProgramPipelines as *const c_void,
+            missing_CreateQueries as PfnCreateQueries as *const c_void,
+            missing_CreateRenderbuffers as PfnCreateRenderbuffers as *const c_void,
+            missing_CreateSamplers as PfnCreateSamplers as *const c_void,
+            missing_CreateShader as PfnCreateShader as *const c_void,
+            missing_CreateShaderProgramv as PfnCreateShaderProgramv as *const c_void,
+            missing_CreateSyncFromCLeventARB as PfnCreateSyncFromCLeventARB
+                as *const c_void,
+            missing_CreateTextures as PfnCreateTextures as *const c_void,
+            missing_CreateTransformFeedbacks as PfnCreateTransformFeedbacks
+                as *const c_void,
+            missing_CreateVertexArrays as PfnCreateVertexArrays as *const c_void,
+            missing_CullFace as PfnCullFace as *const c_void,
+            missing_DebugMessageCallback as PfnDebugMessageCallback as *const c_void,
+            missing_DebugMessageCallbackARB as PfnDebugMessageCallbackARB
+                as *const c_void,
+            missing_DebugMessageControl as PfnDebugMessageControl as *const c_void,
+            missing_DebugMessageControlARB as PfnDebugMessageControlARB as *const c_void,
+            missing_DebugMessageInsert as PfnDebugMessageInsert as *const c_void,
+            missing_DebugMessageInsertARB as PfnDebugMessageInsertARB as *const c_void,
+            missing_DeleteBuffers as PfnDeleteBuffers as *const c_void,
+            missing_DeleteFramebuffers as PfnDeleteFramebuffers as *const c_void,
+            missing_DeleteNamedStringARB as PfnDeleteNamedStringARB as *const c_void,
+            missing_DeleteProgram as PfnDeleteProgram as *const c_void,
+            missing_DeleteProgramPipelines as PfnDeleteProgramPipelines as *const c_void,
+            missing_DeleteQueries as PfnDeleteQueries as *const c_void,
+            missing_DeleteRenderbuffers as PfnDeleteRenderbuffers as *const c_void,
+            missing_DeleteSamplers as PfnDeleteSamplers as *const c_void,
+            missing_DeleteShader as PfnDeleteShader as *const c_void,
+            missing_DeleteSync as PfnDeleteSync as *const c_void,
+            missing_DeleteTextures as PfnDeleteTextures as *const c_void,
+            missing_DeleteTransformFeedbacks as PfnDeleteTransformFeedbacks
+                as *const c_void,
+            missing_DeleteVertexArrays as PfnDeleteVertexArrays as *const c_void,
+            missing_DepthFunc as PfnDepthFunc as *const c_void,
+            missing_DepthMask as PfnDepthMask as *const c_void,
+            missing_DepthRange as PfnDepthRange as *const c_void,
+            missing_DepthRangeArraydvNV as PfnDepthRangeArraydvNV as *const c_void,
+            missing_DepthRangeArrayv as PfnDepthRangeArrayv as *const c_void,
+            missing_DepthRangeIndexed as PfnDepthRangeIndexed as *const c_void,
+            missing_DepthRangeIndexeddNV as PfnDepthRangeIndexeddNV as *const c_void,
+            missing_DepthRangef as PfnDepthRangef as *const c_void,
+            missing_DetachShader as PfnDetachShader as *const c_void,
+            missing_Disable as PfnDisable as *const c_void,
+            missing_DisableVertexArrayAttrib as PfnDisableVertexArrayAttrib
+                as *const c_void,
+            missing_DisableVertexAttribArray as PfnDisableVertexAttribArray
+                as *const c_void,
+            missing_Disablei as PfnDisablei as *const c_void,
+            missing_DispatchCompute as PfnDispatchCompute as *const c_void,
+            missing_DispatchComputeGroupSizeARB as PfnDispatchComputeGroupSizeARB
+                as *const c_void,
+            missing_DispatchComputeIndirect as PfnDispatchComputeIndirect
+                as *const c_void,
+            missing_DrawArrays as PfnDrawArrays as *const c_void,
+            missing_DrawArraysIndirect as PfnDrawArraysIndirect as *const c_void,
+            missing_DrawArraysInstanced as PfnDrawArraysInstanced as *const c_void,
+            missing_DrawArraysInstancedARB as PfnDrawArraysInstancedARB as *const c_void,
+            missing_DrawArraysInstancedBaseInstance as PfnDrawArraysInstancedBaseInstance
+                as *const c_void,
+            missing_DrawBuffer as PfnDrawBuffer as *const c_void,
+            missing_DrawBuffers as PfnDrawBuffers as *const c_void,
+            missing_DrawElements as PfnDrawElements as *const c_void,
+            missing_DrawElementsBaseVertex as PfnDrawElementsBaseVertex as *const c_void,
+            missing_DrawElementsIndirect as PfnDrawElementsIndirect as *const c_void,
+            missing_DrawElementsInstanced as PfnDrawElementsInstanced as *const c_void,
+            missing_DrawElementsInstancedARB as PfnDrawElementsInstancedARB
+                as *const c_void,
+            missing_DrawElementsInstancedBaseInstance
+                as PfnDrawElementsInstancedBaseInstance as *const c_void,
+            missing_DrawElementsInstancedBaseVertex as PfnDrawElementsInstancedBaseVertex
+                as *const c_void,
+            missing_DrawElementsInstancedBaseVertexBaseInstance
+                as PfnDrawElementsInstancedBaseVertexBaseInstance as *const c_void,
+            missing_DrawRangeElements as PfnDrawRangeElements as *const c_void,
+            missing_DrawRangeElementsBaseVertex as PfnDrawRangeElementsBaseVertex
+                as *const c_void,
+            missing_DrawTransformFeedback as PfnDrawTransformFeedback as *const c_void,
+            missing_DrawTransformFeedbackInstanced as PfnDrawTransformFeedbackInstanced
+                as *const c_void,
+            missing_DrawTransformFeedbackStream as PfnDrawTransformFeedbackStream
+                as *const c_void,
+            missing_DrawTransformFeedbackStreamInstanced
+                as PfnDrawTransformFeedbackStreamInstanced as *const c_void,
+            missing_Enable as PfnEnable as *const c_void,
+            missing_EnableVertexArrayAttrib as PfnEnableVertexArrayAttrib
+                as *const c_void,
+            missing_EnableVertexAttribArray as PfnEnableVertexAttribArray
+                as *const c_void,
+            missing_Enablei as PfnEnablei as *const c_void,
+            missing_EndConditionalRender as PfnEndConditionalRender as *const c_void,
+            missing_EndQuery as PfnEndQuery as *const c_void,
+            missing_EndQueryIndexed as PfnEndQueryIndexed as *const c_void,
+            missing_EndTransformFeedback as PfnEndTransformFeedback as *const c_void,
+            missing_EvaluateDepthValuesARB as PfnEvaluateDepthValuesARB as *const c_void,
+            missing_FenceSync as PfnFenceSync as *const c_void,
+            missing_Finish as PfnFinish as *const c_void,
+            missing_Flush as PfnFlush as *const c_void,
+            missing_FlushMappedBufferRange as PfnFlushMappedBufferRange as *const c_void,
+            missing_FlushMappedNamedBufferRange as PfnFlushMappedNamedBufferRange
+                as *const c_void,
+            missing_FramebufferParameteri as PfnFramebufferParameteri as *const c_void,
+            missing_FramebufferRenderbuffer as PfnFramebufferRenderbuffer
+                as *const c_void,
+            missing_FramebufferSampleLocationsfvARB as PfnFramebufferSampleLocationsfvARB
+                as *const c_void,
+            missing_FramebufferTexture as PfnFramebufferTexture as *const c_void,
+            missing_FramebufferTexture1D as PfnFramebufferTexture1D as *const c_void,
+            missing_FramebufferTexture2D as PfnFramebufferTexture2D as *const c_void,
+            missing_FramebufferTexture3D as PfnFramebufferTexture3D as *const c_void,
+            missing_FramebufferTextureARB as PfnFramebufferTextureARB as *const c_void,
+            missing_FramebufferTextureFaceARB as PfnFramebufferTextureFaceARB
+                as *const c_void,
+            missing_FramebufferTextureLayer as PfnFramebufferTextureLayer
+                as *const c_void,
+            missing_FramebufferTextureLayerARB as PfnFramebufferTextureLayerARB
+                as *const c_void,
+            missing_FrontFace as PfnFrontFace as *const c_void,
+            missing_GenBuffers as PfnGenBuffers as *const c_void,
+            missing_GenFramebuffers as PfnGenFramebuffers as *const c_void,
+            missing_GenProgramPipelines as PfnGenProgramPipelines as *const c_void,
+            missing_GenQueries as PfnGenQueries as *const c_void,
+            missing_GenRenderbuffers as PfnGenRenderbuffers as *const c_void,
+            missing_GenSamplers as PfnGenSamplers as *const c_void,
+            missing_GenTextures as PfnGenTextures as *const c_void,
+            missing_GenTransformFeedbacks as PfnGenTransformFeedbacks as *const c_void,
+            missing_GenVertexArrays as PfnGenVertexArrays as *const c_void,
+            missing_GenerateMipmap as PfnGenerateMipmap as *const c_void,
+            missing_GenerateTextureMipmap as PfnGenerateTextureMipmap as *const c_void,
+            missing_GetActiveAtomicCounterBufferiv as PfnGetActiveAtomicCounterBufferiv
+                as *const c_void,
+            missing_GetActiveAttrib as PfnGetActiveAttrib as *const c_void,
+            missing_GetActiveSubroutineName as PfnGetActiveSubroutineName
+                as *const c_void,
+            missing_GetActiveSubroutineUniformName as PfnGetActiveSubroutineUniformName
+                as *const c_void,
+            missing_GetActiveSubroutineUniformiv as PfnGetActiveSubroutineUniformiv
+                as *const c_void,
+            missing_GetActiveUniform as PfnGetActiveUniform as *const c_void,
+            missing_GetActiveUniformBlockName as PfnGetActiveUniformBlockName
+                as *const c_void,
+            missing_GetActiveUniformBlockiv as PfnGetActiveUniformBlockiv
+                as *const c_void,
+            missing_GetActiveUniformName as PfnGetActiveUniformName as *const c_void,
+            missing_GetActiveUniformsiv as PfnGetActiveUniformsiv as *const c_void,
+            missing_GetAttachedShaders as PfnGetAttachedShaders as *const c_void,
+            missing_GetAttribLocation as PfnGetAttribLocation as *const c_void,
+            missing_GetBooleani_v as PfnGetBooleani_v as *const c_void,
+            missing_GetBooleanv as PfnGetBooleanv as *const c_void,
+            missing_GetBufferParameteri64v as PfnGetBufferParameteri64v as *const c_void,
+            missing_GetBufferParameteriv as PfnGetBufferParameteriv as *const c_void,
+            missing_GetBufferPointerv as PfnGetBufferPointerv as *const c_void,
+            missing_GetBufferSubData as PfnGetBufferSubData as *const c_void,
+            missing_GetCompressedTexImage as PfnGetCompressedTexImage as *const c_void,
+            missing_GetCompressedTextureImage as PfnGetCompressedTextureImage
+                as *const c_void,
+            missing_GetCompressedTextureSubImage as PfnGetCompressedTextureSubImage
+                as *const c_void,
+            missing_GetDebugMessageLog as PfnGetDebugMessageLog as *const c_void,
+            missing_GetDebugMessageLogARB as PfnGetDebugMessageLogARB as *const c_void,
+            missing_GetDoublei_v as PfnGetDoublei_v as *const c_void,
+            missing_GetDoublev as PfnGetDoublev as *const c_void,
+            missing_GetError as PfnGetError as *const c_void,
+            missing_GetFloati_v as PfnGetFloati_v as *const c_void,
+            missing_GetFloatv as PfnGetFloatv as *const c_void,
+            missing_GetFragDataIndex as PfnGetFragDataIndex as *const c_void,
+            missing_GetFragDataLocation as PfnGetFragDataLocation as *const c_void,
+            missing_GetFramebufferAttachmentParameteriv
+                as PfnGetFramebufferAttachmentParameteriv as *const c_void,
+            missing_GetFramebufferParameteriv as PfnGetFramebufferParameteriv
+                as *const c_void,
+            missing_GetGraphicsResetStatus as PfnGetGraphicsResetStatus as *const c_void,
+            missing_GetGraphicsResetStatusARB as PfnGetGraphicsResetStatusARB
+                as *const c_void,
+            missing_GetImageHandleARB as PfnGetImageHandleARB as *const c_void,
+            missing_GetInteger64i_v as PfnGetInteger64i_v as *const c_void,
+            missing_GetInteger64v as PfnGetInteger64v as *const c_void,
+            missing_GetIntegeri_v as PfnGetIntegeri_v as *const c_void,
+            missing_GetIntegerv as PfnGetIntegerv as *const c_void,
+            missing_GetInternalformati64v as PfnGetInternalformati64v as *const c_void,
+            missing_GetInternalformativ as PfnGetInternalformativ as *const c_void,
+            missing_GetMultisamplefv as PfnGetMultisamplefv as *const c_void,
+            missing_GetNamedBufferParameteri64v as PfnGetNamedBufferParameteri64v
+                as *const c_void,
+            missing_GetNamedBufferParameteriv as PfnGetNamedBufferParameteriv
+                as *const c_void,
+            missing_GetNamedBufferPointerv as PfnGetNamedBufferPointerv as *const c_void,
+            missing_GetNamedBufferSubData as PfnGetNamedBufferSubData as *const c_void,
+            missing_GetNamedFramebufferAttachmentParameteriv
+                as PfnGetNamedFramebufferAttachmentParameteriv as *const c_void,
+            missing_GetNamedFramebufferParameteriv as PfnGetNamedFramebufferParameteriv
+                as *const c_void,
+            missing_GetNamedRenderbufferParameteriv as PfnGetNamedRenderbufferParameteriv
+                as *const c_void,
+            missing_GetNamedStringARB as PfnGetNamedStringARB as *const c_void,
+            missing_GetNamedStringivARB as PfnGetNamedStringivARB as *const c_void,
+            missing_GetObjectLabel as PfnGetObjectLabel as *const c_void,
+            missing_GetObjectPtrLabel as PfnGetObjectPtrLabel as *const c_void,
+            missing_GetPointerv as PfnGetPointerv as *const c_void,
+            missing_GetProgramBinary as PfnGetProgramBinary as *const c_void,
+            missing_GetProgramInfoLog as PfnGetProgramInfoLog as *const c_void,
+            missing_GetProgramInterfaceiv as PfnGetProgramInterfaceiv as *const c_void,
+            missing_GetProgramPipelineInfoLog as PfnGetProgramPipelineInfoLog
+                as *const c_void,
+            missing_GetProgramPipelineiv as PfnGetProgramPipelineiv as *const c_void,
+            missing_GetProgramResourceIndex as PfnGetProgramResourceIndex
+                as *const c_void,
+            missing_GetProgramResourceLocation as PfnGetProgramResourceLocation
+                as *const c_void,
+            missing_GetProgramResourceLocationIndex as PfnGetProgramResourceLocationIndex
+                as *const c_void,
+            missing_GetProgramResourceName as PfnGetProgramResourceName as *const c_void,
+            missing_GetProgramResourceiv as PfnGetProgramResourceiv as *const c_void,
+            missing_GetProgramStageiv as PfnGetProgramStageiv as *const c_void,
+            missing_GetProgramiv as PfnGetProgramiv as *const c_void,
+            missing_GetQueryBufferObjecti64v as PfnGetQueryBufferObjecti64v
+                as *const c_void,
+            missing_GetQueryBufferObjectiv as PfnGetQueryBufferObjectiv as *const c_void,
+            missing_GetQueryBufferObjectui64v as PfnGetQueryBufferObjectui64v
+                as *const c_void,
+            missing_GetQueryBufferObjectuiv as PfnGetQueryBufferObjectuiv
+                as *const c_void,
+            missing_GetQueryIndexediv as PfnGetQueryIndexediv as *const c_void,
+            missing_GetQueryObjecti64v as PfnGetQueryObjecti64v as *const c_void,
+            missing_GetQueryObjectiv as PfnGetQueryObjectiv as *const c_void,
+            missing_GetQueryObjectui64v as PfnGetQueryObjectui64v as *const c_void,
+            missing_GetQueryObjectuiv as PfnGetQueryObjectuiv as *const c_void,
+            missing_GetQueryiv as PfnGetQueryiv as *const c_void,
+            missing_GetRenderbufferParameteriv as PfnGetRenderbufferParameteriv
+                as *const c_void,
+            missing_GetSamplerParameterIiv as PfnGetSamplerParameterIiv as *const c_void,
+            missing_GetSamplerParameterIuiv as PfnGetSamplerParameterIuiv
+                as *const c_void,
+            missing_GetSamplerParameterfv as PfnGetSamplerParameterfv as *const c_void,
+            missing_GetSamplerParameteriv as PfnGetSamplerParameteriv as *const c_void,
+            missing_GetShaderInfoLog as PfnGetShaderInfoLog as *const c_void,
+            missing_GetShaderPrecisionFormat as PfnGetShaderPrecisionFormat
+                as *const c_void,
+            missing_GetShaderSource as PfnGetShaderSource as *const c_void,
+            missing_GetShaderiv as PfnGetShaderiv as *const c_void,
+            missing_GetString as PfnGetString as *const c_void,
+            missing_GetStringi as PfnGetStringi as *const c_void,
+            missing_GetSubroutineIndex as PfnGetSubroutineIndex as *const c_void,
+            missing_GetSubroutineUniformLocation as PfnGetSubroutineUniformLocation
+                as *const c_void,
+            missing_GetSynciv as PfnGetSynciv as *const c_void,
+            missing_GetTexImage as PfnGetTexImage as *const c_void,
+            missing_GetTexLevelParameterfv as PfnGetTexLevelParameterfv as *const c_void,
+            missing_GetTexLevelParameteriv as PfnGetTexLevelParameteriv as *const c_void,
+            missing_GetTexParameterIiv as PfnGetTexParameterIiv as *const c_void,
+            missing_GetTexParameterIuiv as PfnGetTexParameterIuiv as *const c_void,
+            missing_GetTexParameterfv as PfnGetTexParameterfv as *const c_void,
+            missing_GetTexParameteriv as PfnGetTexParameteriv as *const c_void,
+            missing_GetTextureHandleARB as PfnGetTextureHandleARB as *const c_void,
+            missing_GetTextureImage as PfnGetTextureImage as *const c_void,
+            missing_GetTextureLevelParameterfv as PfnGetTextureLevelParameterfv
+                as *const c_void,
+            missing_GetTextureLevelParameteriv as PfnGetTextureLevelParameteriv
+                as *const c_void,
+            missing_GetTextureParameterIiv as PfnGetTextureParameterIiv as *const c_void,
+            missing_GetTextureParameterIuiv as PfnGetTextureParameterIuiv
+                as *const c_void,
+            missing_GetTextureParameterfv as PfnGetTextureParameterfv as *const c_void,
+            missing_GetTextureParameteriv as PfnGetTextureParameteriv as *const c_void,
+            missing_GetTextureSamplerHandleARB as PfnGetTextureSamplerHandleARB
+                as *const c_void,
+            missing_GetTextureSubImage as PfnGetTextureSubImage as *const c_void,
+            missing_GetTransformFeedbackVarying as PfnGetTransformFeedbackVarying
+                as *const c_void,
+            missing_GetTransformFeedbacki64_v as PfnGetTransformFeedbacki64_v
+                as *const c_void,
+            missing_GetTransformFeedbacki_v as PfnGetTransformFeedbacki_v
+                as *const c_void,
+            missing_GetTransformFeedbackiv as PfnGetTransformFeedbackiv as *const c_void,
+            missing_GetUniformBlockIndex as PfnGetUniformBlockIndex as *const c_void,
+            missing_GetUniformIndices as PfnGetUniformIndices as *const c_void,
+            missing_GetUniformLocation as PfnGetUniformLocation as *const c_void,
+            missing_GetUniformSubroutineuiv as PfnGetUniformSubroutineuiv
+                as *const c_void,
+            missing_GetUniformdv as PfnGetUniformdv as *const c_void,
+            missing_GetUniformfv as PfnGetUniformfv as *const c_void,
+            missing_GetUniformi64vARB as PfnGetUniformi64vARB as *const c_void,
+            missing_GetUniformiv as PfnGetUniformiv as *const c_void,
+            missing_GetUniformui64vARB as PfnGetUniformui64vARB as *const c_void,
+            missing_GetUniformuiv as PfnGetUniformuiv as *const c_void,
+            missing_GetVertexArrayIndexed64iv as PfnGetVertexArrayIndexed64iv
+                as *const c_void,
+            missing_GetVertexArrayIndexediv as PfnGetVertexArrayIndexediv
+                as *const c_void,
+            missing_GetVertexArrayiv as PfnGetVertexArrayiv as *const c_void,
+            missing_GetVertexAttribIiv as PfnGetVertexAttribIiv as *const c_void,
+            missing_GetVertexAttribIuiv as PfnGetVertexAttribIuiv as *const c_void,
+            missing_GetVertexAttribLdv as PfnGetVertexAttribLdv as *const c_void,
+            missing_GetVertexAttribLui64vARB as PfnGetVertexAttribLui64vARB
+                as *const c_void,
+            missing_GetVertexAttribPointerv as PfnGetVertexAttribPointerv
+                as *const c_void,
+            missing_GetVertexAttribdv as PfnGetVertexAttribdv as *const c_void,
+            missing_GetVertexAttribfv as PfnGetVertexAttribfv as *const c_void,
+            missing_GetVertexAttribiv as PfnGetVertexAttribiv as *const c_void,
+            missing_GetnCompressedTexImage as PfnGetnCompressedTexImage as *const c_void,
+            missing_GetnCompressedTexImageARB as PfnGetnCompressedTexImageARB
+                as *const c_void,
+            missing_GetnTexImage as PfnGetnTexImage as *const c_void,
+            missing_GetnTexImageARB as PfnGetnTexImageARB as *const c_void,
+            missing_GetnUniformdv as PfnGetnUniformdv as *const c_void,
+            missing_GetnUniformdvARB as PfnGetnUniformdvARB as *const c_void,
+            missing_GetnUniformfv as PfnGetnUniformfv as *const c_void,
+            missing_GetnUniformfvARB as PfnGetnUniformfvARB as *const c_void,
+            missing_GetnUniformi64vARB as PfnGetnUniformi64vARB as *const c_void,
+            missing_GetnUniformiv as PfnGetnUniformiv as *const c_void,
+            missing_GetnUniformivARB as PfnGetnUniformivARB as *const c_void,
+            missing_GetnUniformui64vARB as PfnGetnUniformui64vARB as *const c_void,
+            missing_GetnUniformuiv as PfnGetnUniformuiv as *const c_void,
+            missing_GetnUniformuivARB as PfnGetnUniformuivARB as *const c_void,
+            missing_Hint as PfnHint as *const c_void,
+            missing_InvalidateBufferData as PfnInvalidateBufferData as *const c_void,
+            missing_InvalidateBufferSubData as PfnInvalidateBufferSubData
+                as *const c_void,
+            missing_InvalidateFramebuffer as PfnInvalidateFramebuffer as *const c_void,
+            missing_InvalidateNamedFramebufferData as PfnInvalidateNamedFramebufferData
+                as *const c_void,
+            missing_InvalidateNamedFramebufferSubData
+                as PfnInvalidateNamedFramebufferSubData as *const c_void,
+            missing_InvalidateSubFramebuffer as PfnInvalidateSubFramebuffer
+                as *const c_void,
+            missing_InvalidateTexImage as PfnInvalidateTexImage as *const c_void,
+            missing_InvalidateTexSubImage as PfnInvalidateTexSubImage as *const c_void,
+            missing_IsBuffer as PfnIsBuffer as *const c_void,
+            missing_IsEnabled as PfnIsEnabled as *const c_void,
+            missing_IsEnabledi as PfnIsEnabledi as *const c_void,
+            missing_IsFramebuffer as PfnIsFramebuffer as *const c_void,
+            missing_IsImageHandleResidentARB as PfnIsImageHandleResidentARB
+                as *const c_void,
+            missing_IsNamedStringARB as PfnIsNamedStringARB as *const c_void,
+            missing_IsProgram as PfnIsProgram as *const c_void,
+            missing_IsProgramPipeline as PfnIsProgramPipeline as *const c_void,
+            missing_IsQuery as PfnIsQuery as *const c_void,
+            missing_IsRenderbuffer as PfnIsRenderbuffer as *const c_void,
+            missing_IsSampler as PfnIsSampler as *const c_void,
+            missing_IsShader as PfnIsShader as *const c_void,
+            missing_IsSync as PfnIsSync as *const c_void,
+            missing_IsTexture as PfnIsTexture as *const c_void,
+            missing_IsTextureHandleResidentARB as PfnIsTextureHandleResidentARB
+                as *const c_void,
+            missing_IsTransformFeedback as PfnIsTransformFeedback as *const c_void,
+            missing_IsVertexArray as PfnIsVertexArray as *const c_void,
+            missing_LineWidth as PfnLineWidth as *const c_void,
+            missing_LinkProgram as PfnLinkProgram as *const c_void,
+            missing_LogicOp as PfnLogicOp as *const c_void,
+            missing_MakeImageHandleNonResidentARB as PfnMakeImageHandleNonResidentARB
+                as *const c_void,
+            missing_MakeImageHandleResidentARB as PfnMakeImageHandleResidentARB
+                as *const c_void,
+            missing_MakeTextureHandleNonResidentARB as PfnMakeTextureHandleNonResidentARB
+                as *const c_void,
+            missing_MakeTextureHandleResidentARB as PfnMakeTextureHandleResidentARB
+                as *const c_void,
+            missing_MapBuffer as PfnMapBuffer as *const c_void,
+            missing_MapBufferRange as PfnMapBufferRange as *const c_void,
+            missing_MapNamedBuffer as PfnMapNamedBuffer as *const c_void,
+            missing_MapNamedBufferRange as PfnMapNamedBufferRange as *const c_void,
+            missing_MaxShaderCompilerThreadsARB as PfnMaxShaderCompilerThreadsARB
+                as *const c_void,
+            missing_MaxShaderCompilerThreadsKHR as PfnMaxShaderCompilerThreadsKHR
+                as *const c_void,
+            missing_MemoryBarrier as PfnMemoryBarrier as *const c_void,
+            missing_MemoryBarrierByRegion as PfnMemoryBarrierByRegion as *const c_void,
+            missing_MinSampleShading as PfnMinSampleShading as *const c_void,
+            missing_MinSampleShadingARB as PfnMinSampleShadingARB as *const c_void,
+            missing_MultiDrawArrays as PfnMultiDrawArrays as *const c_void,
+            missing_MultiDrawArraysIndirect as PfnMultiDrawArraysIndirect
+                as *const c_void,
+            missing_MultiDrawArraysIndirectCount as PfnMultiDrawArraysIndirectCount
+                as *const c_void,
+            missing_MultiDrawArraysIndirectCountARB as PfnMultiDrawArraysIndirectCountARB
+                as *const c_void,
+            missing_MultiDrawElements as PfnMultiDrawElements as *const c_void,
+            missing_MultiDrawElementsBaseVertex as PfnMultiDrawElementsBaseVertex
+                as *const c_void,
+            missing_MultiDrawElementsIndirect as PfnMultiDrawElementsIndirect
+                as *const c_void,
+            missing_MultiDrawElementsIndirectCount as PfnMultiDrawElementsIndirectCount
+                as *const c_void,
+            missing_MultiDrawElementsIndirectCountARB
+                as PfnMultiDrawElementsIndirectCountARB as *const c_void,
+            missing_NamedBufferData as PfnNamedBufferData as *const c_void,
+            missing_NamedBufferPageCommitmentARB as PfnNamedBufferPageCommitmentARB
+                as *const c_void,
+            missing_NamedBufferPageCommitmentEXT as PfnNamedBufferPageCommitmentEXT
+                as *const c_void,
+            missing_NamedBufferStorage as PfnNamedBufferStorage as *const c_void,
+            missing_NamedBufferSubData as PfnNamedBufferSubData as *const c_void,
+            missing_NamedFramebufferDrawBuffer as PfnNamedFramebufferDrawBuffer
+                as *const c_void,
+            missing_NamedFramebufferDrawBuffers as PfnNamedFramebufferDrawBuffers
+                as *const c_void,
+            missing_NamedFramebufferParameteri as PfnNamedFramebufferParameteri
+                as *const c_void,
+            missing_NamedFramebufferReadBuffer as PfnNamedFramebufferReadBuffer
+                as *const c_void,
+            missing_NamedFramebufferRenderbuffer as PfnNamedFramebufferRenderbuffer
+                as *const c_void,
+            missing_NamedFramebufferSampleLocationsfvARB
+                as PfnNamedFramebufferSampleLocationsfvARB as *const c_void,
+            missing_NamedFramebufferTexture as PfnNamedFramebufferTexture
+                as *const c_void,
+            missing_NamedFramebufferTextureLayer as PfnNamedFramebufferTextureLayer
+                as *const c_void,
+            missing_NamedRenderbufferStorage as PfnNamedRenderbufferStorage
+                as *const c_void,
+            missing_NamedRenderbufferStorageMultisample
+                as PfnNamedRenderbufferStorageMultisample as *const c_void,
+            missing_NamedStringARB as PfnNamedStringARB as *const c_void,
+            missing_ObjectLabel as PfnObjectLabel as *const c_void,
+            missing_ObjectPtrLabel as PfnObjectPtrLabel as *const c_void,
+            missing_PatchParameterfv as PfnPatchParameterfv as *const c_void,
+            missing_PatchParameteri as PfnPatchParameteri as *const c_void,
+            missing_PauseTransformFeedback as PfnPauseTransformFeedback as *const c_void,
+            missing_PixelStoref as PfnPixelStoref as *const c_void,
+            missing_PixelStorei as PfnPixelStorei as *const c_void,
+            missing_PointParameterf as PfnPointParameterf as *const c_void,
+            missing_PointParameterfv as PfnPointParameterfv as *const c_void,
+            missing_PointParameteri as PfnPointParameteri as *const c_void,
+            missing_PointParameteriv as PfnPointParameteriv as *const c_void,
+            missing_PointSize as PfnPointSize as *const c_void,
+            missing_PolygonMode as PfnPolygonMode as *const c_void,
+            missing_PolygonOffset as PfnPolygonOffset as *const c_void,
+            missing_PolygonOffsetClamp as PfnPolygonOffsetClamp as *const c_void,
+            missing_PopDebugGroup as PfnPopDebugGroup as *const c_void,
+            missing_PrimitiveBoundingBoxARB as PfnPrimitiveBoundingBoxARB
+                as *const c_void,
+            missing_PrimitiveRestartIndex as PfnPrimitiveRestartIndex as *const c_void,
+            missing_ProgramBinary as PfnProgramBinary as *const c_void,
+            missing_ProgramParameteri as PfnProgramParameteri as *const c_void,
+            missing_ProgramParameteriARB as PfnProgramParameteriARB as *const c_void,
+            missing_ProgramUniform1d as PfnProgramUniform1d as *const c_void,
+            missing_ProgramUniform1dv as PfnProgramUniform1dv as *const c_void,
+            missing_ProgramUniform1f as PfnProgramUniform1f as *const c_void,
+            missing_ProgramUniform1fv as PfnProgramUniform1fv as *const c_void,
+            missing_ProgramUniform1i as PfnProgramUniform1i as *const c_void,
+            missing_ProgramUniform1i64ARB as PfnProgramUniform1i64ARB as *const c_void,
+            missing_ProgramUniform1i64vARB as PfnProgramUniform1i64vARB as *const c_void,
+            missing_ProgramUniform1iv as PfnProgramUniform1iv as *const c_void,
+            missing_ProgramUniform1ui as PfnProgramUniform1ui as *const c_void,
+            missing_ProgramUniform1ui64ARB as PfnProgramUniform1ui64ARB as *const c_void,
+            missing_ProgramUniform1ui64vARB as PfnProgramUniform1ui64vARB
+                as *const c_void,
+            missing_ProgramUniform1uiv as PfnProgramUniform1uiv as *const c_void,
+            missing_ProgramUniform2d as PfnProgramUniform2d as *const c_void,
+            missing_ProgramUniform2dv as PfnProgramUniform2dv as *const c_void,
+            missing_ProgramUniform2f as PfnProgramUniform2f as *const c_void,
+            missing_ProgramUniform2fv as PfnProgramUniform2fv as *const c_void,
+            missing_ProgramUniform2i as PfnProgramUniform2i as *const c_void,
+            missing_ProgramUniform2i64ARB as PfnProgramUniform2i64ARB as *const c_void,
+            missing_ProgramUniform2i64vARB as PfnProgramUniform2i64vARB as *const c_void,
+            missing_ProgramUniform2iv as PfnProgramUniform2iv as *const c_void,
+            missing_ProgramUniform2ui as PfnProgramUniform2ui as *const c_void,
+            missing_ProgramUniform2ui64ARB as PfnProgramUniform2ui64ARB as *const c_void,
+            missing_ProgramUniform2ui64vARB as PfnProgramUniform2ui64vARB
+                as *const c_void,
+            missing_ProgramUniform2uiv as PfnProgramUniform2uiv as *const c_void,
+            missing_ProgramUniform3d as PfnProgramUniform3d as *const c_void,
+            missing_ProgramUniform3dv as PfnProgramUniform3dv as *const c_void,
+            missing_ProgramUniform3f as PfnProgramUniform3f as *const c_void,
+            missing_ProgramUniform3fv as PfnProgramUniform3fv as *const c_void,
+            missing_ProgramUniform3i as PfnProgramUniform3i as *const c_void,
+            missing_ProgramUniform3i64ARB as PfnProgramUniform3i64ARB as *const c_void,
+            missing_ProgramUniform3i64vARB as PfnProgramUniform3i64vARB as *const c_void,
+            missing_ProgramUniform3iv as PfnProgramUniform3iv as *const c_void,
+            missing_ProgramUniform3ui as PfnProgramUniform3ui as *const c_void,
+            missing_ProgramUniform3ui64ARB as PfnProgramUniform3ui64ARB as *const c_void,
+            missing_ProgramUniform3ui64vARB as PfnProgramUniform3ui64vARB
+                as *const c_void,
+            missing_ProgramUniform3uiv as PfnProgramUniform3uiv as *const c_void,
+            missing_ProgramUniform4d as PfnProgramUniform4d as *const c_void,
+            missing_ProgramUniform4dv as PfnProgramUniform4dv as *const c_void,
+            missing_ProgramUniform4f as PfnProgramUniform4f as *const c_void,
+            missing_ProgramUniform4fv as PfnProgramUniform4fv as *const c_void,
+            missing_ProgramUniform4i as PfnProgramUniform4i as *const c_void,
+            missing_ProgramUniform4i64ARB as PfnProgramUniform4i64ARB as *const c_void,
+            missing_ProgramUniform4i64vARB as PfnProgramUniform4i64vARB as *const c_void,
+            missing_ProgramUniform4iv as PfnProgramUniform4iv as *const c_void,
+            missing_ProgramUniform4ui as PfnProgramUniform4ui as *const c_void,
+            missing_ProgramUniform4ui64ARB as PfnProgramUniform4ui64ARB as *const c_void,
+            missing_ProgramUniform4ui64vARB as PfnProgramUniform4ui64vARB
+                as *const c_void,
+            missing_ProgramUniform4uiv as PfnProgramUniform4uiv as *const c_void,
+            missing_ProgramUniformHandleui64ARB as PfnProgramUniformHandleui64ARB
+                as *const c_void,
+            missing_ProgramUniformHandleui64vARB as PfnProgramUniformHandleui64vARB
+                as *const c_void,
+            missing_ProgramUniformMatrix2dv as PfnProgramUniformMatrix2dv
+                as *const c_void,
+            missing_ProgramUniformMatrix2fv as PfnProgramUniformMatrix2fv
+                as *const c_void,
+            missing_ProgramUniformMatrix2x3dv as PfnProgramUniformMatrix2x3dv
+                as *const c_void,
+            missing_ProgramUniformMatrix2x3fv as PfnProgramUniformMatrix2x3fv
+                as *const c_void,
+            missing_ProgramUniformMatrix2x4dv as PfnProgramUniformMatrix2x4dv
+                as *const c_void,
+            missing_ProgramUniformMatrix2x4fv as PfnProgramUniformMatrix2x4fv
+                as *const c_void,
+            missing_ProgramUniformMatrix3dv as PfnProgramUniformMatrix3dv
+                as *const c_void,
+            missing_ProgramUniformMatrix3fv as PfnProgramUniformMatrix3fv
+                as *const c_void,
+            missing_ProgramUniformMatrix3x2dv as PfnProgramUniformMatrix3x2dv
+                as *const c_void,
+            missing_ProgramUniformMatrix3x2fv as PfnProgramUniformMatrix3x2fv
+                as *const c_void,
+            missing_ProgramUniformMatrix3x4dv as PfnProgramUniformMatrix3x4dv
+                as *const c_void,
+            missing_ProgramUniformMatrix3x4fv as PfnProgramUniformMatrix3x4fv
+                as *const c_void,
+            missing_ProgramUniformMatrix4dv as PfnProgramUniformMatrix4dv
+                as *const c_void,
+            missing_ProgramUniformMatrix4fv as PfnProgramUniformMatrix4fv
+                as *const c_void,
+            missing_ProgramUniformMatrix4x2dv as PfnProgramUniformMatrix4x2dv
+                as *const c_void,
+            missing_ProgramUniformMatrix4x2fv as PfnProgramUniformMatrix4x2fv
+                as *const c_void,
+            missing_ProgramUniformMatrix4x3dv as PfnProgramUniformMatrix4x3dv
+                as *const c_void,
+            missing_ProgramUniformMatrix4x3fv as PfnProgramUniformMatrix4x3fv
+                as *const c_void,
+            missing_ProvokingVertex as PfnProvokingVertex as *const c_void,
+            missing_PushDebugGroup as PfnPushDebugGroup as *const c_void,
+            missing_QueryCounter as PfnQueryCounter as *const c_void,
+            missing_ReadBuffer as PfnReadBuffer as *const c_void,
+            missing_ReadPixels as PfnReadPixels as *const c_void,
+            missing_ReadnPixels as PfnReadnPixels as *const c_void,
+            missing_ReadnPixelsARB as PfnReadnPixelsARB as *const c_void,
+            missing_ReleaseShaderCompiler as PfnReleaseShaderCompiler as *const c_void,
+            missing_RenderbufferStorage as PfnRenderbufferStorage as *const c_void,
+            missing_RenderbufferStorageMultisample as PfnRenderbufferStorageMultisample
+                as *const c_void,
+            missing_ResumeTransformFeedback as PfnResumeTransformFeedback
+                as *const c_void,
+            missing_SampleCoverage as PfnSampleCoverage as *const c_void,
+            missing_SampleMaski as PfnSampleMaski as *const c_void,
+            missing_SamplerParameterIiv as PfnSamplerParameterIiv as *const c_void,
+            missing_SamplerParameterIuiv as PfnSamplerParameterIuiv as *const c_void,
+            missing_SamplerParameterf as PfnSamplerParameterf as *const c_void,
+            missing_SamplerParameterfv as PfnSamplerParameterfv as *const c_void,
+            missing_SamplerParameteri as PfnSamplerParameteri as *const c_void,
+            missing_SamplerParameteriv as PfnSamplerParameteriv as *const c_void,
+            missing_Scissor as PfnScissor as *const c_void,
+            missing_ScissorArrayv as PfnScissorArrayv as *const c_void,
+            missing_ScissorIndexed as PfnScissorIndexed as *const c_void,
+            missing_ScissorIndexedv as PfnScissorIndexedv as *const c_void,
+            missing_ShaderBinary as PfnShaderBinary as *const c_void,
+            missing_ShaderSource as PfnShaderSource as *const c_void,
+            missing_ShaderStorageBlockBinding as PfnShaderStorageBlockBinding
+                as *const c_void,
+            missing_SpecializeShader as PfnSpecializeShader as *const c_void,
+            missing_SpecializeShaderARB as PfnSpecializeShaderARB as *const c_void,
+            missing_StencilFunc as PfnStencilFunc as *const c_void,
+            missing_StencilFuncSeparate as PfnStencilFuncSeparate as *const c_void,
+            missing_StencilMask as PfnStencilMask as *const c_void,
+            missing_StencilMaskSeparate as PfnStencilMaskSeparate as *const c_void,
+            missing_StencilOp as PfnStencilOp as *const c_void,
+            missing_StencilOpSeparate as PfnStencilOpSeparate as *const c_void,
+            missing_TexBuffer as PfnTexBuffer as *const c_void,
+            missing_TexBufferARB as PfnTexBufferARB as *const c_void,
+            missing_TexBufferRange as PfnTexBufferRange as *const c_void,
+            missing_TexImage1D as PfnTexImage1D as *const c_void,
+            missing_TexImage2D as PfnTexImage2D as *const c_void,
+            missing_TexImage2DMultisample as PfnTexImage2DMultisample as *const c_void,
+            missing_TexImage3D as PfnTexImage3D as *const c_void,
+            missing_TexImage3DMultisample as PfnTexImage3DMultisample as *const c_void,
+            missing_TexPageCommitmentARB as PfnTexPageCommitmentARB as *const c_void,
+            missing_TexParameterIiv as PfnTexParameterIiv as *const c_void,
+            missing_TexParameterIuiv as PfnTexParameterIuiv as *const c_void,
+            missing_TexParameterf as PfnTexParameterf as *const c_void,
+            missing_TexParameterfv as PfnTexParameterfv as *const c_void,
+            missing_TexParameteri as PfnTexParameteri as *const c_void,
+            missing_TexParameteriv as PfnTexParameteriv as *const c_void,
+            missing_TexStorage1D as PfnTexStorage1D as *const c_void,
+            missing_TexStorage2D as PfnTexStorage2D as *const c_void,
+            missing_TexStorage2DMultisample as PfnTexStorage2DMultisample
+                as *const c_void,
+            missing_TexStorage3D as PfnTexStorage3D as *const c_void,
+            missing_TexStorage3DMultisample as PfnTexStorage3DMultisample
+                as *const c_void,
+            missing_TexSubImage1D as PfnTexSubImage1D as *const c_void,
+            missing_TexSubImage2D as PfnTexSubImage2D as *const c_void,
+            missing_TexSubImage3D as PfnTexSubImage3D as *const c_void,
+            missing_TextureBarrier as PfnTextureBarrier as *const c_void,
+            missing_TextureBuffer as PfnTextureBuffer as *const c_void,
+            missing_TextureBufferRange as PfnTextureBufferRange as *const c_void,
+            missing_TextureParameterIiv as PfnTextureParameterIiv as *const c_void,
+            missing_TextureParameterIuiv as PfnTextureParameterIuiv as *const c_void,
+            missing_TextureParameterf as PfnTextureParameterf as *const c_void,
+            missing_TextureParameterfv as PfnTextureParameterfv as *const c_void,
+            missing_TextureParameteri as PfnTextureParameteri as *const c_void,
+            missing_TextureParameteriv as PfnTextureParameteriv as *const c_void,
+            missing_TextureStorage1D as PfnTextureStorage1D as *const c_void,
+            missing_TextureStorage2D as PfnTextureStorage2D as *const c_void,
+            missing_TextureStorage2DMultisample as PfnTextureStorage2DMultisample
+                as *const c_void,
+            missing_TextureStorage3D as PfnTextureStorage3D as *const c_void,
+            missing_TextureStorage3DMultisample as PfnTextureStorage3DMultisample
+                as *const c_void,
+            missing_TextureSubImage1D as PfnTextureSubImage1D as *const c_void,
+            missing_TextureSubImage2D as PfnTextureSubImage2D as *const c_void,
+            missing_TextureSubImage3D as PfnTextureSubImage3D as *const c_void,
+            missing_TextureView as PfnTextureView as *const c_void,
+            missing_TransformFeedbackBufferBase as PfnTransformFeedbackBufferBase
+                as *const c_void,
+            missing_TransformFeedbackBufferRange as PfnTransformFeedbackBufferRange
+                as *const c_void,
+            missing_TransformFeedbackVaryings as PfnTransformFeedbackVaryings
+                as *const c_void,
+            missing_Uniform1d as PfnUniform1d as *const c_void,
+            missing_Uniform1dv as PfnUniform1dv as *const c_void,
+            missing_Uniform1f as PfnUniform1f as *const c_void,
+            missing_Uniform1fv as PfnUniform1fv as *const c_void,
+            missing_Uniform1i as PfnUniform1i as *const c_void,
+            missing_Uniform1i64ARB as PfnUniform1i64ARB as *const c_void,
+            missing_Uniform1i64vARB as PfnUniform1i64vARB as *const c_void,
+            missing_Uniform1iv as PfnUniform1iv as *const c_void,
+            missing_Uniform1ui as PfnUniform1ui as *const c_void,
+            missing_Uniform1ui64ARB as PfnUniform1ui64ARB as *const c_void,
+            missing_Uniform1ui64vARB as PfnUniform1ui64vARB as *const c_void,
+            missing_Uniform1uiv as PfnUniform1uiv as *const c_void,
+            missing_Uniform2d as PfnUniform2d as *const c_void,
+            missing_Uniform2dv as PfnUniform2dv as *const c_void,
+            missing_Uniform2f as PfnUniform2f as *const c_void,
+            missing_Uniform2fv as PfnUniform2fv as *const c_void,
+            missing_Uniform2i as PfnUniform2i as *const c_void,
+            missing_Uniform2i64ARB as PfnUniform2i64ARB as *const c_void,
+            missing_Uniform2i64vARB as PfnUniform2i64vARB as *const c_void,
+            missing_Uniform2iv as PfnUniform2iv as *const c_void,
+            missing_Uniform2ui as PfnUniform2ui as *const c_void,
+            missing_Uniform2ui64ARB as PfnUniform2ui64ARB as *const c_void,
+            missing_Uniform2ui64vARB as PfnUniform2ui64vARB as *const c_void,
+            missing_Uniform2uiv as PfnUniform2uiv as *const c_void,
+            missing_Uniform3d as PfnUniform3d as *const c_void,
+            missing_Uniform3dv as PfnUniform3dv as *const c_void,
+            missing_Uniform3f as PfnUniform3f as *const c_void,
+            missing_Uniform3fv as PfnUniform3fv as *const c_void,
+            missing_Uniform3i as PfnUniform3i as *const c_void,
+            missing_Uniform3i64ARB as PfnUniform3i64ARB as *const c_void,
+            missing_Uniform3i64vARB as PfnUniform3i64vARB as *const c_void,
+            missing_Uniform3iv as PfnUniform3iv as *const c_void,
+            missing_Uniform3ui as PfnUniform3ui as *const c_void,
+            missing_Uniform3ui64ARB as PfnUniform3ui64ARB as *const c_void,
+            missing_Uniform3ui64vARB as PfnUniform3ui64vARB as *const c_void,
+            missing_Uniform3uiv as PfnUniform3uiv as *const c_void,
+            missing_Uniform4d as PfnUniform4d as *const c_void,
+            missing_Uniform4dv as PfnUniform4dv as *const c_void,
+            missing_Uniform4f as PfnUniform4f as *const c_void,
+            missing_Uniform4fv as PfnUniform4fv as *const c_void,
+            missing_Uniform4i as PfnUniform4i as *const c_void,
+            missing_Uniform4i64ARB as PfnUniform4i64ARB as *const c_void,
+            missing_Uniform4i64vARB as PfnUniform4i64vARB as *const c_void,
+            missing_Uniform4iv as PfnUniform4iv as *const c_void,
+            missing_Uniform4ui as PfnUniform4ui as *const c_void,
+            missing_Uniform4ui64ARB as PfnUniform4ui64ARB as *const c_void,
+            missing_Uniform4ui64vARB as PfnUniform4ui64vARB as *const c_void,
+            missing_Uniform4uiv as PfnUniform4uiv as *const c_void,
+            missing_UniformBlockBinding as PfnUniformBlockBinding as *const c_void,
+            missing_UniformHandleui64ARB as PfnUniformHandleui64ARB as *const c_void,
+            missing_UniformHandleui64vARB as PfnUniformHandleui64vARB as *const c_void,
+            missing_UniformMatrix2dv as PfnUniformMatrix2dv as *const c_void,
+            missing_UniformMatrix2fv as PfnUniformMatrix2fv as *const c_void,
+            missing_UniformMatrix2x3dv as PfnUniformMatrix2x3dv as *const c_void,
+            missing_UniformMatrix2x3fv as PfnUniformMatrix2x3fv as *const c_void,
+            missing_UniformMatrix2x4dv as PfnUniformMatrix2x4dv as *const c_void,
+            missing_UniformMatrix2x4fv as PfnUniformMatrix2x4fv as *const c_void,
+            missing_UniformMatrix3dv as PfnUniformMatrix3dv as *const c_void,
+            missing_UniformMatrix3fv as PfnUniformMatrix3fv as *const c_void,
+            missing_UniformMatrix3x2dv as PfnUniformMatrix3x2dv as *const c_void,
+            missing_UniformMatrix3x2fv as PfnUniformMatrix3x2fv as *const c_void,
+            missing_UniformMatrix3x4dv as PfnUniformMatrix3x4dv as *const c_void,
+            missing_UniformMatrix3x4fv as PfnUniformMatrix3x4fv as *const c_void,
+            missing_UniformMatrix4dv as PfnUniformMatrix4dv as *const c_void,
+            missing_UniformMatrix4fv as PfnUniformMatrix4fv as *const c_void,
+            missing_UniformMatrix4x2dv as PfnUniformMatrix4x2dv as *const c_void,
+            missing_UniformMatrix4x2fv as PfnUniformMatrix4x2fv as *const c_void,
+            missing_UniformMatrix4x3dv as PfnUniformMatrix4x3dv as *const c_void,
+            missing_UniformMatrix4x3fv as PfnUniformMatrix4x3fv as *const c_void,
+            missing_UniformSubroutinesuiv as PfnUniformSubroutinesuiv as *const c_void,
+            missing_UnmapBuffer as PfnUnmapBuffer as *const c_void,
+            missing_UnmapNamedBuffer as PfnUnmapNamedBuffer as *const c_void,
+            missing_UseProgram as PfnUseProgram as *const c_void,
+            missing_UseProgramStages as PfnUseProgramStages as *const c_void,
+            missing_ValidateProgram as PfnValidateProgram as *const c_void,
+            missing_ValidateProgramPipeline as PfnValidateProgramPipeline
+                as *const c_void,
+            missing_VertexArrayAttribBinding as PfnVertexArrayAttribBinding
+                as *const c_void,
+            missing_VertexArrayAttribFormat as PfnVertexArrayAttribFormat
+                as *const c_void,
+            missing_VertexArrayAttribIFormat as PfnVertexArrayAttribIFormat
+                as *const c_void,
+            missing_VertexArrayAttribLFormat as PfnVertexArrayAttribLFormat
+                as *const c_void,
+            missing_VertexArrayBindingDivisor as PfnVertexArrayBindingDivisor
+                as *const c_void,
+            missing_VertexArrayElementBuffer as PfnVertexArrayElementBuffer
+                as *const c_void,
+            missing_VertexArrayVertexBuffer as PfnVertexArrayVertexBuffer
+                as *const c_void,
+            missing_VertexArrayVertexBuffers as PfnVertexArrayVertexBuffers
+                as *const c_void,
+            missing_VertexAttrib1d as PfnVertexAttrib1d as *const c_void,
+            missing_VertexAttrib1dv as PfnVertexAttrib1dv as *const c_void,
+            missing_VertexAttrib1f as PfnVertexAttrib1f as *const c_void,
+            missing_VertexAttrib1fv as PfnVertexAttrib1fv as *const c_void,
+            missing_VertexAttrib1s as PfnVertexAttrib1s as *const c_void,
+            missing_VertexAttrib1sv as PfnVertexAttrib1sv as *const c_void,
+            missing_VertexAttrib2d as PfnVertexAttrib2d as *const c_void,
+            missing_VertexAttrib2dv as PfnVertexAttrib2dv as *const c_void,
+            missing_VertexAttrib2f as PfnVertexAttrib2f as *const c_void,
+            missing_VertexAttrib2fv as PfnVertexAttrib2fv as *const c_void,
+            missing_VertexAttrib2s as PfnVertexAttrib2s as *const c_void,
+            missing_VertexAttrib2sv as PfnVertexAttrib2sv as *const c_void,
+            missing_VertexAttrib3d as PfnVertexAttrib3d as *const c_void,
+            missing_VertexAttrib3dv as PfnVertexAttrib3dv as *const c_void,
+            missing_VertexAttrib3f as PfnVertexAttrib3f as *const c_void,
+            missing_VertexAttrib3fv as PfnVertexAttrib3fv as *const c_void,
+            missing_VertexAttrib3s as PfnVertexAttrib3s as *const c_void,
+            missing_VertexAttrib3sv as PfnVertexAttrib3sv as *const c_void,
+            missing_VertexAttrib4Nbv as PfnVertexAttrib4Nbv as *const c_void,
+            missing_VertexAttrib4Niv as PfnVertexAttrib4Niv as *const c_void,
+            missing_VertexAttrib4Nsv as PfnVertexAttrib4Nsv as *const c_void,
+            missing_VertexAttrib4Nub as PfnVertexAttrib4Nub as *const c_void,
+            missing_VertexAttrib4Nubv as PfnVertexAttrib4Nubv as *const c_void,
+            missing_VertexAttrib4Nuiv as PfnVertexAttrib4Nuiv as *const c_void,
+            missing_VertexAttrib4Nusv as PfnVertexAttrib4Nusv as *const c_void,
+            missing_VertexAttrib4bv as PfnVertexAttrib4bv as *const c_void,
+            missing_VertexAttrib4d as PfnVertexAttrib4d as *const c_void,
+            missing_VertexAttrib4dv as PfnVertexAttrib4dv as *const c_void,
+            missing_VertexAttrib4f as PfnVertexAttrib4f as *const c_void,
+            missing_VertexAttrib4fv as PfnVertexAttrib4fv as *const c_void,
+            missing_VertexAttrib4iv as PfnVertexAttrib4iv as *const c_void,
+            missing_VertexAttrib4s as PfnVertexAttrib4s as *const c_void,
+            missing_VertexAttrib4sv as PfnVertexAttrib4sv as *const c_void,
+            missing_VertexAttrib4ubv as PfnVertexAttrib4ubv as *const c_void,
+            missing_VertexAttrib4uiv as PfnVertexAttrib4uiv as *const c_void,
+            missing_VertexAttrib4usv as PfnVertexAttrib4usv as *const c_void,
+            missing_VertexAttribBinding as PfnVertexAttribBinding as *const c_void,
+            missing_VertexAttribDivisor as PfnVertexAttribDivisor as *const c_void,
+            missing_VertexAttribDivisorARB as PfnVertexAttribDivisorARB as *const c_void,
+            missing_VertexAttribFormat as PfnVertexAttribFormat as *const c_void,
+            missing_VertexAttribI1i as PfnVertexAttribI1i as *const c_void,
+            missing_VertexAttribI1iv as PfnVertexAttribI1iv as *const c_void,
+            missing_VertexAttribI1ui as PfnVertexAttribI1ui as *const c_void,
+            missing_VertexAttribI1uiv as PfnVertexAttribI1uiv as *const c_void,
+            missing_VertexAttribI2i as PfnVertexAttribI2i as *const c_void,
+            missing_VertexAttribI2iv as PfnVertexAttribI2iv as *const c_void,
+            missing_VertexAttribI2ui as PfnVertexAttribI2ui as *const c_void,
+            missing_VertexAttribI2uiv as PfnVertexAttribI2uiv as *const c_void,
+            missing_VertexAttribI3i as PfnVertexAttribI3i as *const c_void,
+            missing_VertexAttribI3iv as PfnVertexAttribI3iv as *const c_void,
+            missing_VertexAttribI3ui as PfnVertexAttribI3ui as *const c_void,
+            missing_VertexAttribI3uiv as PfnVertexAttribI3uiv as *const c_void,
+            missing_VertexAttribI4bv as PfnVertexAttribI4bv as *const c_void,
+            missing_VertexAttribI4i as PfnVertexAttribI4i as *const c_void,
+            missing_VertexAttribI4iv as PfnVertexAttribI4iv as *const c_void,
+            missing_VertexAttribI4sv as PfnVertexAttribI4sv as *const c_void,
+            missing_VertexAttribI4ubv as PfnVertexAttribI4ubv as *const c_void,
+            missing_VertexAttribI4ui as PfnVertexAttribI4ui as *const c_void,
+            missing_VertexAttribI4uiv as PfnVertexAttribI4uiv as *const c_void,
+            missing_VertexAttribI4usv as PfnVertexAttribI4usv as *const c_void,
+            missing_VertexAttribIFormat as PfnVertexAttribIFormat as *const c_void,
+            missing_VertexAttribIPointer as PfnVertexAttribIPointer as *const c_void,
+            missing_VertexAttribL1d as PfnVertexAttribL1d as *const c_void,
+            missing_VertexAttribL1dv as PfnVertexAttribL1dv as *const c_void,
+            missing_VertexAttribL1ui64ARB as PfnVertexAttribL1ui64ARB as *const c_void,
+            missing_VertexAttribL1ui64vARB as PfnVertexAttribL1ui64vARB as *const c_void,
+            missing_VertexAttribL2d as PfnVertexAttribL2d as *const c_void,
+            missing_VertexAttribL2dv as PfnVertexAttribL2dv as *const c_void,
+            missing_VertexAttribL3d as PfnVertexAttribL3d as *const c_void,
+            missing_VertexAttribL3dv as PfnVertexAttribL3dv as *const c_void,
+            missing_VertexAttribL4d as PfnVertexAttribL4d as *const c_void,
+            missing_VertexAttribL4dv as PfnVertexAttribL4dv as *const c_void,
+            missing_VertexAttribLFormat as PfnVertexAttribLFormat as *const c_void,
+            missing_VertexAttribLPointer as PfnVertexAttribLPointer as *const c_void,
+            missing_VertexAttribP1ui as PfnVertexAttribP1ui as *const c_void,
+            missing_VertexAttribP1uiv as PfnVertexAttribP1uiv as *const c_void,
+            missing_VertexAttribP2ui as PfnVertexAttribP2ui as *const c_void,
+            missing_VertexAttribP2uiv as PfnVertexAttribP2uiv as *const c_void,
+            missing_VertexAttribP3ui as PfnVertexAttribP3ui as *const c_void,
+            missing_VertexAttribP3uiv as PfnVertexAttribP3uiv as *const c_void,
+            missing_VertexAttribP4ui as PfnVertexAttribP4ui as *const c_void,
+            missing_VertexAttribP4uiv as PfnVertexAttribP4uiv as *const c_void,
+            missing_VertexAttribPointer as PfnVertexAttribPointer as *const c_void,
+            missing_VertexBindingDivisor as PfnVertexBindingDivisor as *const c_void,
+            missing_Viewport as PfnViewport as *const c_void,
+            missing_ViewportArrayv as PfnViewportArrayv as *const c_void,
+            missing_ViewportIndexedf as PfnViewportIndexedf as *const c_void,
+            missing_ViewportIndexedfv as PfnViewportIndexedfv as *const c_void,
+            missing_WaitSync as PfnWaitSync as *const c_void,
+        ];
         let mut addresses = [std::ptr::null::<c_void>(); 758usize];
         let mut missing = [0u64; 12usize];
         for (i, (name, _)) in FUNCTIONS.iter().enumerate() {
             addresses[i] = load(name);
             if addresses[i].is_null() {
                 missing[i / 64] |= 1 << (i % 64);
+                addresses[i] = stubs[i];
             }
         }
         macro_rules! entry {
-            ($i:literal, $pfn:ty, $stub:ident) => {
-                match addresses[$i] { p if p.is_null() => $stub as $pfn, p => unsafe {
-                std::mem::transmute:: < * const c_void, $pfn > (p) }, }
+            ($i:literal, $pfn:ty) => {
+                unsafe { std::mem::transmute:: < * const c_void, $pfn > (addresses[$i]) }
             };
         }
         let mut gl = Box::new(Gl {
-            ActiveShaderProgram: entry!(
-                0, PfnActiveShaderProgram, missing_ActiveShaderProgram
-            ),
-            ActiveTexture: entry!(1, PfnActiveTexture, missing_ActiveTexture),
-            AttachShader: entry!(2, PfnAttachShader, missing_AttachShader),
-            BeginConditionalRender: entry!(
-                3, PfnBeginConditionalRender, missing_BeginConditionalRender
-            ),
-            BeginQuery: entry!(4, PfnBeginQuery, missing_BeginQuery),
-            BeginQueryIndexed: entry!(
-                5, PfnBeginQueryIndexed, missing_BeginQueryIndexed
-            ),
-            BeginTransformFeedback: entry!(
-                6, PfnBeginTransformFeedback, missing_BeginTransformFeedback
-            ),
-            BindAttribLocation: entry!(
-                7, PfnBindAttribLocation, missing_BindAttribLocation
-            ),
-            BindBuffer: entry!(8, PfnBindBuffer, missing_BindBuffer),
-            BindBufferBase: entry!(9, PfnBindBufferBase, missing_BindBufferBase),
-            BindBufferRange: entry!(10, PfnBindBufferRange, missing_BindBufferRange),
-            BindBuffersBase: entry!(11, PfnBindBuffersBase, missing_BindBuffersBase),
-            BindBuffersRange: entry!(12, PfnBindBuffersRange, missing_BindBuffersRange),
-            BindFragDataLocation: entry!(
-                13, PfnBindFragDataLocation, missing_BindFragDataLocation
-            ),
-            BindFragDataLocationIndexed: entry!(
-                14, PfnBindFragDataLocationIndexed, missing_BindFragDataLocationIndexed
-            ),
-            BindFramebuffer: entry!(15, PfnBindFramebuffer, missing_BindFramebuffer),
-            BindImageTexture: entry!(16, PfnBindImageTexture, missing_BindImageTexture),
-            BindImageTextures: entry!(
-                17, PfnBindImageTextures, missing_BindImageTextures
-            ),
-            BindProgramPipeline: entry!(
-                18, PfnBindProgramPipeline, missing_BindProgramPipeline
-            ),
-            BindRenderbuffer: entry!(19, PfnBindRenderbuffer, missing_BindRenderbuffer),
-            BindSampler: entry!(20, PfnBindSampler, missing_BindSampler),
-            BindSamplers: entry!(21, PfnBindSamplers, missing_BindSamplers),
-            BindTexture: entry!(22, PfnBindTexture, missing_BindTexture),
-            BindTextureUnit: entry!(23, PfnBindTextureUnit, missing_BindTextureUnit),
-            BindTextures: entry!(24, PfnBindTextures, missing_BindTextures),
-            BindTransformFeedback: entry!(
-                25, PfnBindTransformFeedback, missing_BindTransformFeedback
-            ),
-            BindVertexArray: entry!(26, PfnBindVertexArray, missing_BindVertexArray),
-            BindVertexBuffer: entry!(27, PfnBindVertexBuffer, missing_BindVertexBuffer),
-            BindVertexBuffers: entry!(
-                28, PfnBindVertexBuffers, missing_BindVertexBuffers
-            ),
-            BlendBarrierKHR: entry!(29, PfnBlendBarrierKHR, missing_BlendBarrierKHR),
-            BlendColor: entry!(30, PfnBlendColor, missing_BlendColor),
-            BlendEquation: entry!(31, PfnBlendEquation, missing_BlendEquation),
-            BlendEquationSeparate: entry!(
-                32, PfnBlendEquationSeparate, missing_BlendEquationSeparate
-            ),
-            BlendEquationSeparatei: entry!(
-                33, PfnBlendEquationSeparatei, missing_BlendEquationSeparatei
-            ),
-            BlendEquationSeparateiARB: entry!(
-                34, PfnBlendEquationSeparateiARB, missing_BlendEquationSeparateiARB
-            ),
-            BlendEquationi: entry!(35, PfnBlendEquationi, missing_BlendEquationi),
-            BlendEquationiARB: entry!(
-                36, PfnBlendEquationiARB, missing_BlendEquationiARB
-            ),
-            BlendFunc: entry!(37, PfnBlendFunc, missing_BlendFunc),
-            BlendFuncSeparate: entry!(
-                38, PfnBlendFuncSeparate, missing_BlendFuncSeparate
-            ),
-            BlendFuncSeparatei: entry!(
-                39, PfnBlendFuncSeparatei, missing_BlendFuncSeparatei
-            ),
-            BlendFuncSeparateiARB: entry!(
-                40, PfnBlendFuncSeparateiARB, missing_BlendFuncSeparateiARB
-            ),
-            BlendFunci: entry!(41, PfnBlendFunci, missing_BlendFunci),
-            BlendFunciARB: entry!(42, PfnBlendFunciARB, missing_BlendFunciARB),
-            BlitFramebuffer: entry!(43, PfnBlitFramebuffer, missing_BlitFramebuffer),
-            BlitNamedFramebuffer: entry!(
-                44, PfnBlitNamedFramebuffer, missing_BlitNamedFramebuffer
-            ),
-            BufferData: entry!(45, PfnBufferData, missing_BufferData),
-            BufferPageCommitmentARB: entry!(
-                46, PfnBufferPageCommitmentARB, missing_BufferPageCommitmentARB
-            ),
-            BufferStorage: entry!(47, PfnBufferStorage, missing_BufferStorage),
-            BufferSubData: entry!(48, PfnBufferSubData, missing_BufferSubData),
-            CheckFramebufferStatus: entry!(
-                49, PfnCheckFramebufferStatus, missing_CheckFramebufferStatus
-            ),
-            CheckNamedFramebufferStatus: entry!(
-                50, PfnCheckNamedFramebufferStatus, missing_CheckNamedFramebufferStatus
-            ),
-            ClampColor: entry!(51, PfnClampColor, missing_ClampColor),
-            Clear: entry!(52, PfnClear, missing_Clear),
-            ClearBufferData: entry!(53, PfnClearBufferData, missing_ClearBufferData),
-            ClearBufferSubData: entry!(
-                54, PfnClearBufferSubData, missing_ClearBufferSubData
-            ),
-            ClearBufferfi: entry!(55, PfnClearBufferfi, missing_ClearBufferfi),
-            ClearBufferfv: entry!(56, PfnClearBufferfv, missing_ClearBufferfv),
-            ClearBufferiv: entry!(57, PfnClearBufferiv, missing_ClearBufferiv),
-            ClearBufferuiv: entry!(58, PfnClearBufferuiv, missing_ClearBufferuiv),
-            ClearColor: entry!(59, PfnClearColor, missing_ClearColor),
-            ClearDepth: entry!(60, PfnClearDepth, missing_ClearDepth),
-            ClearDepthf: entry!(61, PfnClearDepthf, missing_ClearDepthf),
-            ClearNamedBufferData: entry!(
-                62, PfnClearNamedBufferData, missing_ClearNamedBufferData
-            ),
-            ClearNamedBufferSubData: entry!(
-                63, PfnClearNamedBufferSubData, missing_ClearNamedBufferSubData
-            ),
-            ClearNamedFramebufferfi: entry!(
-                64, PfnClearNamedFramebufferfi, missing_ClearNamedFramebufferfi
-            ),
-            ClearNamedFramebufferfv: entry!(
-                65, PfnClearNamedFramebufferfv, missing_ClearNamedFramebufferfv
-            ),
-            ClearNamedFramebufferiv: entry!(
-                66, PfnClearNamedFramebufferiv, missing_ClearNamedFramebufferiv
-            ),
-            ClearNamedFramebufferuiv: entry!(
-                67, PfnClearNamedFramebufferuiv, missing_ClearNamedFramebufferuiv
-            ),
-            ClearStencil: entry!(68, PfnClearStencil, missing_ClearStencil),
-            ClearTexImage: entry!(69, PfnClearTexImage, missing_ClearTexImage),
-            ClearTexSubImage: entry!(70, PfnClearTexSubImage, missing_ClearTexSubImage),
-            ClientWaitSync: entry!(71, PfnClientWaitSync, missing_ClientWaitSync),
-            ClipControl: entry!(72, PfnClipControl, missing_ClipControl),
-            ColorMask: entry!(73, PfnColorMask, missing_ColorMask),
-            ColorMaski: entry!(74, PfnColorMaski, missing_ColorMaski),
-            CompileShader: entry!(75, PfnCompileShader, missing_CompileShader),
-            CompileShaderIncludeARB: entry!(
-                76, PfnCompileShaderIncludeARB, missing_CompileShaderIncludeARB
-            ),
-            CompressedTexImage1D: entry!(
-                77, PfnCompressedTexImage1D, missing_CompressedTexImage1D
-            ),
-            CompressedTexImage2D: entry!(
-                78, PfnCompressedTexImage2D, missing_CompressedTexImage2D
-            ),
-            CompressedTexImage3D: entry!(
-                79, PfnCompressedTexImage3D, missing_CompressedTexImage3D
-            ),
-            CompressedTexSubImage1D: entry!(
-                80, PfnCompressedTexSubImage1D, missing_CompressedTexSubImage1D
-            ),
-            CompressedTexSubImage2D: entry!(
-                81, PfnCompressedTexSubImage2D, missing_CompressedTexSubImage2D
-            ),
-            CompressedTexSubImage3D: entry!(
-                82, PfnCompressedTexSubImage3D, missing_CompressedTexSubImage3D
-            ),
-            CompressedTextureSubImage1D: entry!(
-                83, PfnCompressedTextureSubImage1D, missing_CompressedTextureSubImage1D
-            ),
-            CompressedTextureSubImage2D: entry!(
-                84, PfnCompressedTextureSubImage2D, missing_CompressedTextureSubImage2D
-            ),
-            CompressedTextureSubImage3D: entry!(
-                85, PfnCompressedTextureSubImage3D, missing_CompressedTextureSubImage3D
-            ),
-            CopyBufferSubData: entry!(
-                86, PfnCopyBufferSubData, missing_CopyBufferSubData
-            ),
-            CopyImageSubData: entry!(87, PfnCopyImageSubData, missing_CopyImageSubData),
-            CopyNamedBufferSubData: entry!(
-                88, PfnCopyNamedBufferSubData, missing_CopyNamedBufferSubData
-            ),
-            CopyTexImage1D: entry!(89, PfnCopyTexImage1D, missing_CopyTexImage1D),
-            CopyTexImage2D: entry!(90, PfnCopyTexImage2D, missing_CopyTexImage2D),
-            CopyTexSubImage1D: entry!(
-                91, PfnCopyTexSubImage1D, missing_CopyTexSubImage1D
-            ),
-            CopyTexSubImage2D: entry!(
-                92, PfnCopyTexSubImage2D, missing_CopyTexSubImage2D
-            ),
-            CopyTexSubImage3D: entry!(
-                93, PfnCopyTexSubImage3D, missing_CopyTexSubImage3D
-            ),
-            CopyTextureSubImage1D: entry!(
-                94, PfnCopyTextureSubImage1D, missing_CopyTextureSubImage1D
-            ),
-            CopyTextureSubImage2D: entry!(
-                95, PfnCopyTextureSubImage2D, missing_CopyTextureSubImage2D
-            ),
-            CopyTextureSubImage3D: entry!(
-                96, PfnCopyTextureSubImage3D, missing_CopyTextureSubImage3D
-            ),
-            CreateBuffers: entry!(97, PfnCreateBuffers, missing_CreateBuffers),
-            CreateFramebuffers: entry!(
-                98, PfnCreateFramebuffers, missing_CreateFramebuffers
-            ),
-            CreateProgram: entry!(99, PfnCreateProgram, missing_CreateProgram),
-            CreateProgramPipelines: entry!(
-                100, PfnCreateProgramPipelines, missing_CreateProgramPipelines
-            ),
-            CreateQueries: entry!(101, PfnCreateQueries, missing_CreateQueries),
-            CreateRenderbuffers: entry!(
-                102, PfnCreateRenderbuffers, missing_CreateRenderbuffers
-            ),
-            CreateSamplers: entry!(103, PfnCreateSamplers, missing_CreateSamplers),
-            CreateShader: entry!(104, PfnCreateShader, missing_CreateShader),
-            CreateShaderProgramv: entry!(
-                105, PfnCreateShaderProgramv, missing_CreateShaderProgramv
-            ),
-            CreateSyncFromCLeventARB: entry!(
-                106, PfnCreateSyncFromCLeventARB, missing_CreateSyncFromCLeventARB
-            ),
-            CreateTextures: entry!(107, PfnCreateTextures, missing_CreateTextures),
-            CreateTransformFeedbacks: entry!(
-                108, PfnCreateTransformFeedbacks, missing_CreateTransformFeedbacks
-            ),
-            CreateVertexArrays: entry!(
-                109, PfnCreateVertexArrays, missing_CreateVertexArrays
-            ),
-            CullFace: entry!(110, PfnCullFace, missing_CullFace),
-            DebugMessageCallback: entry!(
-                111, PfnDebugMessageCallback, missing_DebugMessageCallback
-            ),
-            DebugMessageCallbackARB: entry!(
-                112, PfnDebugMessageCallbackARB, missing_DebugMessageCallbackARB
-            ),
-            DebugMessageControl: entry!(
-                113, PfnDebugMessageControl, missing_DebugMessageControl
-            ),
-            DebugMessageControlARB: entry!(
-                114, PfnDebugMessageControlARB, missing_DebugMessageControlARB
-            ),
-            DebugMessageInsert: entry!(
-                115, PfnDebugMessageInsert, missing_DebugMessageInsert
-            ),
-            DebugMessageInsertARB: entry!(
-                116, PfnDebugMessageInsertARB, missing_DebugMessageInsertARB
-            ),
-            DeleteBuffers: entry!(117, PfnDeleteBuffers, missing_DeleteBuffers),
-            DeleteFramebuffers: entry!(
-                118, PfnDeleteFramebuffers, missing_DeleteFramebuffers
-            ),
-            DeleteNamedStringARB: entry!(
-                119, PfnDeleteNamedStringARB, missing_DeleteNamedStringARB
-            ),
-            DeleteProgram: entry!(120, PfnDeleteProgram, missing_DeleteProgram),
-            DeleteProgramPipelines: entry!(
-                121, PfnDeleteProgramPipelines, missing_DeleteProgramPipelines
-            ),
-            DeleteQueries: entry!(122, PfnDeleteQueries, missing_DeleteQueries),
-            DeleteRenderbuffers: entry!(
-                123, PfnDeleteRenderbuffers, missing_DeleteRenderbuffers
-            ),
-            DeleteSamplers: entry!(124, PfnDeleteSamplers, missing_DeleteSamplers),
-            DeleteShader: entry!(125, PfnDeleteShader, missing_DeleteShader),
-            DeleteSync: entry!(126, PfnDeleteSync, missing_DeleteSync),
-            DeleteTextures: entry!(127, PfnDeleteTextures, missing_DeleteTextures),
-            DeleteTransformFeedbacks: entry!(
-                128, PfnDeleteTransformFeedbacks, missing_DeleteTransformFeedbacks
-            ),
-            DeleteVertexArrays: entry!(
-                129, PfnDeleteVertexArrays, missing_DeleteVertexArrays
-            ),
-            DepthFunc: entry!(130, PfnDepthFunc, missing_DepthFunc),
-            DepthMask: entry!(131, PfnDepthMask, missing_DepthMask),
-            DepthRange: entry!(132, PfnDepthRange, missing_DepthRange),
-            DepthRangeArraydvNV: entry!(
-                133, PfnDepthRangeArraydvNV, missing_DepthRangeArraydvNV
-            ),
-            DepthRangeArrayv: entry!(134, PfnDepthRangeArrayv, missing_DepthRangeArrayv),
-            DepthRangeIndexed: entry!(
-                135, PfnDepthRangeIndexed, missing_DepthRangeIndexed
-            ),
-            DepthRangeIndexeddNV: entry!(
-                136, PfnDepthRangeIndexeddNV, missing_DepthRangeIndexeddNV
-            ),
-            DepthRangef: entry!(137, PfnDepthRangef, missing_DepthRangef),
-            DetachShader: entry!(138, PfnDetachShader, missing_DetachShader),
-            Disable: entry!(139, PfnDisable, missing_Disable),
-            DisableVertexArrayAttrib: entry!(
-                140, PfnDisableVertexArrayAttrib, missing_DisableVertexArrayAttrib
-            ),
-            DisableVertexAttribArray: entry!(
-                141, PfnDisableVertexAttribArray, missing_DisableVertexAttribArray
-            ),
-            Disablei: entry!(142, PfnDisablei, missing_Disablei),
-            DispatchCompute: entry!(143, PfnDispatchCompute, missing_DispatchCompute),
-            DispatchComputeGroupSizeARB: entry!(
-                144, PfnDispatchComputeGroupSizeARB, missing_DispatchComputeGroupSizeARB
-            ),
-            DispatchComputeIndirect: entry!(
-                145, PfnDispatchComputeIndirect, missing_DispatchComputeIndirect
-            ),
-            DrawArrays: entry!(146, PfnDrawArrays, missing_DrawArrays),
-            DrawArraysIndirect: entry!(
-                147, PfnDrawArraysIndirect, missing_DrawArraysIndirect
-            ),
-            DrawArraysInstanced: entry!(
-                148, PfnDrawArraysInstanced, missing_DrawArraysInstanced
-            ),
-            DrawArraysInstancedARB: entry!(
-                149, PfnDrawArraysInstancedARB, missing_DrawArraysInstancedARB
-            ),
+            ActiveShaderProgram: entry!(0, PfnActiveShaderProgram),
+            ActiveTexture: entry!(1, PfnActiveTexture),
+            AttachShader: entry!(2, PfnAttachShader),
+            BeginConditionalRender: entry!(3, PfnBeginConditionalRender),
+            BeginQuery: entry!(4, PfnBeginQuery),
+            BeginQueryIndexed: entry!(5, PfnBeginQueryIndexed),
+            BeginTransformFeedback: entry!(6, PfnBeginTransformFeedback),
+            BindAttribLocation: entry!(7, PfnBindAttribLocation),
+            BindBuffer: entry!(8, PfnBindBuffer),
+            BindBufferBase: entry!(9, PfnBindBufferBase),
+            BindBufferRange: entry!(10, PfnBindBufferRange),
+            BindBuffersBase: entry!(11, PfnBindBuffersBase),
+            BindBuffersRange: entry!(12, PfnBindBuffersRange),
+            BindFragDataLocation: entry!(13, PfnBindFragDataLocation),
+            BindFragDataLocationIndexed: entry!(14, PfnBindFragDataLocationIndexed),
+            BindFramebuffer: entry!(15, PfnBindFramebuffer),
+            BindImageTexture: entry!(16, PfnBindImageTexture),
+            BindImageTextures: entry!(17, PfnBindImageTextures),
+            BindProgramPipeline: entry!(18, PfnBindProgramPipeline),
+            BindRenderbuffer: entry!(19, PfnBindRenderbuffer),
+            BindSampler: entry!(20, PfnBindSampler),
+            BindSamplers: entry!(21, PfnBindSamplers),
+            BindTexture: entry!(22, PfnBindTexture),
+            BindTextureUnit: entry!(23, PfnBindTextureUnit),
+            BindTextures: entry!(24, PfnBindTextures),
+            BindTransformFeedback: entry!(25, PfnBindTransformFeedback),
+            BindVertexArray: entry!(26, PfnBindVertexArray),
+            BindVertexBuffer: entry!(27, PfnBindVertexBuffer),
+            BindVertexBuffers: entry!(28, PfnBindVertexBuffers),
+            BlendBarrierKHR: entry!(29, PfnBlendBarrierKHR),
+            BlendColor: entry!(30, PfnBlendColor),
+            BlendEquation: entry!(31, PfnBlendEquation),
+            BlendEquationSeparate: entry!(32, PfnBlendEquationSeparate),
+            BlendEquationSeparatei: entry!(33, PfnBlendEquationSeparatei),
+            BlendEquationSeparateiARB: entry!(34, PfnBlendEquationSeparateiARB),
+            BlendEquationi: entry!(35, PfnBlendEquationi),
+            BlendEquationiARB: entry!(36, PfnBlendEquationiARB),
+            BlendFunc: entry!(37, PfnBlendFunc),
+            BlendFuncSeparate: entry!(38, PfnBlendFuncSeparate),
+            BlendFuncSeparatei: entry!(39, PfnBlendFuncSeparatei),
+            BlendFuncSeparateiARB: entry!(40, PfnBlendFuncSeparateiARB),
+            BlendFunci: entry!(41, PfnBlendFunci),
+            BlendFunciARB: entry!(42, PfnBlendFunciARB),
+            BlitFramebuffer: entry!(43, PfnBlitFramebuffer),
+            BlitNamedFramebuffer: entry!(44, PfnBlitNamedFramebuffer),
+            BufferData: entry!(45, PfnBufferData),
+            BufferPageCommitmentARB: entry!(46, PfnBufferPageCommitmentARB),
+            BufferStorage: entry!(47, PfnBufferStorage),
+            BufferSubData: entry!(48, PfnBufferSubData),
+            CheckFramebufferStatus: entry!(49, PfnCheckFramebufferStatus),
+            CheckNamedFramebufferStatus: entry!(50, PfnCheckNamedFramebufferStatus),
+            ClampColor: entry!(51, PfnClampColor),
+            Clear: entry!(52, PfnClear),
+            ClearBufferData: entry!(53, PfnClearBufferData),
+            ClearBufferSubData: entry!(54, PfnClearBufferSubData),
+            ClearBufferfi: entry!(55, PfnClearBufferfi),
+            ClearBufferfv: entry!(56, PfnClearBufferfv),
+            ClearBufferiv: entry!(57, PfnClearBufferiv),
+            ClearBufferuiv: entry!(58, PfnClearBufferuiv),
+            ClearColor: entry!(59, PfnClearColor),
+            ClearDepth: entry!(60, PfnClearDepth),
+            ClearDepthf: entry!(61, PfnClearDepthf),
+            ClearNamedBufferData: entry!(62, PfnClearNamedBufferData),
+            ClearNamedBufferSubData: entry!(63, PfnClearNamedBufferSubData),
+            ClearNamedFramebufferfi: entry!(64, PfnClearNamedFramebufferfi),
+            ClearNamedFramebufferfv: entry!(65, PfnClearNamedFramebufferfv),
+            ClearNamedFramebufferiv: entry!(66, PfnClearNamedFramebufferiv),
+            ClearNamedFramebufferuiv: entry!(67, PfnClearNamedFramebufferuiv),
+            ClearStencil: entry!(68, PfnClearStencil),
+            ClearTexImage: entry!(69, PfnClearTexImage),
+            ClearTexSubImage: entry!(70, PfnClearTexSubImage),
+            ClientWaitSync: entry!(71, PfnClientWaitSync),
+            ClipControl: entry!(72, PfnClipControl),
+            ColorMask: entry!(73, PfnColorMask),
+            ColorMaski: entry!(74, PfnColorMaski),
+            CompileShader: entry!(75, PfnCompileShader),
+            CompileShaderIncludeARB: entry!(76, PfnCompileShaderIncludeARB),
+            CompressedTexImage1D: entry!(77, PfnCompressedTexImage1D),
+            CompressedTexImage2D: entry!(78, PfnCompressedTexImage2D),
+            CompressedTexImage3D: entry!(79, PfnCompressedTexImage3D),
+            CompressedTexSubImage1D: entry!(80, PfnCompressedTexSubImage1D),
+            CompressedTexSubImage2D: entry!(81, PfnCompressedTexSubImage2D),
+            CompressedTexSubImage3D: entry!(82, PfnCompressedTexSubImage3D),
+            CompressedTextureSubImage1D: entry!(83, PfnCompressedTextureSubImage1D),
+            CompressedTextureSubImage2D: entry!(84, PfnCompressedTextureSubImage2D),
+            CompressedTextureSubImage3D: entry!(85, PfnCompressedTextureSubImage3D),
+            CopyBufferSubData: entry!(86, PfnCopyBufferSubData),
+            CopyImageSubData: entry!(87, PfnCopyImageSubData),
+            CopyNamedBufferSubData: entry!(88, PfnCopyNamedBufferSubData),
+            CopyTexImage1D: entry!(89, PfnCopyTexImage1D),
+            CopyTexImage2D: entry!(90, PfnCopyTexImage2D),
+            CopyTexSubImage1D: entry!(91, PfnCopyTexSubImage1D),
+            CopyTexSubImage2D: entry!(92, PfnCopyTexSubImage2D),
+            CopyTexSubImage3D: entry!(93, PfnCopyTexSubImage3D),
+            CopyTextureSubImage1D: entry!(94, PfnCopyTextureSubImage1D),
+            CopyTextureSubImage2D: entry!(95, PfnCopyTextureSubImage2D),
+            CopyTextureSubImage3D: entry!(96, PfnCopyTextureSubImage3D),
+            CreateBuffers: entry!(97, PfnCreateBuffers),
+            CreateFramebuffers: entry!(98, PfnCreateFramebuffers),
+            CreateProgram: entry!(99, PfnCreateProgram),
+            CreateProgramPipelines: entry!(100, PfnCreateProgramPipelines),
+            CreateQueries: entry!(101, PfnCreateQueries),
+            CreateRenderbuffers: entry!(102, PfnCreateRenderbuffers),
+            CreateSamplers: entry!(103, PfnCreateSamplers),
+            CreateShader: entry!(104, PfnCreateShader),
+            CreateShaderProgramv: entry!(105, PfnCreateShaderProgramv),
+            CreateSyncFromCLeventARB: entry!(106, PfnCreateSyncFromCLeventARB),
+            CreateTextures: entry!(107, PfnCreateTextures),
+            CreateTransformFeedbacks: entry!(108, PfnCreateTransformFeedbacks),
+            CreateVertexArrays: entry!(109, PfnCreateVertexArrays),
+            CullFace: entry!(110, PfnCullFace),
+            DebugMessageCallback: entry!(111, PfnDebugMessageCallback),
+            DebugMessageCallbackARB: entry!(112, PfnDebugMessageCallbackARB),
+            DebugMessageControl: entry!(113, PfnDebugMessageControl),
+            DebugMessageControlARB: entry!(114, PfnDebugMessageControlARB),
+            DebugMessageInsert: entry!(115, PfnDebugMessageInsert),
+            DebugMessageInsertARB: entry!(116, PfnDebugMessageInsertARB),
+            DeleteBuffers: entry!(117, PfnDeleteBuffers),
+            DeleteFramebuffers: entry!(118, PfnDeleteFramebuffers),
+            DeleteNamedStringARB: entry!(119, PfnDeleteNamedStringARB),
+            DeleteProgram: entry!(120, PfnDeleteProgram),
+            DeleteProgramPipelines: entry!(121, PfnDeleteProgramPipelines),
+            DeleteQueries: entry!(122, PfnDeleteQueries),
+            DeleteRenderbuffers: entry!(123, PfnDeleteRenderbuffers),
+            DeleteSamplers: entry!(124, PfnDeleteSamplers),
+            DeleteShader: entry!(125, PfnDeleteShader),
+            DeleteSync: entry!(126, PfnDeleteSync),
+            DeleteTextures: entry!(127, PfnDeleteTextures),
+            DeleteTransformFeedbacks: entry!(128, PfnDeleteTransformFeedbacks),
+            DeleteVertexArrays: entry!(129, PfnDeleteVertexArrays),
+            DepthFunc: entry!(130, PfnDepthFunc),
+            DepthMask: entry!(131, PfnDepthMask),
+            DepthRange: entry!(132, PfnDepthRange),
+            DepthRangeArraydvNV: entry!(133, PfnDepthRangeArraydvNV),
+            DepthRangeArrayv: entry!(134, PfnDepthRangeArrayv),
+            DepthRangeIndexed: entry!(135, PfnDepthRangeIndexed),
+            DepthRangeIndexeddNV: entry!(136, PfnDepthRangeIndexeddNV),
+            DepthRangef: entry!(137, PfnDepthRangef),
+            DetachShader: entry!(138, PfnDetachShader),
+            Disable: entry!(139, PfnDisable),
+            DisableVertexArrayAttrib: entry!(140, PfnDisableVertexArrayAttrib),
+            DisableVertexAttribArray: entry!(141, PfnDisableVertexAttribArray),
+            Disablei: entry!(142, PfnDisablei),
+            DispatchCompute: entry!(143, PfnDispatchCompute),
+            DispatchComputeGroupSizeARB: entry!(144, PfnDispatchComputeGroupSizeARB),
+            DispatchComputeIndirect: entry!(145, PfnDispatchComputeIndirect),
+            DrawArrays: entry!(146, PfnDrawArrays),
+            DrawArraysIndirect: entry!(147, PfnDrawArraysIndirect),
+            DrawArraysInstanced: entry!(148, PfnDrawArraysInstanced),
+            DrawArraysInstancedARB: entry!(149, PfnDrawArraysInstancedARB),
             DrawArraysInstancedBaseInstance: entry!(
-                150, PfnDrawArraysInstancedBaseInstance,
-                missing_DrawArraysInstancedBaseInstance
+                150, PfnDrawArraysInstancedBaseInstance
             ),
-            DrawBuffer: entry!(151, PfnDrawBuffer, missing_DrawBuffer),
-            DrawBuffers: entry!(152, PfnDrawBuffers, missing_DrawBuffers),
-            DrawElements: entry!(153, PfnDrawElements, missing_DrawElements),
-            DrawElementsBaseVertex: entry!(
-                154, PfnDrawElementsBaseVertex, missing_DrawElementsBaseVertex
-            ),
-            DrawElementsIndirect: entry!(
-                155, PfnDrawElementsIndirect, missing_DrawElementsIndirect
-            ),
-            DrawElementsInstanced: entry!(
-                156, PfnDrawElementsInstanced, missing_DrawElementsInstanced
-            ),
-            DrawElementsInstancedARB: entry!(
-                157, PfnDrawElementsInstancedARB, missing_DrawElementsInstancedARB
-            ),
+            DrawBuffer: entry!(151, PfnDrawBuffer),
+            DrawBuffers: entry!(152, PfnDrawBuffers),
+            DrawElements: entry!(153, PfnDrawElements),
+            DrawElementsBaseVertex: entry!(154, PfnDrawElementsBaseVertex),
+            DrawElementsIndirect: entry!(155, PfnDrawElementsIndirect),
+            DrawElementsInstanced: entry!(156, PfnDrawElementsInstanced),
+            DrawElementsInstancedARB: entry!(157, PfnDrawElementsInstancedARB),
             DrawElementsInstancedBaseInstance: entry!(
-                158, PfnDrawElementsInstancedBaseInstance,
-                missing_DrawElementsInstancedBaseInstance
+                158, PfnDrawElementsInstancedBaseInstance
             ),
             DrawElementsInstancedBaseVertex: entry!(
-                159, PfnDrawElementsInstancedBaseVertex,
-                missing_DrawElementsInstancedBaseVertex
+                159, PfnDrawElementsInstancedBaseVertex
             ),
             DrawElementsInstancedBaseVertexBaseInstance: entry!(
-                160, PfnDrawElementsInstancedBaseVertexBaseInstance,
-                missing_DrawElementsInstancedBaseVertexBaseInstance
+                160, PfnDrawElementsInstancedBaseVertexBaseInstance
             ),
-            DrawRangeElements: entry!(
-                161, PfnDrawRangeElements, missing_DrawRangeElements
-            ),
-            DrawRangeElementsBaseVertex: entry!(
-                162, PfnDrawRangeElementsBaseVertex, missing_DrawRangeElementsBaseVertex
-            ),
-            DrawTransformFeedback: entry!(
-                163, PfnDrawTransformFeedback, missing_DrawTransformFeedback
-            ),
+            DrawRangeElements: entry!(161, PfnDrawRangeElements),
+            DrawRangeElementsBaseVertex: entry!(162, PfnDrawRangeElementsBaseVertex),
+            DrawTransformFeedback: entry!(163, PfnDrawTransformFeedback),
             DrawTransformFeedbackInstanced: entry!(
-                164, PfnDrawTransformFeedbackInstanced,
-                missing_DrawTransformFeedbackInstanced
+                164, PfnDrawTransformFeedbackInstanced
             ),
-            DrawTransformFeedbackStream: entry!(
-                165, PfnDrawTransformFeedbackStream, missing_DrawTransformFeedbackStream
-            ),
+            DrawTransformFeedbackStream: entry!(165, PfnDrawTransformFeedbackStream),
             DrawTransformFeedbackStreamInstanced: entry!(
-                166, PfnDrawTransformFeedbackStreamInstanced,
-                missing_DrawTransformFeedbackStreamInstanced
+                166, PfnDrawTransformFeedbackStreamInstanced
             ),
-            Enable: entry!(167, PfnEnable, missing_Enable),
-            EnableVertexArrayAttrib: entry!(
-                168, PfnEnableVertexArrayAttrib, missing_EnableVertexArrayAttrib
-            ),
-            EnableVertexAttribArray: entry!(
-                169, PfnEnableVertexAttribArray, missing_EnableVertexAttribArray
-            ),
-            Enablei: entry!(170, PfnEnablei, missing_Enablei),
-            EndConditionalRender: entry!(
-                171, PfnEndConditionalRender, missing_EndConditionalRender
-            ),
-            EndQuery: entry!(172, PfnEndQuery, missing_EndQuery),
-            EndQueryIndexed: entry!(173, PfnEndQueryIndexed, missing_EndQueryIndexed),
-            EndTransformFeedback: entry!(
-                174, PfnEndTransformFeedback, missing_EndTransformFeedback
-            ),
-            EvaluateDepthValuesARB: entry!(
-                175, PfnEvaluateDepthValuesARB, missing_EvaluateDepthValuesARB
-            ),
-            FenceSync: entry!(176, PfnFenceSync, missing_FenceSync),
-            Finish: entry!(177, PfnFinish, missing_Finish),
-            Flush: entry!(178, PfnFlush, missing_Flush),
-            FlushMappedBufferRange: entry!(
-                179, PfnFlushMappedBufferRange, missing_FlushMappedBufferRange
-            ),
-            FlushMappedNamedBufferRange: entry!(
-                180, PfnFlushMappedNamedBufferRange, missing_FlushMappedNamedBufferRange
-            ),
-            FramebufferParameteri: entry!(
-                181, PfnFramebufferParameteri, missing_FramebufferParameteri
-            ),
-            FramebufferRenderbuffer: entry!(
-                182, PfnFramebufferRenderbuffer, missing_FramebufferRenderbuffer
-            ),
+            Enable: entry!(167, PfnEnable),
+            EnableVertexArrayAttrib: entry!(168, PfnEnableVertexArrayAttrib),
+            EnableVertexAttribArray: entry!(169, PfnEnableVertexAttribArray),
+            Enablei: entry!(170, PfnEnablei),
+            EndConditionalRender: entry!(171, PfnEndConditionalRender),
+            EndQuery: entry!(172, PfnEndQuery),
+            EndQueryIndexed: entry!(173, PfnEndQueryIndexed),
+            EndTransformFeedback: entry!(174, PfnEndTransformFeedback),
+            EvaluateDepthValuesARB: entry!(175, PfnEvaluateDepthValuesARB),
+            FenceSync: entry!(176, PfnFenceSync),
+            Finish: entry!(177, PfnFinish),
+            Flush: entry!(178, PfnFlush),
+            FlushMappedBufferRange: entry!(179, PfnFlushMappedBufferRange),
+            FlushMappedNamedBufferRange: entry!(180, PfnFlushMappedNamedBufferRange),
+            FramebufferParameteri: entry!(181, PfnFramebufferParameteri),
+            FramebufferRenderbuffer: entry!(182, PfnFramebufferRenderbuffer),
             FramebufferSampleLocationsfvARB: entry!(
-                183, PfnFramebufferSampleLocationsfvARB,
-                missing_FramebufferSampleLocationsfvARB
+                183, PfnFramebufferSampleLocationsfvARB
             ),
-            FramebufferTexture: entry!(
-                184, PfnFramebufferTexture, missing_FramebufferTexture
-            ),
-            FramebufferTexture1D: entry!(
-                185, PfnFramebufferTexture1D, missing_FramebufferTexture1D
-            ),
-            FramebufferTexture2D: entry!(
-                186, PfnFramebufferTexture2D, missing_FramebufferTexture2D
-            ),
-            FramebufferTexture3D: entry!(
-                187, PfnFramebufferTexture3D, missing_FramebufferTexture3D
-            ),
-            FramebufferTextureARB: entry!(
-                188, PfnFramebufferTextureARB, missing_FramebufferTextureARB
-            ),
-            FramebufferTextureFaceARB: entry!(
-                189, PfnFramebufferTextureFaceARB, missing_FramebufferTextureFaceARB
-            ),
-            FramebufferTextureLayer: entry!(
-                190, PfnFramebufferTextureLayer, missing_FramebufferTextureLayer
-            ),
-            FramebufferTextureLayerARB: entry!(
-                191, PfnFramebufferTextureLayerARB, missing_FramebufferTextureLayerARB
-            ),
-            FrontFace: entry!(192, PfnFrontFace, missing_FrontFace),
-            GenBuffers: entry!(193, PfnGenBuffers, missing_GenBuffers),
-            GenFramebuffers: entry!(194, PfnGenFramebuffers, missing_GenFramebuffers),
-            GenProgramPipelines: entry!(
-                195, PfnGenProgramPipelines, missing_GenProgramPipelines
-            ),
-            GenQueries: entry!(196, PfnGenQueries, missing_GenQueries),
-            GenRenderbuffers: entry!(197, PfnGenRenderbuffers, missing_GenRenderbuffers),
-            GenSamplers: entry!(198, PfnGenSamplers, missing_GenSamplers),
-            GenTextures: entry!(199, PfnGenTextures, missing_GenTextures),
-            GenTransformFeedbacks: entry!(
-                200, PfnGenTransformFeedbacks, missing_GenTransformFeedbacks
-            ),
-            GenVertexArrays: entry!(201, PfnGenVertexArrays, missing_GenVertexArrays),
-            GenerateMipmap: entry!(202, PfnGenerateMipmap, missing_GenerateMipmap),
-            GenerateTextureMipmap: entry!(
-                203, PfnGenerateTextureMipmap, missing_GenerateTextureMipmap
-            ),
+            FramebufferTexture: entry!(184, PfnFramebufferTexture),
+            FramebufferTexture1D: entry!(185, PfnFramebufferTexture1D),
+            FramebufferTexture2D: entry!(186, PfnFramebufferTexture2D),
+            FramebufferTexture3D: entry!(187, PfnFramebufferTexture3D),
+            FramebufferTextureARB: entry!(188, PfnFramebufferTextureARB),
+            FramebufferTextureFaceARB: entry!(189, PfnFramebufferTextureFaceARB),
+            FramebufferTextureLayer: entry!(190, PfnFramebufferTextureLayer),
+            FramebufferTextureLayerARB: entry!(191, PfnFramebufferTextureLayerARB),
+            FrontFace: entry!(192, PfnFrontFace),
+            GenBuffers: entry!(193, PfnGenBuffers),
+            GenFramebuffers: entry!(194, PfnGenFramebuffers),
+            GenProgramPipelines: entry!(195, PfnGenProgramPipelines),
+            GenQueries: entry!(196, PfnGenQueries),
+            GenRenderbuffers: entry!(197, PfnGenRenderbuffers),
+            GenSamplers: entry!(198, PfnGenSamplers),
+            GenTextures: entry!(199, PfnGenTextures),
+            GenTransformFeedbacks: entry!(200, PfnGenTransformFeedbacks),
+            GenVertexArrays: entry!(201, PfnGenVertexArrays),
+            GenerateMipmap: entry!(202, PfnGenerateMipmap),
+            GenerateTextureMipmap: entry!(203, PfnGenerateTextureMipmap),
             GetActiveAtomicCounterBufferiv: entry!(
-                204, PfnGetActiveAtomicCounterBufferiv,
-                missing_GetActiveAtomicCounterBufferiv
+                204, PfnGetActiveAtomicCounterBufferiv
             ),
-            GetActiveAttrib: entry!(205, PfnGetActiveAttrib, missing_GetActiveAttrib),
-            GetActiveSubroutineName: entry!(
-                206, PfnGetActiveSubroutineName, missing_GetActiveSubroutineName
-            ),
+            GetActiveAttrib: entry!(205, PfnGetActiveAttrib),
+            GetActiveSubroutineName: entry!(206, PfnGetActiveSubroutineName),
             GetActiveSubroutineUniformName: entry!(
-                207, PfnGetActiveSubroutineUniformName,
-                missing_GetActiveSubroutineUniformName
+                207, PfnGetActiveSubroutineUniformName
             ),
-            GetActiveSubroutineUniformiv: entry!(
-                208, PfnGetActiveSubroutineUniformiv,
-                missing_GetActiveSubroutineUniformiv
-            ),
-            GetActiveUniform: entry!(209, PfnGetActiveUniform, missing_GetActiveUniform),
-            GetActiveUniformBlockName: entry!(
-                210, PfnGetActiveUniformBlockName, missing_GetActiveUniformBlockName
-            ),
-            GetActiveUniformBlockiv: entry!(
-                211, PfnGetActiveUniformBlockiv, missing_GetActiveUniformBlockiv
-            ),
-            GetActiveUniformName: entry!(
-                212, PfnGetActiveUniformName, missing_GetActiveUniformName
-            ),
-            GetActiveUniformsiv: entry!(
-                213, PfnGetActiveUniformsiv, missing_GetActiveUniformsiv
-            ),
-            GetAttachedShaders: entry!(
-                214, PfnGetAttachedShaders, missing_GetAttachedShaders
-            ),
-            GetAttribLocation: entry!(
-                215, PfnGetAttribLocation, missing_GetAttribLocation
-            ),
-            GetBooleani_v: entry!(216, PfnGetBooleani_v, missing_GetBooleani_v),
-            GetBooleanv: entry!(217, PfnGetBooleanv, missing_GetBooleanv),
-            GetBufferParameteri64v: entry!(
-                218, PfnGetBufferParameteri64v, missing_GetBufferParameteri64v
-            ),
-            GetBufferParameteriv: entry!(
-                219, PfnGetBufferParameteriv, missing_GetBufferParameteriv
-            ),
-            GetBufferPointerv: entry!(
-                220, PfnGetBufferPointerv, missing_GetBufferPointerv
-            ),
-            GetBufferSubData: entry!(221, PfnGetBufferSubData, missing_GetBufferSubData),
-            GetCompressedTexImage: entry!(
-                222, PfnGetCompressedTexImage, missing_GetCompressedTexImage
-            ),
-            GetCompressedTextureImage: entry!(
-                223, PfnGetCompressedTextureImage, missing_GetCompressedTextureImage
-            ),
-            GetCompressedTextureSubImage: entry!(
-                224, PfnGetCompressedTextureSubImage,
-                missing_GetCompressedTextureSubImage
-            ),
-            GetDebugMessageLog: entry!(
-                225, PfnGetDebugMessageLog, missing_GetDebugMessageLog
-            ),
-            GetDebugMessageLogARB: entry!(
-                226, PfnGetDebugMessageLogARB, missing_GetDebugMessageLogARB
-            ),
-            GetDoublei_v: entry!(227, PfnGetDoublei_v, missing_GetDoublei_v),
-            GetDoublev: entry!(228, PfnGetDoublev, missing_GetDoublev),
-            GetError: entry!(229, PfnGetError, missing_GetError),
-            GetFloati_v: entry!(230, PfnGetFloati_v, missing_GetFloati_v),
-            GetFloatv: entry!(231, PfnGetFloatv, missing_GetFloatv),
-            GetFragDataIndex: entry!(232, PfnGetFragDataIndex, missing_GetFragDataIndex),
-            GetFragDataLocation: entry!(
-                233, PfnGetFragDataLocation, missing_GetFragDataLocation
-            ),
+            GetActiveSubroutineUniformiv: entry!(208, PfnGetActiveSubroutineUniformiv),
+            GetActiveUniform: entry!(209, PfnGetActiveUniform),
+            GetActiveUniformBlockName: entry!(210, PfnGetActiveUniformBlockName),
+            GetActiveUniformBlockiv: entry!(211, PfnGetActiveUniformBlockiv),
+            GetActiveUniformName: entry!(212, PfnGetActiveUniformName),
+            GetActiveUniformsiv: entry!(213, PfnGetActiveUniformsiv),
+            GetAttachedShaders: entry!(214, PfnGetAttachedShaders),
+            GetAttribLocation: entry!(215, PfnGetAttribLocation),
+            GetBooleani_v: entry!(216, PfnGetBooleani_v),
+            GetBooleanv: entry!(217, PfnGetBooleanv),
+            GetBufferParameteri64v: entry!(218, PfnGetBufferParameteri64v),
+            GetBufferParameteriv: entry!(219, PfnGetBufferParameteriv),
+            GetBufferPointerv: entry!(220, PfnGetBufferPointerv),
+            GetBufferSubData: entry!(221, PfnGetBufferSubData),
+            GetCompressedTexImage: entry!(222, PfnGetCompressedTexImage),
+            GetCompressedTextureImage: entry!(223, PfnGetCompressedTextureImage),
+            GetCompressedTextureSubImage: entry!(224, PfnGetCompressedTextureSubImage),
+            GetDebugMessageLog: entry!(225, PfnGetDebugMessageLog),
+            GetDebugMessageLogARB: entry!(226, PfnGetDebugMessageLogARB),
+            GetDoublei_v: entry!(227, PfnGetDoublei_v),
+            GetDoublev: entry!(228, PfnGetDoublev),
+            GetError: entry!(229, PfnGetError),
+            GetFloati_v: entry!(230, PfnGetFloati_v),
+            GetFloatv: entry!(231, PfnGetFloatv),
+            GetFragDataIndex: entry!(232, PfnGetFragDataIndex),
+            GetFragDataLocation: entry!(233, PfnGetFragDataLocation),
             GetFramebufferAttachmentParameteriv: entry!(
-                234, PfnGetFramebufferAttachmentParameteriv,
-                missing_GetFramebufferAttachmentParameteriv
+                234, PfnGetFramebufferAttachmentParameteriv
             ),
-            GetFramebufferParameteriv: entry!(
-                235, PfnGetFramebufferParameteriv, missing_GetFramebufferParameteriv
-            ),
-            GetGraphicsResetStatus: entry!(
-                236, PfnGetGraphicsResetStatus, missing_GetGraphicsResetStatus
-            ),
-            GetGraphicsResetStatusARB: entry!(
-                237, PfnGetGraphicsResetStatusARB, missing_GetGraphicsResetStatusARB
-            ),
-            GetImageHandleARB: entry!(
-                238, PfnGetImageHandleARB, missing_GetImageHandleARB
-            ),
-            GetInteger64i_v: entry!(239, PfnGetInteger64i_v, missing_GetInteger64i_v),
-            GetInteger64v: entry!(240, PfnGetInteger64v, missing_GetInteger64v),
-            GetIntegeri_v: entry!(241, PfnGetIntegeri_v, missing_GetIntegeri_v),
-            GetIntegerv: entry!(242, PfnGetIntegerv, missing_GetIntegerv),
-            GetInternalformati64v: entry!(
-                243, PfnGetInternalformati64v, missing_GetInternalformati64v
-            ),
-            GetInternalformativ: entry!(
-                244, PfnGetInternalformativ, missing_GetInternalformativ
-            ),
-            GetMultisamplefv: entry!(245, PfnGetMultisamplefv, missing_GetMultisamplefv),
-            GetNamedBufferParameteri64v: entry!(
-                246, PfnGetNamedBufferParameteri64v, missing_GetNamedBufferParameteri64v
-            ),
-            GetNamedBufferParameteriv: entry!(
-                247, PfnGetNamedBufferParameteriv, missing_GetNamedBufferParameteriv
-            ),
-            GetNamedBufferPointerv: entry!(
-                248, PfnGetNamedBufferPointerv, missing_GetNamedBufferPointerv
-            ),
-            GetNamedBufferSubData: entry!(
-                249, PfnGetNamedBufferSubData, missing_GetNamedBufferSubData
-            ),
+            GetFramebufferParameteriv: entry!(235, PfnGetFramebufferParameteriv),
+            GetGraphicsResetStatus: entry!(236, PfnGetGraphicsResetStatus),
+            GetGraphicsResetStatusARB: entry!(237, PfnGetGraphicsResetStatusARB),
+            GetImageHandleARB: entry!(238, PfnGetImageHandleARB),
+            GetInteger64i_v: entry!(239, PfnGetInteger64i_v),
+            GetInteger64v: entry!(240, PfnGetInteger64v),
+            GetIntegeri_v: entry!(241, PfnGetIntegeri_v),
+            GetIntegerv: entry!(242, PfnGetIntegerv),
+            GetInternalformati64v: entry!(243, PfnGetInternalformati64v),
+            GetInternalformativ: entry!(244, PfnGetInternalformativ),
+            GetMultisamplefv: entry!(245, PfnGetMultisamplefv),
+            GetNamedBufferParameteri64v: entry!(246, PfnGetNamedBufferParameteri64v),
+            GetNamedBufferParameteriv: entry!(247, PfnGetNamedBufferParameteriv),
+            GetNamedBufferPointerv: entry!(248, PfnGetNamedBufferPointerv),
+            GetNamedBufferSubData: entry!(249, PfnGetNamedBufferSubData),
             GetNamedFramebufferAttachmentParameteriv: entry!(
-                250, PfnGetNamedFramebufferAttachmentParameteriv,
-                missing_GetNamedFramebufferAttachmentParameteriv
+                250, PfnGetNamedFramebufferAttachmentParameteriv
             ),
             GetNamedFramebufferParameteriv: entry!(
-                251, PfnGetNamedFramebufferParameteriv,
-                missing_GetNamedFramebufferParameteriv
+                251, PfnGetNamedFramebufferParameteriv
             ),
             GetNamedRenderbufferParameteriv: entry!(
-                252, PfnGetNamedRenderbufferParameteriv,
-                missing_GetNamedRenderbufferParameteriv
+                252, PfnGetNamedRenderbufferParameteriv
             ),
-            GetNamedStringARB: entry!(
-                253, PfnGetNamedStringARB, missing_GetNamedStringARB
-            ),
-            GetNamedStringivARB: entry!(
-                254, PfnGetNamedStringivARB, missing_GetNamedStringivARB
-            ),
-            GetObjectLabel: entry!(255, PfnGetObjectLabel, missing_GetObjectLabel),
-            GetObjectPtrLabel: entry!(
-                256, PfnGetObjectPtrLabel, missing_GetObjectPtrLabel
-            ),
-            GetPointerv: entry!(257, PfnGetPointerv, missing_GetPointerv),
-            GetProgramBinary: entry!(258, PfnGetProgramBinary, missing_GetProgramBinary),
-            GetProgramInfoLog: entry!(
-                259, PfnGetProgramInfoLog, missing_GetProgramInfoLog
-            ),
-            GetProgramInterfaceiv: entry!(
-                260, PfnGetProgramInterfaceiv, missing_GetProgramInterfaceiv
-            ),
-            GetProgramPipelineInfoLog: entry!(
-                261, PfnGetProgramPipelineInfoLog, missing_GetProgramPipelineInfoLog
-            ),
-            GetProgramPipelineiv: entry!(
-                262, PfnGetProgramPipelineiv, missing_GetProgramPipelineiv
-            ),
-            GetProgramResourceIndex: entry!(
-                263, PfnGetProgramResourceIndex, missing_GetProgramResourceIndex
-            ),
-            GetProgramResourceLocation: entry!(
-                264, PfnGetProgramResourceLocation, missing_GetProgramResourceLocation
-            ),
+            GetNamedStringARB: entry!(253, PfnGetNamedStringARB),
+            GetNamedStringivARB: entry!(254, PfnGetNamedStringivARB),
+            GetObjectLabel: entry!(255, PfnGetObjectLabel),
+            GetObjectPtrLabel: entry!(256, PfnGetObjectPtrLabel),
+            GetPointerv: entry!(257, PfnGetPointerv),
+            GetProgramBinary: entry!(258, PfnGetProgramBinary),
+            GetProgramInfoLog: entry!(259, PfnGetProgramInfoLog),
+            GetProgramInterfaceiv: entry!(260, PfnGetProgramInterfaceiv),
+            GetProgramPipelineInfoLog: entry!(261, PfnGetProgramPipelineInfoLog),
+            GetProgramPipelineiv: entry!(262, PfnGetProgramPipelineiv),
+            GetProgramResourceIndex: entry!(263, PfnGetProgramResourceIndex),
+            GetProgramResourceLocation: entry!(264, PfnGetProgramResourceLocation),
             GetProgramResourceLocationIndex: entry!(
-                265, PfnGetProgramResourceLocationIndex,
-                missing_GetProgramResourceLocationIndex
+                265, PfnGetProgramResourceLocationIndex
             ),
-            GetProgramResourceName: entry!(
-                266, PfnGetProgramResourceName, missing_GetProgramResourceName
-            ),
-            GetProgramResourceiv: entry!(
-                267, PfnGetProgramResourceiv, missing_GetProgramResourceiv
-            ),
-            GetProgramStageiv: entry!(
-                268, PfnGetProgramStageiv, missing_GetProgramStageiv
-            ),
-            GetProgramiv: entry!(269, PfnGetProgramiv, missing_GetProgramiv),
-            GetQueryBufferObjecti64v: entry!(
-                270, PfnGetQueryBufferObjecti64v, missing_GetQueryBufferObjecti64v
-            ),
-            GetQueryBufferObjectiv: entry!(
-                271, PfnGetQueryBufferObjectiv, missing_GetQueryBufferObjectiv
-            ),
-            GetQueryBufferObjectui64v: entry!(
-                272, PfnGetQueryBufferObjectui64v, missing_GetQueryBufferObjectui64v
-            ),
-            GetQueryBufferObjectuiv: entry!(
-                273, PfnGetQueryBufferObjectuiv, missing_GetQueryBufferObjectuiv
-            ),
-            GetQueryIndexediv: entry!(
-                274, PfnGetQueryIndexediv, missing_GetQueryIndexediv
-            ),
-            GetQueryObjecti64v: entry!(
-                275, PfnGetQueryObjecti64v, missing_GetQueryObjecti64v
-            ),
-            GetQueryObjectiv: entry!(276, PfnGetQueryObjectiv, missing_GetQueryObjectiv),
-            GetQueryObjectui64v: entry!(
-                277, PfnGetQueryObjectui64v, missing_GetQueryObjectui64v
-            ),
-            GetQueryObjectuiv: entry!(
-                278, PfnGetQueryObjectuiv, missing_GetQueryObjectuiv
-            ),
-            GetQueryiv: entry!(279, PfnGetQueryiv, missing_GetQueryiv),
-            GetRenderbufferParameteriv: entry!(
-                280, PfnGetRenderbufferParameteriv, missing_GetRenderbufferParameteriv
-            ),
-            GetSamplerParameterIiv: entry!(
-                281, PfnGetSamplerParameterIiv, missing_GetSamplerParameterIiv
-            ),
-            GetSamplerParameterIuiv: entry!(
-                282, PfnGetSamplerParameterIuiv, missing_GetSamplerParameterIuiv
-            ),
-            GetSamplerParameterfv: entry!(
-                283, PfnGetSamplerParameterfv, missing_GetSamplerParameterfv
-            ),
-            GetSamplerParameteriv: entry!(
-                284, PfnGetSamplerParameteriv, missing_GetSamplerParameteriv
-            ),
-            GetShaderInfoLog: entry!(285, PfnGetShaderInfoLog, missing_GetShaderInfoLog),
-            GetShaderPrecisionFormat: entry!(
-                286, PfnGetShaderPrecisionFormat, missing_GetShaderPrecisionFormat
-            ),
-            GetShaderSource: entry!(287, PfnGetShaderSource, missing_GetShaderSource),
-            GetShaderiv: entry!(288, PfnGetShaderiv, missing_GetShaderiv),
-            GetString: entry!(289, PfnGetString, missing_GetString),
-            GetStringi: entry!(290, PfnGetStringi, missing_GetStringi),
-            GetSubroutineIndex: entry!(
-                291, PfnGetSubroutineIndex, missing_GetSubroutineIndex
-            ),
-            GetSubroutineUniformLocation: entry!(
-                292, PfnGetSubroutineUniformLocation,
-                missing_GetSubroutineUniformLocation
-            ),
-            GetSynciv: entry!(293, PfnGetSynciv, missing_GetSynciv),
-            GetTexImage: entry!(294, PfnGetTexImage, missing_GetTexImage),
-            GetTexLevelParameterfv: entry!(
-                295, PfnGetTexLevelParameterfv, missing_GetTexLevelParameterfv
-            ),
-            GetTexLevelParameteriv: entry!(
-                296, PfnGetTexLevelParameteriv, missing_GetTexLevelParameteriv
-            ),
-            GetTexParameterIiv: entry!(
-                297, PfnGetTexParameterIiv, missing_GetTexParameterIiv
-            ),
-            GetTexParameterIuiv: entry!(
-                298, PfnGetTexParameterIuiv, missing_GetTexParameterIuiv
-            ),
-            GetTexParameterfv: entry!(
-                299, PfnGetTexParameterfv, missing_GetTexParameterfv
-            ),
-            GetTexParameteriv: entry!(
-                300, PfnGetTexParameteriv, missing_GetTexParameteriv
-            ),
-            GetTextureHandleARB: entry!(
-                301, PfnGetTextureHandleARB, missing_GetTextureHandleARB
-            ),
-            GetTextureImage: entry!(302, PfnGetTextureImage, missing_GetTextureImage),
-            GetTextureLevelParameterfv: entry!(
-                303, PfnGetTextureLevelParameterfv, missing_GetTextureLevelParameterfv
-            ),
-            GetTextureLevelParameteriv: entry!(
-                304, PfnGetTextureLevelParameteriv, missing_GetTextureLevelParameteriv
-            ),
-            GetTextureParameterIiv: entry!(
-                305, PfnGetTextureParameterIiv, missing_GetTextureParameterIiv
-            ),
-            GetTextureParameterIuiv: entry!(
-                306, PfnGetTextureParameterIuiv, missing_GetTextureParameterIuiv
-            ),
-            GetTextureParameterfv: entry!(
-                307, PfnGetTextureParameterfv, missing_GetTextureParameterfv
-            ),
-            GetTextureParameteriv: entry!(
-                308, PfnGetTextureParameteriv, missing_GetTextureParameteriv
-            ),
-            GetTextureSamplerHandleARB: entry!(
-                309, PfnGetTextureSamplerHandleARB, missing_GetTextureSamplerHandleARB
-            ),
-            GetTextureSubImage: entry!(
-                310, PfnGetTextureSubImage, missing_GetTextureSubImage
-            ),
-            GetTransformFeedbackVarying: entry!(
-                311, PfnGetTransformFeedbackVarying, missing_GetTransformFeedbackVarying
-            ),
-            GetTransformFeedbacki64_v: entry!(
-                312, PfnGetTransformFeedbacki64_v, missing_GetTransformFeedbacki64_v
-            ),
-            GetTransformFeedbacki_v: entry!(
-                313, PfnGetTransformFeedbacki_v, missing_GetTransformFeedbacki_v
-            ),
-            GetTransformFeedbackiv: entry!(
-                314, PfnGetTransformFeedbackiv, missing_GetTransformFeedbackiv
-            ),
-            GetUniformBlockIndex: entry!(
-                315, PfnGetUniformBlockIndex, missing_GetUniformBlockIndex
-            ),
-            GetUniformIndices: entry!(
-                316, PfnGetUniformIndices, missing_GetUniformIndices
-            ),
-            GetUniformLocation: entry!(
-                317, PfnGetUniformLocation, missing_GetUniformLocation
-            ),
-            GetUniformSubroutineuiv: entry!(
-                318, PfnGetUniformSubroutineuiv, missing_GetUniformSubroutineuiv
-            ),
-            GetUniformdv: entry!(319, PfnGetUniformdv, missing_GetUniformdv),
-            GetUniformfv: entry!(320, PfnGetUniformfv, missing_GetUniformfv),
-            GetUniformi64vARB: entry!(
-                321, PfnGetUniformi64vARB, missing_GetUniformi64vARB
-            ),
-            GetUniformiv: entry!(322, PfnGetUniformiv, missing_GetUniformiv),
-            GetUniformui64vARB: entry!(
-                323, PfnGetUniformui64vARB, missing_GetUniformui64vARB
-            ),
-            GetUniformuiv: entry!(324, PfnGetUniformuiv, missing_GetUniformuiv),
-            GetVertexArrayIndexed64iv: entry!(
-                325, PfnGetVertexArrayIndexed64iv, missing_GetVertexArrayIndexed64iv
-            ),
-            GetVertexArrayIndexediv: entry!(
-                326, PfnGetVertexArrayIndexediv, missing_GetVertexArrayIndexediv
-            ),
-            GetVertexArrayiv: entry!(327, PfnGetVertexArrayiv, missing_GetVertexArrayiv),
-            GetVertexAttribIiv: entry!(
-                328, PfnGetVertexAttribIiv, missing_GetVertexAttribIiv
-            ),
-            GetVertexAttribIuiv: entry!(
-                329, PfnGetVertexAttribIuiv, missing_GetVertexAttribIuiv
-            ),
-            GetVertexAttribLdv: entry!(
-                330, PfnGetVertexAttribLdv, missing_GetVertexAttribLdv
-            ),
-            GetVertexAttribLui64vARB: entry!(
-                331, PfnGetVertexAttribLui64vARB, missing_GetVertexAttribLui64vARB
-            ),
-            GetVertexAttribPointerv: entry!(
-                332, PfnGetVertexAttribPointerv, missing_GetVertexAttribPointerv
-            ),
-            GetVertexAttribdv: entry!(
-                333, PfnGetVertexAttribdv, missing_GetVertexAttribdv
-            ),
-            GetVertexAttribfv: entry!(
-                334, PfnGetVertexAttribfv, missing_GetVertexAttribfv
-            ),
-            GetVertexAttribiv: entry!(
-                335, PfnGetVertexAttribiv, missing_GetVertexAttribiv
-            ),
-            GetnCompressedTexImage: entry!(
-                336, PfnGetnCompressedTexImage, missing_GetnCompressedTexImage
-            ),
-            GetnCompressedTexImageARB: entry!(
-                337, PfnGetnCompressedTexImageARB, missing_GetnCompressedTexImageARB
-            ),
-            GetnTexImage: entry!(338, PfnGetnTexImage, missing_GetnTexImage),
-            GetnTexImageARB: entry!(339, PfnGetnTexImageARB, missing_GetnTexImageARB),
-            GetnUniformdv: entry!(340, PfnGetnUniformdv, missing_GetnUniformdv),
-            GetnUniformdvARB: entry!(341, PfnGetnUniformdvARB, missing_GetnUniformdvARB),
-            GetnUniformfv: entry!(342, PfnGetnUniformfv, missing_GetnUniformfv),
-            GetnUniformfvARB: entry!(343, PfnGetnUniformfvARB, missing_GetnUniformfvARB),
-            GetnUniformi64vARB: entry!(
-                344, PfnGetnUniformi64vARB, missing_GetnUniformi64vARB
-            ),
-            GetnUniformiv: entry!(345, PfnGetnUniformiv, missing_GetnUniformiv),
-            GetnUniformivARB: entry!(346, PfnGetnUniformivARB, missing_GetnUniformivARB),
-            GetnUniformui64vARB: entry!(
-                347, PfnGetnUniformui64vARB, missing_GetnUniformui64vARB
-            ),
-            GetnUniformuiv: entry!(348, PfnGetnUniformuiv, missing_GetnUniformuiv),
-            GetnUniformuivARB: entry!(
-                349, PfnGetnUniformuivARB, missing_GetnUniformuivARB
-            ),
-            Hint: entry!(350, PfnHint, missing_Hint),
-            InvalidateBufferData: entry!(
-                351, PfnInvalidateBufferData, missing_InvalidateBufferData
-            ),
-            InvalidateBufferSubData: entry!(
-                352, PfnInvalidateBufferSubData, missing_InvalidateBufferSubData
-            ),
-            InvalidateFramebuffer: entry!(
-                353, PfnInvalidateFramebuffer, missing_InvalidateFramebuffer
-            ),
+            GetProgramResourceName: entry!(266, PfnGetProgramResourceName),
+            GetProgramResourceiv: entry!(267, PfnGetProgramResourceiv),
+            GetProgramStageiv: entry!(268, PfnGetProgramStageiv),
+            GetProgramiv: entry!(269, PfnGetProgramiv),
+            GetQueryBufferObjecti64v: entry!(270, PfnGetQueryBufferObjecti64v),
+            GetQueryBufferObjectiv: entry!(271, PfnGetQueryBufferObjectiv),
+            GetQueryBufferObjectui64v: entry!(272, PfnGetQueryBufferObjectui64v),
+            GetQueryBufferObjectuiv: entry!(273, PfnGetQueryBufferObjectuiv),
+            GetQueryIndexediv: entry!(274, PfnGetQueryIndexediv),
+            GetQueryObjecti64v: entry!(275, PfnGetQueryObjecti64v),
+            GetQueryObjectiv: entry!(276, PfnGetQueryObjectiv),
+            GetQueryObjectui64v: entry!(277, PfnGetQueryObjectui64v),
+            GetQueryObjectuiv: entry!(278, PfnGetQueryObjectuiv),
+            GetQueryiv: entry!(279, PfnGetQueryiv),
+            GetRenderbufferParameteriv: entry!(280, PfnGetRenderbufferParameteriv),
+            GetSamplerParameterIiv: entry!(281, PfnGetSamplerParameterIiv),
+            GetSamplerParameterIuiv: entry!(282, PfnGetSamplerParameterIuiv),
+            GetSamplerParameterfv: entry!(283, PfnGetSamplerParameterfv),
+            GetSamplerParameteriv: entry!(284, PfnGetSamplerParameteriv),
+            GetShaderInfoLog: entry!(285, PfnGetShaderInfoLog),
+            GetShaderPrecisionFormat: entry!(286, PfnGetShaderPrecisionFormat),
+            GetShaderSource: entry!(287, PfnGetShaderSource),
+            GetShaderiv: entry!(288, PfnGetShaderiv),
+            GetString: entry!(289, PfnGetString),
+            GetStringi: entry!(290, PfnGetStringi),
+            GetSubroutineIndex: entry!(291, PfnGetSubroutineIndex),
+            GetSubroutineUniformLocation: entry!(292, PfnGetSubroutineUniformLocation),
+            GetSynciv: entry!(293, PfnGetSynciv),
+            GetTexImage: entry!(294, PfnGetTexImage),
+            GetTexLevelParameterfv: entry!(295, PfnGetTexLevelParameterfv),
+            GetTexLevelParameteriv: entry!(296, PfnGetTexLevelParameteriv),
+            GetTexParameterIiv: entry!(297, PfnGetTexParameterIiv),
+            GetTexParameterIuiv: entry!(298, PfnGetTexParameterIuiv),
+            GetTexParameterfv: entry!(299, PfnGetTexParameterfv),
+            GetTexParameteriv: entry!(300, PfnGetTexParameteriv),
+            GetTextureHandleARB: entry!(301, PfnGetTextureHandleARB),
+            GetTextureImage: entry!(302, PfnGetTextureImage),
+            GetTextureLevelParameterfv: entry!(303, PfnGetTextureLevelParameterfv),
+            GetTextureLevelParameteriv: entry!(304, PfnGetTextureLevelParameteriv),
+            GetTextureParameterIiv: entry!(305, PfnGetTextureParameterIiv),
+            GetTextureParameterIuiv: entry!(306, PfnGetTextureParameterIuiv),
+            GetTextureParameterfv: entry!(307, PfnGetTextureParameterfv),
+            GetTextureParameteriv: entry!(308, PfnGetTextureParameteriv),
+            GetTextureSamplerHandleARB: entry!(309, PfnGetTextureSamplerHandleARB),
+            GetTextureSubImage: entry!(310, PfnGetTextureSubImage),
+            GetTransformFeedbackVarying: entry!(311, PfnGetTransformFeedbackVarying),
+            GetTransformFeedbacki64_v: entry!(312, PfnGetTransformFeedbacki64_v),
+            GetTransformFeedbacki_v: entry!(313, PfnGetTransformFeedbacki_v),
+            GetTransformFeedbackiv: entry!(314, PfnGetTransformFeedbackiv),
+            GetUniformBlockIndex: entry!(315, PfnGetUniformBlockIndex),
+            GetUniformIndices: entry!(316, PfnGetUniformIndices),
+            GetUniformLocation: entry!(317, PfnGetUniformLocation),
+            GetUniformSubroutineuiv: entry!(318, PfnGetUniformSubroutineuiv),
+            GetUniformdv: entry!(319, PfnGetUniformdv),
+            GetUniformfv: entry!(320, PfnGetUniformfv),
+            GetUniformi64vARB: entry!(321, PfnGetUniformi64vARB),
+            GetUniformiv: entry!(322, PfnGetUniformiv),
+            GetUniformui64vARB: entry!(323, PfnGetUniformui64vARB),
+            GetUniformuiv: entry!(324, PfnGetUniformuiv),
+            GetVertexArrayIndexed64iv: entry!(325, PfnGetVertexArrayIndexed64iv),
+            GetVertexArrayIndexediv: entry!(326, PfnGetVertexArrayIndexediv),
+            GetVertexArrayiv: entry!(327, PfnGetVertexArrayiv),
+            GetVertexAttribIiv: entry!(328, PfnGetVertexAttribIiv),
+            GetVertexAttribIuiv: entry!(329, PfnGetVertexAttribIuiv),
+            GetVertexAttribLdv: entry!(330, PfnGetVertexAttribLdv),
+            GetVertexAttribLui64vARB: entry!(331, PfnGetVertexAttribLui64vARB),
+            GetVertexAttribPointerv: entry!(332, PfnGetVertexAttribPointerv),
+            GetVertexAttribdv: entry!(333, PfnGetVertexAttribdv),
+            GetVertexAttribfv: entry!(334, PfnGetVertexAttribfv),
+            GetVertexAttribiv: entry!(335, PfnGetVertexAttribiv),
+            GetnCompressedTexImage: entry!(336, PfnGetnCompressedTexImage),
+            GetnCompressedTexImageARB: entry!(337, PfnGetnCompressedTexImageARB),
+            GetnTexImage: entry!(338, PfnGetnTexImage),
+            GetnTexImageARB: entry!(339, PfnGetnTexImageARB),
+            GetnUniformdv: entry!(340, PfnGetnUniformdv),
+            GetnUniformdvARB: entry!(341, PfnGetnUniformdvARB),
+            GetnUniformfv: entry!(342, PfnGetnUniformfv),
+            GetnUniformfvARB: entry!(343, PfnGetnUniformfvARB),
+            GetnUniformi64vARB: entry!(344, PfnGetnUniformi64vARB),
+            GetnUniformiv: entry!(345, PfnGetnUniformiv),
+            GetnUniformivARB: entry!(346, PfnGetnUniformivARB),
+            GetnUniformui64vARB: entry!(347, PfnGetnUniformui64vARB),
+            GetnUniformuiv: entry!(348, PfnGetnUniformuiv),
+            GetnUniformuivARB: entry!(349, PfnGetnUniformuivARB),
+            Hint: entry!(350, PfnHint),
+            InvalidateBufferData: entry!(351, PfnInvalidateBufferData),
+            InvalidateBufferSubData: entry!(352, PfnInvalidateBufferSubData),
+            InvalidateFramebuffer: entry!(353, PfnInvalidateFramebuffer),
             InvalidateNamedFramebufferData: entry!(
-                354, PfnInvalidateNamedFramebufferData,
-                missing_InvalidateNamedFramebufferData
+                354, PfnInvalidateNamedFramebufferData
             ),
             InvalidateNamedFramebufferSubData: entry!(
-                355, PfnInvalidateNamedFramebufferSubData,
-                missing_InvalidateNamedFramebufferSubData
+                355, PfnInvalidateNamedFramebufferSubData
             ),
-            InvalidateSubFramebuffer: entry!(
-                356, PfnInvalidateSubFramebuffer, missing_InvalidateSubFramebuffer
-            ),
-            InvalidateTexImage: entry!(
-                357, PfnInvalidateTexImage, missing_InvalidateTexImage
-            ),
-            InvalidateTexSubImage: entry!(
-                358, PfnInvalidateTexSubImage, missing_InvalidateTexSubImage
-            ),
-            IsBuffer: entry!(359, PfnIsBuffer, missing_IsBuffer),
-            IsEnabled: entry!(360, PfnIsEnabled, missing_IsEnabled),
-            IsEnabledi: entry!(361, PfnIsEnabledi, missing_IsEnabledi),
-            IsFramebuffer: entry!(362, PfnIsFramebuffer, missing_IsFramebuffer),
-            IsImageHandleResidentARB: entry!(
-                363, PfnIsImageHandleResidentARB, missing_IsImageHandleResidentARB
-            ),
-            IsNamedStringARB: entry!(364, PfnIsNamedStringARB, missing_IsNamedStringARB),
-            IsProgram: entry!(365, PfnIsProgram, missing_IsProgram),
-            IsProgramPipeline: entry!(
-                366, PfnIsProgramPipeline, missing_IsProgramPipeline
-            ),
-            IsQuery: entry!(367, PfnIsQuery, missing_IsQuery),
-            IsRenderbuffer: entry!(368, PfnIsRenderbuffer, missing_IsRenderbuffer),
-            IsSampler: entry!(369, PfnIsSampler, missing_IsSampler),
-            IsShader: entry!(370, PfnIsShader, missing_IsShader),
-            IsSync: entry!(371, PfnIsSync, missing_IsSync),
-            IsTexture: entry!(372, PfnIsTexture, missing_IsTexture),
-            IsTextureHandleResidentARB: entry!(
-                373, PfnIsTextureHandleResidentARB, missing_IsTextureHandleResidentARB
-            ),
-            IsTransformFeedback: entry!(
-                374, PfnIsTransformFeedback, missing_IsTransformFeedback
-            ),
-            IsVertexArray: entry!(375, PfnIsVertexArray, missing_IsVertexArray),
-            LineWidth: entry!(376, PfnLineWidth, missing_LineWidth),
-            LinkProgram: entry!(377, PfnLinkProgram, missing_LinkProgram),
-            LogicOp: entry!(378, PfnLogicOp, missing_LogicOp),
-            MakeImageHandleNonResidentARB: entry!(
-                379, PfnMakeImageHandleNonResidentARB,
-                missing_MakeImageHandleNonResidentARB
-            ),
-            MakeImageHandleResidentARB: entry!(
-                380, PfnMakeImageHandleResidentARB, missing_MakeImageHandleResidentARB
-            ),
+            InvalidateSubFramebuffer: entry!(356, PfnInvalidateSubFramebuffer),
+            InvalidateTexImage: entry!(357, PfnInvalidateTexImage),
+            InvalidateTexSubImage: entry!(358, PfnInvalidateTexSubImage),
+            IsBuffer: entry!(359, PfnIsBuffer),
+            IsEnabled: entry!(360, PfnIsEnabled),
+            IsEnabledi: entry!(361, PfnIsEnabledi),
+            IsFramebuffer: entry!(362, PfnIsFramebuffer),
+            IsImageHandleResidentARB: entry!(363, PfnIsImageHandleResidentARB),
+            IsNamedStringARB: entry!(364, PfnIsNamedStringARB),
+            IsProgram: entry!(365, PfnIsProgram),
+            IsProgramPipeline: entry!(366, PfnIsProgramPipeline),
+            IsQuery: entry!(367, PfnIsQuery),
+            IsRenderbuffer: entry!(368, PfnIsRenderbuffer),
+            IsSampler: entry!(369, PfnIsSampler),
+            IsShader: entry!(370, PfnIsShader),
+            IsSync: entry!(371, PfnIsSync),
+            IsTexture: entry!(372, PfnIsTexture),
+            IsTextureHandleResidentARB: entry!(373, PfnIsTextureHandleResidentARB),
+            IsTransformFeedback: entry!(374, PfnIsTransformFeedback),
+            IsVertexArray: entry!(375, PfnIsVertexArray),
+            LineWidth: entry!(376, PfnLineWidth),
+            LinkProgram: entry!(377, PfnLinkProgram),
+            LogicOp: entry!(378, PfnLogicOp),
+            MakeImageHandleNonResidentARB: entry!(379, PfnMakeImageHandleNonResidentARB),
+            MakeImageHandleResidentARB: entry!(380, PfnMakeImageHandleResidentARB),
             MakeTextureHandleNonResidentARB: entry!(
-                381, PfnMakeTextureHandleNonResidentARB,
-                missing_MakeTextureHandleNonResidentARB
+                381, PfnMakeTextureHandleNonResidentARB
             ),
-            MakeTextureHandleResidentARB: entry!(
-                382, PfnMakeTextureHandleResidentARB,
-                missing_MakeTextureHandleResidentARB
-            ),
-            MapBuffer: entry!(383, PfnMapBuffer, missing_MapBuffer),
-            MapBufferRange: entry!(384, PfnMapBufferRange, missing_MapBufferRange),
-            MapNamedBuffer: entry!(385, PfnMapNamedBuffer, missing_MapNamedBuffer),
-            MapNamedBufferRange: entry!(
-                386, PfnMapNamedBufferRange, missing_MapNamedBufferRange
-            ),
-            MaxShaderCompilerThreadsARB: entry!(
-                387, PfnMaxShaderCompilerThreadsARB, missing_MaxShaderCompilerThreadsARB
-            ),
-            MaxShaderCompilerThreadsKHR: entry!(
-                388, PfnMaxShaderCompilerThreadsKHR, missing_MaxShaderCompilerThreadsKHR
-            ),
-            MemoryBarrier: entry!(389, PfnMemoryBarrier, missing_MemoryBarrier),
-            MemoryBarrierByRegion: entry!(
-                390, PfnMemoryBarrierByRegion, missing_MemoryBarrierByRegion
-            ),
-            MinSampleShading: entry!(391, PfnMinSampleShading, missing_MinSampleShading),
-            MinSampleShadingARB: entry!(
-                392, PfnMinSampleShadingARB, missing_MinSampleShadingARB
-            ),
-            MultiDrawArrays: entry!(393, PfnMultiDrawArrays, missing_MultiDrawArrays),
-            MultiDrawArraysIndirect: entry!(
-                394, PfnMultiDrawArraysIndirect, missing_MultiDrawArraysIndirect
-            ),
-            MultiDrawArraysIndirectCount: entry!(
-                395, PfnMultiDrawArraysIndirectCount,
-                missing_MultiDrawArraysIndirectCount
-            ),
+            MakeTextureHandleResidentARB: entry!(382, PfnMakeTextureHandleResidentARB),
+            MapBuffer: entry!(383, PfnMapBuffer),
+            MapBufferRange: entry!(384, PfnMapBufferRange),
+            MapNamedBuffer: entry!(385, PfnMapNamedBuffer),
+            MapNamedBufferRange: entry!(386, PfnMapNamedBufferRange),
+            MaxShaderCompilerThreadsARB: entry!(387, PfnMaxShaderCompilerThreadsARB),
+            MaxShaderCompilerThreadsKHR: entry!(388, PfnMaxShaderCompilerThreadsKHR),
+            MemoryBarrier: entry!(389, PfnMemoryBarrier),
+            MemoryBarrierByRegion: entry!(390, PfnMemoryBarrierByRegion),
+            MinSampleShading: entry!(391, PfnMinSampleShading),
+            MinSampleShadingARB: entry!(392, PfnMinSampleShadingARB),
+            MultiDrawArrays: entry!(393, PfnMultiDrawArrays),
+            MultiDrawArraysIndirect: entry!(394, PfnMultiDrawArraysIndirect),
+            MultiDrawArraysIndirectCount: entry!(395, PfnMultiDrawArraysIndirectCount),
             MultiDrawArraysIndirectCountARB: entry!(
-                396, PfnMultiDrawArraysIndirectCountARB,
-                missing_MultiDrawArraysIndirectCountARB
+                396, PfnMultiDrawArraysIndirectCountARB
             ),
-            MultiDrawElements: entry!(
-                397, PfnMultiDrawElements, missing_MultiDrawElements
-            ),
-            MultiDrawElementsBaseVertex: entry!(
-                398, PfnMultiDrawElementsBaseVertex, missing_MultiDrawElementsBaseVertex
-            ),
-            MultiDrawElementsIndirect: entry!(
-                399, PfnMultiDrawElementsIndirect, missing_MultiDrawElementsIndirect
-            ),
+            MultiDrawElements: entry!(397, PfnMultiDrawElements),
+            MultiDrawElementsBaseVertex: entry!(398, PfnMultiDrawElementsBaseVertex),
+            MultiDrawElementsIndirect: entry!(399, PfnMultiDrawElementsIndirect),
             MultiDrawElementsIndirectCount: entry!(
-                400, PfnMultiDrawElementsIndirectCount,
-                missing_MultiDrawElementsIndirectCount
+                400, PfnMultiDrawElementsIndirectCount
             ),
             MultiDrawElementsIndirectCountARB: entry!(
-                401, PfnMultiDrawElementsIndirectCountARB,
-                missing_MultiDrawElementsIndirectCountARB
+                401, PfnMultiDrawElementsIndirectCountARB
             ),
-            NamedBufferData: entry!(402, PfnNamedBufferData, missing_NamedBufferData),
-            NamedBufferPageCommitmentARB: entry!(
-                403, PfnNamedBufferPageCommitmentARB,
-                missing_NamedBufferPageCommitmentARB
-            ),
-            NamedBufferPageCommitmentEXT: entry!(
-                404, PfnNamedBufferPageCommitmentEXT,
-                missing_NamedBufferPageCommitmentEXT
-            ),
-            NamedBufferStorage: entry!(
-                405, PfnNamedBufferStorage, missing_NamedBufferStorage
-            ),
-            NamedBufferSubData: entry!(
-                406, PfnNamedBufferSubData, missing_NamedBufferSubData
-            ),
-            NamedFramebufferDrawBuffer: entry!(
-                407, PfnNamedFramebufferDrawBuffer, missing_NamedFramebufferDrawBuffer
-            ),
-            NamedFramebufferDrawBuffers: entry!(
-                408, PfnNamedFramebufferDrawBuffers, missing_NamedFramebufferDrawBuffers
-            ),
-            NamedFramebufferParameteri: entry!(
-                409, PfnNamedFramebufferParameteri, missing_NamedFramebufferParameteri
-            ),
-            NamedFramebufferReadBuffer: entry!(
-                410, PfnNamedFramebufferReadBuffer, missing_NamedFramebufferReadBuffer
-            ),
-            NamedFramebufferRenderbuffer: entry!(
-                411, PfnNamedFramebufferRenderbuffer,
-                missing_NamedFramebufferRenderbuffer
-            ),
+            NamedBufferData: entry!(402, PfnNamedBufferData),
+            NamedBufferPageCommitmentARB: entry!(403, PfnNamedBufferPageCommitmentARB),
+            NamedBufferPageCommitmentEXT: entry!(404, PfnNamedBufferPageCommitmentEXT),
+            NamedBufferStorage: entry!(405, PfnNamedBufferStorage),
+            NamedBufferSubData: entry!(406, PfnNamedBufferSubData),
+            NamedFramebufferDrawBuffer: entry!(407, PfnNamedFramebufferDrawBuffer),
+            NamedFramebufferDrawBuffers: entry!(408, PfnNamedFramebufferDrawBuffers),
+            NamedFramebufferParameteri: entry!(409, PfnNamedFramebufferParameteri),
+            NamedFramebufferReadBuffer: entry!(410, PfnNamedFramebufferReadBuffer),
+            NamedFramebufferRenderbuffer: entry!(411, PfnNamedFramebufferRenderbuffer),
             NamedFramebufferSampleLocationsfvARB: entry!(
-                412, PfnNamedFramebufferSampleLocationsfvARB,
-                missing_NamedFramebufferSampleLocationsfvARB
+                412, PfnNamedFramebufferSampleLocationsfvARB
             ),
-            NamedFramebufferTexture: entry!(
-                413, PfnNamedFramebufferTexture, missing_NamedFramebufferTexture
-            ),
-            NamedFramebufferTextureLayer: entry!(
-                414, PfnNamedFramebufferTextureLayer,
-                missing_NamedFramebufferTextureLayer
-            ),
-            NamedRenderbufferStorage: entry!(
-                415, PfnNamedRenderbufferStorage, missing_NamedRenderbufferStorage
-            ),
+            NamedFramebufferTexture: entry!(413, PfnNamedFramebufferTexture),
+            NamedFramebufferTextureLayer: entry!(414, PfnNamedFramebufferTextureLayer),
+            NamedRenderbufferStorage: entry!(415, PfnNamedRenderbufferStorage),
             NamedRenderbufferStorageMultisample: entry!(
-                416, PfnNamedRenderbufferStorageMultisample,
-                missing_NamedRenderbufferStorageMultisample
-            ),
-            NamedStringARB: entry!(417, PfnNamedStringARB, missing_NamedStringARB),
-            ObjectLabel: entry!(418, PfnObjectLabel, missing_ObjectLabel),
-            ObjectPtrLabel: entry!(419, PfnObjectPtrLabel, missing_ObjectPtrLabel),
-            PatchParameterfv: entry!(420, PfnPatchParameterfv, missing_PatchParameterfv),
-            PatchParameteri: entry!(421, PfnPatchParameteri, missing_PatchParameteri),
-            PauseTransformFeedback: entry!(
-                422, PfnPauseTransformFeedback, missing_PauseTransformFeedback
-            ),
-            PixelStoref: entry!(423, PfnPixelStoref, missing_PixelStoref),
-            PixelStorei: entry!(424, PfnPixelStorei, missing_PixelStorei),
-            PointParameterf: entry!(425, PfnPointParameterf, missing_PointParameterf),
-            PointParameterfv: entry!(426, PfnPointParameterfv, missing_PointParameterfv),
-            PointParameteri: entry!(427, PfnPointParameteri, missing_PointParameteri),
-            PointParameteriv: entry!(428, PfnPointParameteriv, missing_PointParameteriv),
-            PointSize: entry!(429, PfnPointSize, missing_PointSize),
-            PolygonMode: entry!(430, PfnPolygonMode, missing_PolygonMode),
-            PolygonOffset: entry!(431, PfnPolygonOffset, missing_PolygonOffset),
-            PolygonOffsetClamp: entry!(
-                432, PfnPolygonOffsetClamp, missing_PolygonOffsetClamp
-            ),
-            PopDebugGroup: entry!(433, PfnPopDebugGroup, missing_PopDebugGroup),
-            PrimitiveBoundingBoxARB: entry!(
-                434, PfnPrimitiveBoundingBoxARB, missing_PrimitiveBoundingBoxARB
-            ),
-            PrimitiveRestartIndex: entry!(
-                435, PfnPrimitiveRestartIndex, missing_PrimitiveRestartIndex
-            ),
-            ProgramBinary: entry!(436, PfnProgramBinary, missing_ProgramBinary),
-            ProgramParameteri: entry!(
-                437, PfnProgramParameteri, missing_ProgramParameteri
-            ),
-            ProgramParameteriARB: entry!(
-                438, PfnProgramParameteriARB, missing_ProgramParameteriARB
-            ),
-            ProgramUniform1d: entry!(439, PfnProgramUniform1d, missing_ProgramUniform1d),
-            ProgramUniform1dv: entry!(
-                440, PfnProgramUniform1dv, missing_ProgramUniform1dv
-            ),
-            ProgramUniform1f: entry!(441, PfnProgramUniform1f, missing_ProgramUniform1f),
-            ProgramUniform1fv: entry!(
-                442, PfnProgramUniform1fv, missing_ProgramUniform1fv
-            ),
-            ProgramUniform1i: entry!(443, PfnProgramUniform1i, missing_ProgramUniform1i),
-            ProgramUniform1i64ARB: entry!(
-                444, PfnProgramUniform1i64ARB, missing_ProgramUniform1i64ARB
-            ),
-            ProgramUniform1i64vARB: entry!(
-                445, PfnProgramUniform1i64vARB, missing_ProgramUniform1i64vARB
-            ),
-            ProgramUniform1iv: entry!(
-                446, PfnProgramUniform1iv, missing_ProgramUniform1iv
-            ),
-            ProgramUniform1ui: entry!(
-                447, PfnProgramUniform1ui, missing_ProgramUniform1ui
-            ),
-            ProgramUniform1ui64ARB: entry!(
-                448, PfnProgramUniform1ui64ARB, missing_ProgramUniform1ui64ARB
-            ),
-            ProgramUniform1ui64vARB: entry!(
-                449, PfnProgramUniform1ui64vARB, missing_ProgramUniform1ui64vARB
-            ),
-            ProgramUniform1uiv: entry!(
-                450, PfnProgramUniform1uiv, missing_ProgramUniform1uiv
-            ),
-            ProgramUniform2d: entry!(451, PfnProgramUniform2d, missing_ProgramUniform2d),
-            ProgramUniform2dv: entry!(
-                452, PfnProgramUniform2dv, missing_ProgramUniform2dv
-            ),
-            ProgramUniform2f: entry!(453, PfnProgramUniform2f, missing_ProgramUniform2f),
-            ProgramUniform2fv: entry!(
-                454, PfnProgramUniform2fv, missing_ProgramUniform2fv
-            ),
-            ProgramUniform2i: entry!(455, PfnProgramUniform2i, missing_ProgramUniform2i),
-            ProgramUniform2i64ARB: entry!(
-                456, PfnProgramUniform2i64ARB, missing_ProgramUniform2i64ARB
-            ),
-            ProgramUniform2i64vARB: entry!(
-                457, PfnProgramUniform2i64vARB, missing_ProgramUniform2i64vARB
-            ),
-            ProgramUniform2iv: entry!(
-                458, PfnProgramUniform2iv, missing_ProgramUniform2iv
-            ),
-            ProgramUniform2ui: entry!(
-                459, PfnProgramUniform2ui, missing_ProgramUniform2ui
-            ),
-            ProgramUniform2ui64ARB: entry!(
-                460, PfnProgramUniform2ui64ARB, missing_ProgramUniform2ui64ARB
-            ),
-            ProgramUniform2ui64vARB: entry!(
-                461, PfnProgramUniform2ui64vARB, missing_ProgramUniform2ui64vARB
-            ),
-            ProgramUniform2uiv: entry!(
-                462, PfnProgramUniform2uiv, missing_ProgramUniform2uiv
-            ),
-            ProgramUniform3d: entry!(463, PfnProgramUniform3d, missing_ProgramUniform3d),
-            ProgramUniform3dv: entry!(
-                464, PfnProgramUniform3dv, missing_ProgramUniform3dv
-            ),
-            ProgramUniform3f: entry!(465, PfnProgramUniform3f, missing_ProgramUniform3f),
-            ProgramUniform3fv: entry!(
-                466, PfnProgramUniform3fv, missing_ProgramUniform3fv
-            ),
-            ProgramUniform3i: entry!(467, PfnProgramUniform3i, missing_ProgramUniform3i),
-            ProgramUniform3i64ARB: entry!(
-                468, PfnProgramUniform3i64ARB, missing_ProgramUniform3i64ARB
-            ),
-            ProgramUniform3i64vARB: entry!(
-                469, PfnProgramUniform3i64vARB, missing_ProgramUniform3i64vARB
-            ),
-            ProgramUniform3iv: entry!(
-                470, PfnProgramUniform3iv, missing_ProgramUniform3iv
-            ),
-            ProgramUniform3ui: entry!(
-                471, PfnProgramUniform3ui, missing_ProgramUniform3ui
-            ),
-            ProgramUniform3ui64ARB: entry!(
-                472, PfnProgramUniform3ui64ARB, missing_ProgramUniform3ui64ARB
-            ),
-            ProgramUniform3ui64vARB: entry!(
-                473, PfnProgramUniform3ui64vARB, missing_ProgramUniform3ui64vARB
-            ),
-            ProgramUniform3uiv: entry!(
-                474, PfnProgramUniform3uiv, missing_ProgramUniform3uiv
-            ),
-            ProgramUniform4d: entry!(475, PfnProgramUniform4d, missing_ProgramUniform4d),
-            ProgramUniform4dv: entry!(
-                476, PfnProgramUniform4dv, missing_ProgramUniform4dv
-            ),
-            ProgramUniform4f: entry!(477, PfnProgramUniform4f, missing_ProgramUniform4f),
-            ProgramUniform4fv: entry!(
-                478, PfnProgramUniform4fv, missing_ProgramUniform4fv
-            ),
-            ProgramUniform4i: entry!(479, PfnProgramUniform4i, missing_ProgramUniform4i),
-            ProgramUniform4i64ARB: entry!(
-                480, PfnProgramUniform4i64ARB, missing_ProgramUniform4i64ARB
-            ),
-            ProgramUniform4i64vARB: entry!(
-                481, PfnProgramUniform4i64vARB, missing_ProgramUniform4i64vARB
-            ),
-            ProgramUniform4iv: entry!(
-                482, PfnProgramUniform4iv, missing_ProgramUniform4iv
-            ),
-            ProgramUniform4ui: entry!(
-                483, PfnProgramUniform4ui, missing_ProgramUniform4ui
-            ),
-            ProgramUniform4ui64ARB: entry!(
-                484, PfnProgramUniform4ui64ARB, missing_ProgramUniform4ui64ARB
-            ),
-            ProgramUniform4ui64vARB: entry!(
-                485, PfnProgramUniform4ui64vARB, missing_ProgramUniform4ui64vARB
-            ),
-            ProgramUniform4uiv: entry!(
-                486, PfnProgramUniform4uiv, missing_ProgramUniform4uiv
-            ),
-            ProgramUniformHandleui64ARB: entry!(
-                487, PfnProgramUniformHandleui64ARB, missing_ProgramUniformHandleui64ARB
-            ),
-            ProgramUniformHandleui64vARB: entry!(
-                488, PfnProgramUniformHandleui64vARB,
-                missing_ProgramUniformHandleui64vARB
-            ),
-            ProgramUniformMatrix2dv: entry!(
-                489, PfnProgramUniformMatrix2dv, missing_ProgramUniformMatrix2dv
-            ),
-            ProgramUniformMatrix2fv: entry!(
-                490, PfnProgramUniformMatrix2fv, missing_ProgramUniformMatrix2fv
-            ),
-            ProgramUniformMatrix2x3dv: entry!(
-                491, PfnProgramUniformMatrix2x3dv, missing_ProgramUniformMatrix2x3dv
-            ),
-            ProgramUniformMatrix2x3fv: entry!(
-                492, PfnProgramUniformMatrix2x3fv, missing_ProgramUniformMatrix2x3fv
-            ),
-            ProgramUniformMatrix2x4dv: entry!(
-                493, PfnProgramUniformMatrix2x4dv, missing_ProgramUniformMatrix2x4dv
-            ),
-            ProgramUniformMatrix2x4fv: entry!(
-                494, PfnProgramUniformMatrix2x4fv, missing_ProgramUniformMatrix2x4fv
-            ),
-            ProgramUniformMatrix3dv: entry!(
-                495, PfnProgramUniformMatrix3dv, missing_ProgramUniformMatrix3dv
-            ),
-            ProgramUniformMatrix3fv: entry!(
-                496, PfnProgramUniformMatrix3fv, missing_ProgramUniformMatrix3fv
-            ),
-            ProgramUniformMatrix3x2dv: entry!(
-                497, PfnProgramUniformMatrix3x2dv, missing_ProgramUniformMatrix3x2dv
-            ),
-            ProgramUniformMatrix3x2fv: entry!(
-                498, PfnProgramUniformMatrix3x2fv, missing_ProgramUniformMatrix3x2fv
-            ),
-            ProgramUniformMatrix3x4dv: entry!(
-                499, PfnProgramUniformMatrix3x4dv, missing_ProgramUniformMatrix3x4dv
-            ),
-            ProgramUniformMatrix3x4fv: entry!(
-                500, PfnProgramUniformMatrix3x4fv, missing_ProgramUniformMatrix3x4fv
-            ),
-            ProgramUniformMatrix4dv: entry!(
-                501, PfnProgramUniformMatrix4dv, missing_ProgramUniformMatrix4dv
-            ),
-            ProgramUniformMatrix4fv: entry!(
-                502, PfnProgramUniformMatrix4fv, missing_ProgramUniformMatrix4fv
-            ),
-            ProgramUniformMatrix4x2dv: entry!(
-                503, PfnProgramUniformMatrix4x2dv, missing_ProgramUniformMatrix4x2dv
-            ),
-            ProgramUniformMatrix4x2fv: entry!(
-                504, PfnProgramUniformMatrix4x2fv, missing_ProgramUniformMatrix4x2fv
-            ),
-            ProgramUniformMatrix4x3dv: entry!(
-                505, PfnProgramUniformMatrix4x3dv, missing_ProgramUniformMatrix4x3dv
-            ),
-            ProgramUniformMatrix4x3fv: entry!(
-                506, PfnProgramUniformMatrix4x3fv, missing_ProgramUniformMatrix4x3fv
-            ),
-            ProvokingVertex: entry!(507, PfnProvokingVertex, missing_ProvokingVertex),
-            PushDebugGroup: entry!(508, PfnPushDebugGroup, missing_PushDebugGroup),
-            QueryCounter: entry!(509, PfnQueryCounter, missing_QueryCounter),
-            ReadBuffer: entry!(510, PfnReadBuffer, missing_ReadBuffer),
-            ReadPixels: entry!(511, PfnReadPixels, missing_ReadPixels),
-            ReadnPixels: entry!(512, PfnReadnPixels, missing_ReadnPixels),
-            ReadnPixelsARB: entry!(513, PfnReadnPixelsARB, missing_ReadnPixelsARB),
-            ReleaseShaderCompiler: entry!(
-                514, PfnReleaseShaderCompiler, missing_ReleaseShaderCompiler
-            ),
-            RenderbufferStorage: entry!(
-                515, PfnRenderbufferStorage, missing_RenderbufferStorage
-            ),
+                416, PfnNamedRenderbufferStorageMultisample
+            ),
+            NamedStringARB: entry!(417, PfnNamedStringARB),
+            ObjectLabel: entry!(418, PfnObjectLabel),
+            ObjectPtrLabel: entry!(419, PfnObjectPtrLabel),
+            PatchParameterfv: entry!(420, PfnPatchParameterfv),
+            PatchParameteri: entry!(421, PfnPatchParameteri),
+            PauseTransformFeedback: entry!(422, PfnPauseTransformFeedback),
+            PixelStoref: entry!(423, PfnPixelStoref),
+            PixelStorei: entry!(424, PfnPixelStorei),
+            PointParameterf: entry!(425, PfnPointParameterf),
+            PointParameterfv: entry!(426, PfnPointParameterfv),
+            PointParameteri: entry!(427, PfnPointParameteri),
+            PointParameteriv: entry!(428, PfnPointParameteriv),
+            PointSize: entry!(429, PfnPointSize),
+            PolygonMode: entry!(430, PfnPolygonMode),
+            PolygonOffset: entry!(431, PfnPolygonOffset),
+            PolygonOffsetClamp: entry!(432, PfnPolygonOffsetClamp),
+            PopDebugGroup: entry!(433, PfnPopDebugGroup),
+            PrimitiveBoundingBoxARB: entry!(434, PfnPrimitiveBoundingBoxARB),
+            PrimitiveRestartIndex: entry!(435, PfnPrimitiveRestartIndex),
+            ProgramBinary: entry!(436, PfnProgramBinary),
+            ProgramParameteri: entry!(437, PfnProgramParameteri),
+            ProgramParameteriARB: entry!(438, PfnProgramParameteriARB),
+            ProgramUniform1d: entry!(439, PfnProgramUniform1d),
+            ProgramUniform1dv: entry!(440, PfnProgramUniform1dv),
+            ProgramUniform1f: entry!(441, PfnProgramUniform1f),
+            ProgramUniform1fv: entry!(442, PfnProgramUniform1fv),
+            ProgramUniform1i: entry!(443, PfnProgramUniform1i),
+            ProgramUniform1i64ARB: entry!(444, PfnProgramUniform1i64ARB),
+            ProgramUniform1i64vARB: entry!(445, PfnProgramUniform1i64vARB),
+            ProgramUniform1iv: entry!(446, PfnProgramUniform1iv),
+            ProgramUniform1ui: entry!(447, PfnProgramUniform1ui),
+            ProgramUniform1ui64ARB: entry!(448, PfnProgramUniform1ui64ARB),
+            ProgramUniform1ui64vARB: entry!(449, PfnProgramUniform1ui64vARB),
+            ProgramUniform1uiv: entry!(450, PfnProgramUniform1uiv),
+            ProgramUniform2d: entry!(451, PfnProgramUniform2d),
+            ProgramUniform2dv: entry!(452, PfnProgramUniform2dv),
+            ProgramUniform2f: entry!(453, PfnProgramUniform2f),
+            ProgramUniform2fv: entry!(454, PfnProgramUniform2fv),
+            ProgramUniform2i: entry!(455, PfnProgramUniform2i),
+            ProgramUniform2i64ARB: entry!(456, PfnProgramUniform2i64ARB),
+            ProgramUniform2i64vARB: entry!(457, PfnProgramUniform2i64vARB),
+            ProgramUniform2iv: entry!(458, PfnProgramUniform2iv),
+            ProgramUniform2ui: entry!(459, PfnProgramUniform2ui),
+            ProgramUniform2ui64ARB: entry!(460, PfnProgramUniform2ui64ARB),
+            ProgramUniform2ui64vARB: entry!(461, PfnProgramUniform2ui64vARB),
+            ProgramUniform2uiv: entry!(462, PfnProgramUniform2uiv),
+            ProgramUniform3d: entry!(463, PfnProgramUniform3d),
+            ProgramUniform3dv: entry!(464, PfnProgramUniform3dv),
+            ProgramUniform3f: entry!(465, PfnProgramUniform3f),
+            ProgramUniform3fv: entry!(466, PfnProgramUniform3fv),
+            ProgramUniform3i: entry!(467, PfnProgramUniform3i),
+            ProgramUniform3i64ARB: entry!(468, PfnProgramUniform3i64ARB),
+            ProgramUniform3i64vARB: entry!(469, PfnProgramUniform3i64vARB),
+            ProgramUniform3iv: entry!(470, PfnProgramUniform3iv),
+            ProgramUniform3ui: entry!(471, PfnProgramUniform3ui),
+            ProgramUniform3ui64ARB: entry!(472, PfnProgramUniform3ui64ARB),
+            ProgramUniform3ui64vARB: entry!(473, PfnProgramUniform3ui64vARB),
+            ProgramUniform3uiv: entry!(474, PfnProgramUniform3uiv),
+            ProgramUniform4d: entry!(475, PfnProgramUniform4d),
+            ProgramUniform4dv: entry!(476, PfnProgramUniform4dv),
+            ProgramUniform4f: entry!(477, PfnProgramUniform4f),
+            ProgramUniform4fv: entry!(478, PfnProgramUniform4fv),
+            ProgramUniform4i: entry!(479, PfnProgramUniform4i),
+            ProgramUniform4i64ARB: entry!(480, PfnProgramUniform4i64ARB),
+            ProgramUniform4i64vARB: entry!(481, PfnProgramUniform4i64vARB),
+            ProgramUniform4iv: entry!(482, PfnProgramUniform4iv),
+            ProgramUniform4ui: entry!(483, PfnProgramUniform4ui),
+            ProgramUniform4ui64ARB: entry!(484, PfnProgramUniform4ui64ARB),
+            ProgramUniform4ui64vARB: entry!(485, PfnProgramUniform4ui64vARB),
+            ProgramUniform4uiv: entry!(486, PfnProgramUniform4uiv),
+            ProgramUniformHandleui64ARB: entry!(487, PfnProgramUniformHandleui64ARB),
+            ProgramUniformHandleui64vARB: entry!(488, PfnProgramUniformHandleui64vARB),
+            ProgramUniformMatrix2dv: entry!(489, PfnProgramUniformMatrix2dv),
+            ProgramUniformMatrix2fv: entry!(490, PfnProgramUniformMatrix2fv),
+            ProgramUniformMatrix2x3dv: entry!(491, PfnProgramUniformMatrix2x3dv),
+            ProgramUniformMatrix2x3fv: entry!(492, PfnProgramUniformMatrix2x3fv),
+            ProgramUniformMatrix2x4dv: entry!(493, PfnProgramUniformMatrix2x4dv),
+            ProgramUniformMatrix2x4fv: entry!(494, PfnProgramUniformMatrix2x4fv),
+            ProgramUniformMatrix3dv: entry!(495, PfnProgramUniformMatrix3dv),
+            ProgramUniformMatrix3fv: entry!(496, PfnProgramUniformMatrix3fv),
+            ProgramUniformMatrix3x2dv: entry!(497, PfnProgramUniformMatrix3x2dv),
+            ProgramUniformMatrix3x2fv: entry!(498, PfnProgramUniformMatrix3x2fv),
+            ProgramUniformMatrix3x4dv: entry!(499, PfnProgramUniformMatrix3x4dv),
+            ProgramUniformMatrix3x4fv: entry!(500, PfnProgramUniformMatrix3x4fv),
+            ProgramUniformMatrix4dv: entry!(501, PfnProgramUniformMatrix4dv),
+            ProgramUniformMatrix4fv: entry!(502, PfnProgramUniformMatrix4fv),
+            ProgramUniformMatrix4x2dv: entry!(503, PfnProgramUniformMatrix4x2dv),
+            ProgramUniformMatrix4x2fv: entry!(504, PfnProgramUniformMatrix4x2fv),
+            ProgramUniformMatrix4x3dv: entry!(505, PfnProgramUniformMatrix4x3dv),
+            ProgramUniformMatrix4x3fv: entry!(506, PfnProgramUniformMatrix4x3fv),
+            ProvokingVertex: entry!(507, PfnProvokingVertex),
+            PushDebugGroup: entry!(508, PfnPushDebugGroup),
+            QueryCounter: entry!(509, PfnQueryCounter),
+            ReadBuffer: entry!(510, PfnReadBuffer),
+            ReadPixels: entry!(511, PfnReadPixels),
+            ReadnPixels: entry!(512, PfnReadnPixels),
+            ReadnPixelsARB: entry!(513, PfnReadnPixelsARB),
+            ReleaseShaderCompiler: entry!(514, PfnReleaseShaderCompiler),
+            RenderbufferStorage: entry!(515, PfnRenderbufferStorage),
             RenderbufferStorageMultisample: entry!(
-                516, PfnRenderbufferStorageMultisample,
-                missing_RenderbufferStorageMultisample
-            ),
-            ResumeTransformFeedback: entry!(
-                517, PfnResumeTransformFeedback, missing_ResumeTransformFeedback
-            ),
-            SampleCoverage: entry!(518, PfnSampleCoverage, missing_SampleCoverage),
-            SampleMaski: entry!(519, PfnSampleMaski, missing_SampleMaski),
-            SamplerParameterIiv: entry!(
-                520, PfnSamplerParameterIiv, missing_SamplerParameterIiv
-            ),
-            SamplerParameterIuiv: entry!(
-                521, PfnSamplerParameterIuiv, missing_SamplerParameterIuiv
-            ),
-            SamplerParameterf: entry!(
-                522, PfnSamplerParameterf, missing_SamplerParameterf
-            ),
-            SamplerParameterfv: entry!(
-                523, PfnSamplerParameterfv, missing_SamplerParameterfv
-            ),
-            SamplerParameteri: entry!(
-                524, PfnSamplerParameteri, missing_SamplerParameteri
-            ),
-            SamplerParameteriv: entry!(
-                525, PfnSamplerParameteriv, missing_SamplerParameteriv
-            ),
-            Scissor: entry!(526, PfnScissor, missing_Scissor),
-            ScissorArrayv: entry!(527, PfnScissorArrayv, missing_ScissorArrayv),
-            ScissorIndexed: entry!(528, PfnScissorIndexed, missing_ScissorIndexed),
-            ScissorIndexedv: entry!(529, PfnScissorIndexedv, missing_ScissorIndexedv),
-            ShaderBinary: entry!(530, PfnShaderBinary, missing_ShaderBinary),
-            ShaderSource: entry!(531, PfnShaderSource, missing_ShaderSource),
-            ShaderStorageBlockBinding: entry!(
-                532, PfnShaderStorageBlockBinding, missing_ShaderStorageBlockBinding
-            ),
-            SpecializeShader: entry!(533, PfnSpecializeShader, missing_SpecializeShader),
-            SpecializeShaderARB: entry!(
-                534, PfnSpecializeShaderARB, missing_SpecializeShaderARB
-            ),
-            StencilFunc: entry!(535, PfnStencilFunc, missing_StencilFunc),
-            StencilFuncSeparate: entry!(
-                536, PfnStencilFuncSeparate, missing_StencilFuncSeparate
-            ),
-            StencilMask: entry!(537, PfnStencilMask, missing_StencilMask),
-            StencilMaskSeparate: entry!(
-                538, PfnStencilMaskSeparate, missing_StencilMaskSeparate
-            ),
-            StencilOp: entry!(539, PfnStencilOp, missing_StencilOp),
-            StencilOpSeparate: entry!(
-                540, PfnStencilOpSeparate, missing_StencilOpSeparate
-            ),
-            TexBuffer: entry!(541, PfnTexBuffer, missing_TexBuffer),
-            TexBufferARB: entry!(542, PfnTexBufferARB, missing_TexBufferARB),
-            TexBufferRange: entry!(543, PfnTexBufferRange, missing_TexBufferRange),
-            TexImage1D: entry!(544, PfnTexImage1D, missing_TexImage1D),
-            TexImage2D: entry!(545, PfnTexImage2D, missing_TexImage2D),
-            TexImage2DMultisample: entry!(
-                546, PfnTexImage2DMultisample, missing_TexImage2DMultisample
-            ),
-            TexImage3D: entry!(547, PfnTexImage3D, missing_TexImage3D),
-            TexImage3DMultisample: entry!(
-                548, PfnTexImage3DMultisample, missing_TexImage3DMultisample
-            ),
-            TexPageCommitmentARB: entry!(
-                549, PfnTexPageCommitmentARB, missing_TexPageCommitmentARB
-            ),
-            TexParameterIiv: entry!(550, PfnTexParameterIiv, missing_TexParameterIiv),
-            TexParameterIuiv: entry!(551, PfnTexParameterIuiv, missing_TexParameterIuiv),
-            TexParameterf: entry!(552, PfnTexParameterf, missing_TexParameterf),
-            TexParameterfv: entry!(553, PfnTexParameterfv, missing_TexParameterfv),
-            TexParameteri: entry!(554, PfnTexParameteri, missing_TexParameteri),
-            TexParameteriv: entry!(555, PfnTexParameteriv, missing_TexParameteriv),
-            TexStorage1D: entry!(556, PfnTexStorage1D, missing_TexStorage1D),
-            TexStorage2D: entry!(557, PfnTexStorage2D, missing_TexStorage2D),
-            TexStorage2DMultisample: entry!(
-                558, PfnTexStorage2DMultisample, missing_TexStorage2DMultisample
-            ),
-            TexStorage3D: entry!(559, PfnTexStorage3D, missing_TexStorage3D),
-            TexStorage3DMultisample: entry!(
-                560, PfnTexStorage3DMultisample, missing_TexStorage3DMultisample
-            ),
-            TexSubImage1D: entry!(561, PfnTexSubImage1D, missing_TexSubImage1D),
-            TexSubImage2D: entry!(562, PfnTexSubImage2D, missing_TexSubImage2D),
-            TexSubImage3D: entry!(563, PfnTexSubImage3D, missing_TexSubImage3D),
-            TextureBarrier: entry!(564, PfnTextureBarrier, missing_TextureBarrier),
-            TextureBuffer: entry!(565, PfnTextureBuffer, missing_TextureBuffer),
-            TextureBufferRange: entry!(
-                566, PfnTextureBufferRange, missing_TextureBufferRange
-            ),
-            TextureParameterIiv: entry!(
-                567, PfnTextureParameterIiv, missing_TextureParameterIiv
-            ),
-            TextureParameterIuiv: entry!(
-                568, PfnTextureParameterIuiv, missing_TextureParameterIuiv
-            ),
-            TextureParameterf: entry!(
-                569, PfnTextureParameterf, missing_TextureParameterf
-            ),
-            TextureParameterfv: entry!(
-                570, PfnTextureParameterfv, missing_TextureParameterfv
-            ),
-            TextureParameteri: entry!(
-                571, PfnTextureParameteri, missing_TextureParameteri
-            ),
-            TextureParameteriv: entry!(
-                572, PfnTextureParameteriv, missing_TextureParameteriv
-            ),
-            TextureStorage1D: entry!(573, PfnTextureStorage1D, missing_TextureStorage1D),
-            TextureStorage2D: entry!(574, PfnTextureStorage2D, missing_TextureStorage2D),
-            TextureStorage2DMultisample: entry!(
-                575, PfnTextureStorage2DMultisample, missing_TextureStorage2DMultisample
-            ),
-            TextureStorage3D: entry!(576, PfnTextureStorage3D, missing_TextureStorage3D),
-            TextureStorage3DMultisample: entry!(
-                577, PfnTextureStorage3DMultisample, missing_TextureStorage3DMultisample
-            ),
-            TextureSubImage1D: entry!(
-                578, PfnTextureSubImage1D, missing_TextureSubImage1D
-            ),
-            TextureSubImage2D: entry!(
-                579, PfnTextureSubImage2D, missing_TextureSubImage2D
-            ),
-            TextureSubImage3D: entry!(
-                580, PfnTextureSubImage3D, missing_TextureSubImage3D
-            ),
-            TextureView: entry!(581, PfnTextureView, missing_TextureView),
-            TransformFeedbackBufferBase: entry!(
-                582, PfnTransformFeedbackBufferBase, missing_TransformFeedbackBufferBase
-            ),
-            TransformFeedbackBufferRange: entry!(
-                583, PfnTransformFeedbackBufferRange,
-                missing_TransformFeedbackBufferRange
-            ),
-            TransformFeedbackVaryings: entry!(
-                584, PfnTransformFeedbackVaryings, missing_TransformFeedbackVaryings
-            ),
-            Uniform1d: entry!(585, PfnUniform1d, missing_Uniform1d),
-            Uniform1dv: entry!(586, PfnUniform1dv, missing_Uniform1dv),
-            Uniform1f: entry!(587, PfnUniform1f, missing_Uniform1f),
-            Uniform1fv: entry!(588, PfnUniform1fv, missing_Uniform1fv),
-            Uniform1i: entry!(589, PfnUniform1i, missing_Uniform1i),
-            Uniform1i64ARB: entry!(590, PfnUniform1i64ARB, missing_Uniform1i64ARB),
-            Uniform1i64vARB: entry!(591, PfnUniform1i64vARB, missing_Uniform1i64vARB),
-            Uniform1iv: entry!(592, PfnUniform1iv, missing_Uniform1iv),
-            Uniform1ui: entry!(593, PfnUniform1ui, missing_Uniform1ui),
-            Uniform1ui64ARB: entry!(594, PfnUniform1ui64ARB, missing_Uniform1ui64ARB),
-            Uniform1ui64vARB: entry!(595, PfnUniform1ui64vARB, missing_Uniform1ui64vARB),
-            Uniform1uiv: entry!(596, PfnUniform1uiv, missing_Uniform1uiv),
-            Uniform2d: entry!(597, PfnUniform2d, missing_Uniform2d),
-            Uniform2dv: entry!(598, PfnUniform2dv, missing_Uniform2dv),
-            Uniform2f: entry!(599, PfnUniform2f, missing_Uniform2f),
-            Uniform2fv: entry!(600, PfnUniform2fv, missing_Uniform2fv),
-            Uniform2i: entry!(601, PfnUniform2i, missing_Uniform2i),
-            Uniform2i64ARB: entry!(602, PfnUniform2i64ARB, missing_Uniform2i64ARB),
-            Uniform2i64vARB: entry!(603, PfnUniform2i64vARB, missing_Uniform2i64vARB),
-            Uniform2iv: entry!(604, PfnUniform2iv, missing_Uniform2iv),
-            Uniform2ui: entry!(605, PfnUniform2ui, missing_Uniform2ui),
-            Uniform2ui64ARB: entry!(606, PfnUniform2ui64ARB, missing_Uniform2ui64ARB),
-            Uniform2ui64vARB: entry!(607, PfnUniform2ui64vARB, missing_Uniform2ui64vARB),
-            Uniform2uiv: entry!(608, PfnUniform2uiv, missing_Uniform2uiv),
-            Uniform3d: entry!(609, PfnUniform3d, missing_Uniform3d),
-            Uniform3dv: entry!(610, PfnUniform3dv, missing_Uniform3dv),
-            Uniform3f: entry!(611, PfnUniform3f, missing_Uniform3f),
-            Uniform3fv: entry!(612, PfnUniform3fv, missing_Uniform3fv),
-            Uniform3i: entry!(613, PfnUniform3i, missing_Uniform3i),
-            Uniform3i64ARB: entry!(614, PfnUniform3i64ARB, missing_Uniform3i64ARB),
-            Uniform3i64vARB: entry!(615, PfnUniform3i64vARB, missing_Uniform3i64vARB),
-            Uniform3iv: entry!(616, PfnUniform3iv, missing_Uniform3iv),
-            Uniform3ui: entry!(617, PfnUniform3ui, missing_Uniform3ui),
-            Uniform3ui64ARB: entry!(618, PfnUniform3ui64ARB, missing_Uniform3ui64ARB),
-            Uniform3ui64vARB: entry!(619, PfnUniform3ui64vARB, missing_Uniform3ui64vARB),
-            Uniform3uiv: entry!(620, PfnUniform3uiv, missing_Uniform3uiv),
-            Uniform4d: entry!(621, PfnUniform4d, missing_Uniform4d),
-            Uniform4dv: entry!(622, PfnUniform4dv, missing_Uniform4dv),
-            Uniform4f: entry!(623, PfnUniform4f, missing_Uniform4f),
-            Uniform4fv: entry!(624, PfnUniform4fv, missing_Uniform4fv),
-            Uniform4i: entry!(625, PfnUniform4i, missing_Uniform4i),
-            Uniform4i64ARB: entry!(626, PfnUniform4i64ARB, missing_Uniform4i64ARB),
-            Uniform4i64vARB: entry!(627, PfnUniform4i64vARB, missing_Uniform4i64vARB),
-            Uniform4iv: entry!(628, PfnUniform4iv, missing_Uniform4iv),
-            Uniform4ui: entry!(629, PfnUniform4ui, missing_Uniform4ui),
-            Uniform4ui64ARB: entry!(630, PfnUniform4ui64ARB, missing_Uniform4ui64ARB),
-            Uniform4ui64vARB: entry!(631, PfnUniform4ui64vARB, missing_Uniform4ui64vARB),
-            Uniform4uiv: entry!(632, PfnUniform4uiv, missing_Uniform4uiv),
-            UniformBlockBinding: entry!(
-                633, PfnUniformBlockBinding, missing_UniformBlockBinding
-            ),
-            UniformHandleui64ARB: entry!(
-                634, PfnUniformHandleui64ARB, missing_UniformHandleui64ARB
-            ),
-            UniformHandleui64vARB: entry!(
-                635, PfnUniformHandleui64vARB, missing_UniformHandleui64vARB
-            ),
-            UniformMatrix2dv: entry!(636, PfnUniformMatrix2dv, missing_UniformMatrix2dv),
-            UniformMatrix2fv: entry!(637, PfnUniformMatrix2fv, missing_UniformMatrix2fv),
-            UniformMatrix2x3dv: entry!(
-                638, PfnUniformMatrix2x3dv, missing_UniformMatrix2x3dv
-            ),
-            UniformMatrix2x3fv: entry!(
-                639, PfnUniformMatrix2x3fv, missing_UniformMatrix2x3fv
-            ),
-            UniformMatrix2x4dv: entry!(
-                640, PfnUniformMatrix2x4dv, missing_UniformMatrix2x4dv
-            ),
-            UniformMatrix2x4fv: entry!(
-                641, PfnUniformMatrix2x4fv, missing_UniformMatrix2x4fv
-            ),
-            UniformMatrix3dv: entry!(642, PfnUniformMatrix3dv, missing_UniformMatrix3dv),
-            UniformMatrix3fv: entry!(643, PfnUniformMatrix3fv, missing_UniformMatrix3fv),
-            UniformMatrix3x2dv: entry!(
-                644, PfnUniformMatrix3x2dv, missing_UniformMatrix3x2dv
-            ),
-            UniformMatrix3x2fv: entry!(
-                645, PfnUniformMatrix3x2fv, missing_UniformMatrix3x2fv
-            ),
-            UniformMatrix3x4dv: entry!(
-                646, PfnUniformMatrix3x4dv, missing_UniformMatrix3x4dv
-            ),
-            UniformMatrix3x4fv: entry!(
-                647, PfnUniformMatrix3x4fv, missing_UniformMatrix3x4fv
-            ),
-            UniformMatrix4dv: entry!(648, PfnUniformMatrix4dv, missing_UniformMatrix4dv),
-            UniformMatrix4fv: entry!(649, PfnUniformMatrix4fv, missing_UniformMatrix4fv),
-            UniformMatrix4x2dv: entry!(
-                650, PfnUniformMatrix4x2dv, missing_UniformMatrix4x2dv
-            ),
-            UniformMatrix4x2fv: entry!(
-                651, PfnUniformMatrix4x2fv, missing_UniformMatrix4x2fv
-            ),
-            UniformMatrix4x3dv: entry!(
-                652, PfnUniformMatrix4x3dv, missing_UniformMatrix4x3dv
-            ),
-            UniformMatrix4x3fv: entry!(
-                653, PfnUniformMatrix4x3fv, missing_UniformMatrix4x3fv
-            ),
-            UniformSubroutinesuiv: entry!(
-                654, PfnUniformSubroutinesuiv, missing_UniformSubroutinesuiv
-            ),
-            UnmapBuffer: entry!(655, PfnUnmapBuffer, missing_UnmapBuffer),
-            UnmapNamedBuffer: entry!(656, PfnUnmapNamedBuffer, missing_UnmapNamedBuffer),
-            UseProgram: entry!(657, PfnUseProgram, missing_UseProgram),
-            UseProgramStages: entry!(658, PfnUseProgramStages, missing_UseProgramStages),
-            ValidateProgram: entry!(659, PfnValidateProgram, missing_ValidateProgram),
-            ValidateProgramPipeline: entry!(
-                660, PfnValidateProgramPipeline, missing_ValidateProgramPipeline
-            ),
-            VertexArrayAttribBinding: entry!(
-                661, PfnVertexArrayAttribBinding, missing_VertexArrayAttribBinding
-            ),
-            VertexArrayAttribFormat: entry!(
-                662, PfnVertexArrayAttribFormat, missing_VertexArrayAttribFormat
-            ),
-            VertexArrayAttribIFormat: entry!(
-                663, PfnVertexArrayAttribIFormat, missing_VertexArrayAttribIFormat
-            ),
-            VertexArrayAttribLFormat: entry!(
-                664, PfnVertexArrayAttribLFormat, missing_VertexArrayAttribLFormat
-            ),
-            VertexArrayBindingDivisor: entry!(
-                665, PfnVertexArrayBindingDivisor, missing_VertexArrayBindingDivisor
-            ),
-            VertexArrayElementBuffer: entry!(
-                666, PfnVertexArrayElementBuffer, missing_VertexArrayElementBuffer
-            ),
-            VertexArrayVertexBuffer: entry!(
-                667, PfnVertexArrayVertexBuffer, missing_VertexArrayVertexBuffer
-            ),
-            VertexArrayVertexBuffers: entry!(
-                668, PfnVertexArrayVertexBuffers, missing_VertexArrayVertexBuffers
-            ),
-            VertexAttrib1d: entry!(669, PfnVertexAttrib1d, missing_VertexAttrib1d),
-            VertexAttrib1dv: entry!(670, PfnVertexAttrib1dv, missing_VertexAttrib1dv),
-            VertexAttrib1f: entry!(671, PfnVertexAttrib1f, missing_VertexAttrib1f),
-            VertexAttrib1fv: entry!(672, PfnVertexAttrib1fv, missing_VertexAttrib1fv),
-            VertexAttrib1s: entry!(673, PfnVertexAttrib1s, missing_VertexAttrib1s),
-            VertexAttrib1sv: entry!(674, PfnVertexAttrib1sv, missing_VertexAttrib1sv),
-            VertexAttrib2d: entry!(675, PfnVertexAttrib2d, missing_VertexAttrib2d),
-            VertexAttrib2dv: entry!(676, PfnVertexAttrib2dv, missing_VertexAttrib2dv),
-            VertexAttrib2f: entry!(677, PfnVertexAttrib2f, missing_VertexAttrib2f),
-            VertexAttrib2fv: entry!(678, PfnVertexAttrib2fv, missing_VertexAttrib2fv),
-            VertexAttrib2s: entry!(679, PfnVertexAttrib2s, missing_VertexAttrib2s),
-            VertexAttrib2sv: entry!(680, PfnVertexAttrib2sv, missing_VertexAttrib2sv),
-            VertexAttrib3d: entry!(681, PfnVertexAttrib3d, missing_VertexAttrib3d),
-            VertexAttrib3dv: entry!(682, PfnVertexAttrib3dv, missing_VertexAttrib3dv),
-            VertexAttrib3f: entry!(683, PfnVertexAttrib3f, missing_VertexAttrib3f),
-            VertexAttrib3fv: entry!(684, PfnVertexAttrib3fv, missing_VertexAttrib3fv),
-            VertexAttrib3s: entry!(685, PfnVertexAttrib3s, missing_VertexAttrib3s),
-            VertexAttrib3sv: entry!(686, PfnVertexAttrib3sv, missing_VertexAttrib3sv),
-            VertexAttrib4Nbv: entry!(687, PfnVertexAttrib4Nbv, missing_VertexAttrib4Nbv),
-            VertexAttrib4Niv: entry!(688, PfnVertexAttrib4Niv, missing_VertexAttrib4Niv),
-            VertexAttrib4Nsv: entry!(689, PfnVertexAttrib4Nsv, missing_VertexAttrib4Nsv),
-            VertexAttrib4Nub: entry!(690, PfnVertexAttrib4Nub, missing_VertexAttrib4Nub),
-            VertexAttrib4Nubv: entry!(
-                691, PfnVertexAttrib4Nubv, missing_VertexAttrib4Nubv
-            ),
-            VertexAttrib4Nuiv: entry!(
-                692, PfnVertexAttrib4Nuiv, missing_VertexAttrib4Nuiv
-            ),
-            VertexAttrib4Nusv: entry!(
-                693, PfnVertexAttrib4Nusv, missing_VertexAttrib4Nusv
-            ),
-            VertexAttrib4bv: entry!(694, PfnVertexAttrib4bv, missing_VertexAttrib4bv),
-            VertexAttrib4d: entry!(695, PfnVertexAttrib4d, missing_VertexAttrib4d),
-            VertexAttrib4dv: entry!(696, PfnVertexAttrib4dv, missing_VertexAttrib4dv),
-            VertexAttrib4f: entry!(697, PfnVertexAttrib4f, missing_VertexAttrib4f),
-            VertexAttrib4fv: entry!(698, PfnVertexAttrib4fv, missing_VertexAttrib4fv),
-            VertexAttrib4iv: entry!(699, PfnVertexAttrib4iv, missing_VertexAttrib4iv),
-            VertexAttrib4s: entry!(700, PfnVertexAttrib4s, missing_VertexAttrib4s),
-            VertexAttrib4sv: entry!(701, PfnVertexAttrib4sv, missing_VertexAttrib4sv),
-            VertexAttrib4ubv: entry!(702, PfnVertexAttrib4ubv, missing_VertexAttrib4ubv),
-            VertexAttrib4uiv: entry!(703, PfnVertexAttrib4uiv, missing_VertexAttrib4uiv),
-            VertexAttrib4usv: entry!(704, PfnVertexAttrib4usv, missing_VertexAttrib4usv),
-            VertexAttribBinding: entry!(
-                705, PfnVertexAttribBinding, missing_VertexAttribBinding
-            ),
-            VertexAttribDivisor: entry!(
-                706, PfnVertexAttribDivisor, missing_VertexAttribDivisor
-            ),
-            VertexAttribDivisorARB: entry!(
-                707, PfnVertexAttribDivisorARB, missing_VertexAttribDivisorARB
-            ),
-            VertexAttribFormat: entry!(
-                708, PfnVertexAttribFormat, missing_VertexAttribFormat
-            ),
-            VertexAttribI1i: entry!(709, PfnVertexAttribI1i, missing_VertexAttribI1i),
-            VertexAttribI1iv: entry!(710, PfnVertexAttribI1iv, missing_VertexAttribI1iv),
-            VertexAttribI1ui: entry!(711, PfnVertexAttribI1ui, missing_VertexAttribI1ui),
-            VertexAttribI1uiv: entry!(
-                712, PfnVertexAttribI1uiv, missing_VertexAttribI1uiv
-            ),
-            VertexAttribI2i: entry!(713, PfnVertexAttribI2i, missing_VertexAttribI2i),
-            VertexAttribI2iv: entry!(714, PfnVertexAttribI2iv, missing_VertexAttribI2iv),
-            VertexAttribI2ui: entry!(715, PfnVertexAttribI2ui, missing_VertexAttribI2ui),
-            VertexAttribI2uiv: entry!(
-                716, PfnVertexAttribI2uiv, missing_VertexAttribI2uiv
-            ),
-            VertexAttribI3i: entry!(717, PfnVertexAttribI3i, missing_VertexAttribI3i),
-            VertexAttribI3iv: entry!(718, PfnVertexAttribI3iv, missing_VertexAttribI3iv),
-            VertexAttribI3ui: entry!(719, PfnVertexAttribI3ui, missing_VertexAttribI3ui),
-            VertexAttribI3uiv: entry!(
-                720, PfnVertexAttribI3uiv, missing_VertexAttribI3uiv
-            ),
-            VertexAttribI4bv: entry!(721, PfnVertexAttribI4bv, missing_VertexAttribI4bv),
-            VertexAttribI4i: entry!(722, PfnVertexAttribI4i, missing_VertexAttribI4i),
-            VertexAttribI4iv: entry!(723, PfnVertexAttribI4iv, missing_VertexAttribI4iv),
-            VertexAttribI4sv: entry!(724, PfnVertexAttribI4sv, missing_VertexAttribI4sv),
-            VertexAttribI4ubv: entry!(
-                725, PfnVertexAttribI4ubv, missing_VertexAttribI4ubv
-            ),
-            VertexAttribI4ui: entry!(726, PfnVertexAttribI4ui, missing_VertexAttribI4ui),
-            VertexAttribI4uiv: entry!(
-                727, PfnVertexAttribI4uiv, missing_VertexAttribI4uiv
-            ),
-            VertexAttribI4usv: entry!(
-                728, PfnVertexAttribI4usv, missing_VertexAttribI4usv
-            ),
-            VertexAttribIFormat: entry!(
-                729, PfnVertexAttribIFormat, missing_VertexAttribIFormat
-            ),
-            VertexAttribIPointer: entry!(
-                730, PfnVertexAttribIPointer, missing_VertexAttribIPointer
-            ),
-            VertexAttribL1d: entry!(731, PfnVertexAttribL1d, missing_VertexAttribL1d),
-            VertexAttribL1dv: entry!(732, PfnVertexAttribL1dv, missing_VertexAttribL1dv),
-            VertexAttribL1ui64ARB: entry!(
-                733, PfnVertexAttribL1ui64ARB, missing_VertexAttribL1ui64ARB
-            ),
-            VertexAttribL1ui64vARB: entry!(
-                734, PfnVertexAttribL1ui64vARB, missing_VertexAttribL1ui64vARB
-            ),
-            VertexAttribL2d: entry!(735, PfnVertexAttribL2d, missing_VertexAttribL2d),
-            VertexAttribL2dv: entry!(736, PfnVertexAttribL2dv, missing_VertexAttribL2dv),
-            VertexAttribL3d: entry!(737, PfnVertexAttribL3d, missing_VertexAttribL3d),
-            VertexAttribL3dv: entry!(738, PfnVertexAttribL3dv, missing_VertexAttribL3dv),
-            VertexAttribL4d: entry!(739, PfnVertexAttribL4d, missing_VertexAttribL4d),
-            VertexAttribL4dv: entry!(740, PfnVertexAttribL4dv, missing_VertexAttribL4dv),
-            VertexAttribLFormat: entry!(
-                741, PfnVertexAttribLFormat, missing_VertexAttribLFormat
-            ),
-            VertexAttribLPointer: entry!(
-                742, PfnVertexAttribLPointer, missing_VertexAttribLPointer
-            ),
-            VertexAttribP1ui: entry!(743, PfnVertexAttribP1ui, missing_VertexAttribP1ui),
-            VertexAttribP1uiv: entry!(
-                744, PfnVertexAttribP1uiv, missing_VertexAttribP1uiv
-            ),
-            VertexAttribP2ui: entry!(745, PfnVertexAttribP2ui, missing_VertexAttribP2ui),
-            VertexAttribP2uiv: entry!(
-                746, PfnVertexAttribP2uiv, missing_VertexAttribP2uiv
-            ),
-            VertexAttribP3ui: entry!(747, PfnVertexAttribP3ui, missing_VertexAttribP3ui),
-            VertexAttribP3uiv: entry!(
-                748, PfnVertexAttribP3uiv, missing_VertexAttribP3uiv
-            ),
-            VertexAttribP4ui: entry!(749, PfnVertexAttribP4ui, missing_VertexAttribP4ui),
-            VertexAttribP4uiv: entry!(
-                750, PfnVertexAttribP4uiv, missing_VertexAttribP4uiv
-            ),
-            VertexAttribPointer: entry!(
-                751, PfnVertexAttribPointer, missing_VertexAttribPointer
-            ),
-            VertexBindingDivisor: entry!(
-                752, PfnVertexBindingDivisor, missing_VertexBindingDivisor
-            ),
-            Viewport: entry!(753, PfnViewport, missing_Viewport),
-            ViewportArrayv: entry!(754, PfnViewportArrayv, missing_ViewportArrayv),
-            ViewportIndexedf: entry!(755, PfnViewportIndexedf, missing_ViewportIndexedf),
-            ViewportIndexedfv: entry!(
-                756, PfnViewportIndexedfv, missing_ViewportIndexedfv
-            ),
-            WaitSync: entry!(757, PfnWaitSync, missing_WaitSync),
+                516, PfnRenderbufferStorageMultisample
+            ),
+            ResumeTransformFeedback: entry!(517, PfnResumeTransformFeedback),
+            SampleCoverage: entry!(518, PfnSampleCoverage),
+            SampleMaski: entry!(519, PfnSampleMaski),
+            SamplerParameterIiv: entry!(520, PfnSamplerParameterIiv),
+            SamplerParameterIuiv: entry!(521, PfnSamplerParameterIuiv),
+            SamplerParameterf: entry!(522, PfnSamplerParameterf),
+            SamplerParameterfv: entry!(523, PfnSamplerParameterfv),
+            SamplerParameteri: entry!(524, PfnSamplerParameteri),
+            SamplerParameteriv: entry!(525, PfnSamplerParameteriv),
+            Scissor: entry!(526, PfnScissor),
+            ScissorArrayv: entry!(527, PfnScissorArrayv),
+            ScissorIndexed: entry!(528, PfnScissorIndexed),
+            ScissorIndexedv: entry!(529, PfnScissorIndexedv),
+            ShaderBinary: entry!(530, PfnShaderBinary),
+            ShaderSource: entry!(531, PfnShaderSource),
+            ShaderStorageBlockBinding: entry!(532, PfnShaderStorageBlockBinding),
+            SpecializeShader: entry!(533, PfnSpecializeShader),
+            SpecializeShaderARB: entry!(534, PfnSpecializeShaderARB),
+            StencilFunc: entry!(535, PfnStencilFunc),
+            StencilFuncSeparate: entry!(536, PfnStencilFuncSeparate),
+            StencilMask: entry!(537, PfnStencilMask),
+            StencilMaskSeparate: entry!(538, PfnStencilMaskSeparate),
+            StencilOp: entry!(539, PfnStencilOp),
+            StencilOpSeparate: entry!(540, PfnStencilOpSeparate),
+            TexBuffer: entry!(541, PfnTexBuffer),
+            TexBufferARB: entry!(542, PfnTexBufferARB),
+            TexBufferRange: entry!(543, PfnTexBufferRange),
+            TexImage1D: entry!(544, PfnTexImage1D),
+            TexImage2D: entry!(545, PfnTexImage2D),
+            TexImage2DMultisample: entry!(546, PfnTexImage2DMultisample),
+            TexImage3D: entry!(547, PfnTexImage3D),
+            TexImage3DMultisample: entry!(548, PfnTexImage3DMultisample),
+            TexPageCommitmentARB: entry!(549, PfnTexPageCommitmentARB),
+            TexParameterIiv: entry!(550, PfnTexParameterIiv),
+            TexParameterIuiv: entry!(551, PfnTexParameterIuiv),
+            TexParameterf: entry!(552, PfnTexParameterf),
+            TexParameterfv: entry!(553, PfnTexParameterfv),
+            TexParameteri: entry!(554, PfnTexParameteri),
+            TexParameteriv: entry!(555, PfnTexParameteriv),
+            TexStorage1D: entry!(556, PfnTexStorage1D),
+            TexStorage2D: entry!(557, PfnTexStorage2D),
+            TexStorage2DMultisample: entry!(558, PfnTexStorage2DMultisample),
+            TexStorage3D: entry!(559, PfnTexStorage3D),
+            TexStorage3DMultisample: entry!(560, PfnTexStorage3DMultisample),
+            TexSubImage1D: entry!(561, PfnTexSubImage1D),
+            TexSubImage2D: entry!(562, PfnTexSubImage2D),
+            TexSubImage3D: entry!(563, PfnTexSubImage3D),
+            TextureBarrier: entry!(564, PfnTextureBarrier),
+            TextureBuffer: entry!(565, PfnTextureBuffer),
+            TextureBufferRange: entry!(566, PfnTextureBufferRange),
+            TextureParameterIiv: entry!(567, PfnTextureParameterIiv),
+            TextureParameterIuiv: entry!(568, PfnTextureParameterIuiv),
+            TextureParameterf: entry!(569, PfnTextureParameterf),
+            TextureParameterfv: entry!(570, PfnTextureParameterfv),
+            TextureParameteri: entry!(571, PfnTextureParameteri),
+            TextureParameteriv: entry!(572, PfnTextureParameteriv),
+            TextureStorage1D: entry!(573, PfnTextureStorage1D),
+            TextureStorage2D: entry!(574, PfnTextureStorage2D),
+            TextureStorage2DMultisample: entry!(575, PfnTextureStorage2DMultisample),
+            TextureStorage3D: entry!(576, PfnTextureStorage3D),
+            TextureStorage3DMultisample: entry!(577, PfnTextureStorage3DMultisample),
+            TextureSubImage1D: entry!(578, PfnTextureSubImage1D),
+            TextureSubImage2D: entry!(579, PfnTextureSubImage2D),
+            TextureSubImage3D: entry!(580, PfnTextureSubImage3D),
+            TextureView: entry!(581, PfnTextureView),
+            TransformFeedbackBufferBase: entry!(582, PfnTransformFeedbackBufferBase),
+            TransformFeedbackBufferRange: entry!(583, PfnTransformFeedbackBufferRange),
+            TransformFeedbackVaryings: entry!(584, PfnTransformFeedbackVaryings),
+            Uniform1d: entry!(585, PfnUniform1d),
+            Uniform1dv: entry!(586, PfnUniform1dv),
+            Uniform1f: entry!(587, PfnUniform1f),
+            Uniform1fv: entry!(588, PfnUniform1fv),
+            Uniform1i: entry!(589, PfnUniform1i),
+            Uniform1i64ARB: entry!(590, PfnUniform1i64ARB),
+            Uniform1i64vARB: entry!(591, PfnUniform1i64vARB),
+            Uniform1iv: entry!(592, PfnUniform1iv),
+            Uniform1ui: entry!(593, PfnUniform1ui),
+            Uniform1ui64ARB: entry!(594, PfnUniform1ui64ARB),
+            Uniform1ui64vARB: entry!(595, PfnUniform1ui64vARB),
+            Uniform1uiv: entry!(596, PfnUniform1uiv),
+            Uniform2d: entry!(597, PfnUniform2d),
+            Uniform2dv: entry!(598, PfnUniform2dv),
+            Uniform2f: entry!(599, PfnUniform2f),
+            Uniform2fv: entry!(600, PfnUniform2fv),
+            Uniform2i: entry!(601, PfnUniform2i),
+            Uniform2i64ARB: entry!(602, PfnUniform2i64ARB),
+            Uniform2i64vARB: entry!(603, PfnUniform2i64vARB),
+            Uniform2iv: entry!(604, PfnUniform2iv),
+            Uniform2ui: entry!(605, PfnUniform2ui),
+            Uniform2ui64ARB: entry!(606, PfnUniform2ui64ARB),
+            Uniform2ui64vARB: entry!(607, PfnUniform2ui64vARB),
+            Uniform2uiv: entry!(608, PfnUniform2uiv),
+            Uniform3d: entry!(609, PfnUniform3d),
+            Uniform3dv: entry!(610, PfnUniform3dv),
+            Uniform3f: entry!(611, PfnUniform3f),
+            Uniform3fv: entry!(612, PfnUniform3fv),
+            Uniform3i: entry!(613, PfnUniform3i),
+            Uniform3i64ARB: entry!(614, PfnUniform3i64ARB),
+            Uniform3i64vARB: entry!(615, PfnUniform3i64vARB),
+            Uniform3iv: entry!(616, PfnUniform3iv),
+            Uniform3ui: entry!(617, PfnUniform3ui),
+            Uniform3ui64ARB: entry!(618, PfnUniform3ui64ARB),
+            Uniform3ui64vARB: entry!(619, PfnUniform3ui64vARB),
+            Uniform3uiv: entry!(620, PfnUniform3uiv),
+            Uniform4d: entry!(621, PfnUniform4d),
+            Uniform4dv: entry!(622, PfnUniform4dv),
+            Uniform4f: entry!(623, PfnUniform4f),
+            Uniform4fv: entry!(624, PfnUniform4fv),
+            Uniform4i: entry!(625, PfnUniform4i),
+            Uniform4i64ARB: entry!(626, PfnUniform4i64ARB),
+            Uniform4i64vARB: entry!(627, PfnUniform4i64vARB),
+            Uniform4iv: entry!(628, PfnUniform4iv),
+            Uniform4ui: entry!(629, PfnUniform4ui),
+            Uniform4ui64ARB: entry!(630, PfnUniform4ui64ARB),
+            Uniform4ui64vARB: entry!(631, PfnUniform4ui64vARB),
+            Uniform4uiv: entry!(632, PfnUniform4uiv),
+            UniformBlockBinding: entry!(633, PfnUniformBlockBinding),
+            UniformHandleui64ARB: entry!(634, PfnUniformHandleui64ARB),
+            UniformHandleui64vARB: entry!(635, PfnUniformHandleui64vARB),
+            UniformMatrix2dv: entry!(636, PfnUniformMatrix2dv),
+            UniformMatrix2fv: entry!(637, PfnUniformMatrix2fv),
+            UniformMatrix2x3dv: entry!(638, PfnUniformMatrix2x3dv),
+            UniformMatrix2x3fv: entry!(639, PfnUniformMatrix2x3fv),
+            UniformMatrix2x4dv: entry!(640, PfnUniformMatrix2x4dv),
+            UniformMatrix2x4fv: entry!(641, PfnUniformMatrix2x4fv),
+            UniformMatrix3dv: entry!(642, PfnUniformMatrix3dv),
+            UniformMatrix3fv: entry!(643, PfnUniformMatrix3fv),
+            UniformMatrix3x2dv: entry!(644, PfnUniformMatrix3x2dv),
+            UniformMatrix3x2fv: entry!(645, PfnUniformMatrix3x2fv),
+            UniformMatrix3x4dv: entry!(646, PfnUniformMatrix3x4dv),
+            UniformMatrix3x4fv: entry!(647, PfnUniformMatrix3x4fv),
+            UniformMatrix4dv: entry!(648, PfnUniformMatrix4dv),
+            UniformMatrix4fv: entry!(649, PfnUniformMatrix4fv),
+            UniformMatrix4x2dv: entry!(650, PfnUniformMatrix4x2dv),
+            UniformMatrix4x2fv: entry!(651, PfnUniformMatrix4x2fv),
+            UniformMatrix4x3dv: entry!(652, PfnUniformMatrix4x3dv),
+            UniformMatrix4x3fv: entry!(653, PfnUniformMatrix4x3fv),
+            UniformSubroutinesuiv: entry!(654, PfnUniformSubroutinesuiv),
+            UnmapBuffer: entry!(655, PfnUnmapBuffer),
+            UnmapNamedBuffer: entry!(656, PfnUnmapNamedBuffer),
+            UseProgram: entry!(657, PfnUseProgram),
+            UseProgramStages: entry!(658, PfnUseProgramStages),
+            ValidateProgram: entry!(659, PfnValidateProgram),
+            ValidateProgramPipeline: entry!(660, PfnValidateProgramPipeline),
+            VertexArrayAttribBinding: entry!(661, PfnVertexArrayAttribBinding),
+            VertexArrayAttribFormat: entry!(662, PfnVertexArrayAttribFormat),
+            VertexArrayAttribIFormat: entry!(663, PfnVertexArrayAttribIFormat),
+            VertexArrayAttribLFormat: entry!(664, PfnVertexArrayAttribLFormat),
+            VertexArrayBindingDivisor: entry!(665, PfnVertexArrayBindingDivisor),
+            VertexArrayElementBuffer: entry!(666, PfnVertexArrayElementBuffer),
+            VertexArrayVertexBuffer: entry!(667, PfnVertexArrayVertexBuffer),
+            VertexArrayVertexBuffers: entry!(668, PfnVertexArrayVertexBuffers),
+            VertexAttrib1d: entry!(669, PfnVertexAttrib1d),
+            VertexAttrib1dv: entry!(670, PfnVertexAttrib1dv),
+            VertexAttrib1f: entry!(671, PfnVertexAttrib1f),
+            VertexAttrib1fv: entry!(672, PfnVertexAttrib1fv),
+            VertexAttrib1s: entry!(673, PfnVertexAttrib1s),
+            VertexAttrib1sv: entry!(674, PfnVertexAttrib1sv),
+            VertexAttrib2d: entry!(675, PfnVertexAttrib2d),
+            VertexAttrib2dv: entry!(676, PfnVertexAttrib2dv),
+            VertexAttrib2f: entry!(677, PfnVertexAttrib2f),
+            VertexAttrib2fv: entry!(678, PfnVertexAttrib2fv),
+            VertexAttrib2s: entry!(679, PfnVertexAttrib2s),
+            VertexAttrib2sv: entry!(680, PfnVertexAttrib2sv),
+            VertexAttrib3d: entry!(681, PfnVertexAttrib3d),
+            VertexAttrib3dv: entry!(682, PfnVertexAttrib3dv),
+            VertexAttrib3f: entry!(683, PfnVertexAttrib3f),
+            VertexAttrib3fv: entry!(684, PfnVertexAttrib3fv),
+            VertexAttrib3s: entry!(685, PfnVertexAttrib3s),
+            VertexAttrib3sv: entry!(686, PfnVertexAttrib3sv),
+            VertexAttrib4Nbv: entry!(687, PfnVertexAttrib4Nbv),
+            VertexAttrib4Niv: entry!(688, PfnVertexAttrib4Niv),
+            VertexAttrib4Nsv: entry!(689, PfnVertexAttrib4Nsv),
+            VertexAttrib4Nub: entry!(690, PfnVertexAttrib4Nub),
+            VertexAttrib4Nubv: entry!(691, PfnVertexAttrib4Nubv),
+            VertexAttrib4Nuiv: entry!(692, PfnVertexAttrib4Nuiv),
+            VertexAttrib4Nusv: entry!(693, PfnVertexAttrib4Nusv),
+            VertexAttrib4bv: entry!(694, PfnVertexAttrib4bv),
+            VertexAttrib4d: entry!(695, PfnVertexAttrib4d),
+            VertexAttrib4dv: entry!(696, PfnVertexAttrib4dv),
+            VertexAttrib4f: entry!(697, PfnVertexAttrib4f),
+            VertexAttrib4fv: entry!(698, PfnVertexAttrib4fv),
+            VertexAttrib4iv: entry!(699, PfnVertexAttrib4iv),
+            VertexAttrib4s: entry!(700, PfnVertexAttrib4s),
+            VertexAttrib4sv: entry!(701, PfnVertexAttrib4sv),
+            VertexAttrib4ubv: entry!(702, PfnVertexAttrib4ubv),
+            VertexAttrib4uiv: entry!(703, PfnVertexAttrib4uiv),
+            VertexAttrib4usv: entry!(704, PfnVertexAttrib4usv),
+            VertexAttribBinding: entry!(705, PfnVertexAttribBinding),
+            VertexAttribDivisor: entry!(706, PfnVertexAttribDivisor),
+            VertexAttribDivisorARB: entry!(707, PfnVertexAttribDivisorARB),
+            VertexAttribFormat: entry!(708, PfnVertexAttribFormat),
+            VertexAttribI1i: entry!(709, PfnVertexAttribI1i),
+            VertexAttribI1iv: entry!(710, PfnVertexAttribI1iv),
+            VertexAttribI1ui: entry!(711, PfnVertexAttribI1ui),
+            VertexAttribI1uiv: entry!(712, PfnVertexAttribI1uiv),
+            VertexAttribI2i: entry!(713, PfnVertexAttribI2i),
+            VertexAttribI2iv: entry!(714, PfnVertexAttribI2iv),
+            VertexAttribI2ui: entry!(715, PfnVertexAttribI2ui),
+            VertexAttribI2uiv: entry!(716, PfnVertexAttribI2uiv),
+            VertexAttribI3i: entry!(717, PfnVertexAttribI3i),
+            VertexAttribI3iv: entry!(718, PfnVertexAttribI3iv),
+            VertexAttribI3ui: entry!(719, PfnVertexAttribI3ui),
+            VertexAttribI3uiv: entry!(720, PfnVertexAttribI3uiv),
+            VertexAttribI4bv: entry!(721, PfnVertexAttribI4bv),
+            VertexAttribI4i: entry!(722, PfnVertexAttribI4i),
+            VertexAttribI4iv: entry!(723, PfnVertexAttribI4iv),
+            VertexAttribI4sv: entry!(724, PfnVertexAttribI4sv),
+            VertexAttribI4ubv: entry!(725, PfnVertexAttribI4ubv),
+            VertexAttribI4ui: entry!(726, PfnVertexAttribI4ui),
+            VertexAttribI4uiv: entry!(727, PfnVertexAttribI4uiv),
+            VertexAttribI4usv: entry!(728, PfnVertexAttribI4usv),
+            VertexAttribIFormat: entry!(729, PfnVertexAttribIFormat),
+            VertexAttribIPointer: entry!(730, PfnVertexAttribIPointer),
+            VertexAttribL1d: entry!(731, PfnVertexAttribL1d),
+            VertexAttribL1dv: entry!(732, PfnVertexAttribL1dv),
+            VertexAttribL1ui64ARB: entry!(733, PfnVertexAttribL1ui64ARB),
+            VertexAttribL1ui64vARB: entry!(734, PfnVertexAttribL1ui64vARB),
+            VertexAttribL2d: entry!(735, PfnVertexAttribL2d),
+            VertexAttribL2dv: entry!(736, PfnVertexAttribL2dv),
+            VertexAttribL3d: entry!(737, PfnVertexAttribL3d),
+            VertexAttribL3dv: entry!(738, PfnVertexAttribL3dv),
+            VertexAttribL4d: entry!(739, PfnVertexAttribL4d),
+            VertexAttribL4dv: entry!(740, PfnVertexAttribL4dv),
+            VertexAttribLFormat: entry!(741, PfnVertexAttribLFormat),
+            VertexAttribLPointer: entry!(742, PfnVertexAttribLPointer),
+            VertexAttribP1ui: entry!(743, PfnVertexAttribP1ui),
+            VertexAttribP1uiv: entry!(744, PfnVertexAttribP1uiv),
+            VertexAttribP2ui: entry!(745, PfnVertexAttribP2ui),
+            VertexAttribP2uiv: entry!(746, PfnVertexAttribP2uiv),
+            VertexAttribP3ui: entry!(747, PfnVertexAttribP3ui),
+            VertexAttribP3uiv: entry!(748, PfnVertexAttribP3uiv),
+            VertexAttribP4ui: entry!(749, PfnVertexAttribP4ui),
+            VertexAttribP4uiv: entry!(750, PfnVertexAttribP4uiv),
+            VertexAttribPointer: entry!(751, PfnVertexAttribPointer),
+            VertexBindingDivisor: entry!(752, PfnVertexBindingDivisor),
+            Viewport: entry!(753, PfnViewport),
+            ViewportArrayv: entry!(754, PfnViewportArrayv),
+            ViewportIndexedf: entry!(755, PfnViewportIndexedf),
+            ViewportIndexedfv: entry!(756, PfnViewportIndexedfv),
+            WaitSync: entry!(757, PfnWaitSync),
             missing: [0; 12usize],
         });
         gl.missing = missing;

@@ -84,8 +84,23 @@ pub(crate) struct HandleInner {
     pub(crate) presents: Arc<crate::present_queue::PresentQueue>,
 }
 
-/// A round trip's work with its answer type erased (see `Device::round_trip`).
+/// A round trip's work with its answer type erased (see `Device::call`).
 type ErasedJob = Box<dyn FnOnce(&RenderContext) -> Result<Box<dyn Any + Send>, Error> + Send>;
+
+// Only boxing a query's closure is generic over the closure, and unboxing its answer over the
+// answer's type: each of the hundreds of generated queries adds a few lines of machine code, not
+// its own copy of the channel and the wait.
+fn erase_job<R: Send + 'static>(f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static) -> ErasedJob {
+    Box::new(move |ctx| f(ctx).map(box_answer::<R>))
+}
+
+fn box_answer<R: Send + 'static>(answer: R) -> Box<dyn Any + Send> {
+    Box::new(answer)
+}
+
+fn unbox_answer<R: 'static>(answer: Box<dyn Any + Send>) -> R {
+    *answer.downcast::<R>().expect("a round trip's job answers its own type")
+}
 
 impl Device {
     /// Starts a render thread with a headless context: EGL device platform, OpenGL 4.5 core,
@@ -506,7 +521,7 @@ impl Device {
         function: &'static str,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
-        self.round_trip(function, CallKind::Query, f)
+        self.round_trip_erased(function, CallKind::Query, erase_job(f)).map(unbox_answer)
     }
 
     /// Like [`Device::call`], for create functions: runs without waiting for earlier lists.
@@ -515,22 +530,7 @@ impl Device {
         function: &'static str,
         f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
     ) -> Result<R, Error> {
-        self.round_trip(function, CallKind::Create, f)
-    }
-
-    /// A round trip: the typed face of [`Device::round_trip_erased`]. Only boxing the closure and
-    /// its answer is generic, so each of the hundreds of generated queries adds a few lines of
-    /// machine code, not its own copy of the channel and the wait.
-    #[inline]
-    fn round_trip<R: Send + 'static>(
-        &self,
-        function: &'static str,
-        kind: CallKind,
-        f: impl FnOnce(&RenderContext) -> Result<R, Error> + Send + 'static,
-    ) -> Result<R, Error> {
-        let job: ErasedJob = Box::new(move |ctx| f(ctx).map(|r| Box::new(r) as Box<dyn Any + Send>));
-        let answer = self.round_trip_erased(function, kind, job)?;
-        Ok(*answer.downcast::<R>().expect("a round trip's job answers its own type"))
+        self.round_trip_erased(function, CallKind::Create, erase_job(f)).map(unbox_answer)
     }
 
     fn round_trip_erased(

@@ -54,6 +54,99 @@ pub fn class_of_identifier(identifier: u32) -> Option<&'static str> {
     })
 }
 
+/// One call being dumped: `glName(` then each argument, separated by `, `, then `)`.
+///
+/// The generated dump functions are straight lines of one call per argument. The first write
+/// error is kept and every later write skipped, so they need no `?` after each write: a
+/// function per opcode of `write!` and `?` was an eighth of the crate's machine code, and every
+/// dependent build compiled it.
+pub struct Line<'a> {
+    out: &'a mut dyn Write,
+    params: &'a [u8],
+    first: bool,
+    result: fmt::Result,
+}
+
+impl<'a> Line<'a> {
+    /// Starts the line with the GL function's name; `params` is the list's parameter buffer.
+    pub fn new(out: &'a mut dyn Write, params: &'a [u8], function: &str) -> Self {
+        let result = out.write_str(function).and_then(|()| out.write_str("("));
+        Line { out, params, first: true, result }
+    }
+
+    fn arg(&mut self, write: impl FnOnce(&mut dyn Write, &[u8]) -> fmt::Result) {
+        if self.result.is_ok() {
+            let separator = if self.first { "" } else { ", " };
+            self.result = self.out.write_str(separator).and_then(|()| write(&mut *self.out, self.params));
+        }
+        self.first = false;
+    }
+
+    /// An integer as a number.
+    pub fn display(&mut self, value: &dyn fmt::Display) {
+        self.arg(|out, _| write!(out, "{value}"));
+    }
+
+    /// A floating-point value as Rust's `{:?}` writes it (`1.0`, not `1`).
+    pub fn float(&mut self, value: &dyn fmt::Debug) {
+        self.arg(|out, _| write!(out, "{value:?}"));
+    }
+
+    /// A pointer-sized offset or opaque handle, in hex.
+    pub fn hex(&mut self, value: &dyn fmt::LowerHex) {
+        self.arg(|out, _| write!(out, "0x{value:x}"));
+    }
+
+    /// A glcmd sync id.
+    pub fn sync(&mut self, id: u64) {
+        self.arg(|out, _| write!(out, "sync#{id}"));
+    }
+
+    pub fn enum_value(&mut self, group: &str, value: u32) {
+        self.arg(|out, _| enum_value(out, group, value));
+    }
+
+    pub fn boolean(&mut self, value: u8) {
+        self.arg(|out, _| boolean(out, value));
+    }
+
+    pub fn bitfield(&mut self, group: &str, value: u32) {
+        self.arg(|out, _| bitfield(out, group, value));
+    }
+
+    /// An input array (see [`array()`]).
+    pub fn array<T: Element>(&mut self, offset: u64, len: usize, enum_group: Option<&str>) {
+        self.arg(|out, params| array::<T>(out, params, offset, len, enum_group));
+    }
+
+    /// An input array the GL accepts as a null pointer (see [`nullable_array()`]).
+    pub fn nullable_array<T: Element>(&mut self, offset: u64, len: usize, enum_group: Option<&str>) {
+        self.arg(|out, params| nullable_array::<T>(out, params, offset, len, enum_group));
+    }
+
+    pub fn string(&mut self, offset: u64, len: Option<i64>) {
+        self.arg(|out, params| string(out, params, offset, len));
+    }
+
+    pub fn strings(&mut self, table: u64, count: usize) {
+        self.arg(|out, params| strings(out, params, table, count));
+    }
+
+    pub fn bytes(&mut self, offset: u64, len: u32) {
+        self.arg(|out, params| bytes(out, params, offset, len));
+    }
+
+    /// Closes the call.
+    pub fn end(self) -> fmt::Result {
+        self.result.and_then(|()| self.out.write_str(")"))
+    }
+
+    /// Closes a `glFenceSync` call with the sync it returned.
+    pub fn end_returning_sync(self, id: u64) -> fmt::Result {
+        self.result.and_then(|()| write!(self.out, ") = sync#{id}"))
+    }
+}
+
 /// Array elements shown before the rest is abbreviated.
 const SHOWN: usize = 16;
 
@@ -328,5 +421,35 @@ impl fmt::Display for CommandList {
             })();
         });
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::generated::enums::{enum_name, ANY_NAMES, ANY_VALUES, GROUPS};
+
+    /// `enum_name` binary-searches the generated tables: each must be sorted, one name per value.
+    #[test]
+    fn the_enum_name_tables_are_sorted_and_parallel() {
+        assert!(GROUPS.windows(2).all(|w| w[0].0 < w[1].0), "groups sorted by name, each once");
+        for (group, values, names) in GROUPS {
+            assert_eq!(values.len(), names.len(), "{group}");
+            assert!(values.windows(2).all(|w| w[0] < w[1]), "{group}: values sorted, each once");
+        }
+        assert_eq!(ANY_VALUES.len(), ANY_NAMES.len());
+        assert!(ANY_VALUES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn enum_names_come_from_the_group_then_from_any_enumerant() {
+        assert_eq!(enum_name("TextureTarget", 0x0DE1), Some("GL_TEXTURE_2D"));
+        assert_eq!(enum_name("PrimitiveType", 0x0004), Some("GL_TRIANGLES"));
+        // GL_ZERO and GL_POINTS are 0: only a group names 0 or 1.
+        assert_eq!(enum_name("PrimitiveType", 0), Some("GL_POINTS"));
+        assert_eq!(enum_name("no such group", 0), None);
+        // An unknown group, or a value outside the group: any enumerant with that value.
+        assert_eq!(enum_name("no such group", 0x0DE1), Some("GL_TEXTURE_2D"));
+        assert_eq!(enum_name("PrimitiveType", 0x0DE1), Some("GL_TEXTURE_2D"));
+        assert_eq!(enum_name("TextureTarget", 0x7FFF_FFFF), None);
     }
 }

@@ -15,14 +15,6 @@
 use std::error::Error as StdError;
 use std::path::PathBuf;
 
-use crate::capture::budget::{OverBudget, Resource};
-use crate::capture::calls::CallProblem;
-use crate::capture::load::LoadError;
-use crate::capture::player::ReplayError;
-use crate::capture::validate::PacketProblem;
-use crate::capture::wire::WireError;
-use crate::generated::OPCODE_COUNT;
-use crate::vocab::Class;
 use crate::{gl, CaptureError, CommandList, ContextError, Error, PlatformError, SubmitError};
 
 /// Asserts the error's text and whether it has a source.
@@ -34,10 +26,6 @@ fn check(error: &dyn StdError, expected: &str, has_source: bool) {
 
 fn platform() -> PlatformError {
     PlatformError(glutin::error::ErrorKind::NotFound.into())
-}
-
-fn wire() -> WireError {
-    WireError { at: 12, what: "a length past the end".to_string() }
 }
 
 #[test]
@@ -297,189 +285,227 @@ fn wrapping_error_messages() {
     );
 }
 
-#[test]
-fn capture_problem_messages() {
-    check(&CallProblem::UnknownFunction(77), "function index 77 is no create or query this build can replay", false);
-    check(
-        &CallProblem::Argument { param: "n", error: wire() },
-        "argument `n` does not decode: a length past the end at byte 12",
-        false,
-    );
-    check(
-        &CallProblem::Answer { error: wire() },
-        "the recorded answer does not decode: a length past the end at byte 12",
-        false,
-    );
-    check(
-        &CallProblem::UnknownName { param: "buffer", class: Class::Buffer, name: 5 },
-        "argument `buffer` names Buffer 5, which no earlier create of the capture returned",
-        false,
-    );
-    check(
-        &CallProblem::CreateCount { param: "n", asked: 3, recorded: 2 },
-        "the create asks for 3 names (`n`) but the capture recorded 2: a replayed create makes exactly the names its \
-         record holds",
-        false,
-    );
-    check(&PacketProblem::UnknownOpcode(9999), &format!("unknown opcode 9999 (this build has {OPCODE_COUNT})"), false);
-    check(
-        &PacketProblem::PastEnd { function: "glDrawArrays", slots: 4, left: 2 },
-        "glDrawArrays: the packet needs 4 slots, but the list ends after 2",
-        false,
-    );
-    check(
-        &PacketProblem::Refused { function: "glMapBuffer", reason: "it returns a pointer" },
-        "glMapBuffer is not replayed from a capture: it returns a pointer",
-        false,
-    );
-    check(
-        &PacketProblem::OutOfRange { function: "glBufferData", param: "data", start: 8, end: 72, size: 64 },
-        "glBufferData: `data` spans bytes 8..72 of a 64-byte parameter buffer",
-        false,
-    );
-    check(
-        &PacketProblem::NegativeCount { function: "glDeleteBuffers", param: "buffers", count: -2 },
-        "glDeleteBuffers: `buffers` has a negative count (-2)",
-        false,
-    );
-    check(
-        &PacketProblem::CountMismatch { function: "glDeleteBuffers", param: "buffers", len: 8, count: 3 },
-        "glDeleteBuffers: `buffers` holds 8 bytes, but its count argument says 3",
-        false,
-    );
-    check(
-        &PacketProblem::Unterminated { function: "glObjectLabel", param: "label" },
-        "glObjectLabel: `label` has no NUL inside the parameter buffer",
-        false,
-    );
-    check(
-        &PacketProblem::Marker { function: "glDrawElements", param: "indices", marker: "a client pointer" },
-        "glDrawElements: `indices` is marked as a client pointer, which this argument cannot be",
-        false,
-    );
-    check(
-        &PacketProblem::Name { function: "glBindBuffer", problem: CallProblem::UnknownFunction(1) },
-        "glBindBuffer: function index 1 is no create or query this build can replay",
-        false,
-    );
-}
+/// The errors of loading and replaying captures (the cargo feature `capture-replay`).
+#[cfg(feature = "capture-replay")]
+mod replay_messages {
+    use super::check;
+    use crate::capture::budget::{OverBudget, Resource};
+    use crate::capture::calls::CallProblem;
+    use crate::capture::load::LoadError;
+    use crate::capture::player::ReplayError;
+    use crate::capture::validate::PacketProblem;
+    use crate::capture::wire::WireError;
+    use crate::generated::OPCODE_COUNT;
+    use crate::vocab::Class;
+    use crate::Error;
 
-#[test]
-fn load_error_messages() {
-    let io = LoadError::Io { path: "a.glcap".to_string(), message: "not found".to_string() };
-    check(&io, "a.glcap: not found", false);
-    check(
-        &LoadError::NotACapture { found: vec![0x7f, 0x45, 0x4c, 0x46, 0x02] },
-        "not a glcmd capture: it starts with [7f, 45, 4c, 46, 02], not \"GLCMDCAP\"",
-        false,
-    );
-    check(
-        &LoadError::ByteOrder { machine: "little" },
-        "the capture was written on a machine of the other byte order; this machine is little-endian",
-        false,
-    );
-    check(
-        &LoadError::Version { found: 9, supported: 4 },
-        "capture format version 9; this build reads version 4",
-        false,
-    );
-    check(
-        &LoadError::Fingerprint { file: 0xabc, this_build: 0x1234_5678_9abc_def0 },
-        "the capture was made by a glcmd build with another opcode table (fingerprint 0x0000000000000abc, this \
-         build 0x123456789abcdef0); replay it with the glcmd version that wrote it",
-        false,
-    );
-    check(
-        &LoadError::Families { file: "ext".to_string(), this_build: "none".to_string() },
-        "the capture was written by a glcmd build with the extension families ext (cargo features) and this build \
-         has none: opcodes differ between the two. Build the replayer with the same features (glcmd-replay: \
-         `--no-default-features --features \"ext\"`, or none for \"none\")",
-        false,
-    );
-    check(
-        &LoadError::Truncated { offset: 40, what: "a list record".to_string() },
-        "truncated at byte 40: a list record",
-        false,
-    );
-    check(
-        &LoadError::Malformed { offset: 41, what: "a bad flag".to_string() },
-        "malformed record at byte 41: a bad flag",
-        false,
-    );
-    let packet = |label: &str| LoadError::Packet {
-        frame: 2,
-        list: 1,
-        slot: 3,
-        label: label.to_string(),
-        command: 17,
-        offset: 300,
-        problem: PacketProblem::UnknownOpcode(9999),
-    };
-    check(
-        &packet(""),
-        &format!(
-            "frame 2, list 1 (slot 3), command 17 at byte 300: unknown opcode 9999 (this build has {OPCODE_COUNT})"
-        ),
-        false,
-    );
-    check(
-        &packet("shadows"),
-        &format!(
-            "frame 2, list 1 (slot 3, \"shadows\"), command 17 at byte 300: unknown opcode 9999 (this build has \
-             {OPCODE_COUNT})"
-        ),
-        false,
-    );
-    check(
-        &LoadError::Call { offset: 64, function: "glGenBuffers".to_string(), problem: CallProblem::UnknownFunction(2) },
-        "glGenBuffers at byte 64: function index 2 is no create or query this build can replay",
-        false,
-    );
-}
+    fn wire() -> WireError {
+        WireError { at: 12, what: "a length past the end".to_string() }
+    }
 
-#[test]
-fn replay_error_and_budget_messages() {
-    let over = |resource| OverBudget { resource, used: 1_000_001, limit: 1_000_000 };
-    check(
-        &over(Resource::Objects),
-        "the replay would use 1000001 live objects, past its budget of 1000000 (ReplayBudget::objects; raise it \
-         with glcmd-replay --max-objects if you trust the capture)",
-        false,
-    );
-    check(
-        &over(Resource::StorageBytes),
-        "the replay would use 1000001 bytes of buffer and texel storage, past its budget of 1000000 \
-         (ReplayBudget::storage_bytes; raise it with glcmd-replay --max-storage if you trust the capture)",
-        false,
-    );
-    check(
-        &over(Resource::Vertices),
-        "the replay would use 1000001 vertices drawn, past its budget of 1000000 (ReplayBudget::vertices; raise it \
-         with glcmd-replay --max-vertices if you trust the capture)",
-        false,
-    );
-    let device: ReplayError = Error::SlotTaken { slot: 2 }.into();
-    check(&device, "the replaying device: slot 2 of this frame was already submitted; each slot takes one list", true);
-    check(
-        &ReplayError::Translated { frame: 1, list: 0, problem: PacketProblem::UnknownOpcode(9999) },
-        &format!("frame 1, list 0: after translating names: unknown opcode 9999 (this build has {OPCODE_COUNT})"),
-        false,
-    );
-    check(
-        &ReplayError::Call { function: "glGenTextures".to_string(), problem: CallProblem::UnknownFunction(3) },
-        "glGenTextures: function index 3 is no create or query this build can replay",
-        false,
-    );
-    check(&ReplayError::Frames { asked: 2..9, has: 4 }, "frames 2..9 asked for, the capture has 4", false);
-    check(
-        &ReplayError::Framebuffer("GL_INVALID_OPERATION".to_string()),
-        "the final framebuffer: GL_INVALID_OPERATION",
-        false,
-    );
-    check(
-        &ReplayError::Budget { record: "frame 1, list 0, command 4".to_string(), problem: over(Resource::Vertices) },
-        "frame 1, list 0, command 4: the replay would use 1000001 vertices drawn, past its budget of 1000000 \
-         (ReplayBudget::vertices; raise it with glcmd-replay --max-vertices if you trust the capture)",
-        false,
-    );
+    #[test]
+    fn capture_problem_messages() {
+        check(
+            &CallProblem::UnknownFunction(77),
+            "function index 77 is no create or query this build can replay",
+            false,
+        );
+        check(
+            &CallProblem::Argument { param: "n", error: wire() },
+            "argument `n` does not decode: a length past the end at byte 12",
+            false,
+        );
+        check(
+            &CallProblem::Answer { error: wire() },
+            "the recorded answer does not decode: a length past the end at byte 12",
+            false,
+        );
+        check(
+            &CallProblem::UnknownName { param: "buffer", class: Class::Buffer, name: 5 },
+            "argument `buffer` names Buffer 5, which no earlier create of the capture returned",
+            false,
+        );
+        check(
+            &CallProblem::CreateCount { param: "n", asked: 3, recorded: 2 },
+            "the create asks for 3 names (`n`) but the capture recorded 2: a replayed create makes exactly the names its \
+             record holds",
+            false,
+        );
+        check(
+            &PacketProblem::UnknownOpcode(9999),
+            &format!("unknown opcode 9999 (this build has {OPCODE_COUNT})"),
+            false,
+        );
+        check(
+            &PacketProblem::PastEnd { function: "glDrawArrays", slots: 4, left: 2 },
+            "glDrawArrays: the packet needs 4 slots, but the list ends after 2",
+            false,
+        );
+        check(
+            &PacketProblem::Refused { function: "glMapBuffer", reason: "it returns a pointer" },
+            "glMapBuffer is not replayed from a capture: it returns a pointer",
+            false,
+        );
+        check(
+            &PacketProblem::OutOfRange { function: "glBufferData", param: "data", start: 8, end: 72, size: 64 },
+            "glBufferData: `data` spans bytes 8..72 of a 64-byte parameter buffer",
+            false,
+        );
+        check(
+            &PacketProblem::NegativeCount { function: "glDeleteBuffers", param: "buffers", count: -2 },
+            "glDeleteBuffers: `buffers` has a negative count (-2)",
+            false,
+        );
+        check(
+            &PacketProblem::CountMismatch { function: "glDeleteBuffers", param: "buffers", len: 8, count: 3 },
+            "glDeleteBuffers: `buffers` holds 8 bytes, but its count argument says 3",
+            false,
+        );
+        check(
+            &PacketProblem::Unterminated { function: "glObjectLabel", param: "label" },
+            "glObjectLabel: `label` has no NUL inside the parameter buffer",
+            false,
+        );
+        check(
+            &PacketProblem::Marker { function: "glDrawElements", param: "indices", marker: "a client pointer" },
+            "glDrawElements: `indices` is marked as a client pointer, which this argument cannot be",
+            false,
+        );
+        check(
+            &PacketProblem::Name { function: "glBindBuffer", problem: CallProblem::UnknownFunction(1) },
+            "glBindBuffer: function index 1 is no create or query this build can replay",
+            false,
+        );
+    }
+
+    #[test]
+    fn load_error_messages() {
+        let io = LoadError::Io { path: "a.glcap".to_string(), message: "not found".to_string() };
+        check(&io, "a.glcap: not found", false);
+        check(
+            &LoadError::NotACapture { found: vec![0x7f, 0x45, 0x4c, 0x46, 0x02] },
+            "not a glcmd capture: it starts with [7f, 45, 4c, 46, 02], not \"GLCMDCAP\"",
+            false,
+        );
+        check(
+            &LoadError::ByteOrder { machine: "little" },
+            "the capture was written on a machine of the other byte order; this machine is little-endian",
+            false,
+        );
+        check(
+            &LoadError::Version { found: 9, supported: 4 },
+            "capture format version 9; this build reads version 4",
+            false,
+        );
+        check(
+            &LoadError::Fingerprint { file: 0xabc, this_build: 0x1234_5678_9abc_def0 },
+            "the capture was made by a glcmd build with another opcode table (fingerprint 0x0000000000000abc, this \
+             build 0x123456789abcdef0); replay it with the glcmd version that wrote it",
+            false,
+        );
+        check(
+            &LoadError::Families { file: "ext".to_string(), this_build: "none".to_string() },
+            "the capture was written by a glcmd build with the extension families ext (cargo features) and this build \
+             has none: opcodes differ between the two. Build the replayer with the same features (glcmd-replay: \
+             `--no-default-features --features \"ext\"`, or none for \"none\")",
+            false,
+        );
+        check(
+            &LoadError::Truncated { offset: 40, what: "a list record".to_string() },
+            "truncated at byte 40: a list record",
+            false,
+        );
+        check(
+            &LoadError::Malformed { offset: 41, what: "a bad flag".to_string() },
+            "malformed record at byte 41: a bad flag",
+            false,
+        );
+        let packet = |label: &str| LoadError::Packet {
+            frame: 2,
+            list: 1,
+            slot: 3,
+            label: label.to_string(),
+            command: 17,
+            offset: 300,
+            problem: PacketProblem::UnknownOpcode(9999),
+        };
+        check(
+            &packet(""),
+            &format!(
+                "frame 2, list 1 (slot 3), command 17 at byte 300: unknown opcode 9999 (this build has {OPCODE_COUNT})"
+            ),
+            false,
+        );
+        check(
+            &packet("shadows"),
+            &format!(
+                "frame 2, list 1 (slot 3, \"shadows\"), command 17 at byte 300: unknown opcode 9999 (this build has \
+                 {OPCODE_COUNT})"
+            ),
+            false,
+        );
+        check(
+            &LoadError::Call {
+                offset: 64,
+                function: "glGenBuffers".to_string(),
+                problem: CallProblem::UnknownFunction(2),
+            },
+            "glGenBuffers at byte 64: function index 2 is no create or query this build can replay",
+            false,
+        );
+    }
+
+    #[test]
+    fn replay_error_and_budget_messages() {
+        let over = |resource| OverBudget { resource, used: 1_000_001, limit: 1_000_000 };
+        check(
+            &over(Resource::Objects),
+            "the replay would use 1000001 live objects, past its budget of 1000000 (ReplayBudget::objects; raise it \
+             with glcmd-replay --max-objects if you trust the capture)",
+            false,
+        );
+        check(
+            &over(Resource::StorageBytes),
+            "the replay would use 1000001 bytes of buffer and texel storage, past its budget of 1000000 \
+             (ReplayBudget::storage_bytes; raise it with glcmd-replay --max-storage if you trust the capture)",
+            false,
+        );
+        check(
+            &over(Resource::Vertices),
+            "the replay would use 1000001 vertices drawn, past its budget of 1000000 (ReplayBudget::vertices; raise it \
+             with glcmd-replay --max-vertices if you trust the capture)",
+            false,
+        );
+        let device: ReplayError = Error::SlotTaken { slot: 2 }.into();
+        check(
+            &device,
+            "the replaying device: slot 2 of this frame was already submitted; each slot takes one list",
+            true,
+        );
+        check(
+            &ReplayError::Translated { frame: 1, list: 0, problem: PacketProblem::UnknownOpcode(9999) },
+            &format!("frame 1, list 0: after translating names: unknown opcode 9999 (this build has {OPCODE_COUNT})"),
+            false,
+        );
+        check(
+            &ReplayError::Call { function: "glGenTextures".to_string(), problem: CallProblem::UnknownFunction(3) },
+            "glGenTextures: function index 3 is no create or query this build can replay",
+            false,
+        );
+        check(&ReplayError::Frames { asked: 2..9, has: 4 }, "frames 2..9 asked for, the capture has 4", false);
+        check(
+            &ReplayError::Framebuffer("GL_INVALID_OPERATION".to_string()),
+            "the final framebuffer: GL_INVALID_OPERATION",
+            false,
+        );
+        check(
+            &ReplayError::Budget {
+                record: "frame 1, list 0, command 4".to_string(),
+                problem: over(Resource::Vertices),
+            },
+            "frame 1, list 0, command 4: the replay would use 1000001 vertices drawn, past its budget of 1000000 \
+             (ReplayBudget::vertices; raise it with glcmd-replay --max-vertices if you trust the capture)",
+            false,
+        );
+    }
 }

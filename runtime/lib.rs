@@ -34,7 +34,7 @@
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
-//! | the handle | `device`, `frame`, `immediate`, `present`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the immediate context ([`Immediate`]), presents (waited for or queued), the hand-written special functions, sync handles, capture files (load, check, replay) |
+//! | the handle | `device`, `frame`, `immediate`, `present`, `special`, `sync`, `capture` | [`Device`] and its round trips, frames and slots, the immediate context ([`Immediate`]), presents (waited for or queued), the hand-written special functions, sync handles, capture files (load, check, replay: feature `capture-replay`) |
 //! | generated methods | `generated` (`commands`, `device`, `immediate`, `inspect`, `capture`) | one recording method, packet and execute function per GL function; `Device` methods of creates and queries and their `Immediate` twins; dumps; capture tables. Committed for reading in `generated/` at the checkout's root |
 //!
 //! The hand-written runtime knows packets, opcodes, lists and threads, not GL function names;
@@ -186,7 +186,7 @@ pub use glutin;
 pub use immediate::Immediate;
 pub use limits::Limits;
 pub use list::CommandList;
-pub use options::{FrameStats, Options, Stats};
+pub use options::{FrameStats, Options, RenderTimes, Stats};
 pub use present::FRAMES_IN_FLIGHT;
 pub use render::RenderContext;
 pub use sync::SyncHandle;

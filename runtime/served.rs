@@ -32,6 +32,33 @@
 
 use crate::generated::extensions::{Family, Function, Provision, EXTENSIONS, VERSIONS};
 
+impl Provision {
+    /// The functions the extension or version requires, each with the family of its entry point.
+    pub fn functions(&self) -> impl Iterator<Item = Function> {
+        parse_functions(self.required)
+    }
+
+    /// Functions required only where another extension is supported too: (that extension, the
+    /// functions).
+    pub fn conditional(&self) -> impl Iterator<Item = (&'static str, impl Iterator<Item = Function>)> {
+        self.conditional_lists.iter().map(|&(other, list)| (other, parse_functions(list)))
+    }
+}
+
+/// Reads a generated function list, `"glA:c glB:-"` (`generated/extensions.rs`).
+fn parse_functions(list: &'static str) -> impl Iterator<Item = Function> {
+    list.split_whitespace().map(|item| {
+        let (name, letter) = item.rsplit_once(':').expect("a generated function list names each family");
+        let family = match letter {
+            "c" => Some(Family::Core),
+            "e" => Some(Family::Ext),
+            "v" => Some(Family::Vendor),
+            _ => None,
+        };
+        (name, family)
+    })
+}
+
 /// Whether this build of glcmd generates the functions of `family` (its cargo features).
 pub fn built(family: Family) -> bool {
     match family {
@@ -47,8 +74,8 @@ pub fn extension(name: &str) -> Option<&'static Provision> {
 }
 
 /// Whether every one of `functions` has an entry point in the families `built` says are there.
-fn has_entry_points(functions: &[Function], built: &impl Fn(Family) -> bool) -> bool {
-    functions.iter().all(|&(_, family)| family.is_some_and(built))
+fn has_entry_points(mut functions: impl Iterator<Item = Function>, built: &impl Fn(Family) -> bool) -> bool {
+    functions.all(|(_, family)| family.is_some_and(built))
 }
 
 /// The extensions of `driver` (the driver's list, in its order) whose functions all have entry
@@ -64,14 +91,12 @@ fn filter(
     built: impl Fn(Family) -> bool,
 ) -> Vec<String> {
     let first: Vec<Option<&Provision>> =
-        driver.iter().map(|name| lookup(name).filter(|p| has_entry_points(p.functions, &built))).collect();
+        driver.iter().map(|name| lookup(name).filter(|p| has_entry_points(p.functions(), &built))).collect();
     let listed = |name: &str| first.iter().flatten().any(|p| p.name == name);
     first
         .iter()
         .flatten()
-        .filter(|p| {
-            p.conditional.iter().all(|(other, functions)| !listed(other) || has_entry_points(functions, &built))
-        })
+        .filter(|p| p.conditional().all(|(other, functions)| !listed(other) || has_entry_points(functions, &built)))
         .map(|p| p.name.to_string())
         .collect()
 }
@@ -98,7 +123,7 @@ fn cap(driver: (u32, u32), versions: &[Provision], built: impl Fn(Family) -> boo
     let mut served = (1, 0);
     for p in versions {
         let Some(v) = version_of(p.name) else { continue };
-        if v > driver || !has_entry_points(p.functions, &built) {
+        if v > driver || !has_entry_points(p.functions(), &built) {
             break;
         }
         served = v;
@@ -170,14 +195,14 @@ mod tests {
         assert_eq!(served_extensions_with(&driver, |_| true), driver);
         assert_eq!(served_extensions_with(&driver, |f| f == Family::Core), names(&["GL_ARB_vertex_buffer_object"]));
         let texture_array = extension("GL_EXT_texture_array").unwrap();
-        assert!(texture_array.functions.contains(&("glFramebufferTextureLayerEXT", Some(Family::Ext))));
+        assert!(texture_array.functions().any(|f| f == ("glFramebufferTextureLayerEXT", Some(Family::Ext))));
     }
 
     #[test]
     fn an_extension_gl_xml_lists_for_opengl_es_only_counts_all_its_functions() {
         // No functions: served. glEGLImageTargetTexture2DOES is not in the core header: not.
         let driver = names(&["GL_EXT_texture_compression_dxt1", "GL_OES_EGL_image"]);
-        assert!(extension("GL_OES_EGL_image").is_some_and(|p| !p.functions.is_empty()));
+        assert!(extension("GL_OES_EGL_image").is_some_and(|p| p.functions().count() > 0));
         assert_eq!(served_extensions_with(&driver, |_| true), names(&["GL_EXT_texture_compression_dxt1"]));
     }
 
@@ -185,12 +210,9 @@ mod tests {
     fn a_conditional_requirement_counts_only_with_its_extension() {
         // gl.xml's shape (`Supported only if GL_EXT_direct_state_access is supported`), with
         // the families chosen so that only the conditional function is missing.
-        static A: Provision = Provision {
-            name: "GL_X_a",
-            functions: &[("glA", Some(Family::Core))],
-            conditional: &[("GL_X_b", &[("glAB", Some(Family::Ext))])],
-        };
-        static B: Provision = Provision { name: "GL_X_b", functions: &[("glB", Some(Family::Core))], conditional: &[] };
+        static A: Provision =
+            Provision { name: "GL_X_a", required: "glA:c", conditional_lists: &[("GL_X_b", "glAB:e")] };
+        static B: Provision = Provision { name: "GL_X_b", required: "glB:c", conditional_lists: &[] };
         let lookup = |name: &str| [&A, &B].into_iter().find(|p| p.name == name);
         let core = |f| f == Family::Core;
         assert_eq!(filter(&names(&["GL_X_a"]), lookup, core), names(&["GL_X_a"]));
@@ -198,7 +220,7 @@ mod tests {
         assert_eq!(filter(&names(&["GL_X_b", "GL_X_a"]), lookup, |_| true), names(&["GL_X_b", "GL_X_a"]));
         // The real table reads the condition from gl.xml's comment.
         let sparse = extension("GL_ARB_sparse_buffer").unwrap();
-        assert!(sparse.conditional.iter().any(|(c, _)| *c == "GL_EXT_direct_state_access"));
+        assert!(sparse.conditional().any(|(c, _)| c == "GL_EXT_direct_state_access"));
     }
 
     #[test]
@@ -210,10 +232,10 @@ mod tests {
         assert_eq!(served_version_with((4, 6), |_| false), (1, 0));
         // A version with a function no build has caps at the one below it, whatever follows.
         let versions = [
-            Provision { name: "GL_VERSION_1_0", functions: &[("glA", Some(Family::Core))], conditional: &[] },
-            Provision { name: "GL_VERSION_2_0", functions: &[("glB", Some(Family::Core))], conditional: &[] },
-            Provision { name: "GL_VERSION_2_1", functions: &[("glC", None)], conditional: &[] },
-            Provision { name: "GL_VERSION_3_0", functions: &[], conditional: &[] },
+            Provision { name: "GL_VERSION_1_0", required: "glA:c", conditional_lists: &[] },
+            Provision { name: "GL_VERSION_2_0", required: "glB:c", conditional_lists: &[] },
+            Provision { name: "GL_VERSION_2_1", required: "glC:-", conditional_lists: &[] },
+            Provision { name: "GL_VERSION_3_0", required: "", conditional_lists: &[] },
         ];
         assert_eq!(cap((4, 5), &versions, |_| true), (2, 0));
         assert_eq!(cap((1, 0), &versions, |_| true), (1, 0));

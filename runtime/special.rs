@@ -97,7 +97,7 @@ impl Device {
             };
             // SAFETY: no arguments.
             let error = raised.unwrap_or_else(|| unsafe { (ctx.gl().GetError)() });
-            ctx.capture_call(crate::generated::capture::GET_ERROR, |_| {}, &error);
+            ctx.capture_call(crate::generated::capture::GET_ERROR, &|_| {}, &error);
             Ok(error)
         })
     }

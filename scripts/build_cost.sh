@@ -9,6 +9,12 @@
 #   scripts/build_cost.sh [SCRATCH_DIR]        # default /tmp/glcmd-build-cost
 #   GLCMD_FEATURES="x11,glx" scripts/build_cost.sh   # the glcmd crate with extra features
 set -euo pipefail
+# A dependent gets glcmd from crates.io, and cargo never builds a registry dependency
+# incrementally; a path dependency (how this script reaches the checkout) is built incrementally
+# in debug, which costs a fifth more. So incremental compilation is off for every crate here, as
+# for a user's dependencies; GLCMD_INCREMENTAL=1 measures the path dependency as it is.
+if [ "${GLCMD_INCREMENTAL:-0}" = 1 ]; then export CARGO_INCREMENTAL=1; else export CARGO_INCREMENTAL=0; fi
+# DEBUG_ONLY=1: the debug builds only (no release column, no --timings reports).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scratch="${1:-/tmp/glcmd-build-cost}"
 features="${GLCMD_FEATURES:-}"
@@ -42,13 +48,14 @@ printf '| crate | clean debug build (s) | clean release build (s) |\n| --- | ---
 declare -A debug release
 for c in glow_glutin gl_glutin glcmd_dep; do
     debug[$c]=$(secs $c)
-    release[$c]=$(secs $c --release)
+    if [ "${DEBUG_ONLY:-0}" = 1 ]; then release[$c]=0; else release[$c]=$(secs $c --release); fi
     printf '| %s | %.1f | %.1f |\n' "$c" "${debug[$c]}" "${release[$c]}"
 done
 printf '\nglcmd / (glow + glutin): debug %.2fx, release %.2fx\n' \
     "$(echo "${debug[glcmd_dep]} / ${debug[glow_glutin]}" | bc -l)" \
-    "$(echo "${release[glcmd_dep]} / ${release[glow_glutin]}" | bc -l)"
+    "$( [ "${DEBUG_ONLY:-0}" = 1 ] && echo 0 || echo "${release[glcmd_dep]} / ${release[glow_glutin]}" | bc -l)"
 
+[ "${DEBUG_ONLY:-0}" = 1 ] && exit 0
 # The breakdown: one more clean build of each profile with --timings (HTML in target/cargo-timings).
 (cd "$scratch/glcmd_dep" && rm -rf target && cargo build -q --timings && cargo build -q --release --timings)
 echo "timings: $scratch/glcmd_dep/target/cargo-timings/"

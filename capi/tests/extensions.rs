@@ -60,10 +60,10 @@ fn driver() -> Driver {
 /// The functions extension `name` requires where the extensions `listed` are listed.
 fn functions_of(name: &str, listed: &[String]) -> Vec<&'static str> {
     let p = glcmd::served::extension(name).unwrap_or_else(|| panic!("{name} is listed but gl.xml does not know it"));
-    let mut v: Vec<&str> = p.functions.iter().map(|(f, _)| *f).collect();
-    for (other, functions) in p.conditional {
+    let mut v: Vec<&str> = p.functions().map(|(f, _)| f).collect();
+    for (other, functions) in p.conditional() {
         if listed.iter().any(|l| l == other) {
-            v.extend(functions.iter().map(|(f, _)| *f));
+            v.extend(functions.map(|(f, _)| f));
         }
     }
     v

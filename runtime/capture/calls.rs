@@ -147,7 +147,11 @@ impl CreatedNames for Vec<u32> {
 /// Runs a typed method. Its checks of impossible input (a slice shorter than its pname needs)
 /// panic on the calling thread before anything is sent; from a file they are an error of the
 /// record, not a crash of the replay.
-fn run<T, F: Fn(&Device) -> Result<T, Error>>(call: F, device: &Device) -> Result<T, String> {
+///
+/// Generic over the answer's type only: the generated arms (one per create or query) pass their
+/// closures as `&dyn Fn`, so this and the functions below are compiled once per answer type,
+/// not once per arm.
+fn run<T>(call: &dyn Fn(&Device) -> Result<T, Error>, device: &Device) -> Result<T, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(device))) {
         Ok(r) => r.map_err(|e| e.to_string()),
         Err(p) => Err(format!(
@@ -165,16 +169,12 @@ fn captured<T: Get>(answer: &[u8]) -> Result<T, CallProblem> {
 }
 
 /// A query: decodes the captured answer and, given a device, asks it again and compares.
-pub(crate) fn query<T, F>(
+pub(crate) fn query<T: Get + Put + Debug>(
     function: &'static str,
-    call: F,
+    call: &dyn Fn(&Device) -> Result<T, Error>,
     answer: &[u8],
     device: Option<&Device>,
-) -> Result<Outcome, CallProblem>
-where
-    T: Get + Put + Debug,
-    F: Fn(&Device) -> Result<T, Error>,
-{
+) -> Result<Outcome, CallProblem> {
     let was: T = captured(answer)?;
     let mut out = Outcome { function, captured: format!("{was:?}"), replayed: None, differs: false, created: None };
     if let Some(device) = device {
@@ -202,19 +202,15 @@ pub(crate) struct Asked {
 /// A create: its names become known (loading) or mapped to the replay's (replay). It must ask
 /// for exactly the names its record holds: a record whose count argument says more (a million
 /// names from a 25-byte record) is refused, at load and at replay, before anything is made.
-pub(crate) fn create<T, F>(
+pub(crate) fn create<T: Get + Put + Debug + CreatedNames>(
     function: &'static str,
     class: Class,
     asked: Asked,
-    call: F,
+    call: &dyn Fn(&Device) -> Result<T, Error>,
     answer: &[u8],
     names: &mut dyn Names,
     device: Option<&Device>,
-) -> Result<Outcome, CallProblem>
-where
-    T: Get + Put + Debug + CreatedNames,
-    F: Fn(&Device) -> Result<T, Error>,
-{
+) -> Result<Outcome, CallProblem> {
     let was: T = captured(answer)?;
     let recorded = was.names();
     let (param, n) = asked.count.unwrap_or(("(one name)", 1));

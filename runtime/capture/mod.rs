@@ -65,6 +65,8 @@
 //!
 //! ## Untrusted input
 //!
+//! (Loading and replaying need the cargo feature `capture-replay`; writing captures does not.)
+//!
 //! Replaying a file from elsewhere is replaying untrusted input, so loading
 //! ([`Capture::from_bytes`]) checks everything before anything reaches the GL (`validate.rs`):
 //! every record lies inside the file, every opcode is known and its packet inside its list,
@@ -105,18 +107,30 @@
 //! arguments and answer. The summary of a capture says how long each side spent; BENCHMARKS.md
 //! has the figures.
 
+// Loading and replaying: the cargo feature `capture-replay` (glcmd-replay turns it on). Its
+// call table (`generated::capture::call`) names every `Device` query, so a build with it
+// compiles all of them; a build without it compiles only those its crates call.
+#[cfg(feature = "capture-replay")]
 pub mod budget;
+#[cfg(feature = "capture-replay")]
 pub mod calls;
+#[cfg(feature = "capture-replay")]
 pub mod load;
+#[cfg(feature = "capture-replay")]
 pub mod player;
+#[cfg(feature = "capture-replay")]
 pub mod tables;
+#[cfg(feature = "capture-replay")]
 pub mod validate;
 
 use std::path::PathBuf;
 
+#[cfg(feature = "capture-replay")]
 pub use budget::{OverBudget, ReplayBudget, Resource};
 pub use format::Header;
+#[cfg(feature = "capture-replay")]
 pub use load::{Capture, ListRecord, LoadError, PacketInfo, Record};
+#[cfg(feature = "capture-replay")]
 pub use player::{read_final_framebuffer, replay, Image, ReplayError, ReplayEvent, ReplayOptions, ReplaySummary};
 pub use recorder::{CaptureHandle, CaptureOptions, CaptureSummary, PostMortem, SetupLog};
 
@@ -141,9 +155,9 @@ impl Device {
     /// Records a create or query answered without a round trip (capture hook of the generated
     /// methods; nothing when capture is off).
     #[doc(hidden)]
-    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
+    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: &dyn Fn(&mut wire::Writer), answer: &T) {
         if let Some(r) = &self.inner.shared.capture {
-            record_call(r, function, args, answer);
+            record_call(r, function, args, wire::encode(answer));
         }
     }
 }
@@ -159,20 +173,16 @@ impl RenderContext {
     /// Records a create or query answered on the render thread (capture hook of the generated
     /// round trips; nothing when capture is off).
     #[doc(hidden)]
-    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: impl FnOnce(&mut wire::Writer), answer: &T) {
+    pub fn capture_call<T: wire::Put + ?Sized>(&self, function: u16, args: &dyn Fn(&mut wire::Writer), answer: &T) {
         if let Some(r) = &self.shared.capture {
-            record_call(r, function, args, answer);
+            record_call(r, function, args, wire::encode(answer));
         }
     }
 }
 
-fn record_call<T: wire::Put + ?Sized>(
-    r: &recorder::Recorder,
-    function: u16,
-    args: impl FnOnce(&mut wire::Writer),
-    answer: &T,
-) {
+/// Not generic: the hooks above are generic over the answer's type only.
+fn record_call(r: &recorder::Recorder, function: u16, args: &dyn Fn(&mut wire::Writer), answer: Vec<u8>) {
     let mut w = wire::Writer::default();
     args(&mut w);
-    r.call(function, w.bytes, wire::encode(answer));
+    r.call(function, w.bytes, answer);
 }

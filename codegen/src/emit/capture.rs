@@ -51,10 +51,15 @@ pub fn emit(api: &Api) -> TokenStream {
     });
     let get_error = api.functions.iter().position(|f| f.name == "glGetError").expect("glGetError") as u16;
     quote! {
+        #[cfg(feature = "capture-replay")]
         use super::types;
+        #[cfg(feature = "capture-replay")]
         use crate::capture::tables::{ArrayField, Cost, Field, Image, Int, Len, NameClass, NameCount, NameField, Opcode};
+        #[cfg(feature = "capture-replay")]
         use crate::capture::calls::{self, CallProblem, Decoder, Names, Outcome};
+        #[cfg(feature = "capture-replay")]
         use crate::device::Device;
+        #[cfg(feature = "capture-replay")]
         use crate::shadow::Class;
 
         /// Hash of the opcode table, the packet layouts, the argument roles and the call
@@ -65,6 +70,7 @@ pub fn emit(api: &Api) -> TokenStream {
         pub const GET_ERROR: u16 = #get_error;
 
         /// What the capture loader knows about each opcode.
+        #[cfg(feature = "capture-replay")]
         pub static OPCODES: [Opcode; #n] = [#(#opcodes),*];
 
         /// The GL name of a replayable create or query, by its index in the function table, and
@@ -79,6 +85,7 @@ pub fn emit(api: &Api) -> TokenStream {
         /// Decodes a recorded create or query (function `index`, its encoded arguments and
         /// answer), checks or remaps the object names it takes and returns, and, given a device,
         /// runs it there through the typed method and compares the answers.
+        #[cfg(feature = "capture-replay")]
         #[allow(unused_mut, clippy::needless_borrow, clippy::let_unit_value)]
         pub(crate) fn call(
             index: u16,
@@ -500,7 +507,7 @@ pub fn hook(api: &Api, f: &Function, at: HookAt, answer: &proc_macro2::Ident) ->
         HookAt::Method => quote!(self),
     };
     quote! {
-        #target.capture_call(#index, |#w: &mut crate::capture::wire::Writer| { #(#w.put(&#ids);)* }, &#answer);
+        #target.capture_call(#index, &|#w: &mut crate::capture::wire::Writer| { #(#w.put(&#ids);)* }, &#answer);
     }
 }
 
@@ -576,10 +583,10 @@ fn call_arm(index: usize, f: &Function) -> TokenStream {
                 None => quote!(None),
             };
             quote! {
-                calls::create(#gl_name, Class::#class, calls::Asked { count: #count, target: #target }, call, answer, names, device)
+                calls::create(#gl_name, Class::#class, calls::Asked { count: #count, target: #target }, &call, answer, names, device)
             }
         }
-        None => quote!(calls::query(#gl_name, call, answer, device)),
+        None => quote!(calls::query(#gl_name, &call, answer, device)),
     };
     quote! {
         #index => {

@@ -3,6 +3,11 @@
 //! (`programs.rs`, `limits.rs`); otherwise the method copies its inputs into owned values,
 //! sends a closure to the render thread and waits for the result (a round trip), so the
 //! closure never borrows from the caller. When each runs: the rules of `runtime/frame.rs`.
+//!
+//! Every `pub` method here is `#[inline]` (and so is its twin on the immediate context, which
+//! copies its attributes): a debug build compiles an inline function in the crates that call it,
+//! not in glcmd, so a dependent's build pays for the queries it uses, not for all of them (issue
+//! 21). The ones the capture replayer calls are compiled in glcmd as well.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -161,6 +166,7 @@ fn singular_create(api: &Api, f: &Function) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[track_caller]
+        #[inline]
         pub #unsafety fn #one(&self, #arg) -> Result<types::GLuint, crate::Error> {
             #fast
             Ok(#call?[0])
@@ -218,6 +224,7 @@ fn scalar_query(api: &Api, f: &Function) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[track_caller]
+        #[inline]
         pub fn #one(&self, #(#args),*) -> Result<#ret, crate::Error> {
             arguments::check_scalar_pname(#gl_name, #pn, pname::#count_fn(#pn));
             match self.#method(#(#pass),*)?.first() {
@@ -296,6 +303,7 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
 
         #docs
         #[track_caller]
+        #[inline]
         pub fn #method(&self, #(#ids: #tys),*) -> Result<#ret, crate::Error> {
             if let Some(v) = self.limits().#accessor(#(#ids),*) {
                 #capture
@@ -343,6 +351,7 @@ fn cached_lookup(api: &Api, f: &Function, lookup: &str, aux: Option<&str>) -> To
 
         #docs
         #[track_caller]
+        #[inline]
         pub fn #method(&self, #(#params: #types),*) -> Result<#ret, crate::Error> {
             let key = (crate::programs::Lookup::#lookup, #aux, #name);
             if let Some(v) = self.program_lookup(#gl_name, #program, key)? {
@@ -380,6 +389,7 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
 
             #docs
             #[track_caller]
+        #[inline]
             pub fn #method(&self, program: types::GLuint, pname: types::GLenum) -> Result<Vec<types::GLint>, crate::Error> {
                 if pname == crate::gl::LINK_STATUS {
                     if let Some(status) = self.program_link_status(#gl_name, program)? {
@@ -397,6 +407,7 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
 
             #docs
             #[track_caller]
+        #[inline]
             pub fn #method(&self, program: types::GLuint, buf_size: types::GLsizei) -> Result<String, crate::Error> {
                 if buf_size < 0 {
                     return Err(crate::Error::InvalidArgument { function: #gl_name, argument: "buf_size", value: buf_size as i64 });
@@ -456,6 +467,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     quote! {
         #docs
         #[track_caller]
+        #[inline]
         #vis #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
             #(#lengths)*
             #range_check

@@ -28,51 +28,44 @@ pub fn emit(api: &Api) -> TokenStream {
         }
     }
 
-    // Value -> name per group, for printing enum arguments (`GL_TEXTURE_2D` not `3553`).
+    // Value -> name per group, for printing enum arguments (`GL_TEXTURE_2D` not `3553`): sorted
+    // tables searched by `enum_name`. (A function per group with a `match` of its values was a
+    // twentieth of the crate's machine code.)
     let values: std::collections::HashMap<&str, u64> = api.enums.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-    let mut group_fns = Vec::new();
-    let mut group_arms = Vec::new();
+    let mut groups = Vec::new();
     for (group, members) in &api.groups {
-        let mut arms = Vec::new();
-        let mut used = std::collections::HashSet::new();
-        for m in members {
-            let Some(&v) = values.get(m.as_str()) else { continue };
-            if v > u32::MAX as u64 || !used.insert(v) {
-                continue;
-            }
-            let v = Literal::u32_unsuffixed(v as u32);
-            arms.push(quote! { #v => Some(#m), });
-        }
-        let f = format_ident!("group_{}", group.to_lowercase());
-        let doc = format!(" Name of a value of the gl.xml group `{group}`.");
-        group_fns.push(quote! {
-            #[doc = #doc]
-            fn #f(value: u32) -> Option<&'static str> {
-                match value { #(#arms)* _ => None }
-            }
-        });
-        group_arms.push(quote! { #group => #f(value), });
+        let named = members.iter().filter_map(|m| Some((values.get(m.as_str()).copied()?, m.as_str())));
+        let (vals, names) = sorted_table(named);
+        groups.push(quote! { (#group, &[#(#vals),*], &[#(#names),*]), });
     }
     // Any name with that value, for arguments without a group.
-    let mut any_arms = Vec::new();
-    let mut used = std::collections::HashSet::new();
-    for (name, value) in &api.enums {
-        if *value > 0xFFFF || *value == 0 || *value == 1 || !used.insert(*value) {
-            continue;
-        }
-        let v = Literal::u32_unsuffixed(*value as u32);
-        any_arms.push(quote! { #v => Some(#name), });
-    }
+    let any = api.enums.iter().filter(|(_, v)| *v <= 0xFFFF && *v > 1).map(|(n, v)| (*v, n.as_str()));
+    let (any_values, any_names) = sorted_table(any);
 
     quote! {
         #(#consts)*
-        #(#group_fns)*
+
+        /// Each gl.xml enum group, sorted by name: its values, sorted, and their names.
+        pub(crate) static GROUPS: &[(&str, &[u32], &[&str])] = &[#(#groups)*];
+        /// Every enumerant up to 0xFFFF but 0 and 1, sorted by value, the first name of each.
+        pub(crate) static ANY_VALUES: &[u32] = &[#(#any_values),*];
+        pub(crate) static ANY_NAMES: &[&str] = &[#(#any_names),*];
+
         /// The name of `value` in the gl.xml enum group `group`, or any enumerant with that value
         /// when the group is unknown. Used by dumps and diagnostics.
         pub fn enum_name(group: &str, value: u32) -> Option<&'static str> {
-            let named = match group { #(#group_arms)* _ => None };
-            if named.is_some() { return named; }
-            match value { #(#any_arms)* _ => None }
+            let find = |values: &[u32], names: &[&'static str]| values.binary_search(&value).ok().map(|i| names[i]);
+            let named = GROUPS.binary_search_by(|(g, _, _)| g.cmp(&group)).ok().and_then(|i| find(GROUPS[i].1, GROUPS[i].2));
+            named.or_else(|| find(ANY_VALUES, ANY_NAMES))
         }
     }
+}
+
+/// (values, names) sorted by value; the first name of a value wins, values above u32 are left out.
+fn sorted_table<'a>(named: impl Iterator<Item = (u64, &'a str)>) -> (Vec<Literal>, Vec<&'a str>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut rows: Vec<(u32, &str)> =
+        named.filter(|&(v, _)| v <= u32::MAX as u64 && seen.insert(v)).map(|(v, n)| (v as u32, n)).collect();
+    rows.sort_by_key(|&(v, _)| v);
+    rows.into_iter().map(|(v, n)| (Literal::u32_unsuffixed(v), n)).unzip()
 }

@@ -23,13 +23,13 @@ use quote::quote;
 
 use crate::model::{Api, Family, Provision};
 
-fn family(f: Option<Family>) -> TokenStream {
+/// A family's letter in a function list: `c`ore, `e`xt, `v`endor, `-` for none.
+fn letter(f: Option<Family>) -> char {
     match f {
-        Some(f) => {
-            let f = known(f);
-            quote!(Some(#f))
-        }
-        None => quote!(None),
+        Some(Family::Core) => 'c',
+        Some(Family::Ext) => 'e',
+        Some(Family::Vendor) => 'v',
+        None => '-',
     }
 }
 
@@ -41,12 +41,12 @@ fn known(f: Family) -> TokenStream {
     }
 }
 
-fn functions(list: &[(String, Option<Family>)]) -> TokenStream {
-    let items = list.iter().map(|(name, f)| {
-        let f = family(*f);
-        quote!((#name, #f),)
-    });
-    quote!(&[#(#items)*])
+/// `"glA:c glB:-"`: one string literal per list. As nested slices of tuples, the 3 400
+/// requirements were a static that every build of glcmd const-evaluated, a second of compile
+/// time; the runtime reads the strings with `Provision::functions`.
+fn functions(list: &[(String, Option<Family>)]) -> String {
+    let items: Vec<String> = list.iter().map(|(name, f)| format!("{name}:{}", letter(*f))).collect();
+    items.join(" ")
 }
 
 fn provision(p: &Provision) -> TokenStream {
@@ -56,7 +56,7 @@ fn provision(p: &Provision) -> TokenStream {
         let list = functions(list);
         quote!((#c, #list),)
     });
-    quote!(Provision { name: #name, functions: #required, conditional: &[#(#conditional)*] },)
+    quote!(Provision { name: #name, required: #required, conditional_lists: &[#(#conditional)*] },)
 }
 
 pub fn emit(api: &Api) -> TokenStream {
@@ -84,14 +84,17 @@ pub fn emit(api: &Api) -> TokenStream {
         /// no alias glcmd serves).
         pub type Function = (&'static str, Option<Family>);
 
-        /// An extension or core version and what it requires of a core-profile context.
+        /// An extension or core version and what it requires of a core-profile context
+        /// (read with `functions` and `conditional`, in `runtime/served.rs`).
         #[derive(Debug)]
         pub struct Provision {
             pub name: &'static str,
-            pub functions: &'static [Function],
+            /// The required functions, `"glA:c glB:-"`: each name with its family's letter
+            /// (`c`ore, `e`xt, `v`endor, `-` none).
+            pub(crate) required: &'static str,
             /// Functions required only where another extension is supported too: (that
-            /// extension, the functions).
-            pub conditional: &'static [(&'static str, &'static [Function])],
+            /// extension, the functions as in `required`).
+            pub(crate) conditional_lists: &'static [(&'static str, &'static str)],
         }
 
         /// gl.xml's extensions, sorted by name.

@@ -98,98 +98,88 @@ fn group_lit(p: &Param) -> TokenStream {
 
 fn dump_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, name: &proc_macro2::Ident) -> TokenStream {
     let gl_name = &f.name;
-    let mut parts = Vec::new();
-    for (i, p) in f.params.iter().enumerate() {
-        let id = ident(p);
-        if i > 0 {
-            parts.push(quote!(out.write_str(", ")?;));
-        }
-        let group = group_lit(p);
-        let part = match &p.role {
-            Role::Value | Role::Length { .. } => match p.ty.base.as_str() {
-                "GLenum" => quote!(dump::enum_value(out, #group, (c.#id) as u32)?;),
-                "GLboolean" => quote!(dump::boolean(out, c.#id)?;),
-                "GLbitfield" => quote!(dump::bitfield(out, #group, c.#id)?;),
-                "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd" => quote!(write!(out, "{:?}", { c.#id })?;),
-                _ => quote!(write!(out, "{}", { c.#id })?;),
-            },
-            Role::Sync => quote!(write!(out, "sync#{}", { c.#id })?;),
-            Role::Offset | Role::Opaque => quote!(write!(out, "0x{:x}", { c.#id })?;),
-            Role::LengthArray { of } => {
-                let count = f.params.iter().find(|q| q.name == *of).and_then(|q| match &q.role {
-                    Role::In(Rule::Strings(n)) => Some(ident(param_named(f, n))),
-                    _ => None,
-                });
-                let count = count.expect("a length array belongs to a string array");
-                quote!(dump::array::<i32>(out, params, { c.#id } as u64, ((c.#count) as i64).max(0) as usize, None)?;)
-            }
-            Role::In(Rule::String) => {
-                let length = f.params.iter().find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
-                match length {
-                    Some(l) => {
-                        let l = ident(l);
-                        quote!(dump::string(out, params, { c.#id } as u64, Some((c.#l) as i64))?;)
-                    }
-                    None => quote!(dump::string(out, params, { c.#id } as u64, None)?;),
-                }
-            }
-            Role::In(Rule::Strings(count)) => {
-                let count = ident(param_named(f, count));
-                quote!(dump::strings(out, params, { c.#id } as u64, ((c.#count) as i64).max(0) as usize)?;)
-            }
-            Role::In(_) if p.unpack_offset || matches!(p.role, Role::In(Rule::Bytes)) => {
-                let len_id = format_ident!("{}_len", param_ident(&p.name));
-                quote!(dump::bytes(out, params, { c.#id } as u64, { c.#len_id })?;)
-            }
-            Role::In(rule) if p.nullable => {
-                let count = count_expr(f, rule);
-                let pointee = p.ty.pointee();
-                let elem = if pointee.base == "void" {
-                    quote!(u8)
-                } else {
-                    rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
-                };
-                quote!(dump::nullable_array::<#elem>(out, params, { c.#id } as u64, #count, None)?;)
-            }
-            Role::In(rule) => {
-                let count = count_expr(f, rule);
-                let pointee = p.ty.pointee();
-                let elem = if pointee.is_pointer() {
-                    quote!(usize)
-                } else if pointee.base == "void" {
-                    quote!(u8)
-                } else {
-                    rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
-                };
-                let enum_group = if pointee.base == "GLenum" { quote!(Some(#group)) } else { quote!(None) };
-                quote!(dump::array::<#elem>(out, params, { c.#id } as u64, #count, #enum_group)?;)
-            }
-            Role::Out(_) | Role::OutLength { .. } => unreachable!("recorded functions have no outputs"),
-        };
-        parts.push(part);
-    }
+    let parts: Vec<TokenStream> = f.params.iter().map(|p| dump_arg(f, p)).collect();
     let _ = api;
-    let ret = if f.name == "glFenceSync" {
-        quote!(write!(out, ") = sync#{}", { c.sync })?;)
-    } else {
-        quote!(out.write_str(")")?;)
-    };
+    let end = if f.name == "glFenceSync" { quote!(d.end_returning_sync({ c.sync } as u64)) } else { quote!(d.end()) };
     let doc = format!(" Writes a `{gl_name}` packet as one line.");
     quote! {
         #[doc = #doc]
-        #[allow(unused_variables, unused_unsafe)]
+        #[allow(unused_variables, unused_unsafe, unused_mut)]
         unsafe fn #name(p: *const u64, params: &[u8], out: &mut dyn std::fmt::Write) -> std::fmt::Result {
             // SAFETY: the opcode at `p` selected this function, so a whole packet of this type
             // lies at `p`. The parameter buffer is read through bounds-checked helpers only.
             let c = unsafe { p.cast::<#packet>().read_unaligned() };
-            {
-                out.write_str(#gl_name)?;
-                out.write_str("(")?;
-                #(#parts)*
-                #ret
-            }
-            Ok(())
+            let mut d = dump::Line::new(out, params, #gl_name);
+            #(#parts)*
+            #end
         }
+    }
+}
+
+/// One argument of a dump function: a call on the `dump::Line` being written.
+fn dump_arg(f: &Function, p: &Param) -> TokenStream {
+    let id = ident(p);
+    let group = group_lit(p);
+    match &p.role {
+        Role::Value | Role::Length { .. } => match p.ty.base.as_str() {
+            "GLenum" => quote!(d.enum_value(#group, (c.#id) as u32);),
+            "GLboolean" => quote!(d.boolean(c.#id);),
+            "GLbitfield" => quote!(d.bitfield(#group, c.#id);),
+            "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd" => quote!(d.float(&{ c.#id });),
+            _ => quote!(d.display(&{ c.#id });),
+        },
+        Role::Sync => quote!(d.sync({ c.#id } as u64);),
+        Role::Offset | Role::Opaque => quote!(d.hex(&{ c.#id });),
+        Role::LengthArray { of } => {
+            let count = f.params.iter().find(|q| q.name == *of).and_then(|q| match &q.role {
+                Role::In(Rule::Strings(n)) => Some(ident(param_named(f, n))),
+                _ => None,
+            });
+            let count = count.expect("a length array belongs to a string array");
+            quote!(d.array::<i32>({ c.#id } as u64, ((c.#count) as i64).max(0) as usize, None);)
+        }
+        Role::In(Rule::String) => {
+            let length = f.params.iter().find(|q| matches!(&q.role, Role::Length { of } if of.contains(&p.name)));
+            match length {
+                Some(l) => {
+                    let l = ident(l);
+                    quote!(d.string({ c.#id } as u64, Some((c.#l) as i64));)
+                }
+                None => quote!(d.string({ c.#id } as u64, None);),
+            }
+        }
+        Role::In(Rule::Strings(count)) => {
+            let count = ident(param_named(f, count));
+            quote!(d.strings({ c.#id } as u64, ((c.#count) as i64).max(0) as usize);)
+        }
+        Role::In(_) if p.unpack_offset || matches!(p.role, Role::In(Rule::Bytes)) => {
+            let len_id = format_ident!("{}_len", param_ident(&p.name));
+            quote!(d.bytes({ c.#id } as u64, { c.#len_id });)
+        }
+        Role::In(rule) if p.nullable => {
+            let count = count_expr(f, rule);
+            let pointee = p.ty.pointee();
+            let elem = if pointee.base == "void" {
+                quote!(u8)
+            } else {
+                rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
+            };
+            quote!(d.nullable_array::<#elem>({ c.#id } as u64, #count, None);)
+        }
+        Role::In(rule) => {
+            let count = count_expr(f, rule);
+            let pointee = p.ty.pointee();
+            let elem = if pointee.is_pointer() {
+                quote!(usize)
+            } else if pointee.base == "void" {
+                quote!(u8)
+            } else {
+                rust_type(&CType { base: pointee.base.clone(), base_const: false, pointers: vec![] })
+            };
+            let enum_group = if pointee.base == "GLenum" { quote!(Some(#group)) } else { quote!(None) };
+            quote!(d.array::<#elem>({ c.#id } as u64, #count, #enum_group);)
+        }
+        Role::Out(_) | Role::OutLength { .. } => unreachable!("recorded functions have no outputs"),
     }
 }
 

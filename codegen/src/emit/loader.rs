@@ -42,6 +42,7 @@ pub fn emit(api: &Api) -> TokenStream {
     let mut entries = Vec::new();
     let mut loads = Vec::new();
     let mut stubs = Vec::new();
+    let mut stub_addresses = Vec::new();
     for (index, f) in api.functions.iter().enumerate() {
         let field = format_ident!("{}", f.short_name());
         let stub = format_ident!("missing_{}", f.short_name());
@@ -59,7 +60,8 @@ pub fn emit(api: &Api) -> TokenStream {
         stubs.push(quote! {
             unsafe extern "system" fn #stub(#(#under),*) #ret { crate::missing_function(#i); #body }
         });
-        loads.push(quote! { #field: entry!(#i, #pfn, #stub), });
+        stub_addresses.push(quote! { #stub as #pfn as *const c_void, });
+        loads.push(quote! { #field: entry!(#i, #pfn), });
     }
     let count = api.functions.len();
     let words = count.div_ceil(64);
@@ -99,22 +101,24 @@ pub fn emit(api: &Api) -> TokenStream {
                 // inlined with the runtime's availability check and its loop) made one
                 // function of ~760 loops in a row, whose loop analysis overflowed rustc's
                 // stack at opt-level 1 (issue 21).
+                let stubs: [*const c_void; #count] = [#(#stub_addresses)*];
                 let mut addresses = [std::ptr::null::<c_void>(); #count];
                 let mut missing = [0u64; #words];
                 for (i, (name, _)) in FUNCTIONS.iter().enumerate() {
                     addresses[i] = load(name);
                     if addresses[i].is_null() {
                         missing[i / 64] |= 1 << (i % 64);
+                        addresses[i] = stubs[i];
                     }
                 }
+                // Straight-line code without branches, one transmute per entry: a `match` per
+                // entry was a twentieth of the crate's machine code.
                 macro_rules! entry {
-                    ($i:literal, $pfn:ty, $stub:ident) => {
-                        match addresses[$i] {
-                            p if p.is_null() => $stub as $pfn,
-                            // SAFETY: the caller guarantees that a non-null address is this
-                            // function, with this signature.
-                            p => unsafe { std::mem::transmute::<*const c_void, $pfn>(p) },
-                        }
+                    ($i:literal, $pfn:ty) => {
+                        // SAFETY: the address is the stub of this entry, which has this
+                        // signature, or an address the caller guarantees is this function,
+                        // with this signature.
+                        unsafe { std::mem::transmute::<*const c_void, $pfn>(addresses[$i]) }
                     };
                 }
                 let mut gl = Box::new(Gl { #(#loads)* missing: [0; #words] });

@@ -249,8 +249,9 @@ pub fn surface_destroyed(display: usize, surface: usize) {
     }
 }
 
-/// Destroys every device at exit, once a device exists: `exit` runs `atexit` handlers before the
-/// libraries' destructors, so the render threads finish while the driver is still whole.
+/// Destroys every device at exit, once a device exists, for an `exit` called on a thread other
+/// than the main one (the main thread's exit is handled earlier: [`MAIN_THREAD_EXIT`]). `atexit`
+/// handlers run before the libraries' destructors, but only before those registered earlier.
 fn register_exit() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     extern "C" fn at_exit() {
@@ -260,6 +261,46 @@ fn register_exit() {
         // SAFETY: registers a function with no arguments that runs once at exit.
         unsafe { libc::atexit(at_exit) };
     });
+}
+
+/// Finishes every device when the main thread exits (`exit`, or a return from `main`), before
+/// any `atexit` handler or C++ static destructor runs.
+///
+/// What it protects against: everything the program submitted still replays when its device is
+/// destroyed, and on llvmpipe a replayed draw or dispatch may compile a shader with LLVM. LLVM
+/// registers the destructors of some of its function-local statics the first time they are
+/// used, which is after glcmd adopted the context, so `exit` runs them *before* an `atexit`
+/// handler of ours: a render thread still draining at that point ran LLVM on destroyed statics
+/// and crashed the process after the program's last line (piglit's
+/// `arb_texture_view-bug-layers-image`, with a cold shader cache). `exit` calls the exiting
+/// thread's thread-local destructors before every other exit handler (glibc's
+/// `__run_exit_handlers`), so a thread-local destructor registered on the main thread at load
+/// time runs first of all.
+///
+/// Registered from `.init_array`, which the dynamic loader runs on the main thread before
+/// `main`. glibc's `__cxa_thread_atexit_impl` is declared here: the `libc` crate does not
+/// export it. It takes an address inside this library (to keep the library loaded while the
+/// destructor is pending); any static of ours serves.
+#[used]
+#[link_section = ".init_array"]
+static MAIN_THREAD_EXIT: extern "C" fn() = register_main_thread_exit;
+
+extern "C" fn register_main_thread_exit() {
+    extern "C" {
+        fn __cxa_thread_atexit_impl(
+            dtor: unsafe extern "C" fn(*mut libc::c_void),
+            obj: *mut libc::c_void,
+            dso_symbol: *mut libc::c_void,
+        ) -> libc::c_int;
+    }
+    unsafe extern "C" fn on_main_thread_exit(_: *mut libc::c_void) {
+        // A panic must not unwind into the C library; `destroy_all` reports failures itself.
+        let _ = std::panic::catch_unwind(destroy_all);
+    }
+    let inside_this_library = std::ptr::addr_of!(MAIN_THREAD_EXIT) as *mut libc::c_void;
+    // SAFETY: registers a destructor for the calling (main) thread with glibc, which calls it
+    // with the null object once, at that thread's exit.
+    unsafe { __cxa_thread_atexit_impl(on_main_thread_exit, std::ptr::null_mut(), inside_this_library) };
 }
 
 /// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).

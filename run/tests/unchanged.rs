@@ -14,7 +14,8 @@
 //! a compatibility-profile context (runs directly, says so); a program started by a shell (the
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
-//! half is then adopted by glcmd-run) still reads back equal pixels.
+//! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
+//! that ends with work queued: every device is finished before its exit handlers run.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -269,6 +270,27 @@ fn child_processes_run_through_glcmd_too() {
     let script = format!("{} > /dev/null", exe.display());
     let (_, stderr) = run(Path::new("/bin/sh"), &["-c", &script], Through::GlcmdRun, None);
     assert_through_glcmd(&stderr);
+}
+
+/// A program that ends with work queued and an exit handler registered after its context was
+/// adopted: by the time that handler runs, glcmd-run has finished every device (replayed what
+/// was queued, joined the render thread), for `exit` and for a return from `main`. A render
+/// thread still replaying there could reach a library whose statics exit had already destroyed
+/// (LLVM's, on llvmpipe: piglit's `arb_texture_view-bug-layers-image` crashed after passing).
+#[test]
+fn devices_finish_before_the_programs_exit_handlers_run() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("exit.c", "exit-egl", &[]);
+    for how in ["exit", "return"] {
+        let (direct, _) = run(&exe, &[how], Through::Direct, None);
+        let (through, stderr) = run(&exe, &[how], Through::GlcmdRun, None);
+        assert_eq!(direct, "recorded\nrender_threads_at_exit=0\n", "{how}");
+        assert_eq!(through, direct, "{how}; glcmd-run's stderr:\n{stderr}");
+        assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{how}: not adopted:\n{stderr}");
+        assert!(!stderr.contains("runs directly"), "{stderr}");
+    }
 }
 
 #[test]

@@ -172,7 +172,14 @@ fn scenario(
     t0: Instant,
 ) -> Scenario {
     // `chunk` is set per worker count (`FrameCfg::for_workers`); direct GL does not use it.
-    let cfg = FrameCfg { objects: o.objects, iters, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    let cfg = FrameCfg {
+        objects: o.objects,
+        iters,
+        warmup: o.warmup,
+        frames: o.frames,
+        chunk: o.objects,
+        lists_per_worker: frame::LISTS_PER_WORKER,
+    };
     progress(&format!("frame benchmark, {work_us} µs of CPU work per object: CPU alone, GL alone, direct"), t0);
     let cpu0 = frame::cpu_only(&cfg);
     let gl0 = unsafe { frame::direct(g, s, &FrameCfg { iters: 0, ..cfg }) }.median_ns;
@@ -393,7 +400,14 @@ fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
     let device = Device::headless().expect("a headless glcmd device");
     let ds = device.with_gl(|g| unsafe { scene::setup(g) }).unwrap();
     let (iters, _) = frame::calibrate(o.work_us);
-    let cfg = FrameCfg { objects: o.objects, iters, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    let cfg = FrameCfg {
+        objects: o.objects,
+        iters,
+        warmup: o.warmup,
+        frames: o.frames,
+        chunk: o.objects,
+        lists_per_worker: frame::LISTS_PER_WORKER,
+    };
     progress(&format!("GL: {renderer}; {} µs of CPU work per object = {iters} iterations", o.work_us), t0);
     // SAFETY: `g` and `s` belong to `ctx`, current on this thread.
     let r = unsafe { cpuframe::run(&g, &s, &device, ds, &cfg, workers, rounds, &|m| progress(m, t0)) };
@@ -415,6 +429,25 @@ fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
     );
 }
 
+/// `bench --speeds-from FILE [FRAMES]`: the GL-bound table by speed again, from the `segments`
+/// lines an earlier round wrote (its `.err` file under `docs/gpu-runs/`), so that a round's
+/// figures can be re-judged without the GPU machine. `FRAMES` (frames per segment) only labels
+/// the table. Exits with status 2 on a missing or unreadable file.
+fn speeds_from(args: &[String]) {
+    let fail = |why: String| -> ! {
+        eprintln!("bench --speeds-from FILE [FRAMES]: {why}");
+        std::process::exit(2)
+    };
+    let Some(path) = args.first() else { fail("no file given".into()) };
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    let vars = speeds::parse_segments(&text).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    let frames = args.get(1).and_then(|f| f.parse().ok()).unwrap_or(0);
+    let n = vars.first().map_or(0, |v| v.2.len());
+    let mut out = String::new();
+    glbound::speed_table(&vars, &format!("{n} segments of direct GL, re-read from {path}"), frames, &mut out);
+    println!("{out}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(child::FLAG) {
@@ -423,6 +456,10 @@ fn main() {
     }
     if args.get(1).map(String::as_str) == Some("--icount") {
         icount::main(&args[2..]); // instruction counts under callgrind: see the module
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("--speeds-from") {
+        speeds_from(&args[2..]);
         return;
     }
     if args.get(1).map(String::as_str) == Some(child::FLAG_GLCMD) {
@@ -463,8 +500,14 @@ fn main() {
                 let _ = driver;
                 let reps =
                     args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
-                let cfg =
-                    FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+                let cfg = FrameCfg {
+                    objects: o.objects,
+                    iters: 0,
+                    warmup: o.warmup,
+                    frames: o.frames,
+                    chunk: o.objects,
+                    lists_per_worker: frame::LISTS_PER_WORKER,
+                };
                 let segments = args
                     .iter()
                     .position(|a| a == "--segments")
@@ -534,7 +577,14 @@ fn main() {
     let diag_ns = diag::replay_ns(&diag_levels, if o.quick { 7 } else { 21 }, 20_000);
 
     // The GL-bound frame: no CPU work, throughput, interleaved, several runs.
-    let gb_cfg = FrameCfg { objects: o.objects, iters: 0, warmup: o.warmup, frames: o.frames, chunk: o.objects };
+    let gb_cfg = FrameCfg {
+        objects: o.objects,
+        iters: 0,
+        warmup: o.warmup,
+        frames: o.frames,
+        chunk: o.objects,
+        lists_per_worker: frame::LISTS_PER_WORKER,
+    };
     let gl_bound = glbound::run(&gb_cfg, 3, 1, driver_threading(driver), &|m| progress(m, t0));
 
     // 4. Frames.

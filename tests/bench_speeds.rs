@@ -11,7 +11,9 @@
 #[path = "../examples/bench/speeds.rs"]
 mod speeds;
 
-use speeds::{classify, judge, paired_interval, ratio_interval, Rng, Verdict, MIN_SIDE, RESAMPLES, SEED};
+use speeds::{
+    classify, judge, paired_interval, parse_segments, ratio_interval, Rng, Verdict, MIN_SIDE, RESAMPLES, SEED,
+};
 
 /// `n` times around `base`, uniform within ±`spread` / 2.
 fn around(rng: &mut Rng, base: f64, spread: f64, n: usize) -> Vec<f64> {
@@ -147,4 +149,40 @@ fn paired_ratios_resolve_three_percent_under_drift_that_unpaired_medians_cannot(
     let unpaired = ratio_interval(&variant, &direct, RESAMPLES, SEED).unwrap();
     assert!(unpaired.lo < 1.0 && unpaired.hi > 1.0, "unpaired medians cannot tell: {unpaired:?}");
     assert_eq!(paired_interval(&[], RESAMPLES, SEED), None);
+}
+
+#[test]
+fn speeds_are_found_when_segments_fill_the_space_between_them() {
+    // A third of the segments changed speed inside (as on the GPU machine): spread evenly
+    // between the speeds, they leave no wide gap between neighbours, yet the speeds are there.
+    let mut rng = Rng::new(7);
+    let base = 300_000.0;
+    let mut v = two_speeds(&mut rng, base, 40, 40);
+    v.extend((0..40).map(|i| base * (1.12 + 0.36 * f64::from(i) / 40.0)));
+    let s = classify(&v);
+    assert!(s.split, "{s:?}");
+    let d = s.distance().unwrap();
+    assert!((1.5..1.7).contains(&d), "distance {d}");
+    // Every segment of a true speed is classified as that speed; only in-between ones are mixed.
+    assert!(s.fast.iter().all(|&t| t < base * 1.1) && s.slow.iter().all(|&t| t > base * 1.4), "{s:?}");
+    assert!(s.fast.len() >= 40 && s.slow.len() >= 40, "{} fast, {} slow", s.fast.len(), s.slow.len());
+    assert!(!s.mixed.is_empty() && s.mixed.iter().all(|&t| t > base * 1.03 && t < base * 1.6));
+}
+
+#[test]
+fn segments_read_back_as_written() {
+    let text = "GL-bound frame, run 1 of 2\nsegments (a′) direct GL | 1 | 300000,310000\n\
+                segments (b) glcmd | 15 | 320000\nother line\n";
+    let vars = parse_segments(text).unwrap();
+    assert_eq!(
+        vars,
+        vec![
+            ("(a′) direct GL".to_string(), "1".to_string(), vec![300_000.0, 310_000.0]),
+            ("(b) glcmd".to_string(), "15".to_string(), vec![320_000.0]),
+        ]
+    );
+    assert!(parse_segments("no such lines\n").unwrap_err().contains("no `segments` lines"));
+    let bad = parse_segments("segments x | 1 | 3,zz\n").unwrap_err();
+    assert!(bad.contains("line 1") && bad.contains("zz"), "{bad}");
+    assert!(parse_segments("segments only a label\n").unwrap_err().contains("expected"));
 }

@@ -48,6 +48,7 @@ pub fn child_main(args: &[String]) {
         warmup: n[2] as usize,
         frames: n[3] as usize,
         chunk: n[4] as u32,
+        lists_per_worker: frame::LISTS_PER_WORKER,
     };
     let reps = n[5] as usize;
     let ctx = GlContext::headless().expect("GL context");
@@ -101,7 +102,7 @@ pub fn run_direct_segments(
 /// threading on, so the render thread only marshals and the driver's thread does the work.
 pub const FLAG_GLCMD: &str = "--child-glcmd";
 
-/// The (f) child's main: `FLAG_GLCMD objects iters warmup frames chunk workers`.
+/// The (f) child's main: `FLAG_GLCMD objects iters warmup frames chunk workers [lists_per_worker]`.
 pub fn child_glcmd_main(args: &[String]) {
     let n: Vec<u64> = args.iter().map(|a| a.parse().expect("numeric child argument")).collect();
     let cfg = FrameCfg {
@@ -110,6 +111,7 @@ pub fn child_glcmd_main(args: &[String]) {
         warmup: n[2] as usize,
         frames: n[3] as usize,
         chunk: n[4] as u32,
+        lists_per_worker: n.get(6).map_or(frame::LISTS_PER_WORKER, |&l| l as u32),
     };
     let workers = n[5] as usize;
     let robust = std::env::var_os(ROBUST).is_some();
@@ -168,8 +170,16 @@ pub fn run_glcmd_with(
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(exe);
     cmd.arg(FLAG_GLCMD).args(
-        [cfg.objects as u64, cfg.iters as u64, cfg.warmup as u64, cfg.frames as u64, cfg.chunk as u64, workers as u64]
-            .map(|x| x.to_string()),
+        [
+            cfg.objects as u64,
+            cfg.iters as u64,
+            cfg.warmup as u64,
+            cfg.frames as u64,
+            cfg.chunk as u64,
+            workers as u64,
+            cfg.lists_per_worker as u64,
+        ]
+        .map(|x| x.to_string()),
     );
     if let Some((var, value)) = env {
         cmd.env(var, value);

@@ -34,6 +34,9 @@ pub struct FrameCfg {
     pub frames: usize,
     /// Objects per command list (glcmd) or per channel (closures).
     pub chunk: u32,
+    /// Object lists per worker and frame ([`LISTS_PER_WORKER`] unless a variant asks for
+    /// another split).
+    pub lists_per_worker: u32,
 }
 
 /// Object lists per worker and frame: enough that the last lists of a frame are short beside
@@ -42,11 +45,12 @@ pub struct FrameCfg {
 pub const LISTS_PER_WORKER: u32 = 8;
 
 impl FrameCfg {
-    /// The configuration for `workers` recording threads: `LISTS_PER_WORKER` object lists per
+    /// The configuration for `workers` recording threads: `lists_per_worker` object lists per
     /// worker (0 workers: the calling thread records, with the lists of one worker).
     pub fn for_workers(&self, workers: usize) -> FrameCfg {
         let workers = workers.max(1) as u32;
-        FrameCfg { chunk: self.objects.div_ceil(LISTS_PER_WORKER * workers).max(1), ..*self }
+        let lists = self.lists_per_worker.max(1) * workers;
+        FrameCfg { chunk: self.objects.div_ceil(lists).max(1), ..*self }
     }
 
     /// Lists (glcmd) or channels (closures) per frame: slot 0 holds the frame prologue (bind

@@ -6,9 +6,10 @@
 //! Every variant runs **alone in a process of its own** (a child of this binary): a second GL
 //! context in the same process (the direct context beside glcmd's) slows both down on the GPU
 //! machine, which made in-process GL-bound comparisons swing by 2×. The variants are
-//! interleaved, direct, glcmd with 1, 2, 4, 8, 15 workers, robust access, (e), (f), and the
-//! sequence runs `reps` times, so a drift of the machine's speed spreads over every variant; each
-//! ratio is per run and given as median (min–max) over the runs.
+//! interleaved (direct, glcmd with 1, 2, 4, 8, 15 workers, robust access, 15 workers with one
+//! list each, (e), (f)) and the sequence runs `reps` times, so a drift of the machine's speed
+//! spreads over every variant; each ratio is per run and given as median (min–max) over the
+//! runs.
 //!
 //! The GPU machine runs GL-bound frames at one of two speeds, so the per-run ratios above are
 //! fast/slow against slow/fast half the time: the table *by speed* (module `speeds`) classifies
@@ -32,6 +33,12 @@ use crate::WORKERS;
 /// Worker counts of variant (f).
 const F_WORKERS: [usize; 2] = [1, 4];
 
+/// Variant (b, coarse): the most workers, each recording its share of the objects into one
+/// list instead of `LISTS_PER_WORKER` (16 lists a frame instead of 119). Beside (b) at the same
+/// worker count it separates what each list costs from what the number of threads costs.
+const COARSE_WORKERS: usize = 15;
+const COARSE_LABEL: &str = "(b) glcmd, one list per worker";
+
 type Run = Result<ChildResult, String>;
 
 pub struct GlBound {
@@ -43,6 +50,8 @@ pub struct GlBound {
     pub direct: Vec<Run>,
     pub glcmd: Vec<Vec<(usize, Run)>>,
     pub robust: Vec<Run>,
+    /// Variant (b, coarse), see [`COARSE_WORKERS`].
+    pub coarse: Vec<Run>,
     pub driver_threaded: Vec<Run>,
     pub glcmd_threaded: Vec<Vec<(usize, Run)>>,
     pub threading: Option<(&'static str, &'static str, &'static str)>,
@@ -63,6 +72,7 @@ pub fn run(
         direct: Vec::new(),
         glcmd: Vec::new(),
         robust: Vec::new(),
+        coarse: Vec::new(),
         driver_threaded: Vec::new(),
         glcmd_threaded: Vec::new(),
         threading,
@@ -73,6 +83,8 @@ pub fn run(
         r.direct.push(child::run_direct_segments(None, cfg, 3, n));
         r.glcmd.push(WORKERS.iter().map(|&w| (w, glcmd(None, w, false))).collect());
         r.robust.push(glcmd(None, 1, true));
+        let coarse = FrameCfg { lists_per_worker: 1, ..*cfg };
+        r.coarse.push(child::run_glcmd_with(None, &coarse, COARSE_WORKERS, false, segments));
         if let Some((var, val, _)) = threading {
             r.driver_threaded.push(child::run_direct_segments(Some((var, val)), cfg, 3, n));
             r.glcmd_threaded.push(F_WORKERS.iter().map(|&w| (w, glcmd(Some((var, val)), w, false))).collect());
@@ -114,6 +126,7 @@ impl GlBound {
             v.push(("(b) glcmd".into(), w.to_string(), segs(runs)));
         }
         v.push(("(b) glcmd, robust access".into(), "1".into(), segs(self.robust.iter())));
+        v.push((COARSE_LABEL.into(), COARSE_WORKERS.to_string(), segs(self.coarse.iter())));
         if let Some((_, _, label)) = self.threading {
             v.push((label.to_string(), "1 + driver thread".into(), segs(self.driver_threaded.iter())));
             for &w in F_WORKERS.iter() {
@@ -135,53 +148,10 @@ impl GlBound {
         out
     }
 
-    /// The table by speed: every variant's segments classified (see `speeds`), its ratio to
-    /// direct GL within each speed with a bootstrap 95 % interval.
+    /// The table by speed of this round (see [`speed_table`]).
     pub fn speed_table(&self, out: &mut String) {
-        let vars = self.variant_segments();
-        let classified: Vec<Speeds> = vars.iter().map(|(_, _, s)| speeds::classify(s)).collect();
-        let _ = writeln!(
-            out,
-            "\nBy speed: {} runs × {} segments per variant (a segment: {} frames ended by `glFinish`, ms per frame). \
-             Each variant's segments are split at the widest gap between neighbouring times if it is ≥ {:.2}×, a \
-             segment more than {:.0} % from its speed's median is left out as mixed; ratio = median of the variant's \
-             segments / median of direct GL's, within one speed, with a 95 % bootstrap interval ({} resamples, fixed \
-             seed); fewer than {} segments a side: too few to judge.\n",
-            self.reps,
-            self.segments,
-            self.cfg.frames,
-            speeds::SPLIT,
-            (speeds::BAND - 1.0) * 100.0,
-            speeds::RESAMPLES,
-            speeds::MIN_SIDE
-        );
-        let _ = writeln!(
-            out,
-            "| variant | workers | fast: n | fast (ms) | / direct, fast | slow: n | slow (ms) | / direct, slow | slow / fast | spread fast, slow | mixed |"
-        );
-        let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-        let direct = &classified[0];
-        for ((label, workers, all), c) in vars.iter().zip(&classified) {
-            if all.is_empty() {
-                let _ = writeln!(out, "| {label} | {workers} | failed | | | | | | | | |");
-                continue;
-            }
-            let pct = |x: f64| if x.is_finite() { format!("{:.1} %", x * 100.0) } else { "–".into() };
-            let _ = writeln!(
-                out,
-                "| {label} | {workers} | {} | {} | {} | {} | {} | {} | {} | {}, {} | {} |",
-                c.fast.len(),
-                ms(speeds::median(&c.fast)),
-                speeds::cell(&speeds::judge(c, direct, true)),
-                c.slow.len(),
-                ms(speeds::median(&c.slow)),
-                speeds::cell(&speeds::judge(c, direct, false)),
-                c.distance().map_or("–".into(), |d| format!("{d:.2}")),
-                pct(c.spread(true)),
-                pct(c.spread(false)),
-                c.mixed.len()
-            );
-        }
+        let how = format!("{} runs × {} segments per variant", self.reps, self.segments);
+        speed_table(&self.variant_segments(), &how, self.cfg.frames, out);
     }
 
     /// Where the glcmd variants' frames went (`breakdown.rs`): per variant, the median over the
@@ -218,6 +188,11 @@ impl GlBound {
             "(b) glcmd, robust access".into(),
             "1".into(),
             self.robust.iter().filter_map(|r| r.as_ref().ok()).collect(),
+        ));
+        rows.push((
+            COARSE_LABEL.into(),
+            COARSE_WORKERS.to_string(),
+            self.coarse.iter().filter_map(|r| r.as_ref().ok()).collect(),
         ));
         if self.threading.is_some() {
             for &w in F_WORKERS.iter() {
@@ -363,6 +338,9 @@ impl GlBound {
             let ratio = self.ratio(|i| Some(self.robust.get(i)?.as_ref().ok()?.mean_ns));
             row(out, "(b) glcmd, robust access", "1", robust, ratio, true);
         }
+        let coarse = ok(&self.coarse);
+        let ratio = self.ratio(|i| Some(self.coarse.get(i)?.as_ref().ok()?.mean_ns));
+        row(out, COARSE_LABEL, &COARSE_WORKERS.to_string(), coarse, ratio, true);
         if let Some((_, _, label)) = self.threading {
             let e = ok(&self.driver_threaded);
             let ratio = self.ratio(|i| Some(self.driver_threaded.get(i)?.as_ref().ok()?.mean_ns));
@@ -394,6 +372,53 @@ impl GlBound {
             self.worst(),
             self.best(),
             self.parks_per_frame()
+        );
+    }
+}
+
+/// The table by speed: every variant's segments classified (see `speeds`), its ratio to direct
+/// GL (the first variant) within each speed with a bootstrap 95 % interval. `how` says how many
+/// runs and segments the data are; `frames` is the frames per segment.
+pub fn speed_table(vars: &[(String, String, Vec<f64>)], how: &str, frames: usize, out: &mut String) {
+    let classified: Vec<Speeds> = vars.iter().map(|(_, _, s)| speeds::classify(s)).collect();
+    let _ = writeln!(
+        out,
+        "\nBy speed: {how} (a segment: {frames} frames ended by `glFinish`, ms per frame). Each variant's segments \
+         are split in two where the parts are tightest (least variance of the log times within the parts); parts \
+         whose medians are ≥ {:.2}× apart are the fast and the slow speed; a segment more than {:.0} % from its \
+         speed's median is left out as mixed; ratio = median of the variant's segments / median of direct GL's, \
+         within one speed, with a 95 % bootstrap interval ({} resamples, fixed seed); fewer than {} segments a side: \
+         too few to judge.\n",
+        speeds::SEPARATION,
+        (speeds::BAND - 1.0) * 100.0,
+        speeds::RESAMPLES,
+        speeds::MIN_SIDE
+    );
+    let _ = writeln!(
+        out,
+        "| variant | workers | fast: n | fast (ms) | / direct, fast | slow: n | slow (ms) | / direct, slow | slow / fast | spread fast, slow | mixed |"
+    );
+    let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let Some(direct) = classified.first() else { return };
+    for ((label, workers, all), c) in vars.iter().zip(&classified) {
+        if all.is_empty() {
+            let _ = writeln!(out, "| {label} | {workers} | failed | | | | | | | | |");
+            continue;
+        }
+        let pct = |x: f64| if x.is_finite() { format!("{:.1} %", x * 100.0) } else { "–".into() };
+        let _ = writeln!(
+            out,
+            "| {label} | {workers} | {} | {} | {} | {} | {} | {} | {} | {}, {} | {} |",
+            c.fast.len(),
+            ms(speeds::median(&c.fast)),
+            speeds::cell(&speeds::judge(c, direct, true)),
+            c.slow.len(),
+            ms(speeds::median(&c.slow)),
+            speeds::cell(&speeds::judge(c, direct, false)),
+            c.distance().map_or("–".into(), |d| format!("{d:.2}")),
+            pct(c.spread(true)),
+            pct(c.spread(false)),
+            c.mixed.len()
         );
     }
 }

@@ -14,12 +14,17 @@
 //! process can change speed. The segments of one variant are classified on their own, because
 //! a variant may be 1.5× slower than direct GL and no threshold in milliseconds fits all:
 //!
-//! 1. sort the logarithms of the segments' times and find the widest gap between neighbours;
-//! 2. a gap of at least [`SPLIT`] (×1.2, far wider than a speed's own spread and far narrower
-//!    than the distance between the speeds) splits the segments into *fast* (below) and *slow*
-//!    (above); a narrower one means one speed only, and that variant is not judged by speed;
+//! 1. sort the logarithms of the segments' times and split them in two where the two parts
+//!    are tightest: the split that leaves the least variance within the parts (Otsu's
+//!    threshold, in one dimension). Unlike the widest gap between neighbours, this finds the two
+//!    speeds although segments in which the process changed speed fill the space between them
+//!    (on the GPU machine about a third of the segments do);
+//! 2. if the medians of the two parts are at least [`SEPARATION`] (×1.3) apart, they are the
+//!    *fast* and the *slow* speed; closer medians mean one speed only (a single speed's own
+//!    spread of ≤ 7.5 % splits into parts a few per cent apart), and that variant is not judged
+//!    by speed;
 //! 3. a segment farther than [`BAND`] (10 %) from the median of its speed is *mixed* (the
-//!    process changed speed inside it) and left out, counted.
+//!    process changed speed inside it, or ran at neither speed) and left out, counted.
 //!
 //! Each variant is then compared with direct GL **within a speed**: the ratio of the medians
 //! of the two sets of segments, with a 95 % percentile-bootstrap interval (each side resampled
@@ -30,8 +35,9 @@
 //! This file uses nothing of the bench's or of glcmd: `tests/bench_speeds.rs` includes it and
 //! checks the classifier and the bootstrap on synthetic data.
 
-/// The narrowest gap (as a ratio of neighbouring times) that separates two speeds.
-pub const SPLIT: f64 = 1.2;
+/// The least distance (slow median / fast median) at which the two parts are two speeds: far
+/// above a speed's own spread, below the 1.5–1.7× between the speeds.
+pub const SEPARATION: f64 = 1.3;
 /// How far (as a ratio) a segment may lie from its speed's median and still belong to it.
 pub const BAND: f64 = 1.10;
 /// Segments a side below which a speed is too few to judge.
@@ -48,7 +54,8 @@ pub struct Speeds {
     pub slow: Vec<f64>,
     /// Segments between the speeds (the process changed speed inside them).
     pub mixed: Vec<f64>,
-    /// False when no gap of [`SPLIT`] was found: every segment is in `fast`, speed unknown.
+    /// False when the parts were closer than [`SEPARATION`]: every segment is in `fast`, speed
+    /// unknown.
     pub split: bool,
 }
 
@@ -95,8 +102,7 @@ pub fn median(v: &[f64]) -> f64 {
 pub fn classify(times: &[f64]) -> Speeds {
     let mut v: Vec<f64> = times.iter().copied().filter(|t| t.is_finite() && *t > 0.0).collect();
     v.sort_by(f64::total_cmp);
-    let gap = (1..v.len()).map(|i| (v[i] / v[i - 1], i)).max_by(|a, b| a.0.total_cmp(&b.0));
-    let Some((_, at)) = gap.filter(|g| g.0 >= SPLIT) else {
+    let Some(at) = tightest_split(&v).filter(|&at| median(&v[at..]) / median(&v[..at]) >= SEPARATION) else {
         return Speeds { fast: v, ..Default::default() };
     };
     let (fast, slow) = v.split_at(at);
@@ -112,6 +118,30 @@ pub fn classify(times: &[f64]) -> Speeds {
         }
     }
     s
+}
+
+/// The index that splits sorted times `v` into the two parts with the least summed variance of
+/// their logarithms (Otsu's threshold), each part at least two segments; `None` below four.
+/// Prefix sums make it one pass.
+fn tightest_split(v: &[f64]) -> Option<usize> {
+    let logs: Vec<f64> = v.iter().map(|t| t.ln()).collect();
+    let (n, total, total_sq) = (logs.len(), logs.iter().sum::<f64>(), logs.iter().map(|x| x * x).sum::<f64>());
+    // Σ(x − mean)² over a part = Σx² − (Σx)² / count.
+    let within = |sum: f64, sq: f64, count: usize| sq - sum * sum / count as f64;
+    let (mut sum, mut sq, mut best) = (0.0, 0.0, None::<(f64, usize)>);
+    for (i, x) in logs.iter().enumerate().take(n.saturating_sub(2)) {
+        sum += x;
+        sq += x * x;
+        let at = i + 1;
+        if at < 2 {
+            continue;
+        }
+        let w = within(sum, sq, at) + within(total - sum, total_sq - sq, n - at);
+        if best.is_none_or(|(b, _)| w < b) {
+            best = Some((w, at));
+        }
+    }
+    best.map(|(_, at)| at)
 }
 
 /// SplitMix64 (Steele, Lea and Flood), a small generator good enough for resampling.
@@ -221,4 +251,29 @@ pub fn cell(j: &Verdict) -> String {
         Verdict::TooFew(a, b, None) => format!("too few to judge ({a} / {b})"),
         Verdict::Unsplit => "one speed only: not classified".into(),
     }
+}
+
+/// Reads the `segments <label> | <workers> | t1,t2,...` lines of an earlier round's output
+/// (`glbound::GlBound::raw_segments`, kept in the `.err` files of `docs/gpu-runs/`) back into variants,
+/// direct GL first as written. Other lines are ignored; a malformed `segments` line is an error.
+pub fn parse_segments(text: &str) -> Result<Vec<(String, String, Vec<f64>)>, String> {
+    let mut vars = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("segments ") else { continue };
+        let mut parts = rest.split(" | ");
+        let (Some(label), Some(workers), Some(times), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(format!("line {}: expected `segments LABEL | WORKERS | t1,t2,...`", n + 1));
+        };
+        let times = times
+            .split(',')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.trim().parse::<f64>().map_err(|e| format!("line {}: `{t}`: {e}", n + 1)))
+            .collect::<Result<Vec<f64>, String>>()?;
+        vars.push((label.to_string(), workers.to_string(), times));
+    }
+    if vars.is_empty() {
+        return Err("no `segments` lines (they are written by `bench --only glbound`)".into());
+    }
+    Ok(vars)
 }

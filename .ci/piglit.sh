@@ -39,7 +39,11 @@ side() {
         local here=$out/$name-$round
         ((round == 0)) && here=$out/$name
         ((round > 0)) && dirs=$dirs:$here
-        xvfb-run -a -s "-screen 0 1024x768x24" "$@" piglit run -p x11_egl quick --test-list "$list_in" \
+        # Each side starts with an empty shader cache of its own, as on a fresh machine: with a
+        # warm cache llvmpipe compiles nothing, and what happens while it compiles (at exit, say)
+        # would go untested on every machine but the first.
+        MESA_SHADER_CACHE_DIR=$out/$name-shader-cache \
+            xvfb-run -a -s "-screen 0 1024x768x24" "$@" piglit run -p x11_egl quick --test-list "$list_in" \
             --timeout 300 "$here" >"$here.log" 2>&1 || {
             tail -20 "$here.log" >&2
             return 1

@@ -421,4 +421,18 @@ pub fn speed_table(vars: &[(String, String, Vec<f64>)], how: &str, frames: usize
             c.mixed.len()
         );
     }
+    driver_threading_table(vars, &classified, out);
+}
+
+/// Variant (f) against (e) within each speed: whether glcmd on the driver's threading beats the
+/// driver's threading alone (issue 20, item 3: ≤ 0.95). Nothing when the round had no (e).
+fn driver_threading_table(vars: &[(String, String, Vec<f64>)], classified: &[Speeds], out: &mut String) {
+    let Some(e) = vars.iter().position(|(label, _, _)| label.starts_with("(e)")) else { return };
+    let _ = writeln!(out, "\n| (f) against (e), within a speed | workers | / (e), fast | / (e), slow |");
+    let _ = writeln!(out, "| --- | ---: | ---: | ---: |");
+    for (i, (label, workers, _)) in vars.iter().enumerate().filter(|(_, v)| v.0.starts_with("(f)")) {
+        let (f, e) = (&classified[i], &classified[e]);
+        let cells = [true, false].map(|fast| speeds::cell(&speeds::judge(f, e, fast)));
+        let _ = writeln!(out, "| {label} | {workers} | {} | {} |", cells[0], cells[1]);
+    }
 }

@@ -415,9 +415,10 @@ pub(crate) unsafe fn replay(gl: &Gl, raw: &Gl, state: &mut ReplayState, list: &C
     r.state.executed += list.commands;
 }
 
-/// Replays one list like [`replay`], handing each command to `observe(index, slot, opcode,
-/// run)`, which must call `run` once to execute it. Diagnostics use this; the plain loop above
-/// stays free of per-command work.
+/// Replays one list like [`replay`], calling `before(index, slot, opcode)` before each command
+/// and `after(index, slot)` once it has run. Diagnostics use this; the plain loop above stays
+/// free of per-command work. Two hooks rather than one that runs the command: both are inlined
+/// here, where a command passed to a hook as a closure cost an indirect call per command.
 ///
 /// # Safety
 /// As for [`replay`].
@@ -427,7 +428,8 @@ pub(crate) unsafe fn replay_each(
     state: &mut ReplayState,
     list: &CommandList,
     list_index: u32,
-    mut observe: impl FnMut(usize, usize, usize, &mut dyn FnMut()),
+    mut before: impl FnMut(usize, usize, usize),
+    mut after: impl FnMut(usize, usize),
 ) {
     let _params = list_region(list);
     let mut r = Replayer::new(gl, raw, state, list, list_index);
@@ -439,7 +441,9 @@ pub(crate) unsafe fn replay_each(
         unsafe {
             let packet = base.add(at);
             let op = packet.cast::<u16>().read() as usize;
-            observe(index, at, op, &mut || (EXECUTE.get_unchecked(op))(&mut r, packet));
+            before(index, at, op);
+            (EXECUTE.get_unchecked(op))(&mut r, packet);
+            after(index, at);
             at += *SLOTS.get_unchecked(op) as usize;
         }
         index += 1;

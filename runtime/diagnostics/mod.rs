@@ -113,8 +113,16 @@ impl std::hash::Hasher for NameHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        // Eight bytes a round: a class name ("texture") is one round, not seven.
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
         }
     }
     fn write_u32(&mut self, n: u32) {
@@ -170,6 +178,10 @@ impl DeletedNames {
     fn len(&self) -> usize {
         self.map.len()
     }
+
+    fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
 }
 
 /// The render thread's diagnostics state. Used through shared references only, because the
@@ -185,6 +197,9 @@ pub(crate) struct Diagnostics {
     current_round_trip: Cell<Option<&'static str>>,
     /// Deleted names: (class, name) -> (delete call, recording site).
     deleted: RefCell<DeletedNames>,
+    /// `deleted` holds a name: read per command before anything else of use-after-delete
+    /// tracking, so that a device that deleted nothing pays one load for it.
+    any_deleted: Cell<bool>,
     /// The application's callback. Shared (`Rc`), so the debug callback holds its own reference
     /// while it runs and no borrow of this cell is held across the call: the callback may
     /// replace or clear itself (`Device::set_debug_callback` from inside it) without a borrow
@@ -209,6 +224,7 @@ impl Diagnostics {
             current_index: Cell::new(0),
             current_round_trip: Cell::new(None),
             deleted: RefCell::new(DeletedNames::new(kept)),
+            any_deleted: Cell::new(false),
             app_callback: RefCell::new(None),
             in_callback: Cell::new(false),
         })
@@ -288,30 +304,41 @@ impl Diagnostics {
         self.crumbs.begin_list(list);
         self.current_list.set(list);
         let mut leave = Leave { diag: self, list, tail: [0; BREADCRUMBS], done: 0 };
+        // Read once: the options do not change during a list, and the compiler cannot know
+        // that across the GL calls.
         let check_program = self.options.debug_output || self.options.strict;
+        let (track_deletes, strict) = (self.options.track_deletes, self.options.strict);
         // SAFETY: forwarded from the caller.
         unsafe {
-            crate::replay::replay_each(gl_fns, raw, state, list, list_index, |index, slot, op, run| {
-                self.current_slot.set(slot);
-                self.current_index.set(index);
-                if self.options.track_deletes {
-                    self.check_objects(list, index, slot, op);
-                }
-                if check_program && DRAWS[op] {
-                    self.check_program(raw);
-                }
-                self.crumbs.start(slot);
-                run();
-                leave.tail[index % BREADCRUMBS] = slot;
-                leave.done = index + 1;
-                if self.options.strict {
-                    // No arguments.
-                    let error = (raw.GetError)();
-                    if error != gl::NO_ERROR {
-                        self.report_current(ReportKind::GlError, error_name(error).to_string());
+            crate::replay::replay_each(
+                gl_fns,
+                raw,
+                state,
+                list,
+                list_index,
+                |index, slot, op| {
+                    self.current_slot.set(slot);
+                    self.current_index.set(index);
+                    if track_deletes && self.any_deleted.get() {
+                        self.check_objects(list, index, slot, op);
                     }
-                }
-            })
+                    if check_program && DRAWS[op] {
+                        self.check_program(raw);
+                    }
+                    self.crumbs.start(slot);
+                },
+                |index, slot| {
+                    leave.tail[index % BREADCRUMBS] = slot;
+                    leave.done = index + 1;
+                    if strict {
+                        // No arguments.
+                        let error = (raw.GetError)();
+                        if error != gl::NO_ERROR {
+                            self.report_current(ReportKind::GlError, error_name(error).to_string());
+                        }
+                    }
+                },
+            )
         };
         drop(leave);
     }
@@ -336,17 +363,25 @@ impl Diagnostics {
                 }
             })
         };
+        self.any_deleted.set(!deleted.is_empty());
     }
 
+    /// Reports the names command `slot` uses that were deleted. Kept out of the replay loop: it
+    /// runs only once something was deleted.
+    #[inline(never)]
     fn check_objects(&self, list: &CommandList, index: usize, slot: usize, op: usize) {
         // A delete is noted now and runs at the end of the frame (`delete_ran`).
         if DELETES[op] {
             return;
         }
         let Some(objects) = OBJECTS[op] else { return };
+        let deleted = self.deleted.borrow();
+        if deleted.is_empty() {
+            // Nothing deleted (or every deleted name created again): nothing to find.
+            return;
+        }
         let packet = list.packets[slot..].as_ptr();
         let params = list.param_bytes();
-        let deleted = self.deleted.borrow();
         let mut hits = Vec::new();
         // SAFETY: `slot` is the start of a packet of `list` whose opcode is `op`.
         unsafe {
@@ -399,6 +434,7 @@ impl Diagnostics {
             for &n in names {
                 deleted.remove(&(class, n));
             }
+            self.any_deleted.set(!deleted.is_empty());
         }
     }
 

@@ -278,7 +278,8 @@ fn register_exit() {
 /// time runs first of all.
 ///
 /// Registered from `.init_array`, which the dynamic loader runs on the main thread before
-/// `main`. glibc's `__cxa_thread_atexit_impl` is declared here: the `libc` crate does not
+/// `main`. (A main thread that ends with `pthread_exit` while other threads go on drawing runs
+/// it too, and their devices are gone from then on: a known limit, for a rare shape of program.) glibc's `__cxa_thread_atexit_impl` is declared here: the `libc` crate does not
 /// export it. It takes an address inside this library (to keep the library loaded while the
 /// destructor is pending); any static of ours serves.
 #[used]

@@ -172,14 +172,7 @@ fn scenario(
     t0: Instant,
 ) -> Scenario {
     // `chunk` is set per worker count (`FrameCfg::for_workers`); direct GL does not use it.
-    let cfg = FrameCfg {
-        objects: o.objects,
-        iters,
-        warmup: o.warmup,
-        frames: o.frames,
-        chunk: o.objects,
-        lists_per_worker: frame::LISTS_PER_WORKER,
-    };
+    let cfg = FrameCfg::new(o.objects, iters, o.warmup, o.frames);
     progress(&format!("frame benchmark, {work_us} µs of CPU work per object: CPU alone, GL alone, direct"), t0);
     let cpu0 = frame::cpu_only(&cfg);
     let gl0 = unsafe { frame::direct(g, s, &FrameCfg { iters: 0, ..cfg }) }.median_ns;
@@ -400,14 +393,7 @@ fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
     let device = Device::headless().expect("a headless glcmd device");
     let ds = device.with_gl(|g| unsafe { scene::setup(g) }).unwrap();
     let (iters, _) = frame::calibrate(o.work_us);
-    let cfg = FrameCfg {
-        objects: o.objects,
-        iters,
-        warmup: o.warmup,
-        frames: o.frames,
-        chunk: o.objects,
-        lists_per_worker: frame::LISTS_PER_WORKER,
-    };
+    let cfg = FrameCfg::new(o.objects, iters, o.warmup, o.frames);
     progress(&format!("GL: {renderer}; {} µs of CPU work per object = {iters} iterations", o.work_us), t0);
     // SAFETY: `g` and `s` belong to `ctx`, current on this thread.
     let r = unsafe { cpuframe::run(&g, &s, &device, ds, &cfg, workers, rounds, &|m| progress(m, t0)) };
@@ -500,14 +486,7 @@ fn main() {
                 let _ = driver;
                 let reps =
                     args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(3);
-                let cfg = FrameCfg {
-                    objects: o.objects,
-                    iters: 0,
-                    warmup: o.warmup,
-                    frames: o.frames,
-                    chunk: o.objects,
-                    lists_per_worker: frame::LISTS_PER_WORKER,
-                };
+                let cfg = FrameCfg::new(o.objects, 0, o.warmup, o.frames);
                 let segments = args
                     .iter()
                     .position(|a| a == "--segments")
@@ -577,14 +556,7 @@ fn main() {
     let diag_ns = diag::replay_ns(&diag_levels, if o.quick { 7 } else { 21 }, 20_000);
 
     // The GL-bound frame: no CPU work, throughput, interleaved, several runs.
-    let gb_cfg = FrameCfg {
-        objects: o.objects,
-        iters: 0,
-        warmup: o.warmup,
-        frames: o.frames,
-        chunk: o.objects,
-        lists_per_worker: frame::LISTS_PER_WORKER,
-    };
+    let gb_cfg = FrameCfg::new(o.objects, 0, o.warmup, o.frames);
     let gl_bound = glbound::run(&gb_cfg, 3, 1, driver_threading(driver), &|m| progress(m, t0));
 
     // 4. Frames.

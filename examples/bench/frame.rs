@@ -45,6 +45,12 @@ pub struct FrameCfg {
 pub const LISTS_PER_WORKER: u32 = 8;
 
 impl FrameCfg {
+    /// `objects` objects of `iters` iterations of CPU work each, over `warmup` then `frames`
+    /// frames, split as [`Self::for_workers`] says ([`LISTS_PER_WORKER`] lists per worker).
+    pub fn new(objects: u32, iters: u32, warmup: usize, frames: usize) -> FrameCfg {
+        FrameCfg { objects, iters, warmup, frames, chunk: objects, lists_per_worker: LISTS_PER_WORKER }
+    }
+
     /// The configuration for `workers` recording threads: `lists_per_worker` object lists per
     /// worker (0 workers: the calling thread records, with the lists of one worker).
     pub fn for_workers(&self, workers: usize) -> FrameCfg {

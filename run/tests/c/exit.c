@@ -11,21 +11,11 @@
  * replay can reach a library whose statics are being destroyed. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/glcorearb.h>
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
-static void die(const char *what) {
-    fprintf(stderr, "exit: %s\n", what);
-    exit(1);
-}
+#define PROGRAM "exit"
+#include "egl_pbuffer.h"
 
 /* The number of this process's threads named glcmd-render. */
 static int render_threads(void) {
@@ -51,38 +41,8 @@ static void at_exit(void) {
     fflush(stdout);
 }
 
-static void make_context(void) {
-    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    if (!get_display) die("no eglGetPlatformDisplayEXT");
-    EGLDisplay dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL)) {
-        PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
-        EGLDeviceEXT devices[8];
-        EGLint n = 0;
-        if (!query_devices || !query_devices(8, devices, &n) || n == 0) die("no EGL display");
-        dpy = get_display(EGL_PLATFORM_DEVICE_EXT, devices[0], NULL);
-        if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL)) die("eglInitialize");
-    }
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                     EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
-    EGLConfig config;
-    EGLint count = 0;
-    if (!eglChooseConfig(dpy, config_attribs, &config, 1, &count) || count == 0) die("eglChooseConfig");
-    const EGLint surface_attribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
-    EGLSurface surface = eglCreatePbufferSurface(dpy, config, surface_attribs);
-    if (surface == EGL_NO_SURFACE) die("eglCreatePbufferSurface");
-    if (!eglBindAPI(EGL_OPENGL_API)) die("eglBindAPI");
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_NONE};
-    EGLContext context = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
-    if (context == EGL_NO_CONTEXT) die("eglCreateContext");
-    if (!eglMakeCurrent(dpy, surface, surface, context)) die("eglMakeCurrent");
-}
-
 int main(int argc, char **argv) {
-    make_context();
+    make_egl_context();
     if (atexit(at_exit) != 0) die("atexit");
     for (int i = 0; i < 64; i++) {
         glClearColor(i / 64.0f, 0.5f, 0.25f, 1.0f);

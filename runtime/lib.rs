@@ -30,7 +30,7 @@
 //! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from glcmd-codegen's vendored inputs, in `build.rs` |
 //! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
 //! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
-//! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
+//! | render-thread state | `shadow`, `programs` (and each thread's copy of its answers, `recent_lookups`), `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
@@ -161,6 +161,7 @@ mod present;
 mod present_queue;
 #[doc(hidden)]
 pub mod programs;
+mod recent_lookups;
 mod render;
 #[doc(hidden)]
 pub mod replay;

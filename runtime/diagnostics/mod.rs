@@ -42,6 +42,7 @@ use std::time::Duration;
 use crate::generated::inspect::{DELETES, DRAWS, OBJECTS};
 use crate::generated::{enums as gl, types::*, Gl};
 use crate::list::CommandList;
+use crate::vocab::hash::FastHash;
 
 pub(crate) use crate::vocab::report::Sink;
 pub use crate::vocab::report::{DebugMessage, Report, ReportKind};
@@ -104,39 +105,8 @@ type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
 type DeletedBy = (String, Option<&'static Location<'static>>);
 
 /// The deleted-names map is probed once per command that names an object; SipHash's DoS
-/// resistance buys nothing for GL names, so a multiply-rotate hash (FxHash's) keeps it cheap.
-#[derive(Default)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Eight bytes a round: a class name ("texture") is one round, not seven.
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type NameMap = HashMap<(&'static str, u32), DeletedBy, std::hash::BuildHasherDefault<NameHasher>>;
+/// resistance buys nothing for GL names ([`FastHash`]).
+type NameMap = HashMap<(&'static str, u32), DeletedBy, FastHash>;
 
 /// The most recently deleted names, bounded like DRED's ring of recently freed objects: when
 /// full, the oldest deletion is forgotten. (Mesa never reuses names, so an unbounded map would

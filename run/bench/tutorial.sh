@@ -11,7 +11,8 @@
 #   run/bench/tutorial.sh [ROUNDS] [OBJECTS] [FRAMES]
 #
 # GLCMD_RUN: the launcher (default target/release/glcmd-run; `cargo build --release -p
-# glcmd-run`). GLCMD_BENCH_VARIANTS chooses a subset of "direct thread glcmd mesa nvidia":
+# glcmd-run`); GLCMD_RUN_BEFORE: another launcher (an earlier build), variant `before`.
+# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread before glcmd mesa nvidia":
 # thread = the frames on a second thread, context made on the first (the driver's cost of that
 # arrangement, which glcmd-run's render thread has); mesa = mesa_glthread=true (Mesa drivers
 # only); nvidia = __GL_THREADED_OPTIMIZATIONS=1 (NVIDIA only). GLCMD_BENCH_FRAMES chooses the
@@ -20,8 +21,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-6} objects=${2:-500} frames=${3:-200}
 run=${GLCMD_RUN:-$root/target/release/glcmd-run}
-exe=${TUTORIAL_EXE:-${TMPDIR:-/tmp}/glcmd-tutorial-bench}
-${CC:-cc} -O2 -o "$exe" "$root/run/bench/tutorial.c" -lEGL -lGL -lpthread
+# TUTORIAL_EXE: a program built beforehand (on a machine without a C compiler); else built here.
+exe=${TUTORIAL_EXE:-}
+if [[ -z $exe ]]; then
+    exe=${TMPDIR:-/tmp}/glcmd-tutorial-bench
+    ${CC:-cc} -O2 -o "$exe" "$root/run/bench/tutorial.c" -lEGL -lGL -lpthread
+fi
 [[ -x $run ]] || { echo "tutorial.sh: $run is not built (cargo build --release -p glcmd-run)" >&2; exit 1; }
 variants=${GLCMD_BENCH_VARIANTS:-direct thread glcmd mesa nvidia}
 kinds=${GLCMD_BENCH_FRAMES:-cached lookups lean queries imgui}
@@ -35,6 +40,7 @@ for ((r = 0; r < rounds; r++)); do
                 direct) out=$("$exe" "$kind" "$objects" "$frames") ;;
                 thread) out=$("$exe" "$kind" "$objects" "$frames" thread) ;;
                 glcmd) out=$("$run" -- "$exe" "$kind" "$objects" "$frames") ;;
+                before) out=$("$GLCMD_RUN_BEFORE" -- "$exe" "$kind" "$objects" "$frames") ;;
                 mesa) out=$(mesa_glthread=true "$exe" "$kind" "$objects" "$frames" 2>/dev/null) ;;
                 nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$kind" "$objects" "$frames") ;;
                 *) echo "tutorial.sh: unknown variant $v" >&2; exit 1 ;;
@@ -54,7 +60,7 @@ for line in open(sys.argv[1]):
 bad = [f"{k} {v}: digest {sorted(d)} against direct {sorted(digests.get((k, 'direct'), []))}"
        for (k, v), d in sorted(digests.items()) if v != "direct" and d != digests.get((k, "direct"))]
 kinds = sorted({k[1] for k in runs}, key=["cached", "lookups", "lean", "queries", "imgui"].index)
-variants = sorted({k[2] for k in runs}, key=["direct", "thread", "glcmd", "mesa", "nvidia"].index)
+variants = sorted({k[2] for k in runs}, key=["direct", "thread", "before", "glcmd", "mesa", "nvidia"].index)
 print(f"{'frame':8} {'variant':7} {'median ms':>10}  {'paired ratio to direct: median (min-max)':>42}")
 for kind in kinds:
     for v in variants:

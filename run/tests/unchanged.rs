@@ -311,6 +311,7 @@ fn reads_write_only_what_the_gl_writes_and_offsets_follow_the_bound_buffer() {
         "readnpixels_small default err=0x502 written=none ",
         "readpixels_clipped default err=0x0 written=8-20,28-40,48-60 ",
         "getnuniformfv err=0x0 written=0-16 ",
+        "getnuniformfv_18 err=0x0 written=0-16 ",
         "getsynciv count=1 err=0x0 written=0-4 ",
         "query_to_buffer_8 err=0x0",
         "query_to_buffer_0 err=0x0",

@@ -10,7 +10,8 @@
  * glGetNamedBufferSubData, under pack states of every parameter (row length, skip pixels, rows
  * and images, image height, alignment 1/2/4/8, swap bytes, LSB first); then queries that write
  * arrays with room for more than they write (sources, logs, names, glGetSynciv,
- * glGetInternalformativ, glGetProgramBinary, ...). Then outputs that are offsets into a bound
+ * glGetInternalformativ, glGetProgramBinary, glGetDebugMessageLog, glGetnUniformfv with a
+ * bufSize in bytes that is no whole number of values, ...). Then outputs that are offsets into a bound
  * buffer: glGetQueryObject* with a buffer bound to GL_QUERY_BUFFER (offsets 0 and 8, one past the
  * end), glGetQueryBufferObject*, and reads into GL_PIXEL_PACK_BUFFER at offsets, each buffer read
  * back whole. */
@@ -196,6 +197,7 @@ static void compressed_reads(void) {
     fill();
     glGetCompressedTextureImage(texc, 0, 16, out);
     report("getcompressedtextureimage_small");
+
     glBindTexture(GL_TEXTURE_2D, tex2d);
 }
 
@@ -311,6 +313,18 @@ static void array_queries(void) {
     GLint location = glGetUniformLocation(program, "offset_long_name");
     glGetnUniformfv(program, location, 64, (GLfloat *)out);
     report("getnuniformfv");
+    fill();
+    /* A bufSize in bytes that is no whole number of values: nothing past the vec4. */
+    glGetnUniformfv(program, location, 18, (GLfloat *)out);
+    report("getnuniformfv_18");
+    fill();
+    GLsizei log_length = -7;
+    glEnable(GL_DEBUG_OUTPUT);
+    glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_MARKER, 7, GL_DEBUG_SEVERITY_NOTIFICATION, -1,
+                         "marker");
+    GLuint got = glGetDebugMessageLog(4, 1000, NULL, NULL, (GLuint *)out, NULL, &log_length, (GLchar *)(out + 64));
+    snprintf(line, sizeof line, "getdebugmessagelog got=%u length=%d", got, log_length);
+    report(line);
     fill();
     glGetShaderPrecisionFormat(GL_FRAGMENT_SHADER, GL_HIGH_FLOAT, (GLint *)out, (GLint *)(out + 16));
     report("getshaderprecisionformat");

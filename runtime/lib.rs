@@ -130,6 +130,8 @@ mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
 #[doc(hidden)]
+pub mod client_out;
+#[doc(hidden)]
 pub mod context;
 mod debug_groups;
 mod device;

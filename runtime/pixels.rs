@@ -35,7 +35,11 @@
 //! by hand can fail that check; it costs six `glGetIntegerv` per upload).
 //!
 //! **Reads.** Queries that write into client memory (`glReadPixels`, `glGetTexImage`) run on the
-//! render thread, which sizes them from the GL's real pack state ([`read_pack_store`]).
+//! render thread, which sizes them from the GL's real pack state ([`read_pack_store`]). The
+//! size is the span from the pointer to the last byte of the last pixel; the GL writes only the
+//! pixels in it (not the gaps a row length or alignment leaves, nor pixels outside the
+//! framebuffer), so a read into a C caller's memory starts from that memory's bytes
+//! (`client_out.rs`) and every other byte keeps its value.
 
 use crate::generated::{enums as gl, types::GLenum, types::GLint, Gl};
 

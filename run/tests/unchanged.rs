@@ -15,7 +15,8 @@
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
-//! that ends with work queued: every device is finished before its exit handlers run.
+//! that ends with work queued: every device is finished before its exit handlers run. And
+//! `tests/c/reads.c`, reads into memory and into bound buffers, byte for byte.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -277,6 +278,54 @@ fn child_processes_run_through_glcmd_too() {
 /// was queued, joined the render thread), for `exit` and for a return from `main`. A render
 /// thread still replaying there could reach a library whose statics exit had already destroyed
 /// (LLVM's, on llvmpipe: piglit's `arb_texture_view-bug-layers-image` crashed after passing).
+/// `tests/c/reads.c`: every read into memory writes the bytes the GL writes and no others
+/// (sentinels before, between rows and images, and after, under every pack state; reads partly
+/// outside the framebuffer; `bufSize` larger than needed; queries writing arrays), and an
+/// output pointer is an offset while a buffer is bound to `GL_QUERY_BUFFER` or
+/// `GL_PIXEL_PACK_BUFFER` (issue 30 item 2, issue 34 item 2: glcmd zeroed the gaps between rows
+/// and the rest of `bufSize`, and wrote a query result to address 8).
+#[test]
+fn reads_write_only_what_the_gl_writes_and_offsets_follow_the_bound_buffer() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("reads.c", "reads", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nglcmd-run:\n{through}\nstderr:\n{stderr}");
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+    // What the GL specifies, so that both runs being wrong alike fails too: rows of 3 RGBA
+    // pixels 44 bytes apart (row length 11), rows of 9 bytes padded to 16 (alignment 8), a
+    // too-small bufSize writes nothing, a read partly outside the 8x8 framebuffer writes only
+    // the 3x3 pixels inside, and query results land in the query buffer at their offsets.
+    for prefix in [
+        "fbo_complete=1",
+        "textures_err=0x0",
+        "readpixels rowlen11 rgba_ub err=0x0 written=0-12,44-56 ",
+        "readpixels align8 rgb_ub err=0x0 written=0-9,16-25 ",
+        "readnpixels rowlen11 rgba_ub err=0x0 written=0-12,44-56 ",
+        "readnpixels_small default err=0x502 written=none ",
+        "readpixels_clipped default err=0x0 written=8-20,28-40,48-60 ",
+        "getnuniformfv err=0x0 written=0-16 ",
+        "getnuniformfv_18 err=0x0 written=0-16 ",
+        "getsynciv count=1 err=0x0 written=0-4 ",
+        "query_to_buffer_8 err=0x0",
+        "query_to_buffer_0 err=0x0",
+        "query_to_buffer_past_end err=0x502",
+        "query_buffer err=0x0 written=0-4,8-12,16-24,28-32 ",
+        "query_to_memory err=0x0 result=7,5,7",
+        "pack_buffer err=0x0 written=0-16,40-48,100-106,136-142,200-232 ",
+        "error_end=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l.starts_with(prefix)), "no line `{prefix}` in:\n{through}");
+    }
+}
+
 #[test]
 fn devices_finish_before_the_programs_exit_handlers_run() {
     if !tools::require_cc() {

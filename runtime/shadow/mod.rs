@@ -12,6 +12,11 @@
 //! checks each offset-typed argument before the call: an offset with nothing bound is never
 //! passed; the command is skipped and reported.
 //!
+//! Round trips read it too: a C caller's output pointer of `glGetQueryObject*v` is an offset
+//! while a buffer is bound to `GL_QUERY_BUFFER` at that point of the stream, and the round trip
+//! asks the shadow which it is (`RenderContext::buffer_output`, `client_out.rs`), checking an
+//! offset against the bound buffer's storage as every offset.
+//!
 //! ## What is tracked
 //!
 //! * the context bindings of `GL_ARRAY_BUFFER`, `GL_PIXEL_PACK_BUFFER`,

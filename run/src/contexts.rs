@@ -315,6 +315,7 @@ pub fn destroy_all() {
 }
 
 /// The answer of a probe.
+#[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Desktop OpenGL, core profile, 4.5 or later.
     Core,
@@ -323,6 +324,15 @@ pub enum Verdict {
 }
 
 /// Classifies the context current on this thread, through the driver's own functions.
+///
+/// The program's context must come out of this exactly as it went in, whatever kind it is: no
+/// error flag, no debug-log message, no binding (the context may run directly, and then the
+/// program sees everything done here). So only queries that cannot fail on any context are
+/// made: `glGetString(GL_VERSION)` (every API and version), and `GL_CONTEXT_PROFILE_MASK` only
+/// once the version string says desktop OpenGL 3.2 or later, where it exists. (Asked of an
+/// OpenGL ES context it raised `GL_INVALID_ENUM`, which the program's first `glGetError` then
+/// saw: every GLES test of piglit failed.) The version comes from the string, not from
+/// `GL_MAJOR_VERSION`, which OpenGL 2.1 and OpenGL ES 2.0 refuse.
 pub fn classify() -> Verdict {
     type GetString = unsafe extern "system" fn(u32) -> *const u8;
     type GetIntegerv = unsafe extern "system" fn(u32, *mut i32);
@@ -331,29 +341,45 @@ pub fn classify() -> Verdict {
     if get_string.is_null() || get_integerv.is_null() {
         return Verdict::Other("a context whose GL functions cannot be found".into());
     }
-    // SAFETY: the driver's functions of these names, with a context current on this thread.
-    let (version, profile, major, minor) = unsafe {
+    // SAFETY: the driver's function of this name, with a context current on this thread.
+    let version = unsafe {
         let get_string: GetString = std::mem::transmute(get_string);
-        let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
         let v = get_string(0x1F02); // GL_VERSION
-        let version =
-            if v.is_null() { String::new() } else { std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned() };
-        let (mut profile, mut major, mut minor) = (0, 0, 0);
-        get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
-        get_integerv(0x821B, &mut major); // GL_MAJOR_VERSION
-        get_integerv(0x821C, &mut minor); // GL_MINOR_VERSION
-        (version, profile, major, minor)
+        if v.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned()
+        }
     };
-    if version.starts_with("OpenGL ES") {
-        return Verdict::Other(format!("an OpenGL ES context ({version})"));
+    let kind = classify_version(&version);
+    if kind != Verdict::Core {
+        return kind;
+    }
+    let mut profile = 0;
+    // SAFETY: as above; desktop OpenGL 3.2 or later (`classify_version`) knows this pname.
+    unsafe {
+        let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
+        get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
     }
     if profile & 1 == 0 {
         return Verdict::Other(format!("a compatibility-profile context ({version})"));
     }
-    if (major, minor) < (4, 5) {
-        return Verdict::Other(format!("an OpenGL {major}.{minor} core context"));
-    }
     Verdict::Core
+}
+
+/// What a `GL_VERSION` string says: [`Verdict::Core`] for desktop OpenGL 4.5 or later (whose
+/// profile is still to be asked), anything else described.
+fn classify_version(version: &str) -> Verdict {
+    if version.starts_with("OpenGL ES") {
+        return Verdict::Other(format!("an OpenGL ES context ({version})"));
+    }
+    // "<major>.<minor>[.<release>][ <vendor-specific>]"
+    let mut numbers = version.split(|c: char| !c.is_ascii_digit()).map(|n| n.parse::<u32>().ok());
+    match (numbers.next().flatten(), numbers.next().flatten()) {
+        (Some(major), Some(minor)) if (major, minor) >= (4, 5) => Verdict::Core,
+        (Some(major), Some(minor)) => Verdict::Other(format!("an OpenGL {major}.{minor} context")),
+        _ => Verdict::Other(format!("a context whose version is not understood ({version:?})")),
+    }
 }
 
 /// Runs `f` on the render thread of `c`'s device, after this thread's pending calls (for a
@@ -367,4 +393,21 @@ pub fn on_render_thread(c: Current, f: impl FnOnce() -> bool + Send + 'static) -
     // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
     unsafe { glcmd_capi::special::glFlush() };
     device.with_gl(move |_| f()).unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{classify_version, Verdict};
+
+    #[test]
+    fn versions_are_read_from_the_string_alone() {
+        assert_eq!(classify_version("4.5 (Core Profile) Mesa 22.3.6"), Verdict::Core);
+        assert_eq!(classify_version("4.6.0 NVIDIA 535.54"), Verdict::Core);
+        assert_eq!(classify_version("10.0"), Verdict::Core);
+        assert!(matches!(classify_version("OpenGL ES 3.2 Mesa 22.3.6"), Verdict::Other(s) if s.contains("OpenGL ES")));
+        assert!(matches!(classify_version("OpenGL ES-CM 1.1 Mesa"), Verdict::Other(s) if s.contains("OpenGL ES")));
+        assert!(matches!(classify_version("3.3 (Core Profile) Mesa"), Verdict::Other(s) if s.contains("3.3")));
+        assert!(matches!(classify_version("2.1 Mesa 22.3.6"), Verdict::Other(s) if s.contains("2.1")));
+        assert!(matches!(classify_version(""), Verdict::Other(_)));
+    }
 }

@@ -16,10 +16,14 @@ const EGL_DRAW: i32 = 0x3059;
 const EGL_READ: i32 = 0x305A;
 
 /// Makes `c` current on this thread with the real function, classifies it, and releases it.
+/// An OpenGL ES context is known from `eglQueryContext` alone and is not made current here.
 fn probe(c: Current) -> Result<Verdict, String> {
     let make_current = real::egl_make_current().ok_or("no eglMakeCurrent")?;
     let (d, s, r, x) =
         (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
+    if let Some(es) = opengl_es_version(d, x) {
+        return Ok(Verdict::Other(format!("an OpenGL ES {es} context")));
+    }
     // SAFETY: the program's own handles, passed to the real function as the program passed them.
     if unsafe { make_current(d, s, r, x) } != EGL_TRUE {
         return Err("eglMakeCurrent failed".into());
@@ -29,6 +33,29 @@ fn probe(c: Current) -> Result<Verdict, String> {
     // SAFETY: releases what the line above made current.
     unsafe { make_current(d, null, null, null) };
     Ok(verdict)
+}
+
+/// The client version of `context` if it is an OpenGL ES context (`eglQueryContext`, which asks
+/// nothing of the GL).
+fn opengl_es_version(display: *mut c_void, context: *mut c_void) -> Option<i32> {
+    const EGL_CONTEXT_CLIENT_TYPE: i32 = 0x3097;
+    const EGL_CONTEXT_CLIENT_VERSION: i32 = 0x3098;
+    const EGL_OPENGL_ES_API: i32 = 0x30A0;
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut i32) -> EGLBoolean;
+    let f = real_egl(c"eglQueryContext");
+    if f.is_null() {
+        return None;
+    }
+    // SAFETY: the system's function of this name, with the program's handles and an output.
+    let query = unsafe { std::mem::transmute::<*const c_void, F>(f) };
+    let (mut api, mut version) = (0, 0);
+    // SAFETY: as above.
+    if unsafe { query(display, context, EGL_CONTEXT_CLIENT_TYPE, &mut api) } != EGL_TRUE || api != EGL_OPENGL_ES_API {
+        return None;
+    }
+    // SAFETY: as above.
+    unsafe { query(display, context, EGL_CONTEXT_CLIENT_VERSION, &mut version) };
+    Some(version)
 }
 
 #[no_mangle]

@@ -98,6 +98,8 @@ fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
 enum Through {
     Direct,
     GlcmdRun,
+    /// `glcmd-run --direct`: every context runs directly, but glcmd-run still looks at each.
+    GlcmdRunDirect,
 }
 
 /// Runs `exe args` directly or through glcmd-run (with `--stats`); returns (stdout, stderr),
@@ -108,6 +110,11 @@ fn run(exe: &Path, args: &[&str], through: Through, display: Option<&str>) -> (S
         Through::GlcmdRun => {
             let mut c = Command::new(launcher());
             c.args(["--stats", "--"]).arg(exe);
+            c
+        }
+        Through::GlcmdRunDirect => {
+            let mut c = Command::new(launcher());
+            c.args(["--direct", "--"]).arg(exe);
             c
         }
     };
@@ -247,6 +254,39 @@ fn several_contexts_threads_and_surfaces_behave_as_directly() {
     assert_eq!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count(), 4, "{stderr}");
 }
 
+/// `tests/c/first_current.c`: whatever the kind of context (core, compatibility, OpenGL ES 2
+/// and 3; EGL and GLX), glcmd-run's first look at it leaves nothing the program can see: after
+/// the program's first make-current the error flag is clear, the debug log of its debug context
+/// is empty, and bindings, pixel store, program and debug state are a new context's, as
+/// directly; also with `--direct`. (The probe asked an OpenGL ES context for
+/// `GL_CONTEXT_PROFILE_MASK`: `GL_INVALID_ENUM`, and every GLES test of piglit failed.)
+#[test]
+fn the_first_make_current_leaves_no_trace_on_any_kind_of_context() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let exe = compile_source("first_current.c", "first-current", &[]);
+    let x = xvfb::Xvfb::start();
+    let kinds = ["egl-core", "egl-compat", "egl-gles2", "egl-gles3", "glx-core", "glx-compat", "glx-gles2"];
+    for kind in kinds {
+        let display = kind.starts_with("glx").then_some(x.display.as_str());
+        let (direct, _) = run(&exe, &[kind], Through::Direct, display);
+        if direct.starts_with("unsupported") {
+            println!("{kind}: the driver makes no such context");
+            continue;
+        }
+        for expected in ["error=0", "logged_messages=0", "current_program=0", "unpack_alignment=4", "error_end=0"] {
+            assert!(direct.lines().any(|l| l == expected), "{kind}: no line `{expected}` directly:\n{direct}");
+        }
+        for through in [Through::GlcmdRun, Through::GlcmdRunDirect] {
+            let (out, stderr) = run(&exe, &[kind], through, display);
+            assert_eq!(out, direct, "{kind} ({through:?}), stderr:\n{stderr}");
+            let adopted = stderr.lines().any(|l| l.starts_with("glcmd-run: device"));
+            assert_eq!(adopted, kind.ends_with("core") && through == Through::GlcmdRun, "{kind}: {stderr}");
+        }
+    }
+}
+
 #[test]
 fn a_compatibility_context_runs_directly_and_says_so() {
     if !tools::require_cc() {
@@ -326,7 +366,7 @@ fn the_projects_own_examples_run_through_glcmd_run() {
         std::fs::create_dir_all(&dir).unwrap();
         let mut command = match through {
             Through::Direct => Command::new(&exes[0]),
-            Through::GlcmdRun => {
+            Through::GlcmdRun | Through::GlcmdRunDirect => {
                 let mut c = Command::new(launcher());
                 c.arg("--").arg(&exes[0]);
                 c

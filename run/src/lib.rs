@@ -12,8 +12,9 @@
 //!   (`egl.rs`) and GLX (`glx.rs`): a desktop GL 4.5 core context is adopted by a glcmd device
 //!   whose render thread owns it, and the program's thread becomes an immediate glcmd thread
 //!   (`contexts.rs`, `adopt.rs`); any other context runs directly;
-//! * `dlopen` of the GL loader libraries (`dl.rs`), so programs that open libEGL or libGL
-//!   themselves (waffle, SDL, GLFW) find the same stand-ins.
+//! * `dlopen` of the GL loader libraries (`dl.rs`: libEGL, libGL, libGLX, libOpenGL, libGLESv2,
+//!   libGLESv1_CM), so programs that open one themselves (waffle, SDL, GLFW, piglit's dispatch)
+//!   find the same stand-ins.
 //!
 //! This is Mesa's glthread for any driver: the program's GL calls are recorded on its own
 //! threads and replayed on a render thread, and queries wait for the calls before them. glcmd's

@@ -69,6 +69,11 @@ fn compile(name: &str, defines: &[&str]) -> PathBuf {
 fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
     let libs: &[&str] =
         if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
+    compile_with(source, name, defines, libs)
+}
+
+/// Compiles `tests/c/<source>` with `defines`, linked to `libs`.
+fn compile_with(source: &str, name: &str, defines: &[&str], libs: &[&str]) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(source);
     let out_dir = launcher().parent().unwrap().join("run-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -285,6 +290,28 @@ fn the_first_make_current_leaves_no_trace_on_any_kind_of_context() {
             assert_eq!(adopted, kind.ends_with("core") && through == Through::GlcmdRun, "{kind}: {stderr}");
         }
     }
+}
+
+/// `tests/c/reach.c`: every way to reach a GL function (linked from libGLESv2, `dlsym` on
+/// RTLD_DEFAULT and on `dlopen` handles of libGL, libOpenGL, libGLESv2 and libGLESv1_CM,
+/// `eglGetProcAddress` linked and from libEGL's handle, `glXGetProcAddress(ARB)` from libGLX's
+/// and libGL's) reaches glcmd's entry point while the context is adopted: each way's clear,
+/// read, `glGetString` and `glGetError` answer as directly. (Functions from libGLESv2's handle
+/// reached the driver, which has no context on that thread: NULL version, nothing drawn.)
+#[test]
+fn every_way_to_reach_a_gl_function_reaches_glcmd() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_with("reach.c", "reach", &[], &["-lEGL", "-lGLESv2", "-ldl"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    assert_eq!(direct.lines().count(), 11, "{direct}");
+    for line in direct.lines() {
+        assert!(line.contains("version 4.") && line.ends_with(",255 error 0"), "{line}");
+    }
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
 }
 
 #[test]

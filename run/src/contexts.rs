@@ -28,6 +28,25 @@
 //!   surfaces: glcmd's render thread keeps a context current on the surfaces it was adopted with.
 //! * Contexts created with a share context run directly, with a message (glcmd's pools and
 //!   binding shadow would not see the other context's deletes).
+//!
+//! ## As the driver behaves
+//!
+//! * Where glcmd refuses a make-current (the context is current on another program thread),
+//!   the real function is called with the program's arguments, and the driver refuses it:
+//!   the context is current on glcmd's render thread, so it returns false and sets its own
+//!   error (`EGL_BAD_ACCESS` for `eglGetError`, a `BadAccess` X error), as without glcmd. A
+//!   make-current the driver refuses at the first look (a destroyed context, a bad surface)
+//!   returns the driver's answer and error, with no message and nothing noted.
+//! * A context the program destroys while it is current on one of its threads stays alive
+//!   until that thread releases it (EGL 1.5, GLX): the real destroy runs at once (the driver
+//!   defers it, the context being current on glcmd's render thread), and the device goes when
+//!   the thread releases the context (`DESTROY_PENDING`).
+//! * A thread that ends with an adopted context current, and the thread that calls `exit`,
+//!   hand the context back: it is made current on that thread with the real function, so that
+//!   `atexit` handlers reach it directly ([`hand_back_current`], `lifetime.rs`).
+//! * A child made by `fork` forgets every device (their render threads are not in it): its
+//!   contexts run directly, and a GL call on the thread whose context glcmd served says once
+//!   that it does nothing.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -36,7 +55,7 @@ use std::thread::ThreadId;
 use glcmd_capi::types::GlcmdDevice;
 
 pub use crate::current::{Api, Current};
-use crate::{adopt, dispatch, options, real};
+use crate::{adopt, dispatch, lifetime, options, real};
 
 /// What glcmd does with a context.
 enum Served {
@@ -50,6 +69,13 @@ enum Served {
 static CONTEXTS: Mutex<Option<HashMap<usize, Served>>> = Mutex::new(None);
 /// Contexts created with a share context (noted by the create interposers).
 static SHARED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// Adopted contexts the program destroyed while current on one of its threads: the device goes
+/// when that thread releases the context. Locked inside `CONTEXTS` only.
+static DESTROY_PENDING: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+fn destroy_pending(context: usize) -> bool {
+    DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).contains(&context)
+}
 
 thread_local! {
     /// What this thread made current through glcmd (None: nothing, or a direct context).
@@ -76,6 +102,10 @@ pub fn bound() -> Option<Current> {
 pub enum Outcome {
     Done(bool),
     PassThrough,
+    /// Pass to the real function; if it succeeds, end this thread's glcmd binding
+    /// ([`release_thread`]). A make-current the driver refuses leaves the thread's context
+    /// current, glcmd's included, as the driver leaves its own.
+    PassThenRelease,
 }
 
 /// The interposed make-current, for both APIs. `probe` makes `c` current on this thread with
@@ -86,7 +116,11 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
         return Outcome::PassThrough;
     }
     if c.context == 0 {
-        release_thread();
+        return Outcome::PassThenRelease;
+    }
+    if contexts(|_| destroy_pending(c.context)) {
+        // Destroyed by the program, alive until released: the driver answers (its handle is
+        // gone: EGL_BAD_CONTEXT), the binding stays.
         return Outcome::PassThrough;
     }
     let known = contexts(|m| match m.get(&c.context) {
@@ -95,10 +129,7 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
         Some(Served::Glcmd { device, current, thread }) => Some(Some((*device, *current, *thread))),
     });
     match known {
-        Some(None) => {
-            release_thread();
-            Outcome::PassThrough
-        }
+        Some(None) => Outcome::PassThenRelease,
         Some(Some((device, first, thread))) => bind_adopted(c, device, first, thread),
         None => {
             let verdict = probe();
@@ -109,13 +140,20 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
 
 /// The first make-current of a context: adopt it or let it run directly.
 fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
+    if let Ok(Verdict::Refused) = verdict {
+        // The driver's own answer and error, as without glcmd; nothing is noted, and this
+        // thread keeps what it had current.
+        return Outcome::Done(false);
+    }
     let shared = SHARED.lock().unwrap_or_else(|e| e.into_inner()).contains(&c.context);
     let reason = match (&verdict, options::direct_requested()) {
         (_, true) => Some("GLCMD_RUN=direct".to_string()),
+        _ if lifetime::exiting() => Some("the process is exiting (glcmd finished its devices when it began)".into()),
         (Err(e), _) => Some(format!("it could not be probed ({e})")),
         (Ok(Verdict::Other(what)), _) => Some(format!("it is {what}; glcmd serves OpenGL 4.5 core contexts")),
         (Ok(Verdict::Core), _) if shared => Some("it shares objects with another context".into()),
         (Ok(Verdict::Core), _) => None,
+        (Ok(Verdict::Refused), _) => unreachable!("returned above"),
     };
     if let Some(reason) = reason {
         eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: {reason}", c.context);
@@ -149,7 +187,8 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
             "glcmd-run: context {:#x} is current on another thread; a context is current on one thread at a time (make it current on nothing there first)",
             c.context
         );
-        return Outcome::Done(false);
+        // The driver refuses it with its own error: the context is current on the render thread.
+        return Outcome::PassThrough;
     }
     if (c.draw, c.read, c.display) != (first.draw, first.read, first.display) {
         // The render thread keeps the context current on the surfaces it was adopted with: hand
@@ -176,22 +215,30 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
     });
     BOUND.with(|b| b.set(Some(c)));
     dispatch::use_glcmd();
+    lifetime::watch_thread(hand_back_current);
     Outcome::Done(true)
 }
 
 /// Ends this thread's glcmd binding, if it has one: its pending calls are submitted, and its
-/// GL calls go to the driver again.
+/// GL calls go to the driver again. A context the program destroyed while current goes now.
 pub fn release_thread() {
     let Some(c) = bound() else { return };
     // NULL: submits what is pending and leaves immediate mode.
     glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut());
-    contexts(|m| {
+    let destroyed = contexts(|m| {
         if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
             *thread = None;
         }
+        let mut pending = DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        let at = pending.iter().position(|&p| p == c.context)?;
+        pending.swap_remove(at);
+        m.remove(&c.context)
     });
     BOUND.with(|b| b.set(None));
     dispatch::use_driver();
+    if let Some(Served::Glcmd { device, .. }) = destroyed {
+        adopt::destroy(device);
+    }
 }
 
 /// The device serving `context`, if glcmd adopted it.
@@ -206,23 +253,51 @@ pub fn device_for(context: usize) -> Option<usize> {
 /// and the device presents (true); otherwise the real swap should run (false).
 pub fn swap(display: usize, draw: usize) -> Option<bool> {
     let c = bound()?;
-    if c.display != display || c.draw != draw {
+    if c.display != display || c.draw != draw || contexts(|_| destroy_pending(c.context)) {
+        // Not this thread's surface, or a context the program destroyed (the driver refuses a
+        // swap on it: EGL_BAD_SURFACE): the real function answers.
         return None;
     }
     Some(device_for(c.context).is_some_and(adopt::present))
 }
 
-/// The interposed context destruction: an adopted context's device is destroyed first (every
-/// submitted list replays; the render thread releases the context), then the real function
-/// runs.
+/// The interposed context destruction, before the real function runs: an adopted context that
+/// is current on no program thread loses its device now (every submitted list replays; the
+/// render thread releases the context, which the real function then destroys). One current on
+/// a program thread stays alive until that thread releases it, as the driver keeps it
+/// ([`release_thread`]); the real destroy, deferred by the driver, runs at once.
 pub fn destroy(context: usize) {
+    // The address may come back for a new context, which shares nothing.
+    SHARED.lock().unwrap_or_else(|e| e.into_inner()).retain(|&c| c != context);
+    let served = contexts(|m| match m.get(&context) {
+        Some(Served::Glcmd { thread: Some(_), .. }) => {
+            let mut pending = DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            if !pending.contains(&context) {
+                pending.push(context);
+            }
+            None
+        }
+        _ => m.remove(&context),
+    });
+    if let Some(Served::Glcmd { device, .. }) = served {
+        adopt::destroy(device);
+    }
+}
+
+/// A device that must go now, whether or not its context is current on a program thread (a
+/// surface it uses is being destroyed, the process is ending): this thread lets go of the
+/// context first if it holds it.
+fn drop_device(context: usize) {
     if bound().is_some_and(|c| c.context == context) {
         release_thread();
     }
-    let served = contexts(|m| m.remove(&context));
+    let served = contexts(|m| {
+        DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != context);
+        m.remove(&context)
+    });
     if let Some(Served::Glcmd { device, thread, .. }) = served {
         if thread.is_some() {
-            eprintln!("glcmd-run: context {context:#x} destroyed while current on another thread");
+            eprintln!("glcmd-run: context {context:#x} released while current on another thread");
         }
         adopt::destroy(device);
     }
@@ -245,13 +320,15 @@ pub fn surface_destroyed(display: usize, surface: usize) {
             .collect()
     });
     for context in users {
-        destroy(context);
+        drop_device(context);
     }
 }
 
 /// Destroys every device at exit, once a device exists, for an `exit` called on a thread other
-/// than the main one (the main thread's exit is handled earlier: [`MAIN_THREAD_EXIT`]). `atexit`
-/// handlers run before the libraries' destructors, but only before those registered earlier.
+/// than the main one (the main thread's exit is handled earlier: [`MAIN_THREAD_EXIT`]; the
+/// exiting thread's own context is handed back when its thread-locals go,
+/// [`hand_back_current`]). `atexit` handlers run before the libraries' destructors, but only
+/// before those registered earlier. Also registers the fork handlers ([`fork_child`]).
 fn register_exit() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     extern "C" fn at_exit() {
@@ -260,11 +337,14 @@ fn register_exit() {
     ONCE.call_once(|| {
         // SAFETY: registers a function with no arguments that runs once at exit.
         unsafe { libc::atexit(at_exit) };
+        lifetime::at_fork(fork_prepare, fork_parent, fork_child);
     });
 }
 
 /// Finishes every device when the main thread exits (`exit`, or a return from `main`), before
-/// any `atexit` handler or C++ static destructor runs.
+/// any `atexit` handler or C++ static destructor runs ([`finish_at_exit`]): the main thread's
+/// own context is handed back to it first, current directly, so that GL calls in those
+/// handlers work as without glcmd (they did nothing: the thread's glcmd state was gone).
 ///
 /// What it protects against: everything the program submitted still replays when its device is
 /// destroyed, and on llvmpipe a replayed draw or dispatch may compile a shader with LLVM. LLVM
@@ -295,13 +375,112 @@ extern "C" fn register_main_thread_exit() {
         ) -> libc::c_int;
     }
     unsafe extern "C" fn on_main_thread_exit(_: *mut libc::c_void) {
-        // A panic must not unwind into the C library; `destroy_all` reports failures itself.
-        let _ = std::panic::catch_unwind(destroy_all);
+        // A panic must not unwind into the C library; `finish_at_exit` reports failures itself.
+        let _ = std::panic::catch_unwind(finish_at_exit);
     }
     let inside_this_library = std::ptr::addr_of!(MAIN_THREAD_EXIT) as *mut libc::c_void;
     // SAFETY: registers a destructor for the calling (main) thread with glibc, which calls it
     // with the null object once, at that thread's exit.
     unsafe { __cxa_thread_atexit_impl(on_main_thread_exit, std::ptr::null_mut(), inside_this_library) };
+}
+
+/// When the main thread exits: this thread's context is handed back ([`hand_back_current`]),
+/// every other device finishes (replays what was submitted, releases its context) and its
+/// context runs directly from then on, and no context is adopted any more.
+fn finish_at_exit() {
+    lifetime::mark_exiting();
+    hand_back_current();
+    let all: Vec<usize> =
+        contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
+    for context in all {
+        let served = contexts(|m| {
+            let mut pending = DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            match pending.iter().position(|&p| p == context) {
+                Some(at) => {
+                    pending.swap_remove(at);
+                    m.remove(&context)
+                }
+                None => m.insert(context, Served::Direct),
+            }
+        });
+        if let Some(Served::Glcmd { device, .. }) = served {
+            adopt::destroy(device);
+        }
+    }
+}
+
+/// At the end of a thread that has an adopted context current (its thread-locals destroyed: the
+/// thread returns, or calls `exit`, or `main` returns), the context is handed back to the
+/// driver: the device replays everything and releases it, and the context is made current on
+/// this thread with the real function, as the program left it. What the thread still calls
+/// (`atexit` handlers, C++ static destructors, thread-local destructors that run later)
+/// reaches the context directly, as without glcmd, and a context left current on a thread that
+/// ended stays bound to it as the driver keeps it (`EGL_BAD_ACCESS` elsewhere, as directly).
+/// The context runs directly from then on. A context the program destroyed while current goes
+/// with its device, current nowhere.
+fn hand_back_current() {
+    let Some(c) = bound() else { return };
+    if contexts(|_| destroy_pending(c.context)) {
+        release_thread(); // destroys the device
+        return;
+    }
+    release_thread();
+    if let Some(Served::Glcmd { device, .. }) = contexts(|m| m.insert(c.context, Served::Direct)) {
+        adopt::destroy(device);
+    }
+    let made = match c.api {
+        Api::Egl => real::egl_make_current().map(|f| {
+            let p = |h: usize| h as *mut std::ffi::c_void;
+            // SAFETY: the handles this thread made current, released by the device just now.
+            unsafe { f(p(c.display), p(c.draw), p(c.read), p(c.context)) == 1 }
+        }),
+        Api::Glx => real::glx_make_context_current().map(|f| {
+            let (d, x) = (c.display as *mut std::ffi::c_void, c.context as *mut std::ffi::c_void);
+            // SAFETY: as above.
+            unsafe { f(d, c.draw as std::ffi::c_ulong, c.read as std::ffi::c_ulong, x) != 0 }
+        }),
+    };
+    if made != Some(true) {
+        eprintln!(
+            "glcmd-run: context {:#x} could not be made current again on its thread as the thread ended; GL calls there do nothing",
+            c.context
+        );
+    }
+}
+
+/// The registry's lock, held.
+type Registry = std::sync::MutexGuard<'static, Option<HashMap<usize, Served>>>;
+
+thread_local! {
+    /// The registry, held by the thread that forks from [`fork_prepare`] until the fork is done,
+    /// so that the child's copy is not one another thread was changing.
+    static HELD: std::cell::RefCell<Option<Registry>> = const { std::cell::RefCell::new(None) };
+}
+
+extern "C" fn fork_prepare() {
+    let guard = CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = HELD.try_with(|h| *h.borrow_mut() = Some(guard));
+}
+
+extern "C" fn fork_parent() {
+    let _ = HELD.try_with(|h| h.borrow_mut().take());
+}
+
+/// In the child of `fork`: every context runs directly (the render threads serving them are
+/// not in the child; their devices are never touched again), and this thread, if its context
+/// was served, is on nothing: its GL calls say once that they do nothing.
+extern "C" fn fork_child() {
+    if let Some(mut guard) = HELD.try_with(|h| h.borrow_mut().take()).ok().flatten() {
+        for served in guard.get_or_insert_with(HashMap::new).values_mut() {
+            *served = Served::Direct;
+        }
+        DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+    if bound().is_some() {
+        BOUND.with(|b| b.set(None));
+        glcmd_capi::current::forget_after_fork();
+        dispatch::use_forked();
+    }
 }
 
 /// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).
@@ -310,7 +489,7 @@ pub fn destroy_all() {
     let all: Vec<usize> =
         contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
     for context in all {
-        destroy(context);
+        drop_device(context);
     }
 }
 
@@ -321,6 +500,9 @@ pub enum Verdict {
     Core,
     /// Anything else, described ("an OpenGL ES 3.2 context", "a compatibility-profile context").
     Other(String),
+    /// The driver refused to make the context current (its error is set, as for the program's
+    /// own call).
+    Refused,
 }
 
 /// Classifies the context current on this thread, through the driver's own functions.

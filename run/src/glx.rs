@@ -9,13 +9,22 @@ use std::ffi::{c_int, c_ulong, c_void, CStr};
 use crate::contexts::{self, Api, Current, Outcome, Verdict};
 use crate::real;
 
-/// Makes `c` current on this thread with the real function, classifies it, and releases it.
-fn probe(c: Current) -> Result<Verdict, String> {
+/// Makes `c` current on this thread with the real function the program called
+/// (`glXMakeCurrent` if `legacy`: an X error it raises names the program's request),
+/// classifies it, and releases it.
+fn probe(c: Current, legacy: bool) -> Result<Verdict, String> {
     let make_current = real::glx_make_context_current().ok_or("no glXMakeContextCurrent")?;
     let d = c.display as *mut c_void;
-    // SAFETY: the program's own handles, passed to the real function as the program passed them.
-    if unsafe { make_current(d, c.draw as c_ulong, c.read as c_ulong, c.context as *mut c_void) } == 0 {
-        return Err("glXMakeContextCurrent failed".into());
+    let x = c.context as *mut c_void;
+    let made = match real::glx_make_current() {
+        // SAFETY: the program's own handles, passed to the real function as the program passed them.
+        Some(f) if legacy => unsafe { f(d, c.draw as c_ulong, x) },
+        // SAFETY: as above.
+        _ => unsafe { make_current(d, c.draw as c_ulong, c.read as c_ulong, x) },
+    };
+    if made == 0 {
+        // The program's own call, refused (the driver raised its X error): its answer stands.
+        return Ok(Verdict::Refused);
     }
     let verdict = contexts::classify();
     // SAFETY: releases what the line above made current.
@@ -23,7 +32,7 @@ fn probe(c: Current) -> Result<Verdict, String> {
     Ok(verdict)
 }
 
-fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> Outcome {
+fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void, legacy: bool) -> Outcome {
     let c = Current {
         api: Api::Glx,
         display: dpy as usize,
@@ -31,15 +40,23 @@ fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void
         read: read as usize,
         context: ctx as usize,
     };
-    contexts::make_current(c, || probe(c))
+    contexts::make_current(c, || probe(c, legacy))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx: *mut c_void) -> c_int {
-    match make_current(dpy, drawable, drawable, ctx) {
+    match make_current(dpy, drawable, drawable, ctx, true) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
         Outcome::PassThrough => real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) }),
+        Outcome::PassThenRelease => {
+            // SAFETY: as above.
+            let made = real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) });
+            if made != 0 {
+                contexts::release_thread();
+            }
+            made
+        }
     }
 }
 
@@ -50,10 +67,18 @@ pub unsafe extern "C" fn glXMakeContextCurrent(
     read: c_ulong,
     ctx: *mut c_void,
 ) -> c_int {
-    match make_current(dpy, draw, read, ctx) {
+    match make_current(dpy, draw, read, ctx, false) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
         Outcome::PassThrough => real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) }),
+        Outcome::PassThenRelease => {
+            // SAFETY: as above.
+            let made = real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) });
+            if made != 0 {
+                contexts::release_thread();
+            }
+            made
+        }
     }
 }
 

@@ -23,10 +23,11 @@
 //!
 //! ## Floors
 //!
-//! `current` (what a thread made current), `real` (the system's functions) and `options` at the
-//! bottom; `dispatch` (on `real` and the generated `exports`); `adopt` (starting, presenting and
-//! destroying a device); `contexts` (the registry of the program's contexts, on adopt); `egl`,
-//! `glx` and `dl`, the interposed functions, and `proc_address` (which hands them out) at the top.
+//! `current` (what a thread made current), `real` (the system's functions), `options` and
+//! `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and the
+//! generated `exports`); `adopt` (starting, presenting and destroying a device); `contexts` (the
+//! registry of the program's contexts, on adopt); `egl`, `glx` and `dl`, the interposed
+//! functions, and `proc_address` (which hands them out) at the top.
 
 mod adopt;
 mod contexts;
@@ -36,6 +37,7 @@ mod dl;
 mod egl;
 mod exports;
 mod glx;
+mod lifetime;
 mod options;
 mod proc_address;
 mod real;

@@ -15,7 +15,11 @@
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
-//! that ends with work queued: every device is finished before its exit handlers run.
+//! that ends with work queued: every device is finished before its exit handlers run;
+//! `lifetime.c` (GL in `atexit` handlers, at a thread's end, in a child of `fork`),
+//! `egl_entry.c` (every interposed EGL function's answer and error), `first_current.c` (no trace of glcmd-run's first look at a context, of every
+//! kind) and `reach.c` (every way to reach a GL function), each against the program run
+//! directly.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -358,6 +362,75 @@ fn devices_finish_before_the_programs_exit_handlers_run() {
         assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{how}: not adopted:\n{stderr}");
         assert!(!stderr.contains("runs directly"), "{stderr}");
     }
+}
+
+/// `tests/c/lifetime.c`: GL at the edges of a process's and a thread's life behaves as directly.
+/// An `atexit` handler's clear, `glFinish`, `glReadPixels` and `glGetString` work (after `exit`,
+/// a return from `main`, and `exit` on another thread: the exiting thread's context is handed
+/// back to it, current directly, once its device has finished); a context left current on a
+/// thread that ended stays bound to it (`EGL_BAD_ACCESS` elsewhere, as the driver keeps it); a
+/// child of `fork` that exits prints nothing (the exit hooks joined render threads the child
+/// does not have: a panic with a backtrace), and one that calls GL says once that the call does
+/// nothing. No panic output in any mode.
+#[test]
+fn gl_at_exit_thread_end_and_fork_behaves_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("lifetime.c", "lifetime", &[]);
+    for mode in ["atexit", "return", "thread-exit", "thread-end", "fork-exit"] {
+        let (direct, _) = run(&exe, &[mode], Through::Direct, None);
+        let (through, stderr) = run(&exe, &[mode], Through::GlcmdRun, None);
+        assert_eq!(through, direct, "{mode}; glcmd-run's stderr:\n{stderr}");
+        assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{mode}: not adopted:\n{stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{mode}:\n{stderr}");
+    }
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, None);
+    for expected in [
+        "handler: current context is the program's: 1",
+        "handler, the clear left pending: pixel 0,255,0,255 error 0",
+        "handler, after its own clear and glFinish: pixel 0,0,255,255 error 0",
+        "handler: version string: yes",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    // A child's GL calls cannot reach the parent's render thread (directly, llvmpipe's child
+    // waits forever for rasterizer threads it does not have, so there is nothing to compare).
+    let (through, stderr) = run(&exe, &["fork-gl"], Through::GlcmdRun, None);
+    assert!(through.contains("child exit: exited 1 status 2"), "{through}");
+    let said = stderr.lines().filter(|l| l.contains("a GL call in a child of fork()")).count();
+    assert_eq!(said, 2, "once in each of the two children:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `tests/c/egl_entry.c`: every EGL function glcmd-run interposes answers and sets
+/// `eglGetError` as the driver does (a make-current glcmd refuses: `EGL_BAD_ACCESS`; one glcmd
+/// answers itself: `EGL_SUCCESS`, after an earlier failure), and keeps contexts alive as EGL 1.5
+/// does: a context destroyed while current on this or another thread still clears, reads and
+/// answers `glGetString` until released, and is gone afterwards (`EGL_BAD_CONTEXT`, with no
+/// message from glcmd-run).
+#[test]
+fn egl_entry_points_answer_and_set_errors_as_the_driver() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("egl_entry.c", "egl-entry", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 error 0x3002",
+        "swap: 1 error 0x3000",
+        "current context is still one: 1 error 0x3000",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "make current of the destroyed one: 0 error 0x3006",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    assert!(!stderr.contains("could not be probed") && !stderr.contains("runs directly"), "{stderr}");
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
 }
 
 #[test]

@@ -31,10 +31,11 @@
 //!
 //! ## As the driver behaves
 //!
-//! * Where glcmd refuses a make-current (the context is current on another program thread),
-//!   the real function is called with the program's arguments, and the driver refuses it:
-//!   the context is current on glcmd's render thread, so it returns false and sets its own
-//!   error (`EGL_BAD_ACCESS` for `eglGetError`, a `BadAccess` X error), as without glcmd. A
+//! * Where glcmd refuses an EGL make-current (the context is current on another program
+//!   thread), the real function is called with the program's arguments, and the driver refuses
+//!   it: the context is current on glcmd's render thread, so it returns false and sets its own
+//!   `EGL_BAD_ACCESS`, as without glcmd. (GLX: Mesa accepts such a call, against the
+//!   specification, so glcmd refuses it itself, returning false, with no X error.) A
 //!   make-current the driver refuses at the first look (a destroyed context, a bad surface)
 //!   returns the driver's answer and error, with no message and nothing noted.
 //! * A context the program destroys while it is current on one of its threads stays alive
@@ -187,8 +188,16 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
             "glcmd-run: context {:#x} is current on another thread; a context is current on one thread at a time (make it current on nothing there first)",
             c.context
         );
-        // The driver refuses it with its own error: the context is current on the render thread.
-        return Outcome::PassThrough;
+        return match c.api {
+            // EGL's driver refuses it with its own error (EGL_BAD_ACCESS): the context is
+            // current on the render thread.
+            Api::Egl => Outcome::PassThrough,
+            // Mesa's GLX (22) does not refuse it, against the GLX specification, and would make
+            // the context current on two threads at once, one of them glcmd's render thread:
+            // refused here, with the message (no BadAccess: an X error can be raised only
+            // inside Xlib).
+            Api::Glx => Outcome::Done(false),
+        };
     }
     if (c.draw, c.read, c.display) != (first.draw, first.read, first.display) {
         // The render thread keeps the context current on the surfaces it was adopted with: hand

@@ -204,24 +204,31 @@ unsafe extern "C" fn swap_interval_ext(dpy: *mut c_void, drawable: c_ulong, inte
 }
 
 /// `glXSwapIntervalMESA(interval)` and `glXSwapIntervalSGI(interval)`, run where the context is
-/// current.
+/// current; the driver's return value (0, or a GLX error code) is the program's.
 fn swap_interval(name: &'static CStr, interval: c_int) -> c_int {
+    const GLX_BAD_CONTEXT: c_int = 5;
     type F = unsafe extern "C" fn(c_int) -> c_int;
     let f = real_glx(name) as usize;
     if f == 0 {
-        return 1; // GLX_BAD_CONTEXT
+        return GLX_BAD_CONTEXT;
     }
-    // SAFETY: the system's function of this name, where the context is current.
-    let run = move || unsafe { std::mem::transmute::<usize, F>(f)(interval) } == 0;
-    let ok = match contexts::bound() {
-        Some(c) if c.api == Api::Glx => contexts::on_render_thread(c, run),
-        _ => run(),
+    let answer = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(GLX_BAD_CONTEXT));
+    let out = answer.clone();
+    let run = move || {
+        // SAFETY: the system's function of this name, where the context is current.
+        let code = unsafe { std::mem::transmute::<usize, F>(f)(interval) };
+        out.store(code, std::sync::atomic::Ordering::SeqCst);
+        true
     };
-    if ok {
-        0
-    } else {
-        1
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => {
+            contexts::on_render_thread(c, run);
+        }
+        _ => {
+            run();
+        }
     }
+    answer.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 unsafe extern "C" fn swap_interval_mesa(interval: c_int) -> c_int {

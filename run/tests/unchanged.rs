@@ -17,7 +17,8 @@
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
 //! that ends with work queued: every device is finished before its exit handlers run;
 //! `lifetime.c` (GL in `atexit` handlers, at a thread's end, in a child of `fork`),
-//! `egl_entry.c` (every interposed EGL function's answer and error), `first_current.c` (no trace of glcmd-run's first look at a context, of every
+//! `egl_entry.c` (every interposed EGL function's answer and error), `glx_entry.c` (the same for
+//! GLX, on Xvfb), `first_current.c` (no trace of glcmd-run's first look at a context, of every
 //! kind) and `reach.c` (every way to reach a GL function), each against the program run
 //! directly.
 
@@ -430,6 +431,43 @@ fn egl_entry_points_answer_and_set_errors_as_the_driver() {
         assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
     }
     assert!(!stderr.contains("could not be probed") && !stderr.contains("runs directly"), "{stderr}");
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+}
+
+/// `tests/c/glx_entry.c` on Xvfb: every GLX function glcmd-run interposes answers and raises X
+/// errors as the driver does, and a context destroyed while current (on this or another thread)
+/// clears, reads and answers `glGetString` until released. One difference is deliberate: a
+/// make-current of a context current on another thread, which Mesa's GLX accepts against the
+/// specification (the context would be current on two threads, one of them glcmd's render
+/// thread), is refused through glcmd (false, the context not current there, a message).
+#[test]
+fn glx_entry_points_answer_and_raise_errors_as_the_driver() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let x = xvfb::Xvfb::start();
+    let exe = compile_with("glx_entry.c", "glx-entry", &[], &["-lGL", "-lX11"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, Some(&x.display));
+    let compared = |out: &str| -> Vec<String> {
+        out.lines().filter(|l| !l.starts_with("second thread:")).map(String::from).collect()
+    };
+    assert_eq!(compared(&through), compared(&direct), "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 x errors 0",
+        "second thread: current context is none: 1 x errors 0",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(stderr.contains("is current on another thread"), "{stderr}");
+    for expected in [
+        "current context is still one: 1 x errors 0",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
     assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
 }
 

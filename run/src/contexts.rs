@@ -341,7 +341,8 @@ pub fn surface_destroyed(display: usize, surface: usize) {
 fn register_exit() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     extern "C" fn at_exit() {
-        destroy_all();
+        // A panic must not unwind into the C library (it would abort).
+        let _ = std::panic::catch_unwind(destroy_all);
     }
     ONCE.call_once(|| {
         // SAFETY: registers a function with no arguments that runs once at exit.

@@ -6,7 +6,8 @@
  *
  * Covered: eglMakeCurrent (first use, again, refused on a second thread while current on the
  * first, with mismatched arguments, of a destroyed context), eglGetCurrentContext /
- * Surface / Display, eglSwapBuffers, eglSwapInterval, eglCreateContext (with a share context),
+ * Surface / Display, eglSwapBuffers, eglSwapBuffersWithDamageKHR (where the driver has it),
+ * eglSwapInterval, eglCreateContext (with a share context),
  * eglDestroyContext (of a context current on the calling thread, of one current on another
  * thread, twice), eglReleaseThread, eglDestroySurface. A context destroyed while current stays
  * alive until released (EGL 1.5): clears, reads and glGetString work until then. */
@@ -116,6 +117,13 @@ int main(void) {
     said("swap", eglSwapBuffers(dpy, a));
     fail_on_purpose();
     said("swap interval", eglSwapInterval(dpy, 0));
+    PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC damage =
+        (PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC)eglGetProcAddress("eglSwapBuffersWithDamageKHR");
+    if (damage) {
+        EGLint rect[4] = {0, 0, 4, 4};
+        fail_on_purpose();
+        said("swap with damage", damage(dpy, a, rect, 1));
+    }
 
     pthread_t t;
     pthread_create(&t, NULL, refused, NULL);

@@ -1,9 +1,11 @@
 /* GL at the edges of a process's and a thread's life; tests/unchanged.rs runs each mode directly
  * and through glcmd-run and compares stdout (and looks for panics on stderr).
  *
- *   atexit        an atexit handler (registered after the context is current) clears, finishes
- *                 and reads pixels, reads a clear the program left pending, asks glGetError and
- *                 the current context; the program ends with exit(0)
+ *   atexit        an atexit handler (registered after the context is current) asks the state
+ *                 the program left (bindings, pixel store, debug output: nothing glcmd did on
+ *                 its own behalf may show), reads a clear the program left pending, clears,
+ *                 finishes and reads pixels, asks glGetError, glGetString and the current
+ *                 context; the program ends with exit(0)
  *   return        the same, ending with a return from main
  *   thread-exit   a second thread makes the context current, draws and calls exit(0) there; the
  *                 handler runs on that thread
@@ -40,8 +42,30 @@ static void clear(float r, float g, float b) {
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
+static void state(const char *what, GLenum pname) {
+    GLint v = -7;
+    glGetIntegerv(pname, &v);
+    printf("handler: %s %d\n", what, v);
+}
+
 static void at_exit(void) {
     printf("handler: current context is the program's: %d\n", eglGetCurrentContext() == context);
+    /* What the program set, and nothing glcmd did on its own behalf. */
+    state("unpack buffer", GL_PIXEL_UNPACK_BUFFER_BINDING);
+    state("pack buffer", GL_PIXEL_PACK_BUFFER_BINDING);
+    state("unpack alignment", GL_UNPACK_ALIGNMENT);
+    state("pack alignment", GL_PACK_ALIGNMENT);
+    state("unpack row length", GL_UNPACK_ROW_LENGTH);
+    state("array buffer", GL_ARRAY_BUFFER_BINDING);
+    state("texture 2d", GL_TEXTURE_BINDING_2D);
+    state("current program", GL_CURRENT_PROGRAM);
+    state("vertex array", GL_VERTEX_ARRAY_BINDING);
+    state("draw framebuffer", GL_DRAW_FRAMEBUFFER_BINDING);
+    state("read framebuffer", GL_READ_FRAMEBUFFER_BINDING);
+    printf("handler: debug output %d\n", glIsEnabled(GL_DEBUG_OUTPUT));
+    void *callback = (void *)1;
+    glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION, &callback);
+    printf("handler: debug callback %s\n", callback ? "set" : "none");
     pixel("handler, the clear left pending");
     clear(0, 0, 1);
     glFinish();
@@ -79,6 +103,20 @@ int main(int argc, char **argv) {
     pixel("main");
     if (strcmp(mode, "atexit") == 0 || strcmp(mode, "return") == 0) {
         if (atexit(at_exit) != 0) die("atexit");
+        /* State of the program's own, and work that glcmd may do through state of its own: an
+         * upload and a read through client memory. */
+        GLuint texture, buffer;
+        glGenTextures(1, &texture);
+        glBindTexture(GL_TEXTURE_2D, texture);
+        static unsigned char texels[4 * 4 * 4];
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glPixelStorei(GL_UNPACK_ROW_LENGTH, 4);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+        glPixelStorei(GL_PACK_ALIGNMENT, 2);
+        glGenBuffers(1, &buffer);
+        glBindBuffer(GL_ARRAY_BUFFER, buffer);
+        glBufferData(GL_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
+        pixel("main, after the upload");
         clear(0, 1, 0); /* left pending: the handler reads it */
         if (strcmp(mode, "return") == 0) return 0;
         exit(0);

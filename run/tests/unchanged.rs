@@ -469,6 +469,17 @@ fn glx_entry_points_answer_and_raise_errors_as_the_driver() {
         assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
     }
     assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+    // GL in an atexit handler of a GLX program: the context is handed back at exit.
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &["atexit"], Through::GlcmdRun, Some(&x.display));
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "handler: current context is one: 1",
+        "handler: the clear left pending: 0,255,0,255",
+        "handler: its own clear: pixel 64,128,255,255 version yes gl error 0",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
 }
 
 #[test]

@@ -7,7 +7,8 @@
  * context kept), the current-context queries, glXSwapBuffers, the swap intervals,
  * glXCreateContextAttribsARB (with a share context), glXDestroyContext (of a context current
  * on the calling thread, of one current on another thread: both stay alive until released, as
- * GLX specifies). */
+ * GLX specifies). With the argument `atexit`, an atexit handler reads a clear left pending, clears
+ * and reads: the context is current there, as without glcmd. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/glcorearb.h>
 #include <GL/glx.h>
@@ -103,7 +104,16 @@ static void *holder(void *arg) {
     return NULL;
 }
 
-int main(void) {
+/* With the argument `atexit`: the GL in an atexit handler, on a GLX context (see lifetime.c). */
+static void at_exit(void) {
+    printf("handler: current context is one: %d\n", glXGetCurrentContext() == one);
+    unsigned char px[4] = {1, 2, 3, 4};
+    glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    printf("handler: the clear left pending: %d,%d,%d,%d\n", px[0], px[1], px[2], px[3]);
+    draw("handler: its own clear", 0.25f, 0.5f, 1);
+}
+
+int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (!XInitThreads()) die("XInitThreads");
     x = XOpenDisplay(NULL);
@@ -128,6 +138,12 @@ int main(void) {
     one = new_context(NULL);
     said("make current", glXMakeCurrent(x, win, one));
     draw("one", 0, 0, 1);
+    if (argc > 1 && strcmp(argv[1], "atexit") == 0) {
+        atexit(at_exit);
+        glClearColor(0, 1, 0, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        exit(0);
+    }
     said("current context", glXGetCurrentContext() == one);
     said("current drawable", glXGetCurrentDrawable() == win);
     said("current read drawable", glXGetCurrentReadDrawable() == win);

@@ -7,6 +7,8 @@
  *                 finishes and reads pixels, asks glGetError, glGetString and the current
  *                 context; the program ends with exit(0)
  *   return        the same, ending with a return from main
+ *   atexit-debug  the program installs a debug callback; its atexit handler raises a GL error
+ *                 (the context's callback must not be glcmd's, whose state is gone by then)
  *   thread-exit   a second thread makes the context current, draws and calls exit(0) there; the
  *                 handler runs on that thread
  *   thread-end    a thread makes the context current, draws and ends without releasing it; the
@@ -75,6 +77,19 @@ static void at_exit(void) {
     fflush(stdout);
 }
 
+static int messages;
+static void APIENTRY count_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                   const GLchar *message, const void *user) {
+    (void)source, (void)type, (void)id, (void)severity, (void)length, (void)message, (void)user;
+    messages++;
+}
+
+static void at_exit_debug(void) {
+    glEnable(0xFFFF);
+    printf("handler: error %#x\n", glGetError());
+    fflush(stdout);
+}
+
 static void *exiting_thread(void *arg) {
     (void)arg;
     if (!eglMakeCurrent(dpy, surface, surface, context)) die("eglMakeCurrent on the thread");
@@ -119,6 +134,12 @@ int main(int argc, char **argv) {
         pixel("main, after the upload");
         clear(0, 1, 0); /* left pending: the handler reads it */
         if (strcmp(mode, "return") == 0) return 0;
+        exit(0);
+    }
+    if (strcmp(mode, "atexit-debug") == 0) {
+        glEnable(GL_DEBUG_OUTPUT);
+        glDebugMessageCallback(count_message, NULL);
+        if (atexit(at_exit_debug) != 0) die("atexit");
         exit(0);
     }
     if (strcmp(mode, "thread-exit") == 0) {

@@ -26,8 +26,9 @@
 //! `current` (what a thread made current), `real` (the system's functions), `options` and
 //! `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and the
 //! generated `exports`); `adopt` (starting, presenting and destroying a device); `contexts` (the
-//! registry of the program's contexts, on adopt); `egl`, `glx` and `dl`, the interposed
-//! functions, and `proc_address` (which hands them out) at the top.
+//! registry of the program's contexts, on adopt; `contexts/hand_back.rs`: thread end, exit and
+//! fork); `egl`, `glx` and `dl`, the interposed functions, and `proc_address` (which hands them
+//! out) at the top.
 
 mod adopt;
 mod contexts;

@@ -234,7 +234,13 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
 /// Ends this thread's glcmd binding, if it has one: its pending calls are submitted, and its
 /// GL calls go to the driver again. A context the program destroyed while current goes now.
 pub fn release_thread() {
-    let Some(c) = bound() else { return };
+    let Some(c) = bound() else {
+        // Already on the driver's table, but for the thread of a child of `fork` whose calls
+        // were told they do nothing (`hand_back::fork_child`): from its next context on, they
+        // reach the driver again.
+        dispatch::use_driver();
+        return;
+    };
     // NULL: submits what is pending and leaves immediate mode.
     glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut());
     let destroyed = contexts(|m| {

@@ -12,8 +12,9 @@
 //!   (`egl.rs`) and GLX (`glx.rs`): a desktop GL 4.5 core context is adopted by a glcmd device
 //!   whose render thread owns it, and the program's thread becomes an immediate glcmd thread
 //!   (`contexts.rs`, `adopt.rs`); any other context runs directly;
-//! * `dlopen` of the GL loader libraries (`dl.rs`), so programs that open libEGL or libGL
-//!   themselves (waffle, SDL, GLFW) find the same stand-ins.
+//! * `dlopen` of the GL loader libraries (`dl.rs`: libEGL, libGL, libGLX, libOpenGL, libGLESv2,
+//!   libGLESv1_CM), so programs that open one themselves (waffle, SDL, GLFW, piglit's dispatch)
+//!   find the same stand-ins.
 //!
 //! This is Mesa's glthread for any driver: the program's GL calls are recorded on its own
 //! threads and replayed on a render thread, and queries wait for the calls before them. glcmd's
@@ -22,10 +23,12 @@
 //!
 //! ## Floors
 //!
-//! `current` (what a thread made current), `real` (the system's functions) and `options` at the
-//! bottom; `dispatch` (on `real` and the generated `exports`); `adopt` (starting, presenting and
-//! destroying a device); `contexts` (the registry of the program's contexts, on adopt); `egl`,
-//! `glx` and `dl`, the interposed functions, and `proc_address` (which hands them out) at the top.
+//! `current` (what a thread made current), `real` (the system's functions), `options` and
+//! `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and the
+//! generated `exports`); `adopt` (starting, presenting and destroying a device); `contexts` (the
+//! registry of the program's contexts, on adopt; `contexts/hand_back.rs`: thread end, exit and
+//! fork); `egl`, `glx` and `dl`, the interposed functions, and `proc_address` (which hands them
+//! out) at the top.
 
 mod adopt;
 mod contexts;
@@ -35,6 +38,7 @@ mod dl;
 mod egl;
 mod exports;
 mod glx;
+mod lifetime;
 mod options;
 mod proc_address;
 mod real;

@@ -15,8 +15,12 @@
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
-//! that ends with work queued: every device is finished before its exit handlers run. And
-//! `tests/c/reads.c`, reads into memory and into bound buffers, byte for byte.
+//! that ends with work queued: every device is finished before its exit handlers run;
+//! `lifetime.c` (GL in `atexit` handlers, at a thread's end, in a child of `fork`),
+//! `egl_entry.c` (every interposed EGL function's answer and error), `glx_entry.c` (the same for
+//! GLX, on Xvfb), `first_current.c` (no trace of glcmd-run's first look at a context, of every
+//! kind), `reach.c` (every way to reach a GL function) and `reads.c` (reads into memory and into
+//! bound buffers, byte for byte), each against the program run directly.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -70,6 +74,11 @@ fn compile(name: &str, defines: &[&str]) -> PathBuf {
 fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
     let libs: &[&str] =
         if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
+    compile_with(source, name, defines, libs)
+}
+
+/// Compiles `tests/c/<source>` with `defines`, linked to `libs`.
+fn compile_with(source: &str, name: &str, defines: &[&str], libs: &[&str]) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(source);
     let out_dir = launcher().parent().unwrap().join("run-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -99,6 +108,8 @@ fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
 enum Through {
     Direct,
     GlcmdRun,
+    /// `glcmd-run --direct`: every context runs directly, but glcmd-run still looks at each.
+    GlcmdRunDirect,
 }
 
 /// Runs `exe args` directly or through glcmd-run (with `--stats`); returns (stdout, stderr),
@@ -109,6 +120,11 @@ fn run(exe: &Path, args: &[&str], through: Through, display: Option<&str>) -> (S
         Through::GlcmdRun => {
             let mut c = Command::new(launcher());
             c.args(["--stats", "--"]).arg(exe);
+            c
+        }
+        Through::GlcmdRunDirect => {
+            let mut c = Command::new(launcher());
+            c.args(["--direct", "--"]).arg(exe);
             c
         }
     };
@@ -248,6 +264,61 @@ fn several_contexts_threads_and_surfaces_behave_as_directly() {
     assert_eq!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count(), 4, "{stderr}");
 }
 
+/// `tests/c/first_current.c`: whatever the kind of context (core, compatibility, OpenGL ES 2
+/// and 3; EGL and GLX), glcmd-run's first look at it leaves nothing the program can see: after
+/// the program's first make-current the error flag is clear, the debug log of its debug context
+/// is empty, and bindings, pixel store, program and debug state are a new context's, as
+/// directly; also with `--direct`. (The probe asked an OpenGL ES context for
+/// `GL_CONTEXT_PROFILE_MASK`: `GL_INVALID_ENUM`, and every GLES test of piglit failed.)
+#[test]
+fn the_first_make_current_leaves_no_trace_on_any_kind_of_context() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let exe = compile_source("first_current.c", "first-current", &[]);
+    let x = xvfb::Xvfb::start();
+    let kinds = ["egl-core", "egl-compat", "egl-gles2", "egl-gles3", "glx-core", "glx-compat", "glx-gles2"];
+    for kind in kinds {
+        let display = kind.starts_with("glx").then_some(x.display.as_str());
+        let (direct, _) = run(&exe, &[kind], Through::Direct, display);
+        if direct.starts_with("unsupported") {
+            println!("{kind}: the driver makes no such context");
+            continue;
+        }
+        for expected in ["error=0", "logged_messages=0", "current_program=0", "unpack_alignment=4", "error_end=0"] {
+            assert!(direct.lines().any(|l| l == expected), "{kind}: no line `{expected}` directly:\n{direct}");
+        }
+        for through in [Through::GlcmdRun, Through::GlcmdRunDirect] {
+            let (out, stderr) = run(&exe, &[kind], through, display);
+            assert_eq!(out, direct, "{kind} ({through:?}), stderr:\n{stderr}");
+            let adopted = stderr.lines().any(|l| l.starts_with("glcmd-run: device"));
+            assert_eq!(adopted, kind.ends_with("core") && through == Through::GlcmdRun, "{kind}: {stderr}");
+        }
+    }
+}
+
+/// `tests/c/reach.c`: every way to reach a GL function (linked from libGLESv2, `dlsym` on
+/// RTLD_DEFAULT and on `dlopen` handles of libGL, libOpenGL, libGLESv2 and libGLESv1_CM,
+/// `eglGetProcAddress` linked and from libEGL's handle, `glXGetProcAddress(ARB)` from libGLX's
+/// and libGL's) reaches glcmd's entry point while the context is adopted: each way's clear,
+/// read, `glGetString` and `glGetError` answer as directly. (Functions from libGLESv2's handle
+/// reached the driver, which has no context on that thread: NULL version, nothing drawn.)
+#[test]
+fn every_way_to_reach_a_gl_function_reaches_glcmd() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_with("reach.c", "reach", &[], &["-lEGL", "-lGLESv2", "-ldl"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    assert_eq!(direct.lines().count(), 11, "{direct}");
+    for line in direct.lines() {
+        assert!(line.contains("version 4.") && line.ends_with(",255 error 0"), "{line}");
+    }
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+}
+
 #[test]
 fn a_compatibility_context_runs_directly_and_says_so() {
     if !tools::require_cc() {
@@ -342,6 +413,125 @@ fn devices_finish_before_the_programs_exit_handlers_run() {
     }
 }
 
+/// `tests/c/lifetime.c`: GL at the edges of a process's and a thread's life behaves as directly.
+/// An `atexit` handler's clear, `glFinish`, `glReadPixels` and `glGetString` work (after `exit`,
+/// a return from `main`, and `exit` on another thread: the exiting thread's context is handed
+/// back to it, current directly, once its device has finished); a context left current on a
+/// thread that ended stays bound to it (`EGL_BAD_ACCESS` elsewhere, as the driver keeps it); a
+/// child of `fork` that exits prints nothing (the exit hooks joined render threads the child
+/// does not have: a panic with a backtrace), and one that calls GL says once that the call does
+/// nothing; an error raised in an `atexit` handler of a program with a debug callback does not
+/// reach glcmd's callback, whose state went with the device (it crashed). No panic output in any
+/// mode.
+#[test]
+fn gl_at_exit_thread_end_and_fork_behaves_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("lifetime.c", "lifetime", &[]);
+    for mode in ["atexit", "return", "atexit-debug", "thread-exit", "thread-end", "fork-exit"] {
+        let (direct, _) = run(&exe, &[mode], Through::Direct, None);
+        let (through, stderr) = run(&exe, &[mode], Through::GlcmdRun, None);
+        assert_eq!(through, direct, "{mode}; glcmd-run's stderr:\n{stderr}");
+        assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{mode}: not adopted:\n{stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{mode}:\n{stderr}");
+    }
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, None);
+    for expected in [
+        "handler: current context is the program's: 1",
+        "handler, the clear left pending: pixel 0,255,0,255 error 0",
+        "handler, after its own clear and glFinish: pixel 0,0,255,255 error 0",
+        "handler: version string: yes",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    // A child's GL calls cannot reach the parent's render thread (directly, llvmpipe's child
+    // waits forever for rasterizer threads it does not have, so there is nothing to compare).
+    let (through, stderr) = run(&exe, &["fork-gl"], Through::GlcmdRun, None);
+    assert!(through.contains("child exit: exited 1 status 2"), "{through}");
+    let said = stderr.lines().filter(|l| l.contains("a GL call in a child of fork()")).count();
+    assert_eq!(said, 2, "once in each of the two children:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `tests/c/egl_entry.c`: every EGL function glcmd-run interposes answers and sets
+/// `eglGetError` as the driver does (a make-current glcmd refuses: `EGL_BAD_ACCESS`; one glcmd
+/// answers itself: `EGL_SUCCESS`, after an earlier failure), and keeps contexts alive as EGL 1.5
+/// does: a context destroyed while current on this or another thread still clears, reads and
+/// answers `glGetString` until released, and is gone afterwards (`EGL_BAD_CONTEXT`, with no
+/// message from glcmd-run).
+#[test]
+fn egl_entry_points_answer_and_set_errors_as_the_driver() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("egl_entry.c", "egl-entry", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 error 0x3002",
+        "swap: 1 error 0x3000",
+        "current context is still one: 1 error 0x3000",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "make current of the destroyed one: 0 error 0x3006",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    assert!(!stderr.contains("could not be probed") && !stderr.contains("runs directly"), "{stderr}");
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+}
+
+/// `tests/c/glx_entry.c` on Xvfb: every GLX function glcmd-run interposes answers and raises X
+/// errors as the driver does, and a context destroyed while current (on this or another thread)
+/// clears, reads and answers `glGetString` until released. One difference is deliberate: a
+/// make-current of a context current on another thread, which Mesa's GLX accepts against the
+/// specification (the context would be current on two threads, one of them glcmd's render
+/// thread), is refused through glcmd (false, the context not current there, a message).
+#[test]
+fn glx_entry_points_answer_and_raise_errors_as_the_driver() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let x = xvfb::Xvfb::start();
+    let exe = compile_with("glx_entry.c", "glx-entry", &[], &["-lGL", "-lX11"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, Some(&x.display));
+    let compared = |out: &str| -> Vec<String> {
+        out.lines().filter(|l| !l.starts_with("second thread:")).map(String::from).collect()
+    };
+    assert_eq!(compared(&through), compared(&direct), "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 x errors 0",
+        "second thread: current context is none: 1 x errors 0",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(stderr.contains("is current on another thread"), "{stderr}");
+    for expected in [
+        "current context is still one: 1 x errors 0",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+    // GL in an atexit handler of a GLX program: the context is handed back at exit.
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &["atexit"], Through::GlcmdRun, Some(&x.display));
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "handler: current context is one: 1",
+        "handler: the clear left pending: 0,255,0,255",
+        "handler: its own clear: pixel 64,128,255,255 version yes gl error 0",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+}
+
 #[test]
 fn the_launcher_explains_its_usage() {
     let help = Command::new(launcher()).arg("--help").output().unwrap();
@@ -375,7 +565,7 @@ fn the_projects_own_examples_run_through_glcmd_run() {
         std::fs::create_dir_all(&dir).unwrap();
         let mut command = match through {
             Through::Direct => Command::new(&exes[0]),
-            Through::GlcmdRun => {
+            Through::GlcmdRun | Through::GlcmdRunDirect => {
                 let mut c = Command::new(launcher());
                 c.arg("--").arg(&exes[0]);
                 c

@@ -220,6 +220,22 @@ impl Diagnostics {
         }
     }
 
+    /// Takes glcmd's callback off the context if it is installed, before the context outlives
+    /// this value: an adopted context is only released when its device ends, and the program
+    /// goes on using it (glcmd-run hands it back to the program's thread, or adopts it again),
+    /// so a message it raises later would call [`debug_callback`] with this freed value (a
+    /// crash in an `atexit` handler's first GL error). The program's own callback is not put
+    /// back (glcmd holds it as a closure): the context then has none.
+    pub(crate) fn detach(&self, gl_fns: &Gl) {
+        let mut user: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: a query of one pointer, on the current context.
+        unsafe { (gl_fns.GetPointerv)(gl::DEBUG_CALLBACK_USER_PARAM, &mut user) };
+        if std::ptr::eq(user as *const Diagnostics, self) {
+            // SAFETY: a plain state call; NULL removes the callback.
+            unsafe { (gl_fns.DebugMessageCallback)(None, std::ptr::null()) };
+        }
+    }
+
     /// Replaces the application's callback; takes effect for the next message, also when called
     /// from inside the running callback (which keeps its own reference until it returns).
     pub(crate) fn set_app_callback(&self, callback: Option<AppCallback>) {

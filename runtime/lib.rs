@@ -28,7 +28,7 @@
 //! | floor | modules | what they hold |
 //! | --- | --- | --- |
 //! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from glcmd-codegen's vendored inputs, in `build.rs` |
-//! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
+//! | vocabulary | `vocab`, `error`, `packet`, `builders` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header; the rule for options and counters types and the macro of their builders |
 //! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
 //! | render-thread state | `shadow`, `programs` (and each thread's copy of its answers, `recent_lookups`), `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
@@ -124,6 +124,7 @@
 mod adopt;
 #[doc(hidden)]
 pub mod arguments;
+mod builders;
 pub mod capture;
 mod capture_writer;
 mod channel;

@@ -83,8 +83,10 @@ use crate::types::GLCMD_ERROR_LIST_ACTIVE;
 /// An implicit list is submitted once its packets and parameters pass this many bytes.
 pub const SUBMIT_BYTES: usize = 1 << 20;
 
-/// Counters of immediate threads.
+/// Counters of immediate threads. `#[non_exhaustive]`, as glcmd's counters types (glcmd's
+/// `options.rs`): read the fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImmediateStats {
     /// Implicit lists submitted (each a frame of one list): before a query, on `glFlush`, past
     /// [`SUBMIT_BYTES`], on leaving immediate mode.

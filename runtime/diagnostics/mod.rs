@@ -55,7 +55,12 @@ pub(crate) use breadcrumbs::{start_watchdog, Breadcrumbs};
 pub const DELETED_NAMES_KEPT: usize = 4096;
 
 /// Switches for diagnostics; all off by default.
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// `DiagnosticOptions::default().debug_output(true).watchdog(Some(Duration::from_secs(2)))`,
+/// or [`DiagnosticOptions::all`] changed the same way.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct DiagnosticOptions {
     /// Keep recording sites and attribute KHR_debug messages to them.
     pub debug_output: bool,
@@ -83,6 +88,14 @@ impl Default for DiagnosticOptions {
     }
 }
 
+crate::builders::builders!(DiagnosticOptions {
+    debug_output: bool,
+    strict: bool,
+    track_deletes: bool,
+    watchdog: Option<Duration>,
+    deleted_names_kept: usize,
+});
+
 impl DiagnosticOptions {
     /// Everything on, with a two-second watchdog.
     pub fn all() -> Self {
@@ -95,6 +108,7 @@ impl DiagnosticOptions {
         }
     }
 
+    /// Whether any diagnostic is on (recording sites are then kept).
     pub fn any(&self) -> bool {
         self.debug_output || self.strict || self.track_deletes || self.watchdog.is_some()
     }

@@ -473,3 +473,43 @@ fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
         assert!(lines_of(&through, "ext_framebuffer_object_name=").is_empty());
     }
 }
+
+/// `tests/c/bindings.c deletes` (issue 34, item 5): a delete has every effect the GL's delete
+/// has on the context at its place in the program's calls, before the program's next call: the
+/// buffer leaves every generic, indexed and vertex-array binding (Mesa clears an indexed binding
+/// with `glBindBufferBase(..., 0)`, which clears the generic one too: the piglit instance,
+/// `arb_shader_atomic_counters@semantics`, failed its next `glBufferData` when that came late),
+/// and a deleted name of every class is refused when bound again. Every binding is compared
+/// with the direct run; the instance's answers are also checked against the GL's rules.
+#[test]
+fn deletes_have_their_effects_at_their_place() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["deletes"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["deletes"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    let section = |name: &str| -> Vec<&str> {
+        through
+            .lines()
+            .skip_while(|l| *l != format!("-- {name}"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("--"))
+            .collect()
+    };
+    let rebound = section("deleted then rebound");
+    for expected in ["atomic=2", "atomic[0]=2", "atomic[1]=0", "uniform[3]=0", "storage[2]=0", "vertex_buffer[1]=0"] {
+        assert!(rebound.contains(&expected), "no `{expected}` after the delete and the rebind:\n{through}");
+    }
+    assert!(rebound.contains(&"deleted then rebound error=0x0"), "{through}");
+    for expected in [
+        "deleted name bound again error=0x502",
+        "rebind deleted texture, sampler, renderbuffer error=0x502",
+        "rebind deleted framebuffer, vertex array error=0x502",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}

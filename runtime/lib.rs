@@ -124,6 +124,8 @@
 mod adopt;
 #[doc(hidden)]
 pub mod arguments;
+#[doc(hidden)]
+pub mod buffer_names;
 pub mod capture;
 mod capture_writer;
 mod channel;

@@ -513,3 +513,59 @@ fn deletes_have_their_effects_at_their_place() {
         assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
     }
 }
+
+/// `tests/c/bindings.c pixels` (issue 30, item 1): pixel-buffer bindings the GL refused (a name
+/// never generated, a deleted name, a rebind that keeps the old buffer) or dropped (the bound
+/// buffer deleted), each followed by an upload and a read: the pointer means what the GL's
+/// binding says, client memory or an offset, and every byte, binding and error is as directly.
+#[test]
+fn pixel_buffer_bindings_follow_what_the_gl_accepted() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["pixels"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["pixels"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    // The uploads from client memory arrived (src: 1, 4, 7, ...), and so did the read.
+    for expected in [
+        "unpack never generated error=0x502",
+        "unpack never generated texture=1,4,7,10..190 hash=2510275680",
+        "unpack deleted error=0x0",
+        "unpack deleted texture=1,4,7,10..190 hash=2510275680",
+        "pack deleted error=0x0",
+        "refused rebind keeps the buffer texture=1,4,7,10..190 hash=2510275680",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(through.lines().any(|l| l.starts_with("pack never generated read=51,102,153,204")), "{through}");
+}
+
+/// `tests/c/bindings.c switch` (issue 30, item 1): a pixel-unpack buffer bound on context a stays
+/// a's across a switch to context b (which uploads from client memory, and refuses a bind of a
+/// name never generated), a switch back, and a move of a to another thread; every upload's
+/// bytes and errors as directly. A thread becoming immediate on a context starts from the GL's
+/// own pixel state.
+#[test]
+fn pixel_buffer_bindings_survive_context_switches_and_threads() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["switch"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["switch"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    assert!(!stderr.contains("runs directly"), "{stderr}");
+    for expected in [
+        "a again: buffer error=0x0",
+        "a again: buffer texture=200,199,198,197..137 hash=3674169312",
+        "b: client memory texture=1,4,7,10..190 hash=2510275680",
+        "other thread: a's buffer texture=200,199,198,197..137 hash=3674169312",
+        "a after the thread: client memory texture=1,4,7,10..190 hash=2510275680",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}

@@ -7,11 +7,14 @@
  *   bindings pixels    pixel-buffer bindings the GL refused or dropped (a name never generated,
  *                      a deleted buffer, a refused rebind that keeps the old binding, a context
  *                      switch), each followed by an upload from client memory or a buffer offset
- *                      and a read into client memory or a pack buffer (issue 30, item 1).
+ *                      and a read into client memory or a pack buffer (issue 30, item 1);
+ *   bindings switch    the pixel-buffer bindings of two contexts kept across switches between
+ *                      them and across a move of one context to another thread.
  *
  * Each line is one answer: a binding, an error, or the bytes a transfer moved. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/glcorearb.h>
+#include <pthread.h>
 #include <string.h>
 
 #define PROGRAM "bindings"
@@ -257,14 +260,101 @@ static void pixels(void) {
     upload("after refused stores", tex, src);
 }
 
+/* A texture of its own for a context, 4x4 RGBA8. */
+static GLuint texture(void) {
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 4, 4);
+    return tex;
+}
+
+struct other_thread {
+    EGLDisplay dpy;
+    EGLSurface surface;
+    EGLContext context;
+    GLuint tex;
+};
+
+/* On another thread: context A, still with its unpack buffer bound: the pointer is an offset. */
+static void *on_other_thread(void *arg) {
+    struct other_thread *o = arg;
+    if (!eglMakeCurrent(o->dpy, o->surface, o->surface, o->context)) die("eglMakeCurrent (thread)");
+    upload("other thread: a's buffer", o->tex, (const void *)0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    eglMakeCurrent(o->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    return NULL;
+}
+
+static void context_switches(void) {
+    EGLDisplay dpy = eglGetCurrentDisplay();
+    EGLSurface surface = eglGetCurrentSurface(EGL_DRAW);
+    EGLContext a = eglGetCurrentContext();
+    EGLint id = 0, count = 0;
+    eglQueryContext(dpy, a, EGL_CONFIG_ID, &id);
+    const EGLint by_id[] = {EGL_CONFIG_ID, id, EGL_NONE};
+    EGLConfig config;
+    if (!eglChooseConfig(dpy, by_id, &config, 1, &count) || count == 0) die("eglChooseConfig (by id)");
+    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext b = eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
+    if (b == EGL_NO_CONTEXT) die("eglCreateContext (b)");
+    /* A surface of its own (glcmd-run's render thread holds a's current). */
+    const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    EGLSurface surface_b = eglCreatePbufferSurface(dpy, config, size);
+    if (surface_b == EGL_NO_SURFACE) die("eglCreatePbufferSurface (b)");
+
+    unsigned char src[64], other[64];
+    for (int i = 0; i < 64; i++) src[i] = (unsigned char)(i * 3 + 1), other[i] = (unsigned char)(200 - i);
+    GLuint tex_a = texture(), ub;
+    glGenBuffers(1, &ub);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, ub);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, 64, other, GL_STATIC_DRAW);
+    upload("a: buffer", tex_a, (const void *)0);
+
+    /* Context b has nothing bound: its pointer is client memory. */
+    if (!eglMakeCurrent(dpy, surface_b, surface_b, b)) die("eglMakeCurrent (b)");
+    GLuint tex_b = texture();
+    upload("b: client memory", tex_b, src);
+    GLuint pb;
+    glGenBuffers(1, &pb);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pb);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 4242);
+    upload("b: refused bind", tex_b, src);
+
+    /* Back on a: its buffer is still bound; b's pack buffer is b's. */
+    if (!eglMakeCurrent(dpy, surface, surface, a)) die("eglMakeCurrent (a again)");
+    upload("a again: buffer", tex_a, (const void *)0);
+    integer("a: pack", GL_PIXEL_PACK_BUFFER_BINDING);
+    glClearColor(0.2f, 0.4f, 0.6f, 0.8f);
+    GLuint fb;
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_a, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    read_client("a: read");
+
+    /* Context a moved to another thread, and back. */
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    struct other_thread o = {dpy, surface, a, tex_a};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, on_other_thread, &o) != 0) die("pthread_create");
+    pthread_join(thread, NULL);
+    if (!eglMakeCurrent(dpy, surface, surface, a)) die("eglMakeCurrent (a after the thread)");
+    upload("a after the thread: client memory", tex_a, src);
+    eglDestroyContext(dpy, b);
+}
+
 int main(int argc, char **argv) {
     make_egl_context();
     if (argc > 1 && strcmp(argv[1], "deletes") == 0) {
         deletes();
     } else if (argc > 1 && strcmp(argv[1], "pixels") == 0) {
         pixels();
+    } else if (argc > 1 && strcmp(argv[1], "switch") == 0) {
+        context_switches();
     } else {
-        die("usage: bindings deletes|pixels");
+        die("usage: bindings deletes|pixels|switch");
     }
     error("end");
     printf("done=1\n");

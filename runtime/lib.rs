@@ -134,6 +134,7 @@ pub mod checked;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;
+mod delete_effects;
 mod device;
 pub mod diagnostics;
 #[doc(hidden)]

@@ -17,7 +17,9 @@
 //! once but note the packet in `ReplayState::deferred`. When every list of the frame has run,
 //! `run_deferred` executes them in recording order, so a name is never deleted while a list of
 //! the same frame may still use it (GL reuses names: a delete that ran early would let a create
-//! hand the name out again while an earlier-recorded list still means the old object).
+//! hand the name out again while an earlier-recorded list still means the old object). Only the
+//! release waits: a deferred `glDeleteBuffers` makes its unbinds on the context at its place
+//! (`delete_effects.rs`), so the program's later binds are not undone at the frame's end.
 //!
 //! **An immediate context's deletes run in place** (issue 34, item 5). Deferral exists for the
 //! other lists of the frame; an implicit list (`CommandList::mark_implicit`, the hand-over of an
@@ -365,8 +367,33 @@ impl<'a> Replayer<'a> {
         // SAFETY: `packet` lies inside the list whose first slot is `base`.
         let slot = unsafe { packet.offset_from(self.base) } as usize;
         let in_place = self.list.implicit;
+        if !in_place {
+            self.delete_effects(packet);
+        }
         self.state.deferred.push((self.list_index, slot, in_place));
         !in_place
+    }
+}
+
+impl Replayer<'_> {
+    /// The effects a deferred delete has on the context at its place (`delete_effects.rs`).
+    #[cold]
+    fn delete_effects(&mut self, packet: *const u64) {
+        // SAFETY: `packet` is a packet of the current list, starting with its opcode.
+        let op = unsafe { packet.cast::<u16>().read() } as usize;
+        let Some(objects) = crate::generated::inspect::OBJECTS.get(op).copied().flatten() else { return };
+        let mut buffers = Vec::new();
+        // SAFETY: `packet` is a packet of `op` inside the current list, whose parameters these are.
+        unsafe {
+            objects(packet, self.list.param_bytes(), &mut |class, name| {
+                if class == "buffer" {
+                    buffers.push(name)
+                }
+            })
+        };
+        if !buffers.is_empty() {
+            crate::delete_effects::buffers_unbound(self.raw, self.state, &buffers);
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 //! `run_deferred` executes them in recording order, so a name is never deleted while a list of
 //! the same frame may still use it (GL reuses names: a delete that ran early would let a create
 //! hand the name out again while an earlier-recorded list still means the old object). Only the
-//! release waits: a deferred `glDeleteBuffers` makes its unbinds on the context at its place
+//! release waits: a deferred delete makes its unbinds on the context at its place
 //! (`delete_effects.rs`), so the program's later binds are not undone at the frame's end.
 //!
 //! **An immediate context's deletes run in place** (issue 34, item 5). Deferral exists for the
@@ -382,18 +382,15 @@ impl Replayer<'_> {
         // SAFETY: `packet` is a packet of the current list, starting with its opcode.
         let op = unsafe { packet.cast::<u16>().read() } as usize;
         let Some(objects) = crate::generated::inspect::OBJECTS.get(op).copied().flatten() else { return };
-        let mut buffers = Vec::new();
+        let (mut class, mut names) = ("", Vec::new());
         // SAFETY: `packet` is a packet of `op` inside the current list, whose parameters these are.
         unsafe {
-            objects(packet, self.list.param_bytes(), &mut |class, name| {
-                if class == "buffer" {
-                    buffers.push(name)
-                }
+            objects(packet, self.list.param_bytes(), &mut |c, name| {
+                class = c;
+                names.push(name)
             })
         };
-        if !buffers.is_empty() {
-            crate::delete_effects::buffers_unbound(self.raw, self.state, &buffers);
-        }
+        crate::delete_effects::unbound_in_place(self.raw, self.state, class, &names);
     }
 }
 

@@ -60,7 +60,7 @@
 //! | --- | --- | --- |
 //! | record | `CommandList` method | at replay, in list order |
 //! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once: from a name pool, or a round trip that waits for no list |
-//! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in |
+//! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in; in place for an immediate context's list (`replay.rs`) |
 //! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it (limits and program lookups: from caches); calls in a list not yet submitted are not seen |
 //! | any of the above, single-threaded semantics | [`Immediate`] ([`Device::immediate`]): a command list with the `Device` methods beside it | a query, special or flush submits the context's pending calls first, so it reads the context's own writes |
 //! | special | hand-written ([`special`]) | documented per function |
@@ -124,6 +124,8 @@
 mod adopt;
 #[doc(hidden)]
 pub mod arguments;
+#[doc(hidden)]
+pub mod buffer_names;
 mod builders;
 pub mod capture;
 mod capture_writer;
@@ -135,6 +137,7 @@ pub mod client_out;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;
+mod delete_effects;
 mod device;
 pub mod diagnostics;
 #[doc(hidden)]

@@ -712,3 +712,99 @@ fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
         assert!(lines_of(&through, "ext_framebuffer_object_name=").is_empty());
     }
 }
+
+/// `tests/c/bindings.c deletes` (issue 34, item 5): a delete has every effect the GL's delete
+/// has on the context at its place in the program's calls, before the program's next call: the
+/// buffer leaves every generic, indexed and vertex-array binding (Mesa clears an indexed binding
+/// with `glBindBufferBase(..., 0)`, which clears the generic one too: the piglit instance,
+/// `arb_shader_atomic_counters@semantics`, failed its next `glBufferData` when that came late),
+/// and a deleted name of every class is refused when bound again. Every binding is compared
+/// with the direct run; the instance's answers are also checked against the GL's rules.
+#[test]
+fn deletes_have_their_effects_at_their_place() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["deletes"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["deletes"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    let section = |name: &str| -> Vec<&str> {
+        through
+            .lines()
+            .skip_while(|l| *l != format!("-- {name}"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("--"))
+            .collect()
+    };
+    let rebound = section("deleted then rebound");
+    for expected in ["atomic=2", "atomic[0]=2", "atomic[1]=0", "uniform[3]=0", "storage[2]=0", "vertex_buffer[1]=0"] {
+        assert!(rebound.contains(&expected), "no `{expected}` after the delete and the rebind:\n{through}");
+    }
+    assert!(rebound.contains(&"deleted then rebound error=0x0"), "{through}");
+    for expected in [
+        "deleted name bound again error=0x502",
+        "rebind deleted texture, sampler, renderbuffer error=0x502",
+        "rebind deleted framebuffer, vertex array error=0x502",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}
+
+/// `tests/c/bindings.c pixels` (issue 30, item 1): pixel-buffer bindings the GL refused (a name
+/// never generated, a deleted name, a rebind that keeps the old buffer) or dropped (the bound
+/// buffer deleted), each followed by an upload and a read: the pointer means what the GL's
+/// binding says, client memory or an offset, and every byte, binding and error is as directly.
+#[test]
+fn pixel_buffer_bindings_follow_what_the_gl_accepted() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["pixels"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["pixels"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    // The uploads from client memory arrived (src: 1, 4, 7, ...), and so did the read.
+    for expected in [
+        "unpack never generated error=0x502",
+        "unpack never generated texture=1,4,7,10..190 hash=2510275680",
+        "unpack deleted error=0x0",
+        "unpack deleted texture=1,4,7,10..190 hash=2510275680",
+        "pack deleted error=0x0",
+        "refused rebind keeps the buffer texture=1,4,7,10..190 hash=2510275680",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(through.lines().any(|l| l.starts_with("pack never generated read=51,102,153,204")), "{through}");
+}
+
+/// `tests/c/bindings.c switch` (issue 30, item 1): a pixel-unpack buffer bound on context a stays
+/// a's across a switch to context b (which uploads from client memory, and refuses a bind of a
+/// name never generated), a switch back, and a move of a to another thread; every upload's
+/// bytes and errors as directly. A thread becoming immediate on a context starts from the GL's
+/// own pixel state.
+#[test]
+fn pixel_buffer_bindings_survive_context_switches_and_threads() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["switch"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["switch"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    assert!(!stderr.contains("runs directly"), "{stderr}");
+    for expected in [
+        "a again: buffer error=0x0",
+        "a again: buffer texture=200,199,198,197..137 hash=3674169312",
+        "b: client memory texture=1,4,7,10..190 hash=2510275680",
+        "other thread: a's buffer texture=200,199,198,197..137 hash=3674169312",
+        "a after the thread: client memory texture=1,4,7,10..190 hash=2510275680",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}

@@ -138,6 +138,9 @@ impl RenderContext {
         if self.diag.options.track_deletes {
             self.diag.objects_created(class, names);
         }
+        if class == "buffer" {
+            self.shared.buffer_names.made(names);
+        }
         if class == "program" {
             // A name handed out again: what was kept for an older program of that name goes.
             self.shared.programs.created(names);

@@ -61,7 +61,8 @@
 //! * [`state`]: the shadow itself, how it starts and how it is read back (`refresh`);
 //! * [`name_checks`]: which object names exist (created, generated, seen bound, deleted);
 //! * [`binds`]: what binds, multi-binds, attribute calls and deletes change, applied only when
-//!   the GL is sure to accept the call;
+//!   the GL is sure to accept the call (a deferred buffer delete's unbinds at its place too,
+//!   `Shadow::buffers_unbound`, made by `delete_effects.rs`);
 //! * [`checks`]: what draws, dispatches and offset arguments need (bindings, and ranges inside
 //!   the bound buffer's storage);
 //! * [`storage`]: ranges of a buffer's storage that sub-data, copy, clear, invalidate, texture

@@ -11225,6 +11225,8 @@ impl CommandList {
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glFenceSync.xhtml).
     /// Special: recorded in place; returns a glcmd Sync handle that replay fills in.
     /// Returns the handle of the fence; it becomes a GL sync object when the list replays.
+    /// A fence the GL refuses (a condition or flags it does not accept) returns the null
+    /// handle, as the GL returns 0; it is recorded, so the GL raises its error in order.
     #[track_caller]
     #[inline]
     pub fn fence_sync(
@@ -11232,7 +11234,7 @@ impl CommandList {
         condition: types::GLenum,
         flags: types::GLbitfield,
     ) -> crate::SyncHandle {
-        let sync = crate::SyncHandle::new();
+        let sync = crate::SyncHandle::for_fence(condition, flags);
         self.push_packet(FenceSyncPacket {
             op: <FenceSyncPacket as Packet>::OPCODE,
             condition: arguments::pack_enum(condition),
@@ -20336,6 +20338,20 @@ unsafe fn exec_bind_buffer_base(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         (gl.BindBufferBase)(a0, a1, a2);
     }
@@ -20351,6 +20367,20 @@ unsafe fn exec_bind_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -20374,6 +20404,20 @@ unsafe fn exec_bind_buffers_base(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
@@ -20402,6 +20446,20 @@ unsafe fn exec_bind_buffers_range(r: &mut Replayer<'_>, p: *const u64) {
         as *const types::GLsizeiptr;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
@@ -20999,6 +21057,31 @@ unsafe fn exec_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = r.param::<u8>(c.data) as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -21058,6 +21141,31 @@ unsafe fn exec_clear_buffer_data(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         r.without_unpack_buffer(unbind4, |gl| (gl.ClearBufferData)(a0, a1, a2, a3, a4));
     }
@@ -21079,6 +21187,31 @@ unsafe fn exec_clear_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -21238,6 +21371,10 @@ unsafe fn exec_clear_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) 
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -21252,10 +21389,6 @@ unsafe fn exec_clear_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -21860,6 +21993,56 @@ unsafe fn exec_copy_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "readTarget",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = crate::shadow::check_enum(
+        "writeTarget",
+        a1,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -21947,6 +22130,14 @@ unsafe fn exec_copy_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -21974,14 +22165,6 @@ unsafe fn exec_copy_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -23614,6 +23797,10 @@ unsafe fn exec_draw_transform_feedback_stream(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_stream(a2) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
         r.refuse(p, why);
         return;
@@ -23646,6 +23833,10 @@ unsafe fn exec_draw_transform_feedback_stream_instanced(
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::TransformFeedback, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_stream(a2) {
         r.refuse(p, why);
         return;
     }
@@ -23796,6 +23987,31 @@ unsafe fn exec_flush_mapped_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -23826,6 +24042,10 @@ unsafe fn exec_flush_mapped_named_buffer_range(r: &mut Replayer<'_>, p: *const u
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -23840,10 +24060,6 @@ unsafe fn exec_flush_mapped_named_buffer_range(r: &mut Replayer<'_>, p: *const u
             true,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -24094,6 +24310,14 @@ unsafe fn exec_get_query_buffer_objecti64v(r: &mut Replayer<'_>, p: *const u64) 
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24102,14 +24326,6 @@ unsafe fn exec_get_query_buffer_objecti64v(r: &mut Replayer<'_>, p: *const u64) 
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24127,6 +24343,14 @@ unsafe fn exec_get_query_buffer_objectiv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24135,14 +24359,6 @@ unsafe fn exec_get_query_buffer_objectiv(r: &mut Replayer<'_>, p: *const u64) {
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24160,6 +24376,14 @@ unsafe fn exec_get_query_buffer_objectui64v(r: &mut Replayer<'_>, p: *const u64)
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24168,14 +24392,6 @@ unsafe fn exec_get_query_buffer_objectui64v(r: &mut Replayer<'_>, p: *const u64)
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24193,6 +24409,14 @@ unsafe fn exec_get_query_buffer_objectuiv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24201,14 +24425,6 @@ unsafe fn exec_get_query_buffer_objectuiv(r: &mut Replayer<'_>, p: *const u64) {
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24252,6 +24468,10 @@ unsafe fn exec_invalidate_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -24266,10 +24486,6 @@ unsafe fn exec_invalidate_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -24976,11 +25192,11 @@ unsafe fn exec_named_buffer_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLenum = c.usage as u32;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -24999,6 +25215,10 @@ unsafe fn exec_named_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const 
     let a3: types::GLboolean = c.commit;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25013,10 +25233,6 @@ unsafe fn exec_named_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -25034,6 +25250,10 @@ unsafe fn exec_named_buffer_page_commitment_ext(r: &mut Replayer<'_>, p: *const 
     let a3: types::GLboolean = c.commit;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25048,10 +25268,6 @@ unsafe fn exec_named_buffer_page_commitment_ext(r: &mut Replayer<'_>, p: *const 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -25074,11 +25290,11 @@ unsafe fn exec_named_buffer_storage(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLbitfield = c.flags;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -25099,6 +25315,10 @@ unsafe fn exec_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = r.param::<u8>(c.data) as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25113,10 +25333,6 @@ unsafe fn exec_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -27200,11 +27416,11 @@ unsafe fn exec_sampler_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
+    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
+    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
         r.refuse(p, why);
         return;
     }
@@ -27222,6 +27438,10 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.param) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_not_nan_slice(
         unsafe {
             std::slice::from_raw_parts(
@@ -27234,10 +27454,6 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         },
         "param",
     ) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -27536,6 +27752,15 @@ unsafe fn exec_tex_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
@@ -27553,6 +27778,15 @@ unsafe fn exec_tex_buffer_arb(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
@@ -27570,8 +27804,22 @@ unsafe fn exec_tex_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let a3: types::GLintptr = c.offset;
     let a4: types::GLsizeiptr = c.size;
+    let (a3, a4) = if a2 == 0 { (0, 0) } else { (a3, a4) };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -27586,10 +27834,6 @@ unsafe fn exec_tex_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }
@@ -28126,8 +28370,17 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let a3: types::GLintptr = c.offset;
     let a4: types::GLsizeiptr = c.size;
+    let (a3, a4) = if a2 == 0 { (0, 0) } else { (a3, a4) };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -28142,14 +28395,6 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }
@@ -28202,11 +28447,11 @@ unsafe fn exec_texture_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
         r.refuse(p, why);
         return;
     }
@@ -28224,6 +28469,10 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.param) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_not_nan_slice(
         unsafe {
             std::slice::from_raw_parts(
@@ -28236,10 +28485,6 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         },
         "param",
     ) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -28575,15 +28820,15 @@ unsafe fn exec_transform_feedback_buffer_range(r: &mut Replayer<'_>, p: *const u
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = r.shadow().check_name(raw, Class::TransformFeedback, a0, true) {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -29827,11 +30072,11 @@ unsafe fn exec_vertex_array_vertex_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -29863,11 +30108,11 @@ unsafe fn exec_vertex_array_vertex_buffers(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *const types::GLsizei = r.param::<u8>(c.strides) as *const types::GLsizei;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
+    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
+    if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -30698,7 +30943,7 @@ unsafe fn exec_vertex_attrib_i_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a4 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a3, a4 as usize) {
         r.refuse(p, why);
         return;
     }
@@ -30864,7 +31109,7 @@ unsafe fn exec_vertex_attrib_l_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a4 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a3, a4 as usize) {
         r.refuse(p, why);
         return;
     }
@@ -31002,7 +31247,7 @@ unsafe fn exec_vertex_attrib_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a5: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a5 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a4, a5 as usize) {
         r.refuse(p, why);
         return;
     }

@@ -15,7 +15,9 @@
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
-//! that ends with work queued: every device is finished before its exit handlers run.
+//! that ends with work queued: every device is finished before its exit handlers run. And
+//! `tests/c/refusals.c`: calls the GL refuses return and raise what the GL does; and
+//! `tests/c/nulls.c`: NULL arguments answer as the GL answers them.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -291,6 +293,73 @@ fn devices_finish_before_the_programs_exit_handlers_run() {
         assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{how}: not adopted:\n{stderr}");
         assert!(!stderr.contains("runs directly"), "{stderr}");
     }
+}
+
+/// Runs `tests/c/<source>` directly and through glcmd-run; asserts equal stdout, line by line,
+/// and that glcmd-run adopted the context. Returns glcmd-run's stdout.
+fn same_lines(source: &str, name: &str) -> String {
+    let exe = compile_source(source, name, &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    for (i, (d, t)) in direct.lines().zip(through.lines()).enumerate() {
+        assert_eq!(d, t, "{source}: line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(direct.lines().count(), through.lines().count(), "direct:\n{direct}\nglcmd-run:\n{through}");
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+    through
+}
+
+/// `through` has each of the `expected` lines: what the GL specifies, so that both runs being
+/// wrong in one way fails too.
+fn assert_lines(through: &str, expected: &[&str]) {
+    for expected in expected {
+        assert!(through.lines().any(|l| l == *expected), "no line `{expected}` in:\n{through}");
+    }
+}
+
+/// Issue 30 item 3 and issue 34 item 4 (`tests/c/refusals.c`): calls the GL refuses, or that
+/// glcmd refuses for its own safety where the GL would refuse them for an earlier reason, return
+/// what the GL returns and raise the GL's error, line for line as directly.
+#[test]
+fn refused_calls_return_and_raise_what_the_gl_does() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("refusals.c", "refusals-egl");
+    assert_lines(
+        &through,
+        &[
+            "fence_bad_condition_nonzero=0 glFenceSync(0, 0) error=0x500",
+            "fence_bad_flags_nonzero=0 glFenceSync(flags 1) error=0x501",
+            "fence_nonzero=1 glFenceSync error=0x0",
+            "glDrawTransformFeedbackStream(stream 1000, no vertex array) error=0x501",
+            "glTexBufferRange(GL_TEXTURE_2D, no buffer, -1) error=0x500",
+            "glVertexAttribLPointer(index 100000, client pointer) error=0x501",
+            "glInvalidateBufferData(4242) error=0x501",
+            "done=1",
+        ],
+    );
+}
+
+/// Issue 30 item 4 (`tests/c/nulls.c`): NULL pointer arguments reach the GL as the GL takes
+/// them (NULL, or what the GL makes of it), and where the GL refuses NULL, glcmd raises its error.
+#[test]
+fn null_arguments_answer_as_the_gl_does() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("nulls.c", "nulls-egl");
+    assert_lines(
+        &through,
+        &[
+            "glShaderSource(0, NULL) error=0x501",
+            "glObjectLabel(-1, NULL) error=0x0",
+            "label_len=0",
+            "glBindVertexBuffers(NULL, NULL, NULL) error=0x0",
+            "glBindBuffersRange(NULL...) error=0x0",
+            "done=1",
+        ],
+    );
 }
 
 #[test]

@@ -46,6 +46,17 @@ impl Shadow {
         Ok(())
     }
 
+    /// Before a transform-feedback draw of vertex stream `stream`: the GL refuses a stream at or
+    /// past `GL_MAX_VERTEX_STREAMS` with `GL_INVALID_VALUE` before it checks the mode and the
+    /// vertex array (Mesa's `validate_draw_transform_feedback`), so glcmd checks it first too.
+    pub fn check_stream(&self, stream: GLuint) -> Result<(), Refusal> {
+        if stream < self.max_streams {
+            return Ok(());
+        }
+        let accepted = "streams below GL_MAX_VERTEX_STREAMS";
+        Err(Refusal::Earlier { argument: "stream", value: stream as i64, accepted, error: gl::INVALID_VALUE })
+    }
+
     /// Before a draw: the current vertex array reads no client array, and (for element draws)
     /// has an element buffer. A stale vertex array is read back from the GL first.
     #[inline]

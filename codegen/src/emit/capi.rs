@@ -229,6 +229,22 @@ fn slice_conversion(f: &Function, p: &Param, rule: &Rule, target: Target) -> Con
                 arg: Some(quote!(#id.as_deref())),
             }
         }
+        Rule::Param(x) if matches!(null_rule(f, p), Some(NullRule::IgnoredWithout(_))) => {
+            let Some(NullRule::IgnoredWithout(of)) = null_rule(f, p) else { unreachable!() };
+            let (n, of) = (len_of(f, x), format_ident!("{}", of));
+            Conversion {
+                prep: vec![quote! {
+                    // The GL does not read this array when `buffers` is NULL: nor does glcmd.
+                    let #id = if #of.is_none() {
+                        std::borrow::Cow::Owned(vec![0; #n])
+                    } else {
+                        // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+                        unsafe { crate::conv::slice(F, #name, #id as *const #elem, #n)? }
+                    };
+                }],
+                arg: Some(quote!(&*#id)),
+            }
+        }
         // `&*`: a plain slice, also where the method is generic over its element.
         Rule::Param(x) => Conversion { prep: vec![slice(len_of(f, x))], arg: Some(quote!(&*#id)) },
         Rule::Quotient(x, d) => {
@@ -283,13 +299,18 @@ fn string_conversion(f: &Function, p: &Param) -> Conversion {
             quote!(Some(#l as i64))
         })
         .unwrap_or(quote!(None));
-    Conversion {
-        prep: vec![quote! {
+    let read = if null_rule(f, p) == Some(NullRule::EmptyLabel) {
+        quote! {
+            // NULL removes the label, as an empty one does.
+            let #id = if #id.is_null() { "" } else { unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? } };
+        }
+    } else {
+        quote! {
             // SAFETY: a NUL-terminated string, or `length` bytes when that is not negative.
             let #id = unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? };
-        }],
-        arg: Some(quote!(#id)),
-    }
+        }
+    };
+    Conversion { prep: vec![read], arg: Some(quote!(#id)) }
 }
 
 /// An array of `count` input strings, with its parallel `length` array if it has one.
@@ -305,12 +326,41 @@ fn strings_conversion(f: &Function, p: &Param, count: &str) -> Conversion {
             quote!(#l as *const i32)
         })
         .unwrap_or(quote!(std::ptr::null()));
+    let null_refused = null_rule(f, p) == Some(NullRule::Refused);
     Conversion {
         prep: vec![quote! {
             // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
-            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths)? };
+            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths, #null_refused)? };
         }],
         arg: Some(quote!(&*#id)),
+    }
+}
+
+/// What the GL does with a NULL pointer argument where it neither reads nor writes through it
+/// for a count of 0, or where NULL has a meaning of its own; anything not here is an array the
+/// GL reads (NULL with a count of 0 reads nothing, as an empty array) or a `nullable` one (NULL
+/// reaches the GL as NULL, `classify::NULLABLE`). Mesa 22 is the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NullRule {
+    /// The GL refuses NULL with `GL_INVALID_VALUE` whatever the count (`glShaderSource`'s
+    /// strings: Mesa's `shader_source`, after the shader's lookup): glcmd raises it too.
+    Refused,
+    /// NULL removes the object's label (GL 4.6 §20.7): the same as an empty label, which is
+    /// what glcmd records.
+    EmptyLabel,
+    /// Ignored by the GL when the array `of` is NULL (the multi-binds' offsets, strides and
+    /// sizes, GL 4.6 §7.9, §10.3.1): glcmd reads nothing there and records zeros.
+    IgnoredWithout(&'static str),
+}
+
+fn null_rule(f: &Function, p: &Param) -> Option<NullRule> {
+    let base = f.name.trim_end_matches("KHR");
+    match (base, p.name.as_str()) {
+        ("glShaderSource" | "glShaderSourceARB", "string") => Some(NullRule::Refused),
+        ("glObjectLabel" | "glObjectPtrLabel", "label") => Some(NullRule::EmptyLabel),
+        ("glBindVertexBuffers" | "glVertexArrayVertexBuffers", "offsets" | "strides")
+        | ("glBindBuffersRange", "offsets" | "sizes") => Some(NullRule::IgnoredWithout("buffers")),
+        _ => None,
     }
 }
 
@@ -427,7 +477,9 @@ fn write_result(f: &Function, p: &Param, value: &proc_macro2::Ident) -> TokenStr
 }
 
 /// The value an entry point returns when it fails: what the GL returns for "nothing" (-1 for
-/// locations, `GL_INVALID_INDEX` for indices, zero or NULL otherwise).
+/// locations and for the signed indices, `glGetFragDataIndex` and
+/// `glGetProgramResourceLocationIndex`; `GL_INVALID_INDEX` for the unsigned indices; zero or
+/// NULL otherwise). `run/tests/c/refusals.c` compares each with the GL's.
 fn error_return(f: &Function) -> TokenStream {
     if f.ret.is_void() {
         return quote!(());
@@ -436,7 +488,7 @@ fn error_return(f: &Function) -> TokenStream {
         return if f.ret.points_to_const() { quote!(std::ptr::null()) } else { quote!(std::ptr::null_mut()) };
     }
     match f.ret.base.as_str() {
-        "GLint" if f.name.contains("Location") => quote!(-1),
+        "GLint" if f.name.contains("Location") || f.name.ends_with("Index") => quote!(-1),
         "GLuint" if f.name.ends_with("Index") => quote!(u32::MAX),
         "GLsync" => quote!(std::ptr::null()),
         _ => quote!(Default::default()),

@@ -129,6 +129,7 @@ mod capture_writer;
 mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
+pub mod client_indices;
 #[doc(hidden)]
 pub mod context;
 mod debug_groups;

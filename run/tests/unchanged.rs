@@ -17,7 +17,9 @@
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
 //! that ends with work queued: every device is finished before its exit handlers run. And
 //! `tests/c/refusals.c`: calls the GL refuses return and raise what the GL does; and
-//! `tests/c/nulls.c`: NULL arguments answer as the GL answers them.
+//! `tests/c/nulls.c`: NULL arguments answer as the GL answers them; and
+//! `tests/c/client_indices.c` and piglit's tests of the kind: element draws with indices in
+//! client memory draw as directly.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -360,6 +362,66 @@ fn null_arguments_answer_as_the_gl_does() {
             "done=1",
         ],
     );
+}
+
+/// Issue 34 item 6 (`tests/c/client_indices.c`): element draws with indices in client memory
+/// and no element buffer draw the same pixels as directly (Mesa's core profile draws them), in
+/// every form, and with an element buffer bound the pointer stays an offset.
+#[test]
+fn client_memory_indices_draw_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("client_indices.c", "client-indices-egl");
+    assert_lines(
+        &through,
+        &[
+            "glDrawElements(left, client) error=0x0 lit=128 sum=356616",
+            "glMultiDrawElements(left, half right, client) error=0x0 lit=192 sum=534924",
+            "glDrawElements(GL_FLOAT, client) error=0x500 lit=0 sum=0",
+            "glDrawElements(client, no vertex array) error=0x502 lit=0 sum=0",
+            "done=1",
+        ],
+    );
+}
+
+/// The piglit tests of issue 34 item 6 that draw from client-memory indices in a core context:
+/// each passes through glcmd-run as it passes directly.
+#[test]
+fn piglit_client_index_draws_pass_through_glcmd_run() {
+    let bin = Path::new("/usr/lib/x86_64-linux-gnu/piglit/bin");
+    if !tools::require(&[(bin.join("arb_shader_draw_parameters-drawid").to_str().unwrap(), "piglit")]) {
+        return;
+    }
+    let cases: &[(&str, &[&str])] = &[
+        ("arb_shader_draw_parameters-drawid", &["drawid"]),
+        ("arb_shader_draw_parameters-drawid", &["vertexid"]),
+        ("arb_shader_draw_parameters-drawid-indirect", &["drawid"]),
+        ("arb_shader_draw_parameters-drawid-indirect", &["vertexid"]),
+        ("arb_gpu_shader_fp64-tf-interleaved", &[]),
+    ];
+    for (test, args) in cases {
+        let exe = bin.join(test);
+        let mut args = args.to_vec();
+        args.extend(["-auto", "-fbo"]);
+        let result = |through| {
+            let mut command = match through {
+                Through::Direct => Command::new(&exe),
+                Through::GlcmdRun => {
+                    let mut c = Command::new(launcher());
+                    c.arg("--").arg(&exe);
+                    c
+                }
+            };
+            command.args(&args).env("PIGLIT_PLATFORM", "surfaceless_egl").env_remove("DISPLAY");
+            let done = process::run(command, &format!("{test} {args:?} ({through:?})"), TIMEOUT);
+            let out = format!("{}{}", done.stdout, done.stderr);
+            out.lines().find(|l| l.starts_with("PIGLIT: ")).map(str::to_string).unwrap_or(out)
+        };
+        let direct = result(Through::Direct);
+        assert_eq!(direct, r#"PIGLIT: {"result": "pass" }"#, "{test} {args:?} directly");
+        assert_eq!(result(Through::GlcmdRun), direct, "{test} {args:?} through glcmd-run");
+    }
 }
 
 #[test]

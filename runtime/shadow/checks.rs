@@ -64,6 +64,13 @@ impl Shadow {
         self.draw_check(gl_fns, elements).map(|_| ())
     }
 
+    /// The draw check of a non-indexed draw (the vertex array reads no client array), returning
+    /// the vertex array's element buffer (0: none): a draw with client-memory indices
+    /// (`client_indices.rs`) takes its pointers as offsets when there is one.
+    pub fn element_buffer_for_draw(&mut self, gl_fns: &Gl) -> Result<u32, Refusal> {
+        self.draw_check(gl_fns, false).map(|c| c.element)
+    }
+
     /// [`check_draw`](Self::check_draw), returning the draw's view of the vertex array.
     #[inline]
     pub(super) fn draw_check(&mut self, gl_fns: &Gl, elements: bool) -> Result<DrawCache, Refusal> {
@@ -117,9 +124,11 @@ impl Shadow {
 
     /// Before an element draw of `count` indices of `type_` at offset `indices` into the
     /// element buffer: the draw check, and the indices must lie inside the buffer's storage.
-    /// A count or type the GL refuses is left to the GL (it reads nothing).
+    /// A count the GL refuses is left to the GL (it reads nothing); a type it refuses raises its
+    /// `GL_INVALID_ENUM` first (`check_index_type`).
     #[inline]
     pub fn check_indices(&mut self, gl_fns: &Gl, count: GLsizei, type_: GLenum, indices: usize) -> Result<(), Refusal> {
+        self.check_index_type(type_)?;
         let c = self.draw_check(gl_fns, true)?;
         let Some(size) = index_size(type_) else { return Ok(()) };
         if count <= 0 {
@@ -137,6 +146,20 @@ impl Shadow {
         }
     }
 
+    /// Before an element draw's vertex-array checks, in Mesa's order: no vertex array (core
+    /// profile, `GL_INVALID_OPERATION`), then an index type the GL refuses (`GL_INVALID_ENUM`):
+    /// the GL raises those before anything glcmd checks of the element buffer.
+    fn check_index_type(&self, type_: GLenum) -> Result<(), Refusal> {
+        if self.core && self.current_vao == 0 {
+            return Err(Refusal::NoVertexArray);
+        }
+        if index_size(type_).is_none() {
+            let accepted = "GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT";
+            return Err(Refusal::Earlier { argument: "type", value: type_ as i64, accepted, error: gl::INVALID_ENUM });
+        }
+        Ok(())
+    }
+
     /// Before `glMultiDrawElements*`: [`check_indices`](Self::check_indices) for each of the
     /// `drawcount` draws.
     ///
@@ -150,6 +173,7 @@ impl Shadow {
         indices: *const *const std::ffi::c_void,
         drawcount: GLsizei,
     ) -> Result<(), Refusal> {
+        self.check_index_type(type_)?;
         self.draw_check(gl_fns, true)?;
         if counts.is_null() || indices.is_null() {
             return Ok(());

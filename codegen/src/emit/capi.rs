@@ -644,12 +644,89 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
         }
         _ => quote!((#(#names),*)),
     };
+    let created = if matches!(f.name.as_str(), "glGenVertexArrays" | "glCreateVertexArrays") {
+        // SAFETY: the names were written to `arrays` just now.
+        quote!(unsafe { crate::elements::created(n, arrays) };)
+    } else {
+        quote!()
+    };
     quote! {
         #(#prep)*
         let #pattern = #call;
         #(#writes)*
+        #created
         Ok(#ret)
     }
+}
+
+/// The hooks of `elements.rs` (client-memory indices, issue 34 item 6) around a recording entry
+/// point: before an element draw, the draw from client memory where the thread knows the
+/// vertex array has no element buffer (the entry point returns then); after a call that changes
+/// what the thread knows, the update.
+fn element_hooks(f: &Function) -> (TokenStream, TokenStream) {
+    let has = |n: &str| f.params.iter().any(|p| p.name == n);
+    let a = |n: &str| format_ident!("{}", crate::naming::param_ident(n));
+    let after = match f.name.as_str() {
+        "glBindVertexArray" => quote!(crate::elements::bound_vertex_array(array);),
+        "glBindBuffer" => quote!(crate::elements::bound_buffer(target, buffer);),
+        "glVertexArrayElementBuffer" => quote!(crate::elements::vertex_array_element_buffer(vaobj, buffer);),
+        // SAFETY: the GL read `n` names there; so did the recording.
+        "glDeleteVertexArrays" => quote!(unsafe { crate::elements::deleted_vertex_arrays(n, arrays) };),
+        _ => quote!(),
+    };
+    let kind = match f.name.as_str() {
+        "glDrawElements" => "Elements",
+        "glDrawElementsBaseVertex" => "ElementsBaseVertex",
+        "glDrawElementsInstanced" => "ElementsInstanced",
+        "glDrawElementsInstancedBaseVertex" => "ElementsInstancedBaseVertex",
+        "glDrawElementsInstancedBaseInstance" => "ElementsInstancedBaseInstance",
+        "glDrawElementsInstancedBaseVertexBaseInstance" => "ElementsInstancedBaseVertexBaseInstance",
+        "glDrawRangeElements" => "RangeElements",
+        "glDrawRangeElementsBaseVertex" => "RangeElementsBaseVertex",
+        "glMultiDrawElements" => "MultiElements",
+        "glMultiDrawElementsBaseVertex" => "MultiElementsBaseVertex",
+        _ => return (quote!(), after),
+    };
+    let kind = format_ident!("{}", kind);
+    let (mode, count, type_, indices) = (a("mode"), a("count"), a("type"), a("indices"));
+    let client = if f.name.starts_with("glMultiDraw") {
+        let drawcount = a("drawcount");
+        let bv = if has("basevertex") {
+            let b = a("basevertex");
+            quote!(#b)
+        } else {
+            quote!(std::ptr::null())
+        };
+        quote! {
+            // SAFETY: the GL's own contract for these arrays (`elements.rs`).
+            if unsafe { crate::elements::multi(F, glcmd::client_indices::ElementDraw::#kind, #mode, #count, #type_, #indices, #drawcount, #bv) } {
+                return;
+            }
+        }
+    } else {
+        let opt = |n: &str, default: TokenStream| {
+            if has(n) {
+                let v = a(n);
+                quote!(#v as _)
+            } else {
+                default
+            }
+        };
+        let instances = opt("instancecount", quote!(1));
+        let base_vertex = opt("basevertex", quote!(0));
+        let base_instance = opt("baseinstance", quote!(0));
+        let range = if has("start") { quote!((start, end)) } else { quote!((0, 0)) };
+        quote! {
+            let extras = crate::elements::Extras {
+                instances: #instances, base_vertex: #base_vertex, base_instance: #base_instance, range: #range,
+            };
+            // SAFETY: the GL's own contract for `indices` (`elements.rs`).
+            if unsafe { crate::elements::single(F, glcmd::client_indices::ElementDraw::#kind, #mode, #count, #type_, #indices, extras) } {
+                return;
+            }
+        }
+    };
+    (client, after)
 }
 
 /// The entry point of one function.
@@ -684,9 +761,14 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
         ),
         Plan::Record => {
             let body = record_body(f);
+            let (client, after) = element_hooks(f);
             (
                 entry_doc(f, &format!("records `CommandList::{method}` into the calling thread's current list")),
-                quote!(crate::call::record(F, |cur| { #body })),
+                quote! {
+                    #client
+                    crate::call::record(F, |cur| { #body });
+                    #after
+                },
             )
         }
         Plan::RoundTrip => {

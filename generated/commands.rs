@@ -20338,20 +20338,6 @@ unsafe fn exec_bind_buffer_base(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_enum(
-        "target",
-        a0,
-        &[
-            super::enums::ATOMIC_COUNTER_BUFFER,
-            super::enums::SHADER_STORAGE_BUFFER,
-            super::enums::TRANSFORM_FEEDBACK_BUFFER,
-            super::enums::UNIFORM_BUFFER,
-        ],
-        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
     unsafe {
         (gl.BindBufferBase)(a0, a1, a2);
     }
@@ -20367,20 +20353,6 @@ unsafe fn exec_bind_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_enum(
-        "target",
-        a0,
-        &[
-            super::enums::ATOMIC_COUNTER_BUFFER,
-            super::enums::SHADER_STORAGE_BUFFER,
-            super::enums::TRANSFORM_FEEDBACK_BUFFER,
-            super::enums::UNIFORM_BUFFER,
-        ],
-        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -22987,7 +22959,7 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[]) {
         r.refuse(p, why);
         return;
     }
@@ -22996,6 +22968,14 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -23298,7 +23278,11 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -23307,6 +23291,14 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24823,7 +24815,7 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a2 as i64)]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[("drawcount", a2 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24832,6 +24824,14 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24870,8 +24870,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24880,6 +24879,14 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24927,8 +24934,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24937,6 +24943,14 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -25035,7 +25049,11 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -25044,6 +25062,14 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -25083,8 +25109,11 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -25093,6 +25122,14 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -25141,8 +25178,11 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -25151,6 +25191,14 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }

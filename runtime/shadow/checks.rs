@@ -35,15 +35,46 @@ impl Shadow {
     /// it, a draw with a negative count and no vertex array would raise glcmd's
     /// `GL_INVALID_OPERATION` where the GL raises `GL_INVALID_VALUE`.
     pub fn check_draw_arguments(&self, mode: GLenum, counts: &[(&'static str, i64)]) -> Result<(), Refusal> {
-        if let Some(&(argument, value)) = counts.iter().find(|(_, v)| *v < 0) {
-            return Err(Refusal::DrawArgument { argument, value });
+        self.check_draw_counts(counts)?;
+        self.check_draw_mode(mode)
+    }
+
+    /// No count of a draw is negative (`GL_INVALID_VALUE`).
+    pub fn check_draw_counts(&self, counts: &[(&'static str, i64)]) -> Result<(), Refusal> {
+        match counts.iter().find(|(_, v)| *v < 0) {
+            Some(&(argument, value)) => Err(Refusal::DrawArgument { argument, value }),
+            None => Ok(()),
         }
+    }
+
+    /// In a core profile, `mode` is a primitive type of the core profile (`GL_INVALID_ENUM`).
+    pub fn check_draw_mode(&self, mode: GLenum) -> Result<(), Refusal> {
         // POINTS ..= TRIANGLE_FAN, LINES_ADJACENCY ..= PATCHES: not QUADS, QUAD_STRIP, POLYGON.
         let core_mode = mode <= gl::TRIANGLE_FAN || (gl::LINES_ADJACENCY..=gl::PATCHES).contains(&mode);
         if self.core && !core_mode {
             return Err(Refusal::DrawArgument { argument: "mode", value: mode as i64 });
         }
         Ok(())
+    }
+
+    /// Before an indirect draw's buffer checks: `indirect` is a multiple of 4 (the GL refuses
+    /// another with `GL_INVALID_VALUE` before it looks for the indirect buffer, GL 4.6 §10.4).
+    pub fn check_indirect_alignment(&self, indirect: u64) -> Result<(), Refusal> {
+        if indirect % 4 == 0 {
+            return Ok(());
+        }
+        let accepted = "multiples of 4";
+        Err(Refusal::Earlier { argument: "indirect", value: indirect as i64, accepted, error: gl::INVALID_VALUE })
+    }
+
+    /// Before an indirect element draw, first of all: an index type the GL refuses
+    /// (`GL_INVALID_ENUM`, Mesa's `_mesa_validate_DrawElementsIndirect` checks it first).
+    pub fn check_indirect_index_type(&self, type_: GLenum) -> Result<(), Refusal> {
+        if index_size(type_).is_some() {
+            return Ok(());
+        }
+        let accepted = "GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT";
+        Err(Refusal::Earlier { argument: "type", value: type_ as i64, accepted, error: gl::INVALID_ENUM })
     }
 
     /// Before a transform-feedback draw of vertex stream `stream`: the GL refuses a stream at or

@@ -903,9 +903,30 @@ fn draw_checks(
         let stream = arg("stream");
         checks.push(quote!(r.shadow().check_stream(#stream)));
     }
+    if indirect {
+        // Mesa 22's order for indirect draws: counts; the index type; the vertex array (and its
+        // element buffer); the mode; the alignment of `indirect`; the indirect buffer.
+        checks.push(quote!(r.shadow().check_draw_counts(&[#(#counts),*])));
+        if elements {
+            let t = arg("type");
+            checks.push(quote!(r.shadow().check_indirect_index_type(#t)));
+        }
+        let i = arg("indirect");
+        let (n, stride) = indirect_count_stride(f, arg, f.name.contains("IndirectCount"));
+        // DrawArraysIndirectCommand is 4 uints; DrawElementsIndirectCommand is 5.
+        let command: u64 = if elements { 20 } else { 16 };
+        let fb = |check: TokenStream| quote!(#check.map_err(|why| crate::shadow::framebuffer_first(raw, why)));
+        checks.push(fb(quote!(r.shadow().check_draw(raw, #elements))));
+        checks.push(quote!(r.shadow().check_draw_mode(#mode)));
+        checks.push(quote!(r.shadow().check_indirect_alignment(#i as u64)));
+        checks.push(fb(
+            quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
+        ));
+        return checks;
+    }
     let first = checks.len();
     checks.push(quote!(r.shadow().check_draw_arguments(#mode, &[#(#counts),*])));
-    if elements && !indirect {
+    if elements {
         let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
         checks.push(if multi {
             let n = arg(draw_count_param(f).expect("a multi-draw has a draw count"));
@@ -915,15 +936,6 @@ fn draw_checks(
         });
     } else {
         checks.push(quote!(r.shadow().check_draw(raw, #elements)));
-    }
-    if indirect {
-        let i = arg("indirect");
-        let (n, stride) = indirect_count_stride(f, arg, f.name.contains("IndirectCount"));
-        // DrawArraysIndirectCommand is 4 uints; DrawElementsIndirectCommand is 5.
-        let command: u64 = if elements { 20 } else { 16 };
-        checks.push(
-            quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
-        );
     }
     // The GL checks the draw framebuffer before the vertex array and the buffers: a refusal of
     // those raises GL_INVALID_FRAMEBUFFER_OPERATION when the framebuffer is incomplete.

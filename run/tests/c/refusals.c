@@ -136,12 +136,49 @@ static void order(void) {
     E("glDispatchComputeIndirect(no program, no buffer)");
 }
 
+/* Indirect draws, whose order of checks differs from the direct draws' (Mesa 22): the index
+ * type, the vertex array and its element buffer, the mode, the alignment, the indirect buffer. */
+static void indirect_order(void) {
+    glDrawArraysIndirect(GL_QUADS, (void *)4);
+    E("glDrawArraysIndirect(GL_QUADS, no vertex array, no buffer)");
+    glMultiDrawArraysIndirect(GL_QUADS, 0, -1, 0);
+    E("glMultiDrawArraysIndirect(GL_QUADS, drawcount -1)");
+    glDrawElementsIndirect(GL_TRIANGLES, GL_FLOAT, (void *)4);
+    E("glDrawElementsIndirect(GL_FLOAT, no vertex array)");
+    glDrawElementsIndirect(GL_QUADS, GL_UNSIGNED_INT, (void *)4);
+    E("glDrawElementsIndirect(GL_QUADS, no vertex array)");
+    glDrawArraysIndirect(GL_TRIANGLES, (void *)3);
+    E("glDrawArraysIndirect(misaligned, no vertex array)");
+    GLuint vao, buffer;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glDrawArraysIndirect(GL_QUADS, (void *)4);
+    E("glDrawArraysIndirect(GL_QUADS, no buffer)");
+    glDrawArraysIndirect(GL_TRIANGLES, (void *)3);
+    E("glDrawArraysIndirect(misaligned, no buffer)");
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, buffer);
+    glBufferData(GL_DRAW_INDIRECT_BUFFER, 64, NULL, GL_STATIC_DRAW);
+    glDrawArraysIndirect(GL_QUADS, (void *)4000);
+    E("glDrawArraysIndirect(GL_QUADS, past the buffer)");
+    glDrawElementsIndirect(GL_QUADS, GL_UNSIGNED_INT, (void *)4);
+    E("glDrawElementsIndirect(GL_QUADS, no element buffer)");
+    glDrawElementsIndirect(GL_TRIANGLES, GL_FLOAT, (void *)4);
+    E("glDrawElementsIndirect(GL_FLOAT, no element buffer)");
+    glBindVertexArray(0);
+    glDrawArraysIndirect(GL_QUADS, (void *)4);
+    E("glDrawArraysIndirect(GL_QUADS, no vertex array)");
+    glDeleteBuffers(1, &buffer);
+    glDeleteVertexArrays(1, &vao);
+}
+
 int main(void) {
     make_egl_context();
     while (glGetError() != GL_NO_ERROR) {
     }
     returns();
     order();
+    indirect_order();
     printf("done=1\n");
     return 0;
 }

@@ -359,6 +359,9 @@ fn null_arguments_answer_as_the_gl_does() {
             "label_len=0",
             "glBindVertexBuffers(NULL, NULL, NULL) error=0x0",
             "glBindBuffersRange(NULL...) error=0x0",
+            "glTexSubImage2D(NULL) error=0x0",
+            "glTexSubImage1D(GL_TEXTURE_2D, NULL) error=0x500",
+            "texel_after_null_uploads=7,7",
             "done=1",
         ],
     );

@@ -380,9 +380,38 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
             };
             let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
             let nullable = p.nullable;
+            let image = quote! {
+                let image = glcmd::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+            };
+            if !nullable && f.name.contains("SubImage") {
+                // NULL pixels with no unpack buffer: the GL makes all its checks and then reads
+                // nothing (Mesa's `_mesa_validate_pbo_teximage`). glcmd hands no driver NULL
+                // pixels: the call reaches the GL with an empty region (width, height and depth
+                // 0, no bytes), which the GL checks the same way and which writes nothing.
+                let dims: Vec<proc_macro2::Ident> = ["width", "height", "depth"]
+                    .into_iter()
+                    .filter(|n| f.params.iter().any(|q| q.name == *n))
+                    .map(|n| format_ident!("{}", n))
+                    .collect();
+                return Conversion {
+                    prep: vec![quote! {
+                        #image
+                        let empty = #id.is_null() && !cur.list.pixel_state().unpack_buffer;
+                        #(let #dims = if empty { 0 } else { #dims };)*
+                        let #id = if empty {
+                            glcmd::Bytes::Slice(&[])
+                        } else {
+                            // SAFETY: the GL reads the bytes `image` spans at this pointer under
+                            // the list's unpack state, which `unpack` records first.
+                            unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, false)? }
+                        };
+                    }],
+                    arg: Some(quote!(#id)),
+                };
+            }
             Conversion {
                 prep: vec![quote! {
-                    let image = glcmd::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+                    #image
                     // SAFETY: the GL reads the bytes `image` spans at this pointer under
                     // the list's unpack state, which `unpack` records first.
                     let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };

@@ -3,11 +3,12 @@
  * outputs must be equal (issue 30 item 4): where the GL takes NULL for "no array" it reaches
  * the GL as NULL or as what the GL makes of it, and where the GL refuses NULL glcmd raises the
  * GL's error. Not here (known gaps): glCreateShaderProgramv with NULL strings (the GL raises
- * GL_INVALID_VALUE and still returns a program), glTexSubImage* with NULL pixels and no unpack
- * buffer (Mesa ignores the call after its checks; glcmd does not pass NULL pixels to drivers). */
+ * GL_INVALID_VALUE and still returns a program), and glTexSubImage* with NULL pixels, no unpack
+ * buffer and a region past the image (glcmd's empty region passes the GL's bounds check). */
 #define PROGRAM "nulls"
 #define GL_GLEXT_PROTOTYPES
 #include <GL/glcorearb.h>
+#include <string.h>
 #include "egl_pbuffer.h"
 #define E(name) printf("%s error=0x%x\n", name, glGetError())
 int main(void) {
@@ -36,6 +37,20 @@ int main(void) {
     glBindImageTextures(0, 2, NULL); E("glBindImageTextures(NULL)");
     GLuint tex; glGenTextures(1, &tex); glBindTexture(GL_TEXTURE_2D, tex);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexImage2D(NULL)");
+    /* NULL pixels of a sub-image with no unpack buffer: the GL checks the call, then reads and
+     * writes nothing. */
+    unsigned char texels[4 * 4 * 4];
+    memset(texels, 7, sizeof texels);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage2D(NULL)");
+    glTexSubImage1D(GL_TEXTURE_2D, 0, 0, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage1D(GL_TEXTURE_2D, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 100, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage2D(level 100, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, NULL); E("glTexSubImage2D(bad type, NULL)");
+    glTextureSubImage2D(4242, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(no texture, NULL)");
+    glTextureSubImage2D(tex, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(NULL)");
+    memset(texels, 0, sizeof texels);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    printf("texel_after_null_uploads=%d,%d\n", texels[0], texels[63]);
     glClearTexImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glClearTexImage(NULL)");
     glNamedBufferData(buf, 16, NULL, GL_STATIC_DRAW); glClearNamedBufferData(buf, GL_R8, GL_RED, GL_UNSIGNED_BYTE, NULL); E("glClearNamedBufferData(NULL)");
     glDrawBuffers(0, NULL); E("glDrawBuffers(0, NULL)");

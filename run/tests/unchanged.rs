@@ -355,6 +355,7 @@ fn null_arguments_answer_as_the_gl_does() {
         &through,
         &[
             "glShaderSource(0, NULL) error=0x501",
+            "create_shader_program_nonzero=1 glCreateShaderProgramv(0, NULL) error=0x501",
             "glObjectLabel(-1, NULL) error=0x0",
             "label_len=0",
             "glBindVertexBuffers(NULL, NULL, NULL) error=0x0",

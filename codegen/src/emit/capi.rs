@@ -327,8 +327,14 @@ fn strings_conversion(f: &Function, p: &Param, count: &str) -> Conversion {
         })
         .unwrap_or(quote!(std::ptr::null()));
     let null_refused = null_rule(f, p) == Some(NullRule::Refused);
+    let raised_after = if null_rule(f, p) == Some(NullRule::RaisedAfter) {
+        quote!(let null_strings = #id.is_null();)
+    } else {
+        quote!()
+    };
     Conversion {
         prep: vec![quote! {
+            #raised_after
             // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
             let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths, #null_refused)? };
         }],
@@ -345,6 +351,10 @@ enum NullRule {
     /// The GL refuses NULL with `GL_INVALID_VALUE` whatever the count (`glShaderSource`'s
     /// strings: Mesa's `shader_source`, after the shader's lookup): glcmd raises it too.
     Refused,
+    /// The GL raises `GL_INVALID_VALUE` for NULL and goes on with no source
+    /// (`glCreateShaderProgramv`: its `glShaderSource` fails, the compile and link fail, the
+    /// program is returned): glcmd creates it from no strings and raises the error after.
+    RaisedAfter,
     /// NULL removes the object's label (GL 4.6 §20.7): the same as an empty label, which is
     /// what glcmd records.
     EmptyLabel,
@@ -357,6 +367,7 @@ fn null_rule(f: &Function, p: &Param) -> Option<NullRule> {
     let base = f.name.trim_end_matches("KHR");
     match (base, p.name.as_str()) {
         ("glShaderSource" | "glShaderSourceARB", "string") => Some(NullRule::Refused),
+        ("glCreateShaderProgramv", "strings") => Some(NullRule::RaisedAfter),
         ("glObjectLabel" | "glObjectPtrLabel", "label") => Some(NullRule::EmptyLabel),
         ("glBindVertexBuffers" | "glVertexArrayVertexBuffers", "offsets" | "strides")
         | ("glBindBuffersRange", "offsets" | "sizes") => Some(NullRule::IgnoredWithout("buffers")),
@@ -676,6 +687,14 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     let created = if matches!(f.name.as_str(), "glGenVertexArrays" | "glCreateVertexArrays") {
         // SAFETY: the names were written to `arrays` just now.
         quote!(unsafe { crate::elements::created(n, arrays) };)
+    } else if f.params.iter().any(|p| null_rule(f, p) == Some(NullRule::RaisedAfter)) {
+        // The GL's error for NULL strings, after the earlier calls' errors (`NullRule`).
+        quote! {
+            if null_strings {
+                crate::immediate::collect_errors(F);
+                crate::error::raise_gl(glcmd::gl::INVALID_VALUE);
+            }
+        }
     } else {
         quote!()
     };

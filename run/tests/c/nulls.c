@@ -2,9 +2,8 @@
  * one line per call. Run directly and through glcmd-run (run/tests/unchanged.rs), the two
  * outputs must be equal (issue 30 item 4): where the GL takes NULL for "no array" it reaches
  * the GL as NULL or as what the GL makes of it, and where the GL refuses NULL glcmd raises the
- * GL's error. Not here (known gaps): glCreateShaderProgramv with NULL strings (the GL raises
- * GL_INVALID_VALUE and still returns a program), and glTexSubImage* with NULL pixels, no unpack
- * buffer and a region past the image (glcmd's empty region passes the GL's bounds check). */
+ * GL's error. Not here (a known gap): glTexSubImage* with NULL pixels, no unpack buffer and a
+ * region past the image (glcmd's empty region passes the GL's bounds check). */
 #define PROGRAM "nulls"
 #define GL_GLEXT_PROTOTYPES
 #include <GL/glcorearb.h>
@@ -19,6 +18,9 @@ int main(void) {
     glShaderSource(sh, 0, NULL, NULL); E("glShaderSource(0, NULL)");
     const char *s = "void main(){}";
     glShaderSource(sh, 1, &s, NULL); E("glShaderSource(1, s, NULL)");
+    GLuint csp = glCreateShaderProgramv(GL_VERTEX_SHADER, 0, NULL);
+    printf("create_shader_program_nonzero=%d ", csp != 0); E("glCreateShaderProgramv(0, NULL)");
+    GLint linked = -1; glGetProgramiv(csp, GL_LINK_STATUS, &linked); printf("csp_link_status=%d\n", linked);
     GLint len = 0; glGetShaderiv(sh, GL_SHADER_SOURCE_LENGTH, &len); printf("source_length=%d\n", len);
     GLuint buf; glCreateBuffers(1, &buf);
     glObjectLabel(GL_BUFFER, buf, -1, "hello"); E("glObjectLabel(hello)");

@@ -11226,6 +11226,8 @@ impl CommandList {
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glFenceSync.xhtml).
     /// Special: recorded in place; returns a glcmd Sync handle that replay fills in.
     /// Returns the handle of the fence; it becomes a GL sync object when the list replays.
+    /// A fence the GL refuses (a condition or flags it does not accept) returns the null
+    /// handle, as the GL returns 0; it is recorded, so the GL raises its error in order.
     #[track_caller]
     #[inline]
     pub fn fence_sync(
@@ -11233,7 +11235,7 @@ impl CommandList {
         condition: types::GLenum,
         flags: types::GLbitfield,
     ) -> crate::SyncHandle {
-        let sync = crate::SyncHandle::new();
+        let sync = crate::SyncHandle::for_fence(condition, flags);
         self.push_packet(FenceSyncPacket {
             op: <FenceSyncPacket as Packet>::OPCODE,
             condition: arguments::pack_enum(condition),
@@ -20375,6 +20377,20 @@ unsafe fn exec_bind_buffers_base(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
@@ -20403,6 +20419,20 @@ unsafe fn exec_bind_buffers_range(r: &mut Replayer<'_>, p: *const u64) {
         as *const types::GLsizeiptr;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ATOMIC_COUNTER_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
@@ -21000,6 +21030,31 @@ unsafe fn exec_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = r.param::<u8>(c.data) as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -21059,6 +21114,31 @@ unsafe fn exec_clear_buffer_data(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     unsafe {
         r.without_unpack_buffer(unbind4, |gl| (gl.ClearBufferData)(a0, a1, a2, a3, a4));
     }
@@ -21080,6 +21160,31 @@ unsafe fn exec_clear_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -21239,6 +21344,10 @@ unsafe fn exec_clear_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) 
     };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -21253,10 +21362,6 @@ unsafe fn exec_clear_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -21861,6 +21966,56 @@ unsafe fn exec_copy_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "readTarget",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = crate::shadow::check_enum(
+        "writeTarget",
+        a1,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -21948,6 +22103,14 @@ unsafe fn exec_copy_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a2 as i64, a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -21975,14 +22138,6 @@ unsafe fn exec_copy_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -22805,7 +22960,7 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[]) {
         r.refuse(p, why);
         return;
     }
@@ -22814,6 +22969,14 @@ unsafe fn exec_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -23116,7 +23279,11 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const std::ffi::c_void = c.indirect as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -23125,6 +23292,14 @@ unsafe fn exec_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -23615,6 +23790,10 @@ unsafe fn exec_draw_transform_feedback_stream(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_stream(a2) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_draw_arguments(a0, &[]) {
         r.refuse(p, why);
         return;
@@ -23647,6 +23826,10 @@ unsafe fn exec_draw_transform_feedback_stream_instanced(
     let gl = r.gl;
     let raw = r.raw;
     if let Err(why) = r.shadow().check_name(raw, Class::TransformFeedback, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_stream(a2) {
         r.refuse(p, why);
         return;
     }
@@ -23797,6 +23980,31 @@ unsafe fn exec_flush_mapped_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[
+            super::enums::ARRAY_BUFFER,
+            super::enums::ATOMIC_COUNTER_BUFFER,
+            super::enums::COPY_READ_BUFFER,
+            super::enums::COPY_WRITE_BUFFER,
+            super::enums::DISPATCH_INDIRECT_BUFFER,
+            super::enums::DRAW_INDIRECT_BUFFER,
+            super::enums::ELEMENT_ARRAY_BUFFER,
+            super::enums::PARAMETER_BUFFER,
+            super::enums::PIXEL_PACK_BUFFER,
+            super::enums::PIXEL_UNPACK_BUFFER,
+            super::enums::QUERY_BUFFER,
+            super::enums::SHADER_STORAGE_BUFFER,
+            super::enums::TEXTURE_BUFFER,
+            super::enums::TRANSFORM_FEEDBACK_BUFFER,
+            super::enums::UNIFORM_BUFFER,
+        ],
+        "GL_ARRAY_BUFFER, GL_ATOMIC_COUNTER_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_PARAMETER_BUFFER, GL_PIXEL_PACK_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_SHADER_STORAGE_BUFFER, GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -23827,6 +24035,10 @@ unsafe fn exec_flush_mapped_named_buffer_range(r: &mut Replayer<'_>, p: *const u
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -23841,10 +24053,6 @@ unsafe fn exec_flush_mapped_named_buffer_range(r: &mut Replayer<'_>, p: *const u
             true,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -24095,6 +24303,14 @@ unsafe fn exec_get_query_buffer_objecti64v(r: &mut Replayer<'_>, p: *const u64) 
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24103,14 +24319,6 @@ unsafe fn exec_get_query_buffer_objecti64v(r: &mut Replayer<'_>, p: *const u64) 
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24128,6 +24336,14 @@ unsafe fn exec_get_query_buffer_objectiv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24136,14 +24352,6 @@ unsafe fn exec_get_query_buffer_objectiv(r: &mut Replayer<'_>, p: *const u64) {
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24161,6 +24369,14 @@ unsafe fn exec_get_query_buffer_objectui64v(r: &mut Replayer<'_>, p: *const u64)
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24169,14 +24385,6 @@ unsafe fn exec_get_query_buffer_objectui64v(r: &mut Replayer<'_>, p: *const u64)
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 8i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24194,6 +24402,14 @@ unsafe fn exec_get_query_buffer_objectuiv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLintptr = c.offset;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
@@ -24202,14 +24418,6 @@ unsafe fn exec_get_query_buffer_objectuiv(r: &mut Replayer<'_>, p: *const u64) {
         .shadow()
         .check_storage(raw, crate::shadow::StorageOf::Named(a1), a3 as i64, 4i64, false)
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Query, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a1, false) {
         r.refuse(p, why);
         return;
     }
@@ -24253,6 +24461,10 @@ unsafe fn exec_invalidate_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLsizeiptr = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -24267,10 +24479,6 @@ unsafe fn exec_invalidate_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -24608,7 +24816,7 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a2 as i64)]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[("drawcount", a2 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24617,6 +24825,14 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24655,8 +24871,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24665,6 +24880,14 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24712,8 +24935,7 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a3 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
         r.refuse(p, why);
         return;
     }
@@ -24722,6 +24944,14 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         .check_draw(raw, false)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a1 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24820,7 +25050,11 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("drawcount", a3 as i64)]) {
+    if let Err(why) = r.shadow().check_draw_counts(&[("drawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -24829,6 +25063,14 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24868,8 +25110,11 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -24878,6 +25123,14 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24926,8 +25179,11 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("maxdrawcount", a4 as i64)])
-    {
+    if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
     }
@@ -24936,6 +25192,14 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         .check_draw(raw, true)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_draw_mode(a0) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_alignment(a2 as u64) {
         r.refuse(p, why);
         return;
     }
@@ -24977,11 +25241,11 @@ unsafe fn exec_named_buffer_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLenum = c.usage as u32;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -25000,6 +25264,10 @@ unsafe fn exec_named_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const 
     let a3: types::GLboolean = c.commit;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25014,10 +25282,6 @@ unsafe fn exec_named_buffer_page_commitment_arb(r: &mut Replayer<'_>, p: *const 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -25035,6 +25299,10 @@ unsafe fn exec_named_buffer_page_commitment_ext(r: &mut Replayer<'_>, p: *const 
     let a3: types::GLboolean = c.commit;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25049,10 +25317,6 @@ unsafe fn exec_named_buffer_page_commitment_ext(r: &mut Replayer<'_>, p: *const 
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -25075,11 +25339,11 @@ unsafe fn exec_named_buffer_storage(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLbitfield = c.flags;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a1 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -25100,6 +25364,10 @@ unsafe fn exec_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const std::ffi::c_void = r.param::<u8>(c.data) as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a1 as i64, a2 as i64]) {
         r.refuse(p, why);
         return;
@@ -25114,10 +25382,6 @@ unsafe fn exec_named_buffer_sub_data(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -27201,11 +27465,11 @@ unsafe fn exec_sampler_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
+    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
+    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
         r.refuse(p, why);
         return;
     }
@@ -27223,6 +27487,10 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.param) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_not_nan_slice(
         unsafe {
             std::slice::from_raw_parts(
@@ -27235,10 +27503,6 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         },
         "param",
     ) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Sampler, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -27537,6 +27801,15 @@ unsafe fn exec_tex_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
@@ -27554,6 +27827,15 @@ unsafe fn exec_tex_buffer_arb(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
@@ -27571,8 +27853,22 @@ unsafe fn exec_tex_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let a3: types::GLintptr = c.offset;
     let a4: types::GLsizeiptr = c.size;
+    let (a3, a4) = if a2 == 0 { (0, 0) } else { (a3, a4) };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = crate::shadow::check_enum(
+        "target",
+        a0,
+        &[super::enums::TEXTURE_BUFFER],
+        "GL_TEXTURE_BUFFER",
+    ) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -27587,10 +27883,6 @@ unsafe fn exec_tex_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }
@@ -28127,8 +28419,17 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.buffer;
     let a3: types::GLintptr = c.offset;
     let a4: types::GLsizeiptr = c.size;
+    let (a3, a4) = if a2 == 0 { (0, 0) } else { (a3, a4) };
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
@@ -28143,14 +28444,6 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
             false,
         )
     {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
         r.refuse(p, why);
         return;
     }
@@ -28203,11 +28496,11 @@ unsafe fn exec_texture_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
         r.refuse(p, why);
         return;
     }
@@ -28225,6 +28518,10 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.param) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = crate::shadow::check_not_nan_slice(
         unsafe {
             std::slice::from_raw_parts(
@@ -28237,10 +28534,6 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         },
         "param",
     ) {
-        r.refuse(p, why);
-        return;
-    }
-    if let Err(why) = r.shadow().check_name(raw, Class::Texture, a0, true) {
         r.refuse(p, why);
         return;
     }
@@ -28576,15 +28869,15 @@ unsafe fn exec_transform_feedback_buffer_range(r: &mut Replayer<'_>, p: *const u
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
-        r.refuse(p, why);
-        return;
-    }
     if let Err(why) = r.shadow().check_name(raw, Class::TransformFeedback, a0, true) {
         r.refuse(p, why);
         return;
     }
     if let Err(why) = r.shadow().check_name(raw, Class::Buffer, a2, false) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -29828,11 +30121,11 @@ unsafe fn exec_vertex_array_vertex_buffer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizei = c.stride;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
+    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
+    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64]) {
         r.refuse(p, why);
         return;
     }
@@ -29864,11 +30157,11 @@ unsafe fn exec_vertex_array_vertex_buffers(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *const types::GLsizei = r.param::<u8>(c.strides) as *const types::GLsizei;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
+    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = r.shadow().check_name(raw, Class::VertexArray, a0, true) {
+    if let Err(why) = crate::shadow::check_first_count(a1 as u32, a2 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -30699,7 +30992,7 @@ unsafe fn exec_vertex_attrib_i_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a4 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a3, a4 as usize) {
         r.refuse(p, why);
         return;
     }
@@ -30865,7 +31158,7 @@ unsafe fn exec_vertex_attrib_l_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a4: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a4 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a3, a4 as usize) {
         r.refuse(p, why);
         return;
     }
@@ -31003,7 +31296,7 @@ unsafe fn exec_vertex_attrib_pointer(r: &mut Replayer<'_>, p: *const u64) {
     let a5: *const std::ffi::c_void = c.pointer as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_attrib_pointer(a5 as usize) {
+    if let Err(why) = r.shadow().check_attrib_pointer(a0, a4, a5 as usize) {
         r.refuse(p, why);
         return;
     }

@@ -86,39 +86,51 @@ pub const ROW_13: SpecError = SpecError {
     check: Check::Storage,
     error: gl::INVALID_OPERATION,
 };
-/// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
+/// `glInvalidateBufferData`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, "invalid object")
 pub const ROW_14: SpecError = SpecError {
+    function: "glInvalidateBufferData",
+    check: Check::NoSuchObject(Class::Buffer),
+    error: gl::INVALID_VALUE,
+};
+/// `glInvalidateBufferSubData`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, "invalid object")
+pub const ROW_15: SpecError = SpecError {
+    function: "glInvalidateBufferSubData",
+    check: Check::NoSuchObject(Class::Buffer),
+    error: gl::INVALID_VALUE,
+};
+/// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
+pub const ROW_16: SpecError = SpecError {
     function: "glScissorArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// `glTextureView`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.18 (TextureView): INVALID_VALUE if origtexture is not the name of a texture object (the new texture, the other texture argument, is left to the GL: it is created on first use)
-pub const ROW_15: SpecError = SpecError {
+pub const ROW_17: SpecError = SpecError {
     function: "glTextureView",
     check: Check::NoSuchObject(Class::Texture),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferBase`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_16: SpecError = SpecError {
+pub const ROW_18: SpecError = SpecError {
     function: "glTransformFeedbackBufferBase",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferRange`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_17: SpecError = SpecError {
+pub const ROW_19: SpecError = SpecError {
     function: "glTransformFeedbackBufferRange",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glViewportArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_18: SpecError = SpecError {
+pub const ROW_20: SpecError = SpecError {
     function: "glViewportArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// The GL errors of glcmd's checks where a function's differs from the check's usual
 /// one (`Check::usual_error`), from `codegen/src/spec_errors.rs`.
-pub static SPEC_ERRORS: [SpecError; 19usize] = [
+pub static SPEC_ERRORS: [SpecError; 21usize] = [
     ROW_0,
     ROW_1,
     ROW_2,
@@ -138,4 +150,6 @@ pub static SPEC_ERRORS: [SpecError; 19usize] = [
     ROW_16,
     ROW_17,
     ROW_18,
+    ROW_19,
+    ROW_20,
 ];

@@ -16,7 +16,7 @@
 //! current vertex array (offset and stride kept, as Mesa keeps them). Only the name's release,
 //! the GL delete itself, waits for the frame's end. The bindings are read back with `glGet*`
 //! (deletes are rare; the shadow does not follow indexed bindings); the GL errors pending
-//! before are kept for the program (`ReplayState::raise`, in their order), and any error these
+//! before are kept for the program (in `raised`, in their order, as `ReplayState::raise` keeps them), and any error these
 //! calls raise (an unbind the GL refuses while transform feedback is active) is dropped, so the
 //! program sees none of it. Every pname asked is core in the GL 4.5 contexts glcmd serves;
 //! `GL_PARAMETER_BUFFER` is asked only where the context has it.
@@ -45,8 +45,7 @@
 //! query deleted (not ended at its place).
 
 use crate::generated::{enums as gl, types::*, Gl};
-use crate::replay::ReplayState;
-use crate::shadow::Target;
+use crate::shadow::{Shadow, Target};
 
 /// Generic buffer targets and their binding pnames.
 const GENERIC: [(GLenum, GLenum); 14] = [
@@ -77,7 +76,7 @@ const INDEXED: [(GLenum, GLenum, GLenum); 4] = [
 /// Makes the unbinds a delete of `names` of `class` (gl.xml's class name) makes on the current
 /// context, on the GL and in the shadow (the module doc). Classes without such effects (queries,
 /// programs and shaders, syncs) are left alone.
-pub(crate) fn unbound_in_place(g: &Gl, state: &mut ReplayState, class: &str, names: &[GLuint]) {
+pub(crate) fn unbound_in_place(g: &Gl, shadow: &mut Shadow, raised: &mut Vec<GLenum>, class: &str, names: &[GLuint]) {
     let names: Vec<GLuint> = names.iter().copied().filter(|&n| n != 0).collect();
     if names.is_empty() || !(class == "buffer" || follows(class)) {
         return;
@@ -89,12 +88,14 @@ pub(crate) fn unbound_in_place(g: &Gl, state: &mut ReplayState, class: &str, nam
         if e == gl::NO_ERROR {
             break;
         }
-        state.raise(e);
+        if !raised.contains(&e) {
+            raised.push(e);
+        }
     }
     if class == "buffer" {
-        buffers_unbound(g, state, &names);
+        buffers_unbound(g, shadow, &names);
     } else {
-        objects_unbound(g, state, class, &names);
+        objects_unbound(g, shadow, class, &names);
     }
     // Errors of the calls made here (an unbind the GL refuses while transform feedback is
     // active) are glcmd's, not the program's.
@@ -111,7 +112,7 @@ fn int(g: &Gl, pname: GLenum) -> GLint {
 
 /// Unbinds buffer `names` from every binding of the current context, as the GL's
 /// `glDeleteBuffers` does, and tells the shadow.
-fn buffers_unbound(g: &Gl, state: &mut ReplayState, names: &[GLuint]) {
+fn buffers_unbound(g: &Gl, shadow: &mut Shadow, names: &[GLuint]) {
     let int = |pname: GLenum| int(g, pname);
     let int_i = |pname: GLenum, i: GLuint| {
         let mut v: GLint = 0;
@@ -130,7 +131,7 @@ fn buffers_unbound(g: &Gl, state: &mut ReplayState, names: &[GLuint]) {
     // GL_PARAMETER_BUFFER where the context has it (asking one that lacks it would raise an
     // error the diagnostics would pin on the program's delete).
     let parameter =
-        state.shadow.supports(Target::Parameter).then_some((gl::PARAMETER_BUFFER, gl::PARAMETER_BUFFER_BINDING));
+        shadow.supports(Target::Parameter).then_some((gl::PARAMETER_BUFFER, gl::PARAMETER_BUFFER_BINDING));
     for &(target, pname) in GENERIC.iter().chain(parameter.iter()) {
         if names.contains(&(int(pname) as GLuint)) {
             // SAFETY: unbinding a buffer target.
@@ -149,7 +150,7 @@ fn buffers_unbound(g: &Gl, state: &mut ReplayState, names: &[GLuint]) {
             }
         }
     }
-    state.shadow.buffers_unbound(names);
+    shadow.buffers_unbound(names);
 }
 
 /// The classes whose deletes this module follows.
@@ -162,7 +163,7 @@ fn follows(class: &str) -> bool {
 
 /// Unbinds the `names` of `class` (one [`follows`]) from the current context, as the GL's
 /// delete does.
-fn objects_unbound(g: &Gl, state: &mut ReplayState, class: &str, names: &[GLuint]) {
+fn objects_unbound(g: &Gl, shadow: &mut Shadow, class: &str, names: &[GLuint]) {
     let has = |n: GLint| n != 0 && names.contains(&(n as GLuint));
     if class == "texture" {
         for i in 0..int(g, gl::MAX_IMAGE_UNITS).clamp(0, 256) as GLuint {
@@ -194,7 +195,7 @@ fn objects_unbound(g: &Gl, state: &mut ReplayState, class: &str, names: &[GLuint
                 }
             }
             if which == 1 {
-                state.shadow.bind_vertex_array(g, 0);
+                shadow.bind_vertex_array(g, 0);
             }
         }
     }

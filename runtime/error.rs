@@ -129,6 +129,14 @@ pub enum Error {
         error: u32,
     },
 
+    /// A call glcmd refused for its own safety (`reason`, a binding-shadow refusal), raising the
+    /// GL's `error` for it, as a recorded command's refusal does.
+    Skipped {
+        function: &'static str,
+        reason: String,
+        error: u32,
+    },
+
     LinkNotSubmitted {
         program: u32,
     },
@@ -161,7 +169,10 @@ impl Error {
     /// which `get_error` also returns, as the GL's flag would. `None` for glcmd's own conditions (frames, slots, waits, a lost
     /// device) that no GL call raises.
     pub fn gl_error(&self) -> Option<u32> {
-        if let Error::Refused { error, .. } | Error::PixelFormat { gl_error: error, .. } = *self {
+        if let Error::Refused { error, .. }
+        | Error::PixelFormat { gl_error: error, .. }
+        | Error::Skipped { error, .. } = *self
+        {
             return Some(error);
         }
         let (function, check) = self.check()?;
@@ -401,6 +412,7 @@ impl fmt::Display for Error {
                 "{function}: {name} is not the name of a {class} but of a {}; the call was not made",
                 if *class == "program" { "shader" } else { "program" }
             ),
+            Error::Skipped { function, reason, .. } => write!(f, "{function}: {reason}"),
             Error::Refused { function, error } => {
                 write!(f, "{function}: the GL refused the call ({}); its outputs were not written", EnumName(*error))
             }

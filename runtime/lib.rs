@@ -132,6 +132,7 @@ mod capture_writer;
 mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
+pub mod client_indices;
 #[doc(hidden)]
 pub mod client_out;
 #[doc(hidden)]

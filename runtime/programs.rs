@@ -374,14 +374,15 @@ impl Programs {
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
         let epoch = self.epoch.load(Ordering::Acquire);
-        if let Some(v) = recent_lookups::get(self.id, epoch, program, key) {
+        let copy_key = (key.0 as u8, key.1, key.2);
+        if let Some(v) = recent_lookups::get(self.id, epoch, program, copy_key) {
             return Ok(Some(v));
         }
         // Read under the lock with the answer: no change can come between the two.
         let answer =
             self.with_interface(function, program, limit, check, |i| (i.get(key), self.epoch.load(Ordering::Relaxed)))?;
         let Some((Some(v), epoch)) = answer else { return Ok(None) };
-        recent_lookups::keep(self.id, epoch, program, key, v);
+        recent_lookups::keep(self.id, epoch, program, copy_key, v);
         Ok(Some(v))
     }
 

@@ -22,8 +22,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::generated::types::GLuint;
-use crate::programs::Lookup;
 use crate::vocab::hash::FastHash;
+
+/// What a lookup asks, as the cache keys it: the lookup function (`programs::Lookup` as its
+/// `u8`, so this room need not import the cache above it), its auxiliary argument, and the name.
+pub type Key<'a> = (u8, u32, &'a str);
 
 /// Names a thread's copy keeps before it starts again.
 pub const KEPT: usize = 4096;
@@ -35,7 +38,7 @@ struct Recent {
     /// The cache these answers came from (`Programs::id`) and its epoch then.
     owner: u64,
     epoch: u64,
-    answers: HashMap<(GLuint, Lookup, u32), ByName, FastHash>,
+    answers: HashMap<(GLuint, u8, u32), ByName, FastHash>,
     names: usize,
 }
 
@@ -46,7 +49,7 @@ thread_local! {
 /// The answer this thread was given for `key` of `program` by cache `owner` at `epoch`, if it
 /// was given at that very epoch.
 #[inline]
-pub fn get(owner: u64, epoch: u64, program: GLuint, key: (Lookup, u32, &str)) -> Option<i64> {
+pub fn get(owner: u64, epoch: u64, program: GLuint, key: Key) -> Option<i64> {
     RECENT
         .try_with(|r| {
             let r = r.borrow();
@@ -60,7 +63,7 @@ pub fn get(owner: u64, epoch: u64, program: GLuint, key: (Lookup, u32, &str)) ->
 }
 
 /// Keeps an answer cache `owner` gave at `epoch` (read under its lock).
-pub fn keep(owner: u64, epoch: u64, program: GLuint, key: (Lookup, u32, &str), value: i64) {
+pub fn keep(owner: u64, epoch: u64, program: GLuint, key: Key, value: i64) {
     let _ = RECENT.try_with(|r| {
         let mut r = r.borrow_mut();
         if r.owner != owner || r.epoch != epoch || r.names >= KEPT {

@@ -390,7 +390,8 @@ impl Replayer<'_> {
                 names.push(name)
             })
         };
-        crate::delete_effects::unbound_in_place(self.raw, self.state, class, &names);
+        let ReplayState { shadow, raised, .. } = &mut *self.state;
+        crate::delete_effects::unbound_in_place(self.raw, shadow, raised, class, &names);
     }
 }
 

@@ -1,5 +1,6 @@
 //! The special functions: the few GL functions that fit none of the generated kinds, written by
-//! hand. This is the only hand-written module that names GL functions.
+//! hand. With `client_indices.rs` (element draws whose indices the C ABI copied from client
+//! memory), this is the only hand-written module that names GL functions.
 //!
 //! | GL function | glcmd | why |
 //! | --- | --- | --- |

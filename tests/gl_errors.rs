@@ -498,3 +498,67 @@ fn unknown_pname_of_a_one_value_query_is_the_gls_to_judge() {
     // A pname the table lists is answered as before.
     assert_eq!(device.get_program_interfaceiv(program, gl::UNIFORM, gl::ACTIVE_RESOURCES).unwrap(), vec![0]);
 }
+
+#[test]
+fn no_such_object_invalidate_buffer_data_and_sub_data_is_invalid_value() {
+    let d = Direct::new();
+    let data = direct_error(&d, |g| unsafe { (g.InvalidateBufferData)(999_999) });
+    let sub = direct_error(&d, |g| unsafe { (g.InvalidateBufferSubData)(999_999, 0, 4) });
+    let device = device();
+    assert_same("glInvalidateBufferData", through_glcmd(&device, |l| l.invalidate_buffer_data(999_999)), data);
+    assert_same(
+        "glInvalidateBufferSubData",
+        through_glcmd(&device, |l| l.invalidate_buffer_sub_data(999_999, 0, 4)),
+        sub,
+    );
+    assert_eq!((data, sub), (gl::INVALID_VALUE, gl::INVALID_VALUE));
+}
+
+/// `Earlier`: where glcmd refuses a call for its own safety and the GL refuses it for an earlier
+/// reason (a target, a stream, an attribute index, an object name), the error is the GL's.
+#[test]
+fn earlier_arguments_raise_the_gls_error_before_glcmds_checks() {
+    let d = Direct::new();
+    let device = device();
+    // No vertex array is bound on either side: the GL checks the stream first.
+    let cases: [(&str, &dyn Fn(&glcmd::Gl), &dyn Fn(&mut CommandList)); 6] = [
+        (
+            "glDrawTransformFeedbackStream(stream 1000)",
+            &|g| unsafe { (g.DrawTransformFeedbackStream)(gl::POINTS, 0, 1000) },
+            &|l| l.draw_transform_feedback_stream(gl::POINTS, 0, 1000),
+        ),
+        (
+            "glTexBufferRange(GL_TEXTURE_2D, no buffer, offset -1)",
+            &|g| unsafe { (g.TexBufferRange)(gl::TEXTURE_2D, gl::R8, 999_999, -1, 4) },
+            &|l| l.tex_buffer_range(gl::TEXTURE_2D, gl::R8, 999_999, -1, 4),
+        ),
+        (
+            "glTexBufferRange(no buffer, offset -1)",
+            &|g| unsafe { (g.TexBufferRange)(gl::TEXTURE_BUFFER, gl::R8, 999_999, -1, 4) },
+            &|l| l.tex_buffer_range(gl::TEXTURE_BUFFER, gl::R8, 999_999, -1, 4),
+        ),
+        (
+            "glVertexAttribLPointer(index 100000, client address)",
+            &|g| unsafe { (g.VertexAttribLPointer)(100_000, 1, gl::DOUBLE, 0, 16 as *const _) },
+            &|l| l.vertex_attrib_l_pointer(100_000, 1, gl::DOUBLE, 0, 16),
+        ),
+        (
+            "glBufferSubData(GL_TEXTURE_2D, offset -1)",
+            &|g| unsafe { (g.BufferSubData)(gl::TEXTURE_2D, -1, 4, [0u8; 4].as_ptr().cast()) },
+            &|l| l.buffer_sub_data(gl::TEXTURE_2D, -1, &[0u8; 4]),
+        ),
+        (
+            "glCopyBufferSubData(GL_TEXTURE_2D, offset -1)",
+            &|g| unsafe { (g.CopyBufferSubData)(gl::TEXTURE_2D, gl::ARRAY_BUFFER, -1, 0, 4) },
+            &|l| l.copy_buffer_sub_data(gl::TEXTURE_2D, gl::ARRAY_BUFFER, -1, 0, 4),
+        ),
+    ];
+    let mut errors = Vec::new();
+    for (what, direct_call, record) in cases {
+        let direct = direct_error(&d, direct_call);
+        assert_same(what, through_glcmd(&device, record), direct);
+        errors.push(direct);
+    }
+    let (enum_, value) = (gl::INVALID_ENUM, gl::INVALID_VALUE);
+    assert_eq!(errors, [value, enum_, gl::INVALID_OPERATION, value, enum_, enum_]);
+}

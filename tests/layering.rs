@@ -195,6 +195,8 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
         "device",
         "immediate",
         "programs",
+        // the C caller's output pointers, which a generated query fills its vectors from
+        "client_out",
         "capture",
         "CommandList",
         "Device",

@@ -4,7 +4,11 @@
 //! the pname tables, the GL's pixel rules); this module turns pointer + length into a slice:
 //!
 //! * NULL with a length of 0 is an empty slice (the GL accepts it); NULL with a length above 0 is
-//!   `GLCMD_ERROR_NULL_POINTER`; a negative count is `GLCMD_ERROR_INVALID_ARGUMENT`.
+//!   `GLCMD_ERROR_NULL_POINTER`; a negative count is `GLCMD_ERROR_INVALID_ARGUMENT`. Where the
+//!   GL gives NULL a meaning of its own, the generator says what glcmd does (`emit/capi.rs`,
+//!   `NullRule`): NULL reaches the GL as NULL (`option_slice`, the multi-binds), is refused with
+//!   the GL's error (`glShaderSource`), or is recorded as what the GL makes of it (an empty
+//!   label; zeros for arrays the GL ignores).
 //! * A slice borrows the caller's memory for the call (the recording method copies it); one at an
 //!   address not aligned for its type (legal to hand a C driver, undefined for a Rust slice) is
 //!   copied first.
@@ -150,7 +154,8 @@ pub unsafe fn string<'a>(f: &str, argument: &str, p: *const u8, length: Option<i
 }
 
 /// `n` strings (`glShaderSource`): each NUL-terminated, or as long as its entry of `lengths`
-/// when `lengths` is not NULL and the entry is not negative.
+/// when `lengths` is not NULL and the entry is not negative. `null_refused`: the GL refuses a
+/// NULL array whatever `n` (`glShaderSource`), so NULL is an error even for `n` = 0.
 ///
 /// # Safety
 /// `p` points to `n` string pointers, each valid as for [`string`]; `lengths` is NULL or points
@@ -161,7 +166,11 @@ pub unsafe fn strings<'a>(
     p: *const *const u8,
     n: usize,
     lengths: *const i32,
+    null_refused: bool,
 ) -> Result<Vec<&'a str>, CallError> {
+    if null_refused && p.is_null() {
+        return Err(CallError::null(f, argument));
+    }
     // SAFETY: the caller's contract.
     let pointers = unsafe { slice(f, argument, p, n)? };
     // SAFETY: the caller's contract; NULL is "every string NUL-terminated".

@@ -28,6 +28,10 @@ pub struct Thread {
     pub recording: Option<Recording>,
     /// The thread is immediate on `device`: `recording` is its implicit list, always present.
     pub immediate: bool,
+    /// Counts the times the thread became immediate or left it (`immediate::make_immediate`):
+    /// what it knows of its context's state from its own calls (`elements.rs`) holds only
+    /// within one epoch, since other threads may have had the context in between.
+    pub epoch: u64,
 }
 
 /// An immediate thread that exits submits the calls it has pending (as `glFlush` would): a GL
@@ -52,7 +56,7 @@ impl Drop for Thread {
 
 thread_local! {
     pub static THREAD: RefCell<Thread> =
-        const { RefCell::new(Thread { device: None, recording: None, immediate: false }) };
+        const { RefCell::new(Thread { device: None, recording: None, immediate: false, epoch: 0 }) };
 }
 
 fn gone(function: &str) -> CallError {

@@ -320,6 +320,8 @@ pub fn make_immediate(function: &'static str, device: Option<Arc<DeviceEntry>>) 
             return Ok(());
         }
         submit_pending(t, function, false)?;
+        // Another context's state, or this one's after other threads had it (`elements.rs`).
+        t.epoch += 1;
         match device {
             Some(entry) => {
                 let device = entry.device(function)?;

@@ -39,6 +39,7 @@
 //! | [`adopt`] | an application's own EGL or GLX context as a device (also for Rust callers, with full `glcmd::Options`) |
 //! | [`generated`] | the generated entry points and tables; [`lookup`], names to entry points |
 //! | [`special`] | the hand-written special functions |
+//! | [`elements`] | element draws with indices in client memory: what the thread knows of element buffers, the draw from copied indices |
 //! | [`call`] | what each entry point calls: recording, round trips, panics caught |
 //! | [`pixels`], [`sizes`] | pixel and uniform lengths |
 //! | [`immediate`] | immediate threads (`glcmdThreadMakeImmediate`), the deferred-list rule, their counters |
@@ -60,6 +61,7 @@ pub mod c_terms;
 pub mod call;
 pub mod conv;
 pub mod current;
+pub mod elements;
 pub mod error;
 pub mod generated;
 pub mod handles;

@@ -164,6 +164,60 @@ pub fn first_count(f: &Function) -> bool {
     first && count
 }
 
+/// The buffer targets of the core profile and its extensions (`GL_*` names without `GL_`).
+const BUFFER_TARGETS: &[&str] = &[
+    "ARRAY_BUFFER",
+    "ATOMIC_COUNTER_BUFFER",
+    "COPY_READ_BUFFER",
+    "COPY_WRITE_BUFFER",
+    "DISPATCH_INDIRECT_BUFFER",
+    "DRAW_INDIRECT_BUFFER",
+    "ELEMENT_ARRAY_BUFFER",
+    "PARAMETER_BUFFER",
+    "PIXEL_PACK_BUFFER",
+    "PIXEL_UNPACK_BUFFER",
+    "QUERY_BUFFER",
+    "SHADER_STORAGE_BUFFER",
+    "TEXTURE_BUFFER",
+    "TRANSFORM_FEEDBACK_BUFFER",
+    "UNIFORM_BUFFER",
+];
+
+/// The indexed buffer targets (`glBindBuffersBase` and its kin).
+const INDEXED_BUFFER_TARGETS: &[&str] =
+    &["ATOMIC_COUNTER_BUFFER", "SHADER_STORAGE_BUFFER", "TRANSFORM_FEEDBACK_BUFFER", "UNIFORM_BUFFER"];
+
+/// Enum arguments the GL checks before anything glcmd checks, each with the values it accepts
+/// (`GL_*` names without `GL_`): the runtime refuses another value with the GL's
+/// `GL_INVALID_ENUM` before its own checks (`shadow::check_enum`), so a call with a wrong target
+/// and a range or buffer glcmd would refuse raises the GL's error. Mesa checks these targets
+/// first of all (`get_buffer_target`, `_mesa_TexBufferRange`, `_mesa_BindBuffersBase`,
+/// `_mesa_BindBuffersRange`). A value in the list that this context does
+/// not have is left to the later checks.
+pub fn earlier_enums(f: &Function) -> Vec<(&'static str, &'static [&'static str])> {
+    let base = f.name.trim_end_matches("ARB").trim_end_matches("EXT");
+    match base {
+        "glTexBuffer" | "glTexBufferRange" => vec![("target", &["TEXTURE_BUFFER"])],
+        "glBufferSubData" | "glClearBufferSubData" | "glClearBufferData" | "glFlushMappedBufferRange" => {
+            vec![("target", BUFFER_TARGETS)]
+        }
+        "glCopyBufferSubData" => vec![("readTarget", BUFFER_TARGETS), ("writeTarget", BUFFER_TARGETS)],
+        // Not glBindBufferRange and glBindBufferBase: Mesa looks their buffer up first.
+        "glBindBuffersRange" | "glBindBuffersBase" => vec![("target", INDEXED_BUFFER_TARGETS)],
+        _ => Vec::new(),
+    }
+}
+
+/// Functions whose offset and size the GL ignores when their buffer is 0 (it detaches the
+/// buffer, GL 4.6 §8.9): the call reaches the GL with an offset and size of 0 instead, as Mesa
+/// sets them, so no range check of glcmd's refuses what the GL accepts.
+pub fn range_ignored_without_buffer(f: &Function) -> bool {
+    matches!(
+        f.name.as_str(),
+        "glTexBufferRange" | "glTexBufferRangeEXT" | "glTextureBufferRange" | "glTextureBufferRangeEXT"
+    )
+}
+
 /// Extensions whose functions hand the GPU raw addresses or bindless handles (or execute
 /// command streams made of them): an invalid one makes the GPU read or write arbitrary memory,
 /// which glcmd cannot check. Their recorded and create functions are `unsafe`; queries (which

@@ -44,6 +44,9 @@ const COMPRESSED_UPLOAD_NULL: &str = "NULL data of imageSize > 0 with no unpack 
     name up at the C boundary and will not pass NULL to every driver, raises the GL's error for the common \
     mistake and skips the call";
 
+const INVALIDATE: &str = "GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not \
+                          the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, \"invalid object\")";
+
 const QUERY_RESULT: &str = "GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is \
                             INVALID_OPERATION (Mesa: get_query_object, \"out of bounds\")";
 
@@ -63,6 +66,8 @@ pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glGetQueryBufferObjectiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glGetQueryBufferObjectui64v", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glGetQueryBufferObjectuiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
+    row("glInvalidateBufferData", "NoSuchObject(Class::Buffer)", "INVALID_VALUE", INVALIDATE),
+    row("glInvalidateBufferSubData", "NoSuchObject(Class::Buffer)", "INVALID_VALUE", INVALIDATE),
     row("glScissorArrayv", "Wraps", "INVALID_VALUE", ARRAYS),
     row(
         "glTextureView",

@@ -19,8 +19,11 @@
 //! `lifetime.c` (GL in `atexit` handlers, at a thread's end, in a child of `fork`),
 //! `egl_entry.c` (every interposed EGL function's answer and error), `glx_entry.c` (the same for
 //! GLX, on Xvfb), `first_current.c` (no trace of glcmd-run's first look at a context, of every
-//! kind), `reach.c` (every way to reach a GL function) and `reads.c` (reads into memory and into
-//! bound buffers, byte for byte), each against the program run directly.
+//! kind), `reach.c` (every way to reach a GL function), `reads.c` (reads into memory and into
+//! bound buffers, byte for byte), `refusals.c` (calls the GL refuses return and raise what the GL
+//! does), `nulls.c` (NULL arguments answer as the GL answers them) and `client_indices.c` with
+//! piglit's tests of the kind (element draws with indices in client memory draw as directly),
+//! each against the program run directly.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -529,6 +532,137 @@ fn glx_entry_points_answer_and_raise_errors_as_the_driver() {
         "handler: its own clear: pixel 64,128,255,255 version yes gl error 0",
     ] {
         assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+}
+
+/// Runs `tests/c/<source>` directly and through glcmd-run; asserts equal stdout, line by line,
+/// and that glcmd-run adopted the context. Returns glcmd-run's stdout.
+fn same_lines(source: &str, name: &str) -> String {
+    let exe = compile_source(source, name, &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    for (i, (d, t)) in direct.lines().zip(through.lines()).enumerate() {
+        assert_eq!(d, t, "{source}: line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(direct.lines().count(), through.lines().count(), "direct:\n{direct}\nglcmd-run:\n{through}");
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+    through
+}
+
+/// `through` has each of the `expected` lines: what the GL specifies, so that both runs being
+/// wrong in one way fails too.
+fn assert_lines(through: &str, expected: &[&str]) {
+    for expected in expected {
+        assert!(through.lines().any(|l| l == *expected), "no line `{expected}` in:\n{through}");
+    }
+}
+
+/// Issue 30 item 3 and issue 34 item 4 (`tests/c/refusals.c`): calls the GL refuses, or that
+/// glcmd refuses for its own safety where the GL would refuse them for an earlier reason, return
+/// what the GL returns and raise the GL's error, line for line as directly.
+#[test]
+fn refused_calls_return_and_raise_what_the_gl_does() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("refusals.c", "refusals-egl");
+    assert_lines(
+        &through,
+        &[
+            "fence_bad_condition_nonzero=0 glFenceSync(0, 0) error=0x500",
+            "fence_bad_flags_nonzero=0 glFenceSync(flags 1) error=0x501",
+            "fence_nonzero=1 glFenceSync error=0x0",
+            "glDrawTransformFeedbackStream(stream 1000, no vertex array) error=0x501",
+            "glTexBufferRange(GL_TEXTURE_2D, no buffer, -1) error=0x500",
+            "glVertexAttribLPointer(index 100000, client pointer) error=0x501",
+            "glInvalidateBufferData(4242) error=0x501",
+            "done=1",
+        ],
+    );
+}
+
+/// Issue 30 item 4 (`tests/c/nulls.c`): NULL pointer arguments reach the GL as the GL takes
+/// them (NULL, or what the GL makes of it), and where the GL refuses NULL, glcmd raises its error.
+#[test]
+fn null_arguments_answer_as_the_gl_does() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("nulls.c", "nulls-egl");
+    assert_lines(
+        &through,
+        &[
+            "glShaderSource(0, NULL) error=0x501",
+            "create_shader_program_nonzero=1 glCreateShaderProgramv(0, NULL) error=0x501",
+            "glObjectLabel(-1, NULL) error=0x0",
+            "label_len=0",
+            "glBindVertexBuffers(NULL, NULL, NULL) error=0x0",
+            "glBindBuffersRange(NULL...) error=0x0",
+            "glTexSubImage2D(NULL) error=0x0",
+            "glTexSubImage1D(GL_TEXTURE_2D, NULL) error=0x500",
+            "texel_after_null_uploads=7,7",
+            "done=1",
+        ],
+    );
+}
+
+/// Issue 34 item 6 (`tests/c/client_indices.c`): element draws with indices in client memory
+/// and no element buffer draw the same pixels as directly (Mesa's core profile draws them), in
+/// every form, and with an element buffer bound the pointer stays an offset.
+#[test]
+fn client_memory_indices_draw_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("client_indices.c", "client-indices-egl");
+    assert_lines(
+        &through,
+        &[
+            "glDrawElements(left, client) error=0x0 lit=128 sum=356616",
+            "glMultiDrawElements(left, half right, client) error=0x0 lit=192 sum=534924",
+            "glDrawElements(GL_FLOAT, client) error=0x500 lit=0 sum=0",
+            "glDrawElements(client, no vertex array) error=0x502 lit=0 sum=0",
+            "done=1",
+        ],
+    );
+}
+
+/// The piglit tests of issue 34 item 6 that draw from client-memory indices in a core context:
+/// each passes through glcmd-run as it passes directly.
+#[test]
+fn piglit_client_index_draws_pass_through_glcmd_run() {
+    let bin = Path::new("/usr/lib/x86_64-linux-gnu/piglit/bin");
+    if !tools::require(&[(bin.join("arb_shader_draw_parameters-drawid").to_str().unwrap(), "piglit")]) {
+        return;
+    }
+    let cases: &[(&str, &[&str])] = &[
+        ("arb_shader_draw_parameters-drawid", &["drawid"]),
+        ("arb_shader_draw_parameters-drawid", &["vertexid"]),
+        ("arb_shader_draw_parameters-drawid-indirect", &["drawid"]),
+        ("arb_shader_draw_parameters-drawid-indirect", &["vertexid"]),
+        ("arb_gpu_shader_fp64-tf-interleaved", &[]),
+    ];
+    for (test, args) in cases {
+        let exe = bin.join(test);
+        let mut args = args.to_vec();
+        args.extend(["-auto", "-fbo"]);
+        let result = |through| {
+            let mut command = match through {
+                Through::Direct => Command::new(&exe),
+                Through::GlcmdRun => {
+                    let mut c = Command::new(launcher());
+                    c.arg("--").arg(&exe);
+                    c
+                }
+            };
+            command.args(&args).env("PIGLIT_PLATFORM", "surfaceless_egl").env_remove("DISPLAY");
+            let done = process::run(command, &format!("{test} {args:?} ({through:?})"), TIMEOUT);
+            let out = format!("{}{}", done.stdout, done.stderr);
+            out.lines().find(|l| l.starts_with("PIGLIT: ")).map(str::to_string).unwrap_or(out)
+        };
+        let direct = result(Through::Direct);
+        assert_eq!(direct, r#"PIGLIT: {"result": "pass" }"#, "{test} {args:?} directly");
+        assert_eq!(result(Through::GlcmdRun), direct, "{test} {args:?} through glcmd-run");
     }
 }
 

@@ -183,14 +183,36 @@ impl Shadow {
         }
     }
 
-    /// Before `glVertexAttrib*Pointer`: a non-zero pointer with no `GL_ARRAY_BUFFER` is a client
-    /// address.
-    pub fn check_attrib_pointer(&self, pointer: usize) -> Result<(), Refusal> {
-        if pointer != 0 && self.context[Target::Array.slot()] == 0 {
-            Err(Refusal::NoBuffer { target: Target::Array, vertex_array: None })
-        } else {
-            Ok(())
+    /// Before `glVertexAttrib*Pointer(index, .., stride, pointer)`: a non-zero pointer with no
+    /// `GL_ARRAY_BUFFER` is a client address. Such a call is refused with the error of the GL's
+    /// earlier checks where one fails (Mesa's order: the index, then no vertex array in a core
+    /// profile, then the stride, then the client address), else with glcmd's.
+    pub fn check_attrib_pointer(&self, index: GLuint, stride: GLsizei, pointer: usize) -> Result<(), Refusal> {
+        if pointer == 0 || self.context[Target::Array.slot()] != 0 {
+            return Ok(());
         }
+        if index >= self.gl_max_attribs {
+            let accepted = "indices below GL_MAX_VERTEX_ATTRIBS";
+            return Err(Refusal::Earlier {
+                argument: "index",
+                value: index as i64,
+                accepted,
+                error: gl::INVALID_VALUE,
+            });
+        }
+        if self.core && self.current_vao == 0 {
+            return Err(Refusal::NoVertexArray);
+        }
+        if !(0..=self.max_stride).contains(&stride) {
+            let accepted = "strides from 0 to GL_MAX_VERTEX_ATTRIB_STRIDE";
+            return Err(Refusal::Earlier {
+                argument: "stride",
+                value: stride as i64,
+                accepted,
+                error: gl::INVALID_VALUE,
+            });
+        }
+        Err(Refusal::NoBuffer { target: Target::Array, vertex_array: None })
     }
 
     /// After `glVertexAttrib{,I,L}Pointer(index, size, type, .., stride, pointer)` ran:

@@ -35,9 +35,20 @@ impl Shadow {
     /// it, a draw with a negative count and no vertex array would raise glcmd's
     /// `GL_INVALID_OPERATION` where the GL raises `GL_INVALID_VALUE`.
     pub fn check_draw_arguments(&self, mode: GLenum, counts: &[(&'static str, i64)]) -> Result<(), Refusal> {
-        if let Some(&(argument, value)) = counts.iter().find(|(_, v)| *v < 0) {
-            return Err(Refusal::DrawArgument { argument, value });
+        self.check_draw_counts(counts)?;
+        self.check_draw_mode(mode)
+    }
+
+    /// No count of a draw is negative (`GL_INVALID_VALUE`).
+    pub fn check_draw_counts(&self, counts: &[(&'static str, i64)]) -> Result<(), Refusal> {
+        match counts.iter().find(|(_, v)| *v < 0) {
+            Some(&(argument, value)) => Err(Refusal::DrawArgument { argument, value }),
+            None => Ok(()),
         }
+    }
+
+    /// In a core profile, `mode` is a primitive type of the core profile (`GL_INVALID_ENUM`).
+    pub fn check_draw_mode(&self, mode: GLenum) -> Result<(), Refusal> {
         // POINTS ..= TRIANGLE_FAN, LINES_ADJACENCY ..= PATCHES: not QUADS, QUAD_STRIP, POLYGON.
         let core_mode = mode <= gl::TRIANGLE_FAN || (gl::LINES_ADJACENCY..=gl::PATCHES).contains(&mode);
         if self.core && !core_mode {
@@ -46,11 +57,49 @@ impl Shadow {
         Ok(())
     }
 
+    /// Before an indirect draw's buffer checks: `indirect` is a multiple of 4 (the GL refuses
+    /// another with `GL_INVALID_VALUE` before it looks for the indirect buffer, GL 4.6 §10.4).
+    pub fn check_indirect_alignment(&self, indirect: u64) -> Result<(), Refusal> {
+        if indirect % 4 == 0 {
+            return Ok(());
+        }
+        let accepted = "multiples of 4";
+        Err(Refusal::Earlier { argument: "indirect", value: indirect as i64, accepted, error: gl::INVALID_VALUE })
+    }
+
+    /// Before an indirect element draw, first of all: an index type the GL refuses
+    /// (`GL_INVALID_ENUM`, Mesa's `_mesa_validate_DrawElementsIndirect` checks it first).
+    pub fn check_indirect_index_type(&self, type_: GLenum) -> Result<(), Refusal> {
+        if index_size(type_).is_some() {
+            return Ok(());
+        }
+        let accepted = "GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT";
+        Err(Refusal::Earlier { argument: "type", value: type_ as i64, accepted, error: gl::INVALID_ENUM })
+    }
+
+    /// Before a transform-feedback draw of vertex stream `stream`: the GL refuses a stream at or
+    /// past `GL_MAX_VERTEX_STREAMS` with `GL_INVALID_VALUE` before it checks the mode and the
+    /// vertex array (Mesa's `validate_draw_transform_feedback`), so glcmd checks it first too.
+    pub fn check_stream(&self, stream: GLuint) -> Result<(), Refusal> {
+        if stream < self.max_streams {
+            return Ok(());
+        }
+        let accepted = "streams below GL_MAX_VERTEX_STREAMS";
+        Err(Refusal::Earlier { argument: "stream", value: stream as i64, accepted, error: gl::INVALID_VALUE })
+    }
+
     /// Before a draw: the current vertex array reads no client array, and (for element draws)
     /// has an element buffer. A stale vertex array is read back from the GL first.
     #[inline]
     pub fn check_draw(&mut self, gl_fns: &Gl, elements: bool) -> Result<(), Refusal> {
         self.draw_check(gl_fns, elements).map(|_| ())
+    }
+
+    /// The draw check of a non-indexed draw (the vertex array reads no client array), returning
+    /// the vertex array's element buffer (0: none): a draw with client-memory indices
+    /// (`client_indices.rs`) takes its pointers as offsets when there is one.
+    pub fn element_buffer_for_draw(&mut self, gl_fns: &Gl) -> Result<u32, Refusal> {
+        self.draw_check(gl_fns, false).map(|c| c.element)
     }
 
     /// [`check_draw`](Self::check_draw), returning the draw's view of the vertex array.
@@ -106,9 +155,11 @@ impl Shadow {
 
     /// Before an element draw of `count` indices of `type_` at offset `indices` into the
     /// element buffer: the draw check, and the indices must lie inside the buffer's storage.
-    /// A count or type the GL refuses is left to the GL (it reads nothing).
+    /// A count the GL refuses is left to the GL (it reads nothing); a type it refuses raises its
+    /// `GL_INVALID_ENUM` first (`check_index_type`).
     #[inline]
     pub fn check_indices(&mut self, gl_fns: &Gl, count: GLsizei, type_: GLenum, indices: usize) -> Result<(), Refusal> {
+        self.check_index_type(type_)?;
         let c = self.draw_check(gl_fns, true)?;
         let Some(size) = index_size(type_) else { return Ok(()) };
         if count <= 0 {
@@ -126,6 +177,20 @@ impl Shadow {
         }
     }
 
+    /// Before an element draw's vertex-array checks, in Mesa's order: no vertex array (core
+    /// profile, `GL_INVALID_OPERATION`), then an index type the GL refuses (`GL_INVALID_ENUM`):
+    /// the GL raises those before anything glcmd checks of the element buffer.
+    fn check_index_type(&self, type_: GLenum) -> Result<(), Refusal> {
+        if self.core && self.current_vao == 0 {
+            return Err(Refusal::NoVertexArray);
+        }
+        if index_size(type_).is_none() {
+            let accepted = "GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT";
+            return Err(Refusal::Earlier { argument: "type", value: type_ as i64, accepted, error: gl::INVALID_ENUM });
+        }
+        Ok(())
+    }
+
     /// Before `glMultiDrawElements*`: [`check_indices`](Self::check_indices) for each of the
     /// `drawcount` draws.
     ///
@@ -139,6 +204,7 @@ impl Shadow {
         indices: *const *const std::ffi::c_void,
         drawcount: GLsizei,
     ) -> Result<(), Refusal> {
+        self.check_index_type(type_)?;
         self.draw_check(gl_fns, true)?;
         if counts.is_null() || indices.is_null() {
             return Ok(());

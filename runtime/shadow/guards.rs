@@ -75,6 +75,23 @@ pub fn check_first_count(first: u32, count: i64) -> Result<(), Refusal> {
     }
 }
 
+/// Before glcmd's own checks of a call whose `argument` must be one of `accepted` (`names`
+/// spells them): a value the GL refuses with `GL_INVALID_ENUM` before anything glcmd checks
+/// (Mesa's `glTexBufferRange` checks its target first of all) is refused with that error, so a
+/// later check of glcmd's cannot raise another one.
+pub fn check_enum(
+    argument: &'static str,
+    value: GLenum,
+    accepted: &[GLenum],
+    names: &'static str,
+) -> Result<(), Refusal> {
+    if accepted.contains(&value) {
+        Ok(())
+    } else {
+        Err(Refusal::Earlier { argument, value: value as i64, accepted: names, error: gl::INVALID_ENUM })
+    }
+}
+
 /// A draw refused for its vertex array or buffers (`why`): the GL checks the draw framebuffer's
 /// completeness first, so an incomplete one is the refusal instead (its
 /// `GL_INVALID_FRAMEBUFFER_OPERATION`). Asked of the GL only on the way to a refusal.

@@ -87,8 +87,8 @@ mod vao;
 pub use crate::vocab::class::Class;
 pub use binds::AttribKind;
 pub use guards::{
-    check_first_count, check_not_nan, check_not_nan_slice, check_not_pinned, check_ranges, check_texture_level,
-    framebuffer_first,
+    check_enum, check_first_count, check_not_nan, check_not_nan_slice, check_not_pinned, check_ranges,
+    check_texture_level, framebuffer_first,
 };
 pub use refusal::Refusal;
 pub use state::Shadow;

@@ -43,6 +43,9 @@ pub enum Refusal {
     /// A range of `len` bytes at `offset` of buffer `buffer`'s storage (or mapping, `mapped`) of
     /// `size` bytes that passes its end.
     Storage { buffer: u32, offset: u64, len: u64, size: u64, mapped: bool },
+    /// An argument the GL refuses with `error` before any check glcmd makes for its own safety
+    /// (`Check::Earlier`): `argument` is `value`, outside what the GL accepts (`accepted`).
+    Earlier { argument: &'static str, value: i64, accepted: &'static str, error: GLenum },
 }
 
 impl Refusal {
@@ -64,6 +67,7 @@ impl Refusal {
             Refusal::Overrun { .. } => Check::Overrun,
             Refusal::Storage { .. } => Check::Storage,
             Refusal::Framebuffer { .. } => Check::Framebuffer,
+            Refusal::Earlier { error, .. } => Check::Earlier(*error),
         }
     }
 
@@ -176,6 +180,12 @@ impl std::fmt::Display for Refusal {
                      arithmetic would write outside the buffer); keep offset + size within the buffer"
                 )
             }
+            Refusal::Earlier { argument, value, accepted, error } => write!(
+                f,
+                "`{argument}` is {value:#x} ({value}), but the GL accepts only {accepted}: the GL raises {} for it \
+                 before the checks glcmd makes for its own safety, so glcmd skipped the call with that error",
+                crate::vocab::EnumName(*error)
+            ),
             Refusal::OffsetWithoutBuffer { offset } => write!(
                 f,
                 "buffer 0 with offset {offset:#x}: with no buffer the offset would be a client address, so glcmd \

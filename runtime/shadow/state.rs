@@ -23,6 +23,11 @@ pub struct Shadow {
     /// `GL_MAX_VERTEX_ATTRIBS` and `GL_MAX_VERTEX_ATTRIB_BINDINGS`, capped at `MAX_ATTRIBS`.
     pub(super) max_attribs: u32,
     pub(super) max_bindings: u32,
+    /// `GL_MAX_VERTEX_ATTRIBS` as the GL gives it (not capped): an attribute index the GL
+    /// refuses before any check of glcmd's.
+    pub(super) gl_max_attribs: u32,
+    /// `GL_MAX_VERTEX_STREAMS` (4 when the GL does not say): a stream the GL refuses first.
+    pub(super) max_streams: u32,
     /// `GL_MAX_VERTEX_ATTRIB_STRIDE` (2048 when the GL does not say).
     pub(super) max_stride: i32,
     /// A core-profile context: vertex array object 0 cannot be drawn with.
@@ -60,6 +65,8 @@ impl Shadow {
         };
         let max_attribs = (get(gl::MAX_VERTEX_ATTRIBS).max(16) as u32).min(MAX_ATTRIBS as u32);
         let max_bindings = (get(gl::MAX_VERTEX_ATTRIB_BINDINGS).max(16) as u32).min(MAX_ATTRIBS as u32);
+        let gl_max_attribs = get(gl::MAX_VERTEX_ATTRIBS).max(16) as u32;
+        let streams = get(gl::MAX_VERTEX_STREAMS);
         let stride = get(gl::MAX_VERTEX_ATTRIB_STRIDE);
         let core = get(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0;
         let unsupported = unsupported_targets(gl_fns);
@@ -73,6 +80,8 @@ impl Shadow {
             generation: 1,
             max_attribs,
             max_bindings,
+            gl_max_attribs,
+            max_streams: if streams > 0 { streams as u32 } else { 4 },
             max_stride: if stride > 0 { stride } else { 2048 },
             core,
             unsupported,

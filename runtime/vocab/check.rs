@@ -27,7 +27,11 @@
 //!
 //! Where two checks apply to one call the GL's order decides which error is raised (Mesa checks
 //! a draw's count and mode before its vertex array): the checks that mirror the earlier ones
-//! run first, so the error is the GL's.
+//! run first, so the error is the GL's. Replay checks object names before ranges and storage
+//! (Mesa's `_mesa_lookup_*_err` comes before its range checks); an argument the GL refuses
+//! before anything glcmd checks (a target, a stream, an attribute index or stride) is checked
+//! first of all, with the GL's error ([`Check::Earlier`]): so glcmd's own safety check comes
+//! last, and a call the GL would refuse anyway raises the GL's error.
 
 use crate::generated::{enums as gl, types::GLenum};
 
@@ -79,6 +83,10 @@ pub enum Check {
     /// A NULL array or output pointer of a C entry point where the GL would read or write
     /// through it.
     NullPointer,
+    /// An argument the GL refuses, with this error, before the check glcmd makes for its own
+    /// safety (a target, a stream, an attribute index): glcmd checks it first, so the call raises
+    /// the GL's error, not glcmd's.
+    Earlier(GLenum),
 }
 
 impl Check {
@@ -96,6 +104,7 @@ impl Check {
             | Check::NullPointer => gl::INVALID_VALUE,
             Check::Mode | Check::UnknownPname => gl::INVALID_ENUM,
             Check::OutOfMemory => gl::OUT_OF_MEMORY,
+            Check::Earlier(error) => error,
             Check::Framebuffer => gl::INVALID_FRAMEBUFFER_OPERATION,
             Check::NoSuchObject(_)
             | Check::OtherClass(_)

@@ -229,6 +229,22 @@ fn slice_conversion(f: &Function, p: &Param, rule: &Rule, target: Target) -> Con
                 arg: Some(quote!(#id.as_deref())),
             }
         }
+        Rule::Param(x) if matches!(null_rule(f, p), Some(NullRule::IgnoredWithout(_))) => {
+            let Some(NullRule::IgnoredWithout(of)) = null_rule(f, p) else { unreachable!() };
+            let (n, of) = (len_of(f, x), format_ident!("{}", of));
+            Conversion {
+                prep: vec![quote! {
+                    // The GL does not read this array when `buffers` is NULL: nor does glcmd.
+                    let #id = if #of.is_none() {
+                        std::borrow::Cow::Owned(vec![0; #n])
+                    } else {
+                        // SAFETY: the GL reads this many values at this pointer; so does glcmd.
+                        unsafe { crate::conv::slice(F, #name, #id as *const #elem, #n)? }
+                    };
+                }],
+                arg: Some(quote!(&*#id)),
+            }
+        }
         // `&*`: a plain slice, also where the method is generic over its element.
         Rule::Param(x) => Conversion { prep: vec![slice(len_of(f, x))], arg: Some(quote!(&*#id)) },
         Rule::Quotient(x, d) => {
@@ -283,13 +299,18 @@ fn string_conversion(f: &Function, p: &Param) -> Conversion {
             quote!(Some(#l as i64))
         })
         .unwrap_or(quote!(None));
-    Conversion {
-        prep: vec![quote! {
+    let read = if null_rule(f, p) == Some(NullRule::EmptyLabel) {
+        quote! {
+            // NULL removes the label, as an empty one does.
+            let #id = if #id.is_null() { "" } else { unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? } };
+        }
+    } else {
+        quote! {
             // SAFETY: a NUL-terminated string, or `length` bytes when that is not negative.
             let #id = unsafe { crate::conv::string(F, #name, #id as *const u8, #length)? };
-        }],
-        arg: Some(quote!(#id)),
-    }
+        }
+    };
+    Conversion { prep: vec![read], arg: Some(quote!(#id)) }
 }
 
 /// An array of `count` input strings, with its parallel `length` array if it has one.
@@ -305,12 +326,52 @@ fn strings_conversion(f: &Function, p: &Param, count: &str) -> Conversion {
             quote!(#l as *const i32)
         })
         .unwrap_or(quote!(std::ptr::null()));
+    let null_refused = null_rule(f, p) == Some(NullRule::Refused);
+    let raised_after = if null_rule(f, p) == Some(NullRule::RaisedAfter) {
+        quote!(let null_strings = #id.is_null();)
+    } else {
+        quote!()
+    };
     Conversion {
         prep: vec![quote! {
+            #raised_after
             // SAFETY: `count` strings, each NUL-terminated or as long as its `length` entry.
-            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths)? };
+            let #id = unsafe { crate::conv::strings(F, #name, #id as *const *const u8, #n, #lengths, #null_refused)? };
         }],
         arg: Some(quote!(&*#id)),
+    }
+}
+
+/// What the GL does with a NULL pointer argument where it neither reads nor writes through it
+/// for a count of 0, or where NULL has a meaning of its own; anything not here is an array the
+/// GL reads (NULL with a count of 0 reads nothing, as an empty array) or a `nullable` one (NULL
+/// reaches the GL as NULL, `classify::NULLABLE`). Mesa 22 is the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NullRule {
+    /// The GL refuses NULL with `GL_INVALID_VALUE` whatever the count (`glShaderSource`'s
+    /// strings: Mesa's `shader_source`, after the shader's lookup): glcmd raises it too.
+    Refused,
+    /// The GL raises `GL_INVALID_VALUE` for NULL and goes on with no source
+    /// (`glCreateShaderProgramv`: its `glShaderSource` fails, the compile and link fail, the
+    /// program is returned): glcmd creates it from no strings and raises the error after.
+    RaisedAfter,
+    /// NULL removes the object's label (GL 4.6 §20.7): the same as an empty label, which is
+    /// what glcmd records.
+    EmptyLabel,
+    /// Ignored by the GL when the array `of` is NULL (the multi-binds' offsets, strides and
+    /// sizes, GL 4.6 §7.9, §10.3.1): glcmd reads nothing there and records zeros.
+    IgnoredWithout(&'static str),
+}
+
+fn null_rule(f: &Function, p: &Param) -> Option<NullRule> {
+    let base = f.name.trim_end_matches("KHR");
+    match (base, p.name.as_str()) {
+        ("glShaderSource" | "glShaderSourceARB", "string") => Some(NullRule::Refused),
+        ("glCreateShaderProgramv", "strings") => Some(NullRule::RaisedAfter),
+        ("glObjectLabel" | "glObjectPtrLabel", "label") => Some(NullRule::EmptyLabel),
+        ("glBindVertexBuffers" | "glVertexArrayVertexBuffers", "offsets" | "strides")
+        | ("glBindBuffersRange", "offsets" | "sizes") => Some(NullRule::IgnoredWithout("buffers")),
+        _ => None,
     }
 }
 
@@ -330,9 +391,38 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
             };
             let (w, h, d) = (dim("width"), dim("height"), dim("depth"));
             let nullable = p.nullable;
+            let image = quote! {
+                let image = glcmd::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+            };
+            if !nullable && f.name.contains("SubImage") {
+                // NULL pixels with no unpack buffer: the GL makes all its checks and then reads
+                // nothing (Mesa's `_mesa_validate_pbo_teximage`). glcmd hands no driver NULL
+                // pixels: the call reaches the GL with an empty region (width, height and depth
+                // 0, no bytes), which the GL checks the same way and which writes nothing.
+                let dims: Vec<proc_macro2::Ident> = ["width", "height", "depth"]
+                    .into_iter()
+                    .filter(|n| f.params.iter().any(|q| q.name == *n))
+                    .map(|n| format_ident!("{}", n))
+                    .collect();
+                return Conversion {
+                    prep: vec![quote! {
+                        #image
+                        let empty = #id.is_null() && !cur.list.pixel_state().unpack_buffer;
+                        #(let #dims = if empty { 0 } else { #dims };)*
+                        let #id = if empty {
+                            glcmd::Bytes::Slice(&[])
+                        } else {
+                            // SAFETY: the GL reads the bytes `image` spans at this pointer under
+                            // the list's unpack state, which `unpack` records first.
+                            unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, false)? }
+                        };
+                    }],
+                    arg: Some(quote!(#id)),
+                };
+            }
             Conversion {
                 prep: vec![quote! {
-                    let image = glcmd::pixels::Image { dims: #dims, width: #w, height: #h, depth: #d, format, type_ };
+                    #image
                     // SAFETY: the GL reads the bytes `image` spans at this pointer under
                     // the list's unpack state, which `unpack` records first.
                     let #id = unsafe { crate::pixels::unpack(cur, F, #name, #id as *const u8, image, #nullable)? };
@@ -440,7 +530,9 @@ fn write_result(f: &Function, p: &Param, value: &proc_macro2::Ident) -> TokenStr
 }
 
 /// The value an entry point returns when it fails: what the GL returns for "nothing" (-1 for
-/// locations, `GL_INVALID_INDEX` for indices, zero or NULL otherwise).
+/// locations and for the signed indices, `glGetFragDataIndex` and
+/// `glGetProgramResourceLocationIndex`; `GL_INVALID_INDEX` for the unsigned indices; zero or
+/// NULL otherwise). `run/tests/c/refusals.c` compares each with the GL's.
 fn error_return(f: &Function) -> TokenStream {
     if f.ret.is_void() {
         return quote!(());
@@ -449,7 +541,7 @@ fn error_return(f: &Function) -> TokenStream {
         return if f.ret.points_to_const() { quote!(std::ptr::null()) } else { quote!(std::ptr::null_mut()) };
     }
     match f.ret.base.as_str() {
-        "GLint" if f.name.contains("Location") => quote!(-1),
+        "GLint" if f.name.contains("Location") || f.name.ends_with("Index") => quote!(-1),
         "GLuint" if f.name.ends_with("Index") => quote!(u32::MAX),
         "GLsync" => quote!(std::ptr::null()),
         _ => quote!(Default::default()),
@@ -630,12 +722,97 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     } else {
         call
     };
+    let created = if matches!(f.name.as_str(), "glGenVertexArrays" | "glCreateVertexArrays") {
+        // SAFETY: the names were written to `arrays` just now.
+        quote!(unsafe { crate::elements::created(n, arrays) };)
+    } else if f.params.iter().any(|p| null_rule(f, p) == Some(NullRule::RaisedAfter)) {
+        // The GL's error for NULL strings, after the earlier calls' errors (`NullRule`).
+        quote! {
+            if null_strings {
+                crate::immediate::collect_errors(F);
+                crate::error::raise_gl(glcmd::gl::INVALID_VALUE);
+            }
+        }
+    } else {
+        quote!()
+    };
     quote! {
         #(#prep)*
         let #pattern = #call;
         #(#writes)*
+        #created
         Ok(#ret)
     }
+}
+
+/// The hooks of `elements.rs` (client-memory indices, issue 34 item 6) around a recording entry
+/// point: before an element draw, the draw from client memory where the thread knows the
+/// vertex array has no element buffer (the entry point returns then); after a call that changes
+/// what the thread knows, the update.
+fn element_hooks(f: &Function) -> (TokenStream, TokenStream) {
+    let has = |n: &str| f.params.iter().any(|p| p.name == n);
+    let a = |n: &str| format_ident!("{}", crate::naming::param_ident(n));
+    let after = match f.name.as_str() {
+        "glBindVertexArray" => quote!(crate::elements::bound_vertex_array(array);),
+        "glBindBuffer" => quote!(crate::elements::bound_buffer(target, buffer);),
+        "glVertexArrayElementBuffer" => quote!(crate::elements::vertex_array_element_buffer(vaobj, buffer);),
+        // SAFETY: the GL read `n` names there; so did the recording.
+        "glDeleteVertexArrays" => quote!(unsafe { crate::elements::deleted_vertex_arrays(n, arrays) };),
+        _ => quote!(),
+    };
+    let kind = match f.name.as_str() {
+        "glDrawElements" => "Elements",
+        "glDrawElementsBaseVertex" => "ElementsBaseVertex",
+        "glDrawElementsInstanced" => "ElementsInstanced",
+        "glDrawElementsInstancedBaseVertex" => "ElementsInstancedBaseVertex",
+        "glDrawElementsInstancedBaseInstance" => "ElementsInstancedBaseInstance",
+        "glDrawElementsInstancedBaseVertexBaseInstance" => "ElementsInstancedBaseVertexBaseInstance",
+        "glDrawRangeElements" => "RangeElements",
+        "glDrawRangeElementsBaseVertex" => "RangeElementsBaseVertex",
+        "glMultiDrawElements" => "MultiElements",
+        "glMultiDrawElementsBaseVertex" => "MultiElementsBaseVertex",
+        _ => return (quote!(), after),
+    };
+    let kind = format_ident!("{}", kind);
+    let (mode, count, type_, indices) = (a("mode"), a("count"), a("type"), a("indices"));
+    let client = if f.name.starts_with("glMultiDraw") {
+        let drawcount = a("drawcount");
+        let bv = if has("basevertex") {
+            let b = a("basevertex");
+            quote!(#b)
+        } else {
+            quote!(std::ptr::null())
+        };
+        quote! {
+            // SAFETY: the GL's own contract for these arrays (`elements.rs`).
+            if unsafe { crate::elements::multi(F, glcmd::client_indices::ElementDraw::#kind, #mode, #count, #type_, #indices, #drawcount, #bv) } {
+                return;
+            }
+        }
+    } else {
+        let opt = |n: &str, default: TokenStream| {
+            if has(n) {
+                let v = a(n);
+                quote!(#v as _)
+            } else {
+                default
+            }
+        };
+        let instances = opt("instancecount", quote!(1));
+        let base_vertex = opt("basevertex", quote!(0));
+        let base_instance = opt("baseinstance", quote!(0));
+        let range = if has("start") { quote!((start, end)) } else { quote!((0, 0)) };
+        quote! {
+            let extras = crate::elements::Extras {
+                instances: #instances, base_vertex: #base_vertex, base_instance: #base_instance, range: #range,
+            };
+            // SAFETY: the GL's own contract for `indices` (`elements.rs`).
+            if unsafe { crate::elements::single(F, glcmd::client_indices::ElementDraw::#kind, #mode, #count, #type_, #indices, extras) } {
+                return;
+            }
+        }
+    };
+    (client, after)
 }
 
 /// The entry point of one function.
@@ -670,9 +847,14 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
         ),
         Plan::Record => {
             let body = record_body(f);
+            let (client, after) = element_hooks(f);
             (
                 entry_doc(f, &format!("records `CommandList::{method}` into the calling thread's current list")),
-                quote!(crate::call::record(F, |cur| { #body })),
+                quote! {
+                    #client
+                    crate::call::record(F, |cur| { #body });
+                    #after
+                },
             )
         }
         Plan::RoundTrip => {

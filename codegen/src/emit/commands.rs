@@ -259,13 +259,15 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         return quote! {
             #docs
             /// Returns the handle of the fence; it becomes a GL sync object when the list replays.
+            /// A fence the GL refuses (a condition or flags it does not accept) returns the null
+            /// handle, as the GL returns 0; it is recorded, so the GL raises its error in order.
             #[track_caller]
             #[inline]
             pub fn #method(&mut self, #(#args),*) -> crate::SyncHandle {
                 #(#casts)*
                 #(#lengths)*
                 #(#prelude)*
-                let sync = crate::SyncHandle::new();
+                let sync = crate::SyncHandle::for_fence(condition, flags);
                 self.push_packet(#packet { op: <#packet as Packet>::OPCODE, #(#inits,)* sync: sync.id() });
                 sync
             }
@@ -827,6 +829,13 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
         lets.push(quote!(let #a: #ty = #value;));
         call_args.push(a);
     }
+    if shadow_hooks::range_ignored_without_buffer(f) {
+        // The GL ignores offset and size with buffer 0: they reach it as 0, as Mesa sets them.
+        let (b, o, z) = (arg("buffer"), arg("offset"), arg("size"));
+        lets.push(quote! {
+            let (#o, #z) = if #b == 0 { (0, 0) } else { (#o, #z) };
+        });
+    }
     let defer = if f.kind == Kind::Delete {
         // SAFETY: `p` is the packet being executed.
         quote!(if unsafe { r.defer(p) } {
@@ -893,8 +902,36 @@ fn draw_checks(
             quote!((#name, #a as i64))
         });
     let mode = arg("mode");
-    let mut checks = vec![quote!(r.shadow().check_draw_arguments(#mode, &[#(#counts),*]))];
-    if elements && !indirect {
+    let mut checks = Vec::new();
+    if f.params.iter().any(|p| p.name == "stream") {
+        // A transform-feedback stream is checked before the counts and the mode.
+        let stream = arg("stream");
+        checks.push(quote!(r.shadow().check_stream(#stream)));
+    }
+    if indirect {
+        // Mesa 22's order for indirect draws: counts; the index type; the vertex array (and its
+        // element buffer); the mode; the alignment of `indirect`; the indirect buffer.
+        checks.push(quote!(r.shadow().check_draw_counts(&[#(#counts),*])));
+        if elements {
+            let t = arg("type");
+            checks.push(quote!(r.shadow().check_indirect_index_type(#t)));
+        }
+        let i = arg("indirect");
+        let (n, stride) = indirect_count_stride(f, arg, f.name.contains("IndirectCount"));
+        // DrawArraysIndirectCommand is 4 uints; DrawElementsIndirectCommand is 5.
+        let command: u64 = if elements { 20 } else { 16 };
+        let fb = |check: TokenStream| quote!(#check.map_err(|why| crate::shadow::framebuffer_first(raw, why)));
+        checks.push(fb(quote!(r.shadow().check_draw(raw, #elements))));
+        checks.push(quote!(r.shadow().check_draw_mode(#mode)));
+        checks.push(quote!(r.shadow().check_indirect_alignment(#i as u64)));
+        checks.push(fb(
+            quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
+        ));
+        return checks;
+    }
+    let first = checks.len();
+    checks.push(quote!(r.shadow().check_draw_arguments(#mode, &[#(#counts),*])));
+    if elements {
         let (c, t, i) = (arg("count"), arg("type"), arg("indices"));
         checks.push(if multi {
             let n = arg(draw_count_param(f).expect("a multi-draw has a draw count"));
@@ -905,18 +942,9 @@ fn draw_checks(
     } else {
         checks.push(quote!(r.shadow().check_draw(raw, #elements)));
     }
-    if indirect {
-        let i = arg("indirect");
-        let (n, stride) = indirect_count_stride(f, arg, f.name.contains("IndirectCount"));
-        // DrawArraysIndirectCommand is 4 uints; DrawElementsIndirectCommand is 5.
-        let command: u64 = if elements { 20 } else { 16 };
-        checks.push(
-            quote!(r.shadow().check_indirect(raw, Target::DrawIndirect, #i as u64, #n as i64, #stride as i64, #command)),
-        );
-    }
     // The GL checks the draw framebuffer before the vertex array and the buffers: a refusal of
     // those raises GL_INVALID_FRAMEBUFFER_OPERATION when the framebuffer is incomplete.
-    for check in &mut checks[1..] {
+    for check in &mut checks[first + 1..] {
         *check = quote!(#check.map_err(|why| crate::shadow::framebuffer_first(raw, why)));
     }
     checks
@@ -975,8 +1003,19 @@ fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Id
             }
         }
     };
-    let mut checks = argument_checks(f, arg);
+    // The GL's order (Mesa's): an enum it checks first of all, then the object names
+    // (`_mesa_lookup_*_err`), then ranges and storage; glcmd's own checks after those.
+    let mut checks: Vec<TokenStream> = shadow_hooks::earlier_enums(f)
+        .into_iter()
+        .map(|(param, accepted)| {
+            let a = arg(param);
+            let values = accepted.iter().map(|v| format_ident!("{}", v));
+            let names = accepted.iter().map(|v| format!("GL_{v}")).collect::<Vec<_>>().join(", ");
+            quote!(crate::shadow::check_enum(#param, #a, &[#(super::enums::#values),*], #names))
+        })
+        .collect();
     checks.extend(name_checks(f, arg));
+    checks.extend(argument_checks(f, arg));
     // The pixel-pack range, after the name checks (it asks the GL about the texture), refuses
     // by itself (its message names the image it measured).
     let pack = pack_check(f, arg).map(|fits| {
@@ -1244,7 +1283,7 @@ fn state_hook(arg: &dyn Fn(&str) -> proc_macro2::Ident, hook: Hook) -> (Vec<Toke
                 AttribKind::Integer => quote!(AttribKind::Integer),
                 AttribKind::Long => quote!(AttribKind::Long),
             };
-            checks.push(quote!(r.shadow().check_attrib_pointer(#ptr as usize)));
+            checks.push(quote!(r.shadow().check_attrib_pointer(#i, #st, #ptr as usize)));
             updates.push(quote!(r.shadow().attrib_pointer(#i, #size, #t, #st, #kind);));
         }
         Hook::AttribBinding { dsa: d } => {

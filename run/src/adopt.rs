@@ -58,6 +58,7 @@ pub fn adopt(c: Current) -> Result<usize, String> {
         }
     };
     options::started(device as usize, &opts);
+    crate::native::note_adoption();
     Ok(device as usize)
 }
 

@@ -12,6 +12,9 @@
 //!   (`egl.rs`) and GLX (`glx.rs`): a desktop GL 4.5 core context is adopted by a glcmd device
 //!   whose render thread owns it, and the program's thread becomes an immediate glcmd thread
 //!   (`contexts.rs`, `adopt.rs`); any other context runs directly;
+//! * what ends a window-system object a context uses (`lifetimes.rs`, `x11.rs`): `XDestroyWindow`,
+//!   `XCloseDisplay`, `eglTerminate`, `_exit`, ...: the contexts glcmd serves are handed back
+//!   first, their work replayed and presented while the object is alive;
 //! * `dlopen` of the GL loader libraries (`dl.rs`), so programs that open libEGL or libGL
 //!   themselves (waffle, SDL, GLFW) find the same stand-ins.
 //!
@@ -22,10 +25,12 @@
 //!
 //! ## Floors
 //!
-//! `current` (what a thread made current), `real` (the system's functions) and `options` at the
-//! bottom; `dispatch` (on `real` and the generated `exports`); `adopt` (starting, presenting and
-//! destroying a device); `contexts` (the registry of the program's contexts, on adopt); `egl`,
-//! `glx` and `dl`, the interposed functions, and `proc_address` (which hands them out) at the top.
+//! `current` (what a thread made current), `real` (the system's functions), `native` (what is
+//! known of the program's displays and windows) and `options` at the bottom; `dispatch` (on
+//! `real` and the generated `exports`); `adopt` (starting, presenting and destroying a device);
+//! `switch` (the side effects of a switch between contexts); `contexts` (the registry of the
+//! program's contexts, on adopt and switch); `egl`, `glx`, `lifetimes`, `x11` and `dl`, the
+//! interposed functions, and `proc_address` (which hands them out) at the top.
 
 mod adopt;
 mod contexts;
@@ -35,6 +40,10 @@ mod dl;
 mod egl;
 mod exports;
 mod glx;
+mod lifetimes;
+mod native;
 mod options;
 mod proc_address;
 mod real;
+mod switch;
+mod x11;

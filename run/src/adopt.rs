@@ -58,6 +58,7 @@ pub fn adopt(c: Current) -> Result<usize, String> {
         }
     };
     options::started(device as usize, &opts);
+    crate::reports::start(device as usize);
     crate::native::note_adoption();
     Ok(device as usize)
 }
@@ -83,6 +84,7 @@ pub fn destroy(device: usize) {
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: destroying the device failed: {}", last_error());
     }
+    crate::reports::finish(device);
     if let Some(capture) = capture {
         options::wait_capture(capture);
     }

@@ -15,6 +15,8 @@
 //! * what ends a window-system object a context uses (`lifetimes.rs`, `x11.rs`): `XDestroyWindow`,
 //!   `XCloseDisplay`, `eglTerminate`, `_exit`, ...: the contexts glcmd serves are handed back
 //!   first, their work replayed and presented while the object is alive;
+//! * glcmd's reports (a call refused for safety, and with the diagnostics options GL errors
+//!   attributed to calls), printed on stderr (`reports.rs`);
 //! * `dlopen` of the GL loader libraries (`dl.rs`), so programs that open libEGL or libGL
 //!   themselves (waffle, SDL, GLFW) find the same stand-ins.
 //!
@@ -26,11 +28,12 @@
 //! ## Floors
 //!
 //! `current` (what a thread made current), `real` (the system's functions), `native` (what is
-//! known of the program's displays and windows) and `options` at the bottom; `dispatch` (on
-//! `real` and the generated `exports`); `adopt` (starting, presenting and destroying a device);
-//! `switch` (the side effects of a switch between contexts); `contexts` (the registry of the
-//! program's contexts, on adopt and switch); `egl`, `glx`, `lifetimes`, `x11` and `dl`, the
-//! interposed functions, and `proc_address` (which hands them out) at the top.
+//! known of the program's displays and windows), `reports` (printing glcmd's reports) and
+//! `options` at the bottom; `dispatch` (on `real` and the generated `exports`); `adopt`
+//! (starting, presenting and destroying a device); `switch` (the side effects of a switch
+//! between contexts); `contexts` (the registry of the program's contexts, on adopt and switch);
+//! `egl`, `glx`, `lifetimes`, `x11` and `dl`, the interposed functions, and `proc_address`
+//! (which hands them out) at the top.
 
 mod adopt;
 mod contexts;
@@ -45,5 +48,6 @@ mod native;
 mod options;
 mod proc_address;
 mod real;
+mod reports;
 mod switch;
 mod x11;

@@ -6,6 +6,8 @@
 //! destroyed window is handed back too: the window's ancestors are asked of the X server with
 //! `xcb_query_tree` on the program's connection, whose errors come back in the reply (Xlib's
 //! `XQueryTree` would call the program's error handler for a window that is already gone).
+//! These are looked up in libX11-xcb and libxcb themselves when the global scope lacks them
+//! (with EGL, nothing but Mesa's locally opened driver loads libX11-xcb).
 //! The question is asked only while an adopted context draws to a window, and a window that is
 //! itself the one destroyed needs none.
 
@@ -34,18 +36,34 @@ type GetXcbConnection = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
 type QueryTree = unsafe extern "C" fn(*mut c_void, u32) -> u32;
 type QueryTreeReplyFn = unsafe extern "C" fn(*mut c_void, u32, *mut *mut c_void) -> *mut QueryTreeReply;
 
-/// The function `name` anywhere in the process, or NULL (libX11-xcb and libxcb are loaded
-/// wherever Mesa's GLX or EGL on X11 is).
-fn global(name: &CStr) -> *const c_void {
-    // SAFETY: dlsym with a NUL-terminated name.
-    unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) as *const c_void }
+/// The function `name` of the library `soname`: in the global scope, or from the library
+/// itself. libX11-xcb is loaded wherever Mesa's GLX or EGL on X11 is, but EGL's driver is
+/// opened by libglvnd with `RTLD_LOCAL`, which keeps its dependencies out of the global scope:
+/// the library is then opened here (a reference more to one already loaded, or a small load).
+fn x_function(soname: &CStr, name: &CStr) -> *const c_void {
+    // SAFETY: dlsym and dlopen with NUL-terminated names.
+    unsafe {
+        let f = libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr());
+        if !f.is_null() {
+            return f;
+        }
+        let Some(open) = real::dlopen() else { return std::ptr::null() };
+        let handle = open(soname.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+        if handle.is_null() {
+            return std::ptr::null();
+        }
+        libc::dlsym(handle, name.as_ptr())
+    }
 }
 
 /// The parent of `window`, asked of the server of `dpy`; None for the root, a window that is
 /// gone, or when libxcb cannot be reached.
 fn parent(dpy: *mut c_void, window: c_ulong) -> Option<c_ulong> {
-    let (conn, query, reply) =
-        (global(c"XGetXCBConnection"), global(c"xcb_query_tree"), global(c"xcb_query_tree_reply"));
+    let (conn, query, reply) = (
+        x_function(c"libX11-xcb.so.1", c"XGetXCBConnection"),
+        x_function(c"libxcb.so.1", c"xcb_query_tree"),
+        x_function(c"libxcb.so.1", c"xcb_query_tree_reply"),
+    );
     if conn.is_null() || query.is_null() || reply.is_null() {
         return None;
     }

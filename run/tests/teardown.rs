@@ -12,7 +12,9 @@
 //! present or a draw replayed after the window is gone raises `BadDrawable`), the same (empty)
 //! stderr, and the same pixel at the centre of the window once the program has ended (its
 //! windows are retained on the server): what was presented before the teardown reached the
-//! window. Each order runs three times through glcmd-run (the failures were timing-dependent).
+//! window. And through glcmd-run, that the step that ends what the context uses handed it back
+//! (its render thread is gone after that step, whether or not the timing let a late present
+//! show). Each order runs three times through glcmd-run (the failures were timing-dependent).
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -55,6 +57,7 @@ const ORDERS: &[&str] = &[
     "_exit",
     "quick_exit",
     "thread-exit",
+    "fork-_exit",
     "close _exit",
     "release close quick_exit",
 ];
@@ -79,11 +82,22 @@ fn outcome(exe: &Path, api: &str, order: &str, through: bool, display: &str) -> 
     let mut ran = support::run(exe, &args, through.then_some(&[][..]), Some(display));
     let window = ran.stdout.lines().find_map(|l| l.strip_prefix("window ")).map(str::to_string);
     let threads = ran.stdout.lines().find_map(|l| l.strip_prefix("render_threads=")).and_then(|n| n.parse().ok());
+    // Through glcmd-run the context is served until a step ends what it uses, and handed back
+    // by that step: its render thread is gone after it.
+    let mut ended = false;
+    for l in ran.stdout.lines() {
+        let Some((step, n)) = l.strip_prefix("after ").and_then(|r| r.split_once(": render_threads=")) else {
+            continue;
+        };
+        ended |= ["destroy-", "terminate", "close"].iter().any(|e| step.starts_with(e));
+        let expected = if through && !ended { "1" } else { "0" };
+        assert_eq!(n, expected, "{api} {order} (through glcmd-run: {through}): render threads after {step}");
+    }
     // The window's id and the render threads differ between the runs; the rest must not.
     ran.stdout = ran
         .stdout
         .lines()
-        .filter(|l| !l.starts_with("window ") && !l.starts_with("render_threads="))
+        .filter(|l| !l.starts_with("window ") && !l.contains("render_threads="))
         .map(|l| format!("{l}\n"))
         .collect();
     let Some(window) = window else { panic!("{api} {order}: no window ({through}): {ran:?}") };

@@ -23,10 +23,11 @@
  *                    that `inspect` can read the window afterwards)
  *   draw             one more frame (clear to white), presented
  *
- * and ends with END: `exit`, `return` (from main), `_exit`, `quick_exit` or `thread-exit` (exit
- * called on another thread). An X error handler prints every X error on stdout; after each
- * step the connection is synchronised (while it is open). After the frames it prints how many
- * glcmd render threads run (0 directly, 1 through glcmd-run: the test strips that line). */
+ * and ends with END: `exit`, `return` (from main), `_exit`, `quick_exit`, `thread-exit` (exit
+ * called on another thread) or `fork-_exit` (a forked child calls _exit, then the program). An X error handler prints every X error on stdout; after each
+ * step the connection is synchronised (while it is open). After the frames and after each step
+ * it prints how many glcmd render threads run (always 0 directly; through glcmd-run 1 until a
+ * step ends what the context uses, which hands it back: the test strips those lines). */
 #define _GNU_SOURCE 1
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
@@ -40,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef EGL_PLATFORM_X11_KHR
@@ -161,6 +163,8 @@ static void frame(float r, float g, float b) {
     }
 }
 
+static int render_threads(void);
+
 static void step(const char *s) {
     if (!strcmp(s, "release")) {
         if (is_egl()) {
@@ -200,6 +204,7 @@ static void step(const char *s) {
         die("unknown step");
     }
     sync_x();
+    printf("after %s: render_threads=%d\n", s, render_threads());
     fflush(stdout);
 }
 
@@ -278,6 +283,17 @@ int main(int argc, char **argv) {
     if (!strcmp(end, "return")) return 0;
     if (!strcmp(end, "_exit")) _exit(0);
     if (!strcmp(end, "quick_exit")) quick_exit(0);
+    if (!strcmp(end, "fork-_exit")) {
+        /* A forked child has glcmd's records but not its render threads: its _exit must not
+         * wait for them. */
+        pid_t child = fork();
+        if (child == 0) _exit(7);
+        int status = 0;
+        waitpid(child, &status, 0);
+        printf("child exited %d\n", WEXITSTATUS(status));
+        fflush(stdout);
+        _exit(0);
+    }
     if (!strcmp(end, "thread-exit")) {
         pthread_t t;
         pthread_create(&t, NULL, exit_thread, NULL);

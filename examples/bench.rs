@@ -416,7 +416,7 @@ fn cpuframe_only(args: &[String], o: &Opts, t0: Instant) {
 }
 
 /// `bench --speeds-from FILE [FRAMES]`: the GL-bound table by speed again, from the `segments`
-/// lines an earlier round wrote (its `.err` file under `docs/gpu-runs/`), so that a round's
+/// lines an earlier round wrote (its `.err` file under `docs/gpu-runs/data/`), so that a round's
 /// figures can be re-judged without the GPU machine. `FRAMES` (frames per segment) only labels
 /// the table. Exits with status 2 on a missing or unreadable file.
 fn speeds_from(args: &[String]) {

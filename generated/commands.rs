@@ -10255,6 +10255,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_buffers(&mut self, buffers: &[types::GLuint]) {
+        self.track_delete_buffers(buffers);
         let n = arguments::count_i32(buffers.len(), "glDeleteBuffers", "buffers");
         let buffers = self.push_slice(buffers);
         self.push_packet(DeleteBuffersPacket {

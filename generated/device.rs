@@ -1896,6 +1896,7 @@ impl Device {
         uniform_indices: &[types::GLuint],
         pname: types::GLenum,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         let uniform_count: types::GLsizei = arguments::count_i32(
             uniform_indices.len(),
             "glGetActiveUniformsiv",
@@ -1924,6 +1925,7 @@ impl Device {
                     "glGetActiveUniformsiv",
                     a4_len,
                 )?;
+                client.prefill(4, &mut a4[..a4_len], usize::MAX);
                 let _regions: [arguments::Region; 2usize] = [
                     arguments::region(
                         uniform_indices.as_ptr(),
@@ -1971,6 +1973,7 @@ impl Device {
         program: types::GLuint,
         max_count: types::GLsizei,
     ) -> Result<(types::GLsizei, Vec<types::GLuint>), crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
             "glGetAttachedShaders",
             "max_count",
@@ -1994,6 +1997,7 @@ impl Device {
                     "glGetAttachedShaders",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 2usize] = [
                     arguments::region(
                         &a2 as *const types::GLsizei,
@@ -2122,6 +2126,7 @@ impl Device {
         index: types::GLuint,
         data_len: usize,
     ) -> Result<Vec<types::GLboolean>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetBooleani_v",
             move |ctx: &RenderContext| {
@@ -2133,6 +2138,7 @@ impl Device {
                     "glGetBooleani_v",
                     data_len,
                 )?;
+                client.prefill(2, &mut a2[..data_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2514,6 +2520,7 @@ impl Device {
         offset: types::GLintptr,
         size: types::GLsizeiptr,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         arguments::check_ranges(
             "glGetBufferSubData",
             &[("offset", offset as i64), ("size", size as i64)],
@@ -2527,6 +2534,7 @@ impl Device {
                     return Err(ctx.unavailable("glGetBufferSubData"));
                 }
                 let mut a3: Vec<u8> = arguments::out_vec("glGetBufferSubData", a3_len)?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -2572,6 +2580,7 @@ impl Device {
         level: types::GLint,
         img_len: usize,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetCompressedTexImage",
             move |ctx: &RenderContext| {
@@ -2583,6 +2592,7 @@ impl Device {
                     "glGetCompressedTexImage",
                     img_len,
                 )?;
+                client.prefill(2, &mut a2[..img_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2621,6 +2631,7 @@ impl Device {
         level: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
             "glGetCompressedTextureImage",
             "buf_size",
@@ -2643,6 +2654,7 @@ impl Device {
                     "glGetCompressedTextureImage",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -2697,6 +2709,7 @@ impl Device {
         depth: types::GLsizei,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a9_len = arguments::size_arg(
             "glGetCompressedTextureSubImage",
             "buf_size",
@@ -2719,6 +2732,7 @@ impl Device {
                     "glGetCompressedTextureSubImage",
                     a9_len,
                 )?;
+                client.prefill(9, &mut a9[..a9_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a9.as_ptr(), std::mem::size_of_val(&a9[..])),
                 ];
@@ -4138,6 +4152,7 @@ impl Device {
         pname: types::GLenum,
         count: types::GLsizei,
     ) -> Result<Vec<types::GLint64>, crate::Error> {
+        let client = crate::client_out::take();
         let a4_len = arguments::size_arg(
             "glGetInternalformati64v",
             "count",
@@ -4154,6 +4169,7 @@ impl Device {
                     "glGetInternalformati64v",
                     a4_len,
                 )?;
+                client.prefill(4, &mut a4[..a4_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
@@ -4199,6 +4215,7 @@ impl Device {
         pname: types::GLenum,
         count: types::GLsizei,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         let a4_len = arguments::size_arg(
             "glGetInternalformativ",
             "count",
@@ -4215,6 +4232,7 @@ impl Device {
                     "glGetInternalformativ",
                     a4_len,
                 )?;
+                client.prefill(4, &mut a4[..a4_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
@@ -4623,6 +4641,7 @@ impl Device {
         offset: types::GLintptr,
         size: types::GLsizeiptr,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         arguments::check_ranges(
             "glGetNamedBufferSubData",
             &[("offset", offset as i64), ("size", size as i64)],
@@ -4649,6 +4668,7 @@ impl Device {
                     "glGetNamedBufferSubData",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -5098,6 +5118,7 @@ impl Device {
         pname: types::GLenum,
         params_len: usize,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         let namelen: types::GLint = arguments::count_i32(
             name.len(),
             "glGetNamedStringivARB",
@@ -5115,6 +5136,7 @@ impl Device {
                     "glGetNamedStringivARB",
                     params_len,
                 )?;
+                client.prefill(3, &mut a3[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 2usize] = [
                     arguments::region(name.as_ptr(), std::mem::size_of_val(&name[..])),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
@@ -5299,6 +5321,7 @@ impl Device {
         program: types::GLuint,
         buf_size: types::GLsizei,
     ) -> Result<(types::GLsizei, types::GLenum, Vec<u8>), crate::Error> {
+        let client = crate::client_out::take();
         let a4_len = arguments::size_arg(
             "glGetProgramBinary",
             "buf_size",
@@ -5320,6 +5343,7 @@ impl Device {
                 let mut a2: types::GLsizei = Default::default();
                 let mut a3: types::GLenum = Default::default();
                 let mut a4: Vec<u8> = arguments::out_vec("glGetProgramBinary", a4_len)?;
+                client.prefill(4, &mut a4[..a4_len], usize::MAX);
                 let _regions: [arguments::Region; 3usize] = [
                     arguments::region(
                         &a2 as *const types::GLsizei,
@@ -6396,6 +6420,7 @@ impl Device {
         id: types::GLuint,
         pname: types::GLenum,
     ) -> Result<Vec<types::GLint64>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetQueryObjecti64v",
             move |ctx: &RenderContext| {
@@ -6439,26 +6464,57 @@ impl Device {
                     n,
                 )?;
                 let a2_len = n;
+                let a2_at: Option<usize> = match client.address(2) {
+                    Some(address) => {
+                        ctx.buffer_output(
+                            "glGetQueryObjecti64v",
+                            "params",
+                            Target::Query,
+                            address,
+                            std::mem::size_of_val(&a2[..a2_len]),
+                        )?
+                    }
+                    None => None,
+                };
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
                 ctx.refused_by(
                     "glGetQueryObjecti64v",
                     || {
-                        ctx
-                            .without_buffer(
+                        if a2_at.is_some() {
+                            unsafe {
+                                (gl
+                                    .GetQueryObjecti64v)(
+                                    id,
+                                    pname,
+                                    match a2_at {
+                                        Some(offset) => offset as *mut types::GLint64,
+                                        None => a2.as_mut_ptr() as *mut types::GLint64,
+                                    },
+                                )
+                            }
+                        } else {
+                            ctx.without_buffer(
                                 Target::Query,
                                 || unsafe {
                                     (gl
                                         .GetQueryObjecti64v)(
                                         id,
                                         pname,
-                                        a2.as_mut_ptr() as *mut types::GLint64,
+                                        match a2_at {
+                                            Some(offset) => offset as *mut types::GLint64,
+                                            None => a2.as_mut_ptr() as *mut types::GLint64,
+                                        },
                                     )
                                 },
                             )
+                        }
                     },
                 )?;
+                if a2_at.is_some() {
+                    a2.clear();
+                }
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6508,6 +6564,7 @@ impl Device {
         id: types::GLuint,
         pname: types::GLenum,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetQueryObjectiv",
             move |ctx: &RenderContext| {
@@ -6551,26 +6608,57 @@ impl Device {
                     n,
                 )?;
                 let a2_len = n;
+                let a2_at: Option<usize> = match client.address(2) {
+                    Some(address) => {
+                        ctx.buffer_output(
+                            "glGetQueryObjectiv",
+                            "params",
+                            Target::Query,
+                            address,
+                            std::mem::size_of_val(&a2[..a2_len]),
+                        )?
+                    }
+                    None => None,
+                };
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
                 ctx.refused_by(
                     "glGetQueryObjectiv",
                     || {
-                        ctx
-                            .without_buffer(
+                        if a2_at.is_some() {
+                            unsafe {
+                                (gl
+                                    .GetQueryObjectiv)(
+                                    id,
+                                    pname,
+                                    match a2_at {
+                                        Some(offset) => offset as *mut types::GLint,
+                                        None => a2.as_mut_ptr() as *mut types::GLint,
+                                    },
+                                )
+                            }
+                        } else {
+                            ctx.without_buffer(
                                 Target::Query,
                                 || unsafe {
                                     (gl
                                         .GetQueryObjectiv)(
                                         id,
                                         pname,
-                                        a2.as_mut_ptr() as *mut types::GLint,
+                                        match a2_at {
+                                            Some(offset) => offset as *mut types::GLint,
+                                            None => a2.as_mut_ptr() as *mut types::GLint,
+                                        },
                                     )
                                 },
                             )
+                        }
                     },
                 )?;
+                if a2_at.is_some() {
+                    a2.clear();
+                }
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6620,6 +6708,7 @@ impl Device {
         id: types::GLuint,
         pname: types::GLenum,
     ) -> Result<Vec<types::GLuint64>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetQueryObjectui64v",
             move |ctx: &RenderContext| {
@@ -6663,26 +6752,57 @@ impl Device {
                     n,
                 )?;
                 let a2_len = n;
+                let a2_at: Option<usize> = match client.address(2) {
+                    Some(address) => {
+                        ctx.buffer_output(
+                            "glGetQueryObjectui64v",
+                            "params",
+                            Target::Query,
+                            address,
+                            std::mem::size_of_val(&a2[..a2_len]),
+                        )?
+                    }
+                    None => None,
+                };
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
                 ctx.refused_by(
                     "glGetQueryObjectui64v",
                     || {
-                        ctx
-                            .without_buffer(
+                        if a2_at.is_some() {
+                            unsafe {
+                                (gl
+                                    .GetQueryObjectui64v)(
+                                    id,
+                                    pname,
+                                    match a2_at {
+                                        Some(offset) => offset as *mut types::GLuint64,
+                                        None => a2.as_mut_ptr() as *mut types::GLuint64,
+                                    },
+                                )
+                            }
+                        } else {
+                            ctx.without_buffer(
                                 Target::Query,
                                 || unsafe {
                                     (gl
                                         .GetQueryObjectui64v)(
                                         id,
                                         pname,
-                                        a2.as_mut_ptr() as *mut types::GLuint64,
+                                        match a2_at {
+                                            Some(offset) => offset as *mut types::GLuint64,
+                                            None => a2.as_mut_ptr() as *mut types::GLuint64,
+                                        },
                                     )
                                 },
                             )
+                        }
                     },
                 )?;
+                if a2_at.is_some() {
+                    a2.clear();
+                }
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6732,6 +6852,7 @@ impl Device {
         id: types::GLuint,
         pname: types::GLenum,
     ) -> Result<Vec<types::GLuint>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetQueryObjectuiv",
             move |ctx: &RenderContext| {
@@ -6775,26 +6896,57 @@ impl Device {
                     n,
                 )?;
                 let a2_len = n;
+                let a2_at: Option<usize> = match client.address(2) {
+                    Some(address) => {
+                        ctx.buffer_output(
+                            "glGetQueryObjectuiv",
+                            "params",
+                            Target::Query,
+                            address,
+                            std::mem::size_of_val(&a2[..a2_len]),
+                        )?
+                    }
+                    None => None,
+                };
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
                 ctx.refused_by(
                     "glGetQueryObjectuiv",
                     || {
-                        ctx
-                            .without_buffer(
+                        if a2_at.is_some() {
+                            unsafe {
+                                (gl
+                                    .GetQueryObjectuiv)(
+                                    id,
+                                    pname,
+                                    match a2_at {
+                                        Some(offset) => offset as *mut types::GLuint,
+                                        None => a2.as_mut_ptr() as *mut types::GLuint,
+                                    },
+                                )
+                            }
+                        } else {
+                            ctx.without_buffer(
                                 Target::Query,
                                 || unsafe {
                                     (gl
                                         .GetQueryObjectuiv)(
                                         id,
                                         pname,
-                                        a2.as_mut_ptr() as *mut types::GLuint,
+                                        match a2_at {
+                                            Some(offset) => offset as *mut types::GLuint,
+                                            None => a2.as_mut_ptr() as *mut types::GLuint,
+                                        },
                                     )
                                 },
                             )
+                        }
                     },
                 )?;
+                if a2_at.is_some() {
+                    a2.clear();
+                }
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8036,6 +8188,7 @@ impl Device {
         pname: types::GLenum,
         count: types::GLsizei,
     ) -> Result<(types::GLsizei, Vec<types::GLint>), crate::Error> {
+        let client = crate::client_out::take();
         let sync = sync.id();
         let a4_len = arguments::size_arg("glGetSynciv", "count", count as i64)?;
         self.call(
@@ -8051,6 +8204,7 @@ impl Device {
                     "glGetSynciv",
                     a4_len,
                 )?;
+                client.prefill(4, &mut a4[..a4_len], usize::MAX);
                 let _regions: [arguments::Region; 2usize] = [
                     arguments::region(
                         &a3 as *const types::GLsizei,
@@ -8090,6 +8244,7 @@ impl Device {
         format: types::GLenum,
         type_: types::GLenum,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetTexImage",
             move |ctx: &RenderContext| {
@@ -8107,6 +8262,7 @@ impl Device {
                     )?
                 };
                 let mut a4: Vec<u8> = arguments::out_vec("glGetTexImage", pixels_len)?;
+                client.prefill(4, &mut a4[..pixels_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
@@ -8809,6 +8965,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a5_len = arguments::size_arg(
             "glGetTextureImage",
             "buf_size",
@@ -8828,6 +8985,7 @@ impl Device {
                     true,
                 )?;
                 let mut a5: Vec<u8> = arguments::out_vec("glGetTextureImage", a5_len)?;
+                client.prefill(5, &mut a5[..a5_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
@@ -9582,6 +9740,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a11_len = arguments::size_arg(
             "glGetTextureSubImage",
             "buf_size",
@@ -9604,6 +9763,7 @@ impl Device {
                     "glGetTextureSubImage",
                     a11_len,
                 )?;
+                client.prefill(11, &mut a11[..a11_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a11.as_ptr(), std::mem::size_of_val(&a11[..])),
                 ];
@@ -10141,6 +10301,7 @@ impl Device {
         program: types::GLuint,
         uniform_names: &[&str],
     ) -> Result<Vec<types::GLuint>, crate::Error> {
+        let client = crate::client_out::take();
         let uniform_count: types::GLsizei = arguments::count_i32(
             uniform_names.len(),
             "glGetUniformIndices",
@@ -10180,6 +10341,7 @@ impl Device {
                     "glGetUniformIndices",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 2usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
@@ -10354,6 +10516,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLdouble>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformdv",
             move |ctx: &RenderContext| {
@@ -10371,6 +10534,7 @@ impl Device {
                     "glGetUniformdv",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10406,6 +10570,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLfloat>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformfv",
             move |ctx: &RenderContext| {
@@ -10423,6 +10588,7 @@ impl Device {
                     "glGetUniformfv",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10458,6 +10624,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLint64>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformi64vARB",
             move |ctx: &RenderContext| {
@@ -10475,6 +10642,7 @@ impl Device {
                     "glGetUniformi64vARB",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10510,6 +10678,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformiv",
             move |ctx: &RenderContext| {
@@ -10527,6 +10696,7 @@ impl Device {
                     "glGetUniformiv",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10562,6 +10732,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLuint64>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformui64vARB",
             move |ctx: &RenderContext| {
@@ -10579,6 +10750,7 @@ impl Device {
                     "glGetUniformui64vARB",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10614,6 +10786,7 @@ impl Device {
         location: types::GLint,
         params_len: usize,
     ) -> Result<Vec<types::GLuint>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glGetUniformuiv",
             move |ctx: &RenderContext| {
@@ -10631,6 +10804,7 @@ impl Device {
                     "glGetUniformuiv",
                     params_len,
                 )?;
+                client.prefill(2, &mut a2[..params_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11551,6 +11725,7 @@ impl Device {
         lod: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
             "glGetnCompressedTexImage",
             "buf_size",
@@ -11567,6 +11742,7 @@ impl Device {
                     "glGetnCompressedTexImage",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11615,6 +11791,7 @@ impl Device {
         lod: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
             "glGetnCompressedTexImageARB",
             "buf_size",
@@ -11631,6 +11808,7 @@ impl Device {
                     "glGetnCompressedTexImageARB",
                     a3_len,
                 )?;
+                client.prefill(3, &mut a3[..a3_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11681,6 +11859,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a5_len = arguments::size_arg("glGetnTexImage", "buf_size", buf_size as i64)?;
         self.call(
             "glGetnTexImage",
@@ -11690,6 +11869,7 @@ impl Device {
                     return Err(ctx.unavailable("glGetnTexImage"));
                 }
                 let mut a5: Vec<u8> = arguments::out_vec("glGetnTexImage", a5_len)?;
+                client.prefill(5, &mut a5[..a5_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
@@ -11744,6 +11924,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a5_len = arguments::size_arg(
             "glGetnTexImageARB",
             "buf_size",
@@ -11757,6 +11938,7 @@ impl Device {
                     return Err(ctx.unavailable("glGetnTexImageARB"));
                 }
                 let mut a5: Vec<u8> = arguments::out_vec("glGetnTexImageARB", a5_len)?;
+                client.prefill(5, &mut a5[..a5_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a5.as_ptr(), std::mem::size_of_val(&a5[..])),
                 ];
@@ -11809,6 +11991,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLdouble>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg("glGetnUniformdv", "buf_size", buf_size as i64)?
             .div_ceil(8usize);
         self.call(
@@ -11828,6 +12011,16 @@ impl Device {
                     "glGetnUniformdv",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformdv",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11870,6 +12063,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLdouble>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformdvARB",
                 "buf_size",
@@ -11893,6 +12087,16 @@ impl Device {
                     "glGetnUniformdvARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformdvARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11935,6 +12139,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLfloat>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg("glGetnUniformfv", "buf_size", buf_size as i64)?
             .div_ceil(4usize);
         self.call(
@@ -11954,6 +12159,16 @@ impl Device {
                     "glGetnUniformfv",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformfv",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11996,6 +12211,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLfloat>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformfvARB",
                 "buf_size",
@@ -12019,6 +12235,16 @@ impl Device {
                     "glGetnUniformfvARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformfvARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12061,6 +12287,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLint64>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformi64vARB",
                 "buf_size",
@@ -12084,6 +12311,16 @@ impl Device {
                     "glGetnUniformi64vARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformi64vARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12126,6 +12363,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg("glGetnUniformiv", "buf_size", buf_size as i64)?
             .div_ceil(4usize);
         self.call(
@@ -12145,6 +12383,16 @@ impl Device {
                     "glGetnUniformiv",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformiv",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12187,6 +12435,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLint>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformivARB",
                 "buf_size",
@@ -12210,6 +12459,16 @@ impl Device {
                     "glGetnUniformivARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformivARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12252,6 +12511,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLuint64>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformui64vARB",
                 "buf_size",
@@ -12275,6 +12535,16 @@ impl Device {
                     "glGetnUniformui64vARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformui64vARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12317,6 +12587,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLuint>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformuiv",
                 "buf_size",
@@ -12340,6 +12611,16 @@ impl Device {
                     "glGetnUniformuiv",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformuiv",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12382,6 +12663,7 @@ impl Device {
         location: types::GLint,
         buf_size: types::GLsizei,
     ) -> Result<Vec<types::GLuint>, crate::Error> {
+        let client = crate::client_out::take();
         let a3_len = arguments::size_arg(
                 "glGetnUniformuivARB",
                 "buf_size",
@@ -12405,6 +12687,16 @@ impl Device {
                     "glGetnUniformuivARB",
                     a3_len,
                 )?;
+                client
+                    .prefill(
+                        3,
+                        &mut a3[..a3_len],
+                        arguments::size_arg(
+                            "glGetnUniformuivARB",
+                            "buf_size",
+                            buf_size as i64,
+                        )?,
+                    );
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -12989,6 +13281,7 @@ impl Device {
         format: types::GLenum,
         type_: types::GLenum,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         self.call(
             "glReadPixels",
             move |ctx: &RenderContext| {
@@ -13009,6 +13302,7 @@ impl Device {
                     crate::pixels::pack_len(ctx.raw_gl(), "glReadPixels", image)?
                 };
                 let mut a6: Vec<u8> = arguments::out_vec("glReadPixels", pixels_len)?;
+                client.prefill(6, &mut a6[..pixels_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a6.as_ptr(), std::mem::size_of_val(&a6[..])),
                 ];
@@ -13067,6 +13361,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a7_len = arguments::size_arg("glReadnPixels", "buf_size", buf_size as i64)?;
         self.call(
             "glReadnPixels",
@@ -13076,6 +13371,7 @@ impl Device {
                     return Err(ctx.unavailable("glReadnPixels"));
                 }
                 let mut a7: Vec<u8> = arguments::out_vec("glReadnPixels", a7_len)?;
+                client.prefill(7, &mut a7[..a7_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a7.as_ptr(), std::mem::size_of_val(&a7[..])),
                 ];
@@ -13136,6 +13432,7 @@ impl Device {
         type_: types::GLenum,
         buf_size: types::GLsizei,
     ) -> Result<Vec<u8>, crate::Error> {
+        let client = crate::client_out::take();
         let a7_len = arguments::size_arg(
             "glReadnPixelsARB",
             "buf_size",
@@ -13149,6 +13446,7 @@ impl Device {
                     return Err(ctx.unavailable("glReadnPixelsARB"));
                 }
                 let mut a7: Vec<u8> = arguments::out_vec("glReadnPixelsARB", a7_len)?;
+                client.prefill(7, &mut a7[..a7_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a7.as_ptr(), std::mem::size_of_val(&a7[..])),
                 ];

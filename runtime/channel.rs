@@ -52,6 +52,8 @@ pub(crate) struct SharedState {
     pub(crate) pools: crate::pools::Pools,
     /// The program interface cache (`programs.rs`).
     pub(crate) programs: Arc<crate::programs::Programs>,
+    /// The buffer names that exist, for the lists' pixel-binding tracking (`buffer_names.rs`).
+    pub(crate) buffer_names: Arc<crate::buffer_names::BufferNames>,
     /// The limits cache (`limits.rs`), read by the render thread before the device is handed
     /// out.
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,

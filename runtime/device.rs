@@ -205,6 +205,7 @@ impl Device {
             robust: std::sync::atomic::AtomicBool::new(false),
             pools: Default::default(),
             programs: Default::default(),
+            buffer_names: Default::default(),
             limits: std::sync::OnceLock::new(),
             capture,
         });
@@ -255,6 +256,9 @@ impl Device {
         }
         if list.programs.is_none() {
             list.programs = Some(self.inner.shared.programs.clone());
+        }
+        if list.buffer_names.is_none() {
+            list.buffer_names = Some(self.inner.shared.buffer_names.clone());
         }
         // Held by this thread until it is submitted or claimed (`open_frames.rs`: a query from
         // this thread that would wait for an unclaimed slot fails at once).

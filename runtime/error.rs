@@ -133,6 +133,19 @@ pub enum Error {
         program: u32,
     },
 
+    /// An output of a query that the GL takes as an offset into the buffer bound to `target`
+    /// when one is bound (`GL_QUERY_BUFFER` for `glGetQueryObject*v`): NULL with none bound
+    /// (`offset: None`: the GL would write to address 0), or `len` bytes at `offset` past the end
+    /// of the bound buffer's `size` bytes of storage. The query is not made.
+    OutputOffset {
+        function: &'static str,
+        argument: &'static str,
+        target: &'static str,
+        offset: Option<u64>,
+        len: u64,
+        size: u64,
+    },
+
     Capture(CaptureError),
 }
 
@@ -164,6 +177,8 @@ impl Error {
             Error::OtherClass { function, class, .. } => (function, Check::OtherClass(Class::from_xml(class)?)),
             Error::UnknownPname { function, .. } => (function, Check::UnknownPname),
             Error::OutOfMemory { function, .. } => (function, Check::OutOfMemory),
+            Error::OutputOffset { function, offset: None, .. } => (function, Check::NullPointer),
+            Error::OutputOffset { function, .. } => (function, Check::Overrun),
             _ => return None,
         })
     }
@@ -389,6 +404,16 @@ impl fmt::Display for Error {
             Error::Refused { function, error } => {
                 write!(f, "{function}: the GL refused the call ({}); its outputs were not written", EnumName(*error))
             }
+            Error::OutputOffset { function, argument, target, offset: None, .. } => write!(
+                f,
+                "{function}: `{argument}` is NULL and no buffer is bound to {target}, so the GL would write to \
+                 address 0; the query was not made"
+            ),
+            Error::OutputOffset { function, argument, target, offset: Some(offset), len, size } => write!(
+                f,
+                "{function}: `{argument}` is offset {offset} into the buffer bound to {target}, and the {len} bytes \
+                 written there would pass the end of its {size} bytes of storage; the query was not made"
+            ),
             Error::LinkNotSubmitted { program } => write!(
                 f,
                 "program {program}: its link is recorded in a list that has not been submitted, so the link has \

@@ -28,9 +28,9 @@
 //! | floor | modules | what they hold |
 //! | --- | --- | --- |
 //! | generated tables | `generated` (`types`, `enums`, `loader`, `pname`, `extensions`) | typedefs, enumerants, the function table [`Gl`], pname counts, what each extension and version requires: from glcmd-codegen's vendored inputs, in `build.rs` |
-//! | vocabulary | `vocab`, `error`, `packet` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header |
+//! | vocabulary | `vocab`, `error`, `packet`, `builders` | what every part says: object classes, how a packet stores arrays, reports and their sink, enum names; all error types; the packet header; the rule for options and counters types and the macro of their builders |
 //! | recording | `list`, `arguments` | the command list's two buffers; argument checks and conversions of the generated methods |
-//! | render-thread state | `shadow`, `programs`, `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
+//! | render-thread state | `shadow`, `programs` (and each thread's copy of its answers, `recent_lookups`), `pools`, `limits`, `served`, `capture_writer`, `open_frames`, `options` | the binding shadow and the driver-bug guards; caches and name pools; the extensions and version this build serves; the capture writer; open frames; options and counters |
 //! | replay | `replay`, `diagnostics`, `dump`, `debug_groups`, `checked` | the replay loop and its checks, diagnostics (attribution, breadcrumbs, watchdog), dumps, list labels as debug groups, the checking table |
 //! | the channel | `channel` | the contract between application threads and the render thread: messages, round-trip jobs, the state both sides share |
 //! | the thread | `adopt`, `context`, `render` (and its `scheduler`) | an application's own context as raw EGL/GLX handles; the GL context (EGL, windows, adopted); the render thread's body, [`RenderContext`] and the scheduler |
@@ -60,7 +60,7 @@
 //! | --- | --- | --- |
 //! | record | `CommandList` method | at replay, in list order |
 //! | create (`glGen*`, `glCreate*`) | `Device` method returning names | at once: from a name pool, or a round trip that waits for no list |
-//! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in |
+//! | delete (`glDelete*`) | `CommandList` method | at the end of the frame it was replayed in; in place for an immediate context's list (`replay.rs`) |
 //! | query (`glGet*`, `glIs*`, ...) | `Device` method returning a value | after every list submitted before it (limits and program lookups: from caches); calls in a list not yet submitted are not seen |
 //! | any of the above, single-threaded semantics | [`Immediate`] ([`Device::immediate`]): a command list with the `Device` methods beside it | a query, special or flush submits the context's pending calls first, so it reads the context's own writes |
 //! | special | hand-written ([`special`]) | documented per function |
@@ -124,14 +124,20 @@
 mod adopt;
 #[doc(hidden)]
 pub mod arguments;
+#[doc(hidden)]
+pub mod buffer_names;
+mod builders;
 pub mod capture;
 mod capture_writer;
 mod channel;
 #[cfg(feature = "checking")]
 pub mod checked;
 #[doc(hidden)]
+pub mod client_out;
+#[doc(hidden)]
 pub mod context;
 mod debug_groups;
+mod delete_effects;
 mod device;
 pub mod diagnostics;
 #[doc(hidden)]
@@ -161,6 +167,7 @@ mod present;
 mod present_queue;
 #[doc(hidden)]
 pub mod programs;
+mod recent_lookups;
 mod render;
 #[doc(hidden)]
 pub mod replay;

@@ -39,6 +39,9 @@ pub struct CommandList {
     pub(crate) claim: Option<(u64, u64, u32)>,
     /// The program interface cache of the device this list came from, told of recorded links.
     pub(crate) programs: Option<std::sync::Arc<crate::programs::Programs>>,
+    /// The buffer names of the device this list came from (`buffer_names.rs`): whether a
+    /// recorded pixel-buffer bind will be accepted.
+    pub(crate) buffer_names: Option<std::sync::Arc<crate::buffer_names::BufferNames>>,
     /// The thread that holds this list unsubmitted and unclaimed (set by `Device::command_list`,
     /// cleared by a submit or a claim), shared with the device's registry of open frames, which
     /// keeps a weak reference: a dropped list holds nothing. Kept across the pool, so taking a
@@ -75,6 +78,7 @@ impl CommandList {
             links_submitted: false,
             claim: None,
             programs: None,
+            buffer_names: None,
             hold: None,
             implicit: false,
             pixels: Box::new(crate::pixels::PixelState::new()),

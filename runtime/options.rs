@@ -1,16 +1,48 @@
 //! The device's public configuration and counters: [`Options`] (how a device is made), and
-//! [`Stats`] and [`FrameStats`] (what its render thread has done). Plain data that both sides of
-//! the device read, so it sits below them.
+//! [`Stats`], [`RenderTimes`] and [`FrameStats`] (what its render thread has done). Plain data
+//! that both sides of the device read, so it sits below them.
+//!
+//! ## One rule for options and counters
+//!
+//! Every public options type of glcmd ([`Options`], [`DiagnosticOptions`], and in `capture`
+//! `CaptureOptions`, `PostMortem`, `ReplayOptions`, `ReplayBudget`) is `#[non_exhaustive]`
+//! and has builder methods, one per field, named as the field, taking `self` by value and
+//! returning `Self`, `#[must_use]`:
+//!
+//! ```
+//! use std::time::Duration;
+//! use glcmd::{DiagnosticOptions, Options};
+//! let options = Options::default()
+//!     .track_sites(true)
+//!     .wait_limit(Duration::from_secs(2))
+//!     .diagnostics(DiagnosticOptions::default().strict(true).watchdog(Some(Duration::from_secs(5))));
+//! assert!(options.diagnostics.strict && options.track_sites);
+//! ```
+//!
+//! Every public counters or summary type ([`Stats`], [`RenderTimes`], [`FrameStats`], and in
+//! `capture` `CaptureSummary`, `ReplaySummary`) is `#[non_exhaustive]` and read only. So a new
+//! option or counter is never a breaking change; outside glcmd a struct literal does not compile:
+//!
+//! ```compile_fail,E0639
+//! let d = glcmd::DiagnosticOptions { strict: true, ..Default::default() };
+//! ```
+//!
+//! The builders are written by one macro (`builders.rs`, whose essay gives the whole rule), which
+//! also stops glcmd compiling when an options type has a field without its builder;
+//! `tests/options_rule.rs` checks every builder from outside the crate.
 
 use std::time::{Duration, Instant};
 
+use crate::builders::builders;
+use crate::capture_writer::recorder::CaptureOptions;
 use crate::diagnostics::DiagnosticOptions;
 
 /// Options for [`Device::with_options`](crate::Device::with_options).
 ///
-/// Made from [`Options::default`] and changed field by field (`let mut o = Options::default();
-/// o.track_sites = true;`): the struct is `#[non_exhaustive]`, so a new option is not a breaking
-/// change.
+/// Made from [`Options::default`] and changed with its builder methods, one per field:
+/// `Options::default().track_sites(true).wait_limit(Duration::from_secs(1))`. The struct is
+/// `#[non_exhaustive]` (a struct literal does not compile outside glcmd), so a new option is not
+/// a breaking change.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Options {
@@ -45,7 +77,7 @@ pub struct Options {
     /// Capture and post-mortem capture (`glcmd::capture`): keeps the set-up log from the start
     /// so `Device::capture` can write frames that replay from a clean context. Default off
     /// (`None`): capture costs nothing.
-    pub capture: Option<crate::capture_writer::recorder::CaptureOptions>,
+    pub capture: Option<CaptureOptions>,
     /// The size (packet and array bytes) past which an immediate context (`Device::immediate`)
     /// submits its pending calls at its next recording call, so a thread that asks nothing
     /// still streams its work. Default 4 MiB.
@@ -68,55 +100,17 @@ impl Default for Options {
     }
 }
 
-/// Consuming setters, one per field, for building options in one expression:
-/// `Options::default().track_sites(true).wait_limit(Duration::from_secs(1))`.
-impl Options {
-    /// Sets [`Options::track_sites`].
-    pub fn track_sites(mut self, on: bool) -> Self {
-        self.track_sites = on;
-        self
-    }
-    /// Sets [`Options::diagnostics`].
-    pub fn diagnostics(mut self, diagnostics: DiagnosticOptions) -> Self {
-        self.diagnostics = diagnostics;
-        self
-    }
-    /// Sets [`Options::wait_limit`].
-    pub fn wait_limit(mut self, limit: Duration) -> Self {
-        self.wait_limit = limit;
-        self
-    }
-    /// Sets [`Options::spin`].
-    pub fn spin(mut self, spin: Duration) -> Self {
-        self.spin = spin;
-        self
-    }
-    /// Sets [`Options::report_capacity`].
-    pub fn report_capacity(mut self, capacity: usize) -> Self {
-        self.report_capacity = capacity;
-        self
-    }
-    /// Sets [`Options::robust_access`].
-    pub fn robust_access(mut self, on: bool) -> Self {
-        self.robust_access = on;
-        self
-    }
-    /// Sets [`Options::checked_gl`].
-    pub fn checked_gl(mut self, on: bool) -> Self {
-        self.checked_gl = on;
-        self
-    }
-    /// Sets [`Options::capture`].
-    pub fn capture(mut self, capture: Option<crate::capture_writer::recorder::CaptureOptions>) -> Self {
-        self.capture = capture;
-        self
-    }
-    /// Sets [`Options::immediate_flush_bytes`].
-    pub fn immediate_flush_bytes(mut self, bytes: usize) -> Self {
-        self.immediate_flush_bytes = bytes;
-        self
-    }
-}
+builders!(Options {
+    track_sites: bool,
+    diagnostics: DiagnosticOptions,
+    wait_limit: Duration,
+    spin: Duration,
+    report_capacity: usize,
+    robust_access: bool,
+    checked_gl: bool,
+    capture: Option<CaptureOptions>,
+    immediate_flush_bytes: usize,
+});
 
 /// Counters of the render thread, for `Device::stats`. `#[non_exhaustive]`: a new counter is not
 /// a breaking change (read the fields; `Stats::default()` makes one).
@@ -225,8 +219,9 @@ impl RenderTimes {
     }
 }
 
-/// Statistics of one frame.
+/// Statistics of one frame. `#[non_exhaustive]`, as [`Stats`].
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct FrameStats {
     pub lists: u32,
     pub commands: u64,

@@ -64,9 +64,36 @@ impl CommandList {
         }
     }
 
-    /// Tracks a recorded `glBindBuffer`.
+    /// Tracks a recorded `glBindBuffer`: believed where the GL is sure to accept it (the
+    /// device's `buffer_names.rs`), unsure otherwise.
     pub(crate) fn track_bind_buffer(&mut self, target: u32, buffer: u32) {
-        self.pixels.bind_buffer(target, buffer);
+        if target != crate::gl::PIXEL_UNPACK_BUFFER && target != crate::gl::PIXEL_PACK_BUFFER {
+            return;
+        }
+        let exists = buffer == 0 || self.buffer_names.as_ref().is_some_and(|n| n.exists(buffer));
+        self.pixels.bind_buffer(target, buffer, exists);
+    }
+
+    /// Tracks a recorded `glDeleteBuffers`: the pixel bindings of deleted buffers go, and a bind
+    /// of the names is refused from here on (`buffer_names.rs`).
+    pub(crate) fn track_delete_buffers(&mut self, names: &[u32]) {
+        self.pixels.delete_buffers(names);
+        if let Some(n) = &self.buffer_names {
+            n.deleted(names);
+        }
+    }
+
+    /// Sets the pixel-buffer bindings to what the GL has (asked on the render thread).
+    #[doc(hidden)]
+    pub fn resolve_pixel_bindings(&mut self, unpack: u32, pack: u32) {
+        self.pixels.resolve(unpack, pack);
+    }
+
+    /// Starts this list from the pixel state the GL has (read on the render thread, e.g. when a
+    /// thread becomes immediate on a context another thread or device used before).
+    #[doc(hidden)]
+    pub fn set_pixel_state(&mut self, state: PixelState) {
+        *self.pixels = PixelState { synced: false, ..state };
     }
 
     /// Tracks a recorded `glClientAttribDefaultEXT` / `glPushClientAttribDefaultEXT` (functions

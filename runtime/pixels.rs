@@ -34,8 +34,24 @@
 //! recording method already checked them against the same state, so only a capture file edited
 //! by hand can fail that check; it costs six `glGetIntegerv` per upload).
 //!
+//! **Bindings follow what the GL accepts** (issue 30, item 1). Whether a C pointer is an offset
+//! or client memory depends on the pixel-buffer binding the GL has at that point of the stream,
+//! so the list tracks the binding the GL will have, not the one asked for: a bind of a name the
+//! GL refuses (never generated, or deleted) changes nothing, a recorded `glDeleteBuffers` unbinds
+//! the deleted buffer as the GL does, an immediate context's hand-overs and context switches
+//! keep it. Whether a bind will be accepted is known where the name was made, on the render
+//! thread, which enters every buffer name in the device's `buffer_names.rs` before handing it
+//! out. A name glcmd cannot prove exists makes the binding *unsure*: the pointer is then read as
+//! an offset (never as client memory, which an offset is not), and an immediate C thread asks the
+//! GL at once (`PixelState::resolve`). `tests/pixel_bindings.rs` audits the tracking against the
+//! GL over every call that can change it.
+//!
 //! **Reads.** Queries that write into client memory (`glReadPixels`, `glGetTexImage`) run on the
-//! render thread, which sizes them from the GL's real pack state ([`read_pack_store`]).
+//! render thread, which sizes them from the GL's real pack state ([`read_pack_store`]). The
+//! size is the span from the pointer to the last byte of the last pixel; the GL writes only the
+//! pixels in it (not the gaps a row length or alignment leaves, nor pixels outside the
+//! framebuffer), so a read into a C caller's memory starts from that memory's bytes
+//! (`client_out.rs`) and every other byte keeps its value.
 
 use crate::generated::{enums as gl, types::GLenum, types::GLint, Gl};
 
@@ -206,13 +222,29 @@ pub struct NotAnInt(pub f64);
 pub struct PixelState {
     pub unpack: Store,
     pub pack: Store,
-    /// The list bound a non-zero buffer to `GL_PIXEL_UNPACK_BUFFER` (and it is still bound).
+    /// A pointer of an upload is an offset into `GL_PIXEL_UNPACK_BUFFER`: a non-zero buffer is
+    /// bound there, or may be ([`PixelState::unsure`]).
     pub unpack_buffer: bool,
-    /// The list bound a non-zero buffer to `GL_PIXEL_PACK_BUFFER` (and it is still bound).
+    /// Likewise for `GL_PIXEL_PACK_BUFFER` and reads.
     pub pack_buffer: bool,
+    /// The buffer bound to `GL_PIXEL_UNPACK_BUFFER` (0: none); where unsure, the name of the
+    /// bind that may have been refused.
+    pub unpack_name: u32,
+    /// Likewise for `GL_PIXEL_PACK_BUFFER`.
+    pub pack_name: u32,
+    /// Bits [`UNSURE_UNPACK`], [`UNSURE_PACK`]: a bind of a name glcmd could not prove exists
+    /// (`buffer_names.rs`) left the binding unknown. The pointer is then taken as an offset
+    /// (the safe reading: the render thread checks an offset against the real binding; client
+    /// memory at an offset's address is never read) until the GL is asked ([`PixelState::resolve`]).
+    pub unsure: u8,
     /// The tracked unpack state has been recorded into the list.
     pub synced: bool,
 }
+
+/// [`PixelState::unsure`]: the unpack binding is not known.
+pub const UNSURE_UNPACK: u8 = 1;
+/// [`PixelState::unsure`]: the pack binding is not known.
+pub const UNSURE_PACK: u8 = 2;
 
 impl Default for PixelState {
     fn default() -> Self {
@@ -228,6 +260,9 @@ impl PixelState {
             pack: Store::DEFAULT,
             unpack_buffer: false,
             pack_buffer: false,
+            unpack_name: 0,
+            pack_name: 0,
+            unsure: 0,
             synced: false,
         }
     }
@@ -271,11 +306,17 @@ impl PixelState {
                 None => return Ok(()),
             },
         };
-        if !value.is_finite() || value.abs() > i32::MAX as f64 {
+        if !value.is_finite() {
             return Err(NotAnInt(value));
         }
         // Mesa's glPixelStoref rounds half away from zero (IROUND); glPixelStorei passes ints.
-        let v = if value >= 0.0 { (value + 0.5).floor() } else { (value - 0.5).ceil() } as i64;
+        // Every `int` is one (`i32::MIN` included: the GL refuses it as negative, it is no reason
+        // to refuse the call); a float that rounds outside them is not.
+        let rounded = if value >= 0.0 { (value + 0.5).floor() } else { (value - 0.5).ceil() };
+        if rounded < i32::MIN as f64 || rounded > i32::MAX as f64 {
+            return Err(NotAnInt(value));
+        }
+        let v = rounded as i64;
         match name {
             gl::UNPACK_ALIGNMENT if matches!(v, 1 | 2 | 4 | 8) => s.alignment = v,
             gl::UNPACK_ROW_LENGTH if v >= 0 => s.row_length = v,
@@ -291,13 +332,46 @@ impl PixelState {
         Ok(())
     }
 
-    /// Tracks `glBindBuffer(target, buffer)`.
-    pub fn bind_buffer(&mut self, target: GLenum, buffer: u32) {
-        match target {
-            gl::PIXEL_UNPACK_BUFFER => self.unpack_buffer = buffer != 0,
-            gl::PIXEL_PACK_BUFFER => self.pack_buffer = buffer != 0,
-            _ => {}
+    /// Tracks `glBindBuffer(target, buffer)`; `exists`: the GL is sure to accept the bind (0, or
+    /// a name that exists, `buffer_names.rs`). A bind that may be refused (the GL would keep the
+    /// old binding) leaves the binding unsure, and the pointer an offset (see [`Self::unsure`]).
+    pub fn bind_buffer(&mut self, target: GLenum, buffer: u32, exists: bool) {
+        let (bound, name, bit) = match target {
+            gl::PIXEL_UNPACK_BUFFER => (&mut self.unpack_buffer, &mut self.unpack_name, UNSURE_UNPACK),
+            gl::PIXEL_PACK_BUFFER => (&mut self.pack_buffer, &mut self.pack_name, UNSURE_PACK),
+            _ => return,
+        };
+        if exists {
+            (*bound, *name) = (buffer != 0, buffer);
+            self.unsure &= !bit;
+        } else if *name != buffer || self.unsure & bit != 0 || !*bound {
+            // Refused: the old binding stays; accepted: `buffer`. Either way a pointer is an
+            // offset unless nothing was bound before, and then it may be one.
+            *bound = true;
+            *name = buffer;
+            self.unsure |= bit;
         }
+    }
+
+    /// Tracks a recorded `glDeleteBuffers(names)`: the GL unbinds a deleted buffer from the
+    /// pixel targets that hold it. An unsure binding stays unsure (the delete may have found the
+    /// old buffer or the new one).
+    pub fn delete_buffers(&mut self, names: &[u32]) {
+        for (bound, name, bit) in [
+            (&mut self.unpack_buffer, &mut self.unpack_name, UNSURE_UNPACK),
+            (&mut self.pack_buffer, &mut self.pack_name, UNSURE_PACK),
+        ] {
+            if self.unsure & bit == 0 && *name != 0 && names.contains(name) {
+                (*bound, *name) = (false, 0);
+            }
+        }
+    }
+
+    /// The bindings as the GL has them (asked on the render thread): nothing is unsure after.
+    pub fn resolve(&mut self, unpack: u32, pack: u32) {
+        (self.unpack_buffer, self.unpack_name) = (unpack != 0, unpack);
+        (self.pack_buffer, self.pack_name) = (pack != 0, pack);
+        self.unsure = 0;
     }
 
     /// Tracks `glClientAttribDefaultEXT(mask)` and `glPushClientAttribDefaultEXT(mask)`: the
@@ -355,6 +429,24 @@ unsafe fn read_store(g: &Gl, pack: bool) -> Store {
         swap_bytes: false,
         lsb_first: false,
     }
+}
+
+/// The GL's whole pixel state now: both directions' stores and the pixel-buffer bindings (what
+/// a list starts from on a context whose state glcmd did not track, `PixelState::resolve`).
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context.
+pub unsafe fn read_state(g: &Gl) -> PixelState {
+    // SAFETY: the caller's contract.
+    let get = |pname: GLenum| unsafe { integer(g, pname) };
+    let (mut unpack, mut pack) = unsafe { (read_store(g, false), read_store(g, true)) };
+    unpack.swap_bytes = get(gl::UNPACK_SWAP_BYTES) != 0;
+    unpack.lsb_first = get(gl::UNPACK_LSB_FIRST) != 0;
+    pack.swap_bytes = get(gl::PACK_SWAP_BYTES) != 0;
+    pack.lsb_first = get(gl::PACK_LSB_FIRST) != 0;
+    let mut state = PixelState { unpack, pack, ..PixelState::new() };
+    state.resolve(get(gl::PIXEL_UNPACK_BUFFER_BINDING) as u32, get(gl::PIXEL_PACK_BUFFER_BINDING) as u32);
+    state
 }
 
 /// The GL's current unpack state (the sizes only).
@@ -483,11 +575,50 @@ mod tests {
         p.store(gl::UNPACK_ROW_LENGTH, 7.5).unwrap(); // rounds half away from zero
         assert_eq!((p.unpack.alignment, p.unpack.row_length), (1, 8));
         assert!(p.store(gl::UNPACK_SKIP_ROWS, f64::NAN).is_err());
+        // Every int is a value (the GL refuses a negative one); a float past them is not.
+        p.store(gl::UNPACK_SKIP_ROWS, i32::MIN as f64).unwrap();
+        assert_eq!(p.unpack.skip_rows, 0);
+        p.store(gl::UNPACK_SKIP_ROWS, i32::MAX as f64).unwrap();
+        assert_eq!(p.unpack.skip_rows, i32::MAX as i64);
+        assert!(p.store(gl::UNPACK_SKIP_ROWS, i32::MIN as f64 - 0.5).is_err());
+        assert!(p.store(gl::UNPACK_SKIP_ROWS, i32::MAX as f64 + 0.5).is_err());
         p.store(gl::PACK_ROW_LENGTH, 99.0).unwrap(); // pack state, not unpack
         p.store(gl::PACK_ALIGNMENT, 2.0).unwrap();
         assert_eq!(p.unpack.row_length, 8);
         assert_eq!((p.pack.row_length, p.pack.alignment), (99, 2));
         p.client_defaults(0x1);
         assert_eq!((p.unpack, p.pack), (Store::DEFAULT, Store::DEFAULT));
+    }
+}
+
+#[cfg(test)]
+mod binding_tests {
+    use super::*;
+
+    #[test]
+    fn refused_and_deleted_bindings_follow_the_gl() {
+        let mut p = PixelState::new();
+        // A name that may not exist: unsure, taken as an offset.
+        p.bind_buffer(gl::PIXEL_UNPACK_BUFFER, 77, false);
+        assert!(p.unpack_buffer && p.unsure == UNSURE_UNPACK);
+        p.resolve(0, 0);
+        assert!(!p.unpack_buffer && p.unsure == 0);
+        // A name that exists, then a refused rebind: a pointer stays an offset, unsure.
+        p.bind_buffer(gl::PIXEL_UNPACK_BUFFER, 5, true);
+        p.bind_buffer(gl::PIXEL_UNPACK_BUFFER, 77, false);
+        assert!(p.unpack_buffer && p.unsure == UNSURE_UNPACK);
+        p.resolve(5, 0);
+        // Deleting another buffer keeps it; deleting it unbinds it.
+        p.delete_buffers(&[6, 0]);
+        assert_eq!((p.unpack_buffer, p.unpack_name), (true, 5));
+        p.delete_buffers(&[5]);
+        assert_eq!((p.unpack_buffer, p.unpack_name), (false, 0));
+        p.bind_buffer(gl::PIXEL_PACK_BUFFER, 9, true);
+        assert_eq!((p.pack_buffer, p.unpack_buffer), (true, false));
+        p.bind_buffer(gl::PIXEL_PACK_BUFFER, 0, true);
+        assert!(!p.pack_buffer);
+        // Other targets change nothing.
+        p.bind_buffer(gl::ARRAY_BUFFER, 3, false);
+        assert_eq!(p, PixelState { synced: p.synced, ..PixelState::new() });
     }
 }

@@ -52,11 +52,12 @@
 
 use std::collections::HashMap;
 use std::ffi::CString;
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::generated::{enums as gl, types::*, Gl};
-use crate::Error;
+use crate::{recent_lookups, Error};
 
 /// A lookup function whose answers are cached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -152,21 +153,38 @@ fn settle(entries: &mut Entries, program: GLuint) {
 }
 
 /// The device's program interface cache.
-#[derive(Default)]
 pub(crate) struct Programs {
     entries: Mutex<Entries>,
     replayed: Condvar,
+    /// This cache among every device's (for the threads' copies, `recent_lookups.rs`).
+    id: u64,
+    /// Bumped under the lock by every change of `entries` that could change an answer or
+    /// whether a lookup may answer at once: a thread's copy of an answer given at this epoch is
+    /// still the answer.
+    epoch: AtomicU64,
+}
+
+impl Default for Programs {
+    fn default() -> Self {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        Programs {
+            entries: Mutex::default(),
+            replayed: Condvar::new(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            epoch: AtomicU64::new(0),
+        }
+    }
 }
 
 impl Programs {
     /// A list of this device recorded a link of `program`.
     pub(crate) fn recorded(&self, program: GLuint) {
-        self.lock().entry(program).or_default().recorded += 1;
+        self.lock_to_change().entry(program).or_default().recorded += 1;
     }
 
     /// A list with recorded links was dropped unsubmitted.
     pub(crate) fn unrecorded(&self, programs: &[GLuint]) {
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         for &p in programs {
             if let Some(e) = entries.get_mut(&p) {
                 e.recorded = e.recorded.saturating_sub(1);
@@ -177,7 +195,7 @@ impl Programs {
 
     /// A list with links was submitted (`own`: recorded from this device's pool).
     pub(crate) fn submitted(&self, programs: &[GLuint], own: bool) {
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         for &p in programs {
             let e = entries.entry(p).or_default();
             if own {
@@ -190,7 +208,7 @@ impl Programs {
     /// Submitted links that will not replay (skipped, or their list was dropped): lookups
     /// stop waiting for them.
     pub(crate) fn skipped(&self, programs: &[GLuint]) {
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         for &p in programs {
             if let Some(e) = entries.get_mut(&p) {
                 e.replayed += 1;
@@ -214,7 +232,7 @@ impl Programs {
     }
 
     fn forget(&self, programs: &[GLuint]) {
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         for &p in programs {
             if let Some(e) = entries.get_mut(&p) {
                 e.interface = None;
@@ -226,7 +244,7 @@ impl Programs {
     /// After code glcmd does not see (`with_gl`, `post`): forgets the programs it deleted.
     /// Render thread.
     pub(crate) fn forget_dead(&self, gl_fns: &Gl) {
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         let dead: Vec<GLuint> = entries
             .iter()
             .filter(|(_, e)| e.interface.is_some())
@@ -248,8 +266,16 @@ impl Programs {
         (entries.len(), entries.values().filter_map(|e| e.interface.as_ref()).map(Interface::answers).sum())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+    fn lock(&self) -> MutexGuard<'_, Entries> {
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The lock, for a change that may change an answer or a lookup's wait: the threads' copies
+    /// of earlier answers stop answering.
+    fn lock_to_change(&self) -> MutexGuard<'_, Entries> {
+        let entries = self.lock();
+        self.epoch.fetch_add(1, Ordering::Release);
+        entries
     }
 
     /// A link of `program` replayed (or `create_shader_programv` ran): read its interface from
@@ -273,7 +299,7 @@ impl Programs {
         let fresh = (unsafe { (gl_fns.IsProgram)(program) } != 0).then(|| read_interface(gl_fns, program));
         // SAFETY: no arguments.
         while unsafe { (gl_fns.GetError)() } != gl::NO_ERROR {}
-        let mut entries = self.lock();
+        let mut entries = self.lock_to_change();
         let e = entries.entry(program).or_default();
         e.interface = fresh;
         if counted {
@@ -296,7 +322,7 @@ impl Programs {
         program: GLuint,
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
-    ) -> Result<Option<std::sync::MutexGuard<'_, Entries>>, Error> {
+    ) -> Result<Option<MutexGuard<'_, Entries>>, Error> {
         let mut start = None;
         let mut entries = self.lock();
         loop {
@@ -347,7 +373,16 @@ impl Programs {
         limit: Duration,
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
-        Ok(self.with_interface(function, program, limit, check, |i| i.get(key))?.flatten())
+        let epoch = self.epoch.load(Ordering::Acquire);
+        if let Some(v) = recent_lookups::get(self.id, epoch, program, key) {
+            return Ok(Some(v));
+        }
+        // Read under the lock with the answer: no change can come between the two.
+        let answer =
+            self.with_interface(function, program, limit, check, |i| (i.get(key), self.epoch.load(Ordering::Relaxed)))?;
+        let Some((Some(v), epoch)) = answer else { return Ok(None) };
+        recent_lookups::keep(self.id, epoch, program, key, v);
+        Ok(Some(v))
     }
 
     /// Keeps an answer the GL gave for a name the cache did not hold, until the next link

@@ -17,7 +17,22 @@
 //! once but note the packet in `ReplayState::deferred`. When every list of the frame has run,
 //! `run_deferred` executes them in recording order, so a name is never deleted while a list of
 //! the same frame may still use it (GL reuses names: a delete that ran early would let a create
-//! hand the name out again while an earlier-recorded list still means the old object).
+//! hand the name out again while an earlier-recorded list still means the old object). Only the
+//! release waits: a deferred delete makes its unbinds on the context at its place
+//! (`delete_effects.rs`), so the program's later binds are not undone at the frame's end.
+//!
+//! **An immediate context's deletes run in place** (issue 34, item 5). Deferral exists for the
+//! other lists of the frame; an implicit list (`CommandList::mark_implicit`, the hand-over of an
+//! immediate context, Rust or C, and so every call of a program under glcmd-run) is a frame of
+//! one list, so there is no other list of its frame a late delete could protect. A name can come
+//! back from the GL only through a create, and creates run on the render thread between lists
+//! (a pool refill, a create's round trip), never inside one: no create can hand the name out
+//! while the list still replays. Deferring would only move the delete's effects on the context
+//! past the program's later calls: `glDeleteBuffers(1, &a)` then `glBindBufferBase(
+//! GL_ATOMIC_COUNTER_BUFFER, 0, b)` left the late delete to clear the generic binding again (Mesa
+//! unbinds `a` from each indexed binding with `glBindBufferBase(..., 0)`, which also sets the
+//! generic one), and the next `glBufferData` failed. So the GL delete runs where the program made
+//! it, with every effect the GL gives it there; the frame's end only tells diagnostics.
 
 use std::collections::HashMap;
 use std::ffi::c_char;
@@ -49,8 +64,9 @@ pub enum UnpackExtent {
 pub struct ReplayState {
     /// glcmd sync handle -> GL sync object, filled in when a recorded fence runs.
     pub(crate) syncs: HashMap<u32, GLsync>,
-    /// Deletes noted during the frame: (list index in the frame, slot of the packet).
-    pub(crate) deferred: Vec<(u32, usize)>,
+    /// Deletes noted during the frame: (list index in the frame, slot of the packet, whether it
+    /// ran in place already: an implicit list's, see the module doc).
+    pub(crate) deferred: Vec<(u32, usize, bool)>,
     /// Reused for `const GLchar *const*` arguments.
     scratch: Vec<*const c_char>,
     scratch_region: Option<crate::arguments::Region>,
@@ -338,7 +354,8 @@ impl<'a> Replayer<'a> {
     }
 
     /// For delete packets: true when the GL call must wait for the end of the frame, in which
-    /// case the packet has been noted and the caller returns.
+    /// case the packet has been noted and the caller returns. An implicit list's delete runs in
+    /// place (the module doc says why); it is noted too, so the frame's end tells diagnostics.
     ///
     /// # Safety
     /// `packet` is the packet being executed, inside the current list.
@@ -349,8 +366,31 @@ impl<'a> Replayer<'a> {
         }
         // SAFETY: `packet` lies inside the list whose first slot is `base`.
         let slot = unsafe { packet.offset_from(self.base) } as usize;
-        self.state.deferred.push((self.list_index, slot));
-        true
+        let in_place = self.list.implicit;
+        if !in_place {
+            self.delete_effects(packet);
+        }
+        self.state.deferred.push((self.list_index, slot, in_place));
+        !in_place
+    }
+}
+
+impl Replayer<'_> {
+    /// The effects a deferred delete has on the context at its place (`delete_effects.rs`).
+    #[cold]
+    fn delete_effects(&mut self, packet: *const u64) {
+        // SAFETY: `packet` is a packet of the current list, starting with its opcode.
+        let op = unsafe { packet.cast::<u16>().read() } as usize;
+        let Some(objects) = crate::generated::inspect::OBJECTS.get(op).copied().flatten() else { return };
+        let (mut class, mut names) = ("", Vec::new());
+        // SAFETY: `packet` is a packet of `op` inside the current list, whose parameters these are.
+        unsafe {
+            objects(packet, self.list.param_bytes(), &mut |c, name| {
+                class = c;
+                names.push(name)
+            })
+        };
+        crate::delete_effects::unbound_in_place(self.raw, self.state, class, &names);
     }
 }
 
@@ -467,7 +507,7 @@ pub(crate) unsafe fn run_deferred(
     }
     let deferred = std::mem::take(&mut state.deferred);
     state.running_deferred = true;
-    for &(list_index, slot) in &deferred {
+    for &(list_index, slot, in_place) in &deferred {
         let list = &lists[list_index as usize];
         let _params = list_region(list);
         let mut r = Replayer::new(gl, raw, state, list, list_index);
@@ -475,7 +515,9 @@ pub(crate) unsafe fn run_deferred(
         unsafe {
             let packet = list.packets.as_ptr().add(slot);
             let op = packet.cast::<u16>().read() as usize;
-            (EXECUTE.get_unchecked(op))(&mut r, packet);
+            if !in_place {
+                (EXECUTE.get_unchecked(op))(&mut r, packet);
+            }
             ran(list, slot, op);
         }
     }

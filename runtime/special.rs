@@ -57,6 +57,16 @@ const SINGLE_VALUE_PROPERTIES: &[GLenum] = &[
 ];
 
 impl Device {
+    /// The pixel-store state and pixel-buffer bindings the GL has after every list submitted
+    /// before this call (a round trip): what an immediate C thread's list starts from on a
+    /// context it did not track, and the answer to a binding it could not be sure of
+    /// (`pixels.rs`, "Bindings").
+    #[doc(hidden)]
+    pub fn pixel_state_now(&self) -> Result<crate::pixels::PixelState, Error> {
+        // SAFETY: on the render thread, with its context's table.
+        self.call("glGetIntegerv", |ctx| Ok(unsafe { crate::pixels::read_state(ctx.raw_gl()) }))
+    }
+
     /// `glClientWaitSync`: waits on the render thread, after the list that recorded the fence
     /// has run, and returns `GL_ALREADY_SIGNALED`, `GL_CONDITION_SATISFIED`,
     /// `GL_TIMEOUT_EXPIRED` or `GL_WAIT_FAILED`.

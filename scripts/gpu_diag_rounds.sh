@@ -7,7 +7,8 @@
 # built here from the same commit:
 #   cargo build --release --workspace --example diag_cost && mkdir -p .benchbin && cp target/release/examples/diag_cost .benchbin/
 # then, with the `run` tool (carry [".gl", ".benchbin"]): bash scripts/gpu_diag_rounds.sh
-# and here: python3 scripts/diag_rounds.py docs/gpu-runs/.../diag_cost.jsonl
+# and here: python3 scripts/diag_rounds.py docs/gpu-runs/data/.../diag_cost.jsonl (the returned
+# folder kept with scripts/keep_gpu_run.sh)
 # (.benchbin/diag_cost-old, a binary of an earlier commit, runs interleaved into
 # diag_cost-old.jsonl when it is there.)
 set -u

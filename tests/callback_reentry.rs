@@ -20,9 +20,7 @@ const HANG: Duration = Duration::from_secs(60);
 /// A device with attributed debug output (replay goes through the diagnostics' path).
 fn device() -> Device {
     Device::with_options(
-        Options::default()
-            .track_sites(true)
-            .diagnostics(DiagnosticOptions { debug_output: true, ..Default::default() }),
+        Options::default().track_sites(true).diagnostics(DiagnosticOptions::default().debug_output(true)),
     )
     .expect("headless device")
 }

@@ -252,7 +252,7 @@ fn a_frame_range_replays_the_frames_before_it_and_stops_after_it() {
         let c = capture::Capture::open(&path).unwrap();
         let device = Device::headless().unwrap();
         let mut ended = Vec::new();
-        let options = ReplayOptions { frames: Some(0..1), dump: true, ..Default::default() };
+        let options = ReplayOptions::default().frames(Some(0..1)).dump(true);
         let mut dumps = Vec::new();
         let summary = capture::replay(&c, &device, &options, &mut |e| match e {
             ReplayEvent::FrameEnd { index, .. } => ended.push(index),
@@ -263,12 +263,7 @@ fn a_frame_range_replays_the_frames_before_it_and_stops_after_it() {
         assert_eq!(ended, [0]);
         assert_eq!(summary.frames, 1);
         assert!(dumps.iter().any(|d| d.contains("glDrawArrays(GL_TRIANGLE_STRIP, 0, 4)")), "{dumps:?}");
-        let err = capture::replay(
-            &c,
-            &device,
-            &ReplayOptions { frames: Some(1..4), dump: false, ..Default::default() },
-            &mut |_| {},
-        );
+        let err = capture::replay(&c, &device, &ReplayOptions::default().frames(Some(1..4)).dump(false), &mut |_| {});
         assert!(matches!(err, Err(capture::ReplayError::Frames { has: 3, .. })), "{err:?}");
     });
 }
@@ -565,10 +560,7 @@ fn a_lost_device_leaves_its_last_frames_on_disk() {
     with_timeout("post-mortem on loss", Duration::from_secs(120), || {
         let path = temp("lost.glcap");
         let _ = std::fs::remove_file(&path);
-        let device = capturing(CaptureOptions {
-            post_mortem: Some(PostMortem { frames: 2, path: path.clone() }),
-            ..CaptureOptions::default()
-        });
+        let device = capturing(CaptureOptions::default().post_mortem(Some(PostMortem::new(2, path.clone()))));
         let o = set_up(&device);
         for frame in 0..4 {
             render_frame(&device, &o, frame);
@@ -600,15 +592,9 @@ fn a_watchdog_stall_writes_the_post_mortem_capture() {
         let _ = std::fs::remove_file(&path);
         let device = Device::with_options(
             Options::default()
-                .diagnostics(DiagnosticOptions {
-                    watchdog: Some(Duration::from_millis(100)),
-                    ..DiagnosticOptions::default()
-                })
+                .diagnostics(DiagnosticOptions::default().watchdog(Some(Duration::from_millis(100))))
                 .wait_limit(Duration::from_secs(600))
-                .capture(Some(CaptureOptions {
-                    post_mortem: Some(PostMortem { frames: 3, path: path.clone() }),
-                    ..CaptureOptions::default()
-                })),
+                .capture(Some(CaptureOptions::default().post_mortem(Some(PostMortem::new(3, path.clone()))))),
         )
         .unwrap();
         let o = set_up(&device);

@@ -57,7 +57,7 @@ fn patch(bytes: &mut [u8], at: usize, value: &[u8]) {
 fn replay(bytes: &[u8], budget: ReplayBudget) -> Result<capture::ReplaySummary, ReplayError> {
     let c = capture::Capture::from_bytes(bytes).unwrap();
     let device = Device::with_options(Options::default().robust_access(true)).unwrap();
-    let r = capture::replay(&c, &device, &ReplayOptions { budget, ..Default::default() }, &mut |_| {});
+    let r = capture::replay(&c, &device, &ReplayOptions::default().budget(budget), &mut |_| {});
     assert_eq!(device.get_error().map(|_| ()).map_err(|e| e.to_string()), Ok(()), "the device survives");
     r
 }
@@ -128,13 +128,9 @@ fn a_create_asking_for_more_names_than_it_recorded_is_refused_at_load() {
 #[test]
 fn live_objects_past_the_budget_stop_the_replay_at_the_create() {
     let bytes = captured("objects.glcap", buffers(3), |_, _| {});
-    let used = over_budget(
-        replay(&bytes, ReplayBudget { objects: 2, ..Default::default() }),
-        Resource::Objects,
-        "glCreateBuffers",
-    );
+    let used = over_budget(replay(&bytes, ReplayBudget::default().objects(2)), Resource::Objects, "glCreateBuffers");
     assert_eq!(used, 3);
-    replay(&bytes, ReplayBudget { objects: 3, ..Default::default() }).unwrap();
+    replay(&bytes, ReplayBudget::default().objects(3)).unwrap();
 }
 
 /// A buffer of 64 KiB whose recorded size is patched to 1 TiB (the data pointer is null, so the
@@ -153,12 +149,8 @@ fn storage_past_the_budget_stops_the_replay_at_the_packet() {
     assert_eq!(used, 1 << 40);
     let mut big = bytes.clone();
     patch(&mut big, field, &(64i64 << 20).to_ne_bytes());
-    over_budget(
-        replay(&big, ReplayBudget { storage_bytes: 32 << 20, ..Default::default() }),
-        Resource::StorageBytes,
-        "byte",
-    );
-    replay(&big, ReplayBudget { storage_bytes: 128 << 20, ..Default::default() }).unwrap();
+    over_budget(replay(&big, ReplayBudget::default().storage_bytes(32 << 20)), Resource::StorageBytes, "byte");
+    replay(&big, ReplayBudget::default().storage_bytes(128 << 20)).unwrap();
 }
 
 /// What a case records, given the set-up's objects.
@@ -198,12 +190,12 @@ fn texel_storage_counts_levels_faces_and_samples() {
     for (name, record, exact) in cases {
         let bytes = captured(&format!("{name}.glcap"), set_up, |l, o| record(l, o));
         let used = over_budget(
-            replay(&bytes, ReplayBudget { storage_bytes: exact - 1, ..Default::default() }),
+            replay(&bytes, ReplayBudget::default().storage_bytes(exact - 1)),
             Resource::StorageBytes,
             "byte",
         );
         assert_eq!(used, exact as u128, "{name}");
-        replay(&bytes, ReplayBudget { storage_bytes: exact, ..Default::default() }).unwrap();
+        replay(&bytes, ReplayBudget::default().storage_bytes(exact)).unwrap();
     }
 }
 
@@ -235,7 +227,7 @@ fn storage_specified_again_or_deleted_is_not_counted_twice() {
             }
         },
     );
-    replay(&bytes, ReplayBudget { storage_bytes: 2 * mib as u64 + 1, ..Default::default() }).unwrap();
+    replay(&bytes, ReplayBudget::default().storage_bytes(2 * mib as u64 + 1)).unwrap();
 }
 
 /// A draw of 3 vertices patched to 2^30 vertices times 2^10 instances: refused under the
@@ -255,6 +247,6 @@ fn vertices_past_the_budget_stop_the_replay_at_the_draw() {
     assert_eq!(used, 1 << 40);
     let mut million = bytes.clone();
     set(&mut million, 1000, 1000);
-    over_budget(replay(&million, ReplayBudget { vertices: 999_999, ..Default::default() }), Resource::Vertices, "byte");
-    replay(&million, ReplayBudget { vertices: 1_000_000, ..Default::default() }).unwrap();
+    over_budget(replay(&million, ReplayBudget::default().vertices(999_999)), Resource::Vertices, "byte");
+    replay(&million, ReplayBudget::default().vertices(1_000_000)).unwrap();
 }

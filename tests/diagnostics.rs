@@ -17,7 +17,7 @@ fn drain(device: &Device) -> Vec<Report> {
 
 #[test]
 fn invalid_enum_names_the_recording_line_from_a_worker_in_a_later_list() {
-    let device = device(DiagnosticOptions { debug_output: true, ..Default::default() });
+    let device = device(DiagnosticOptions::default().debug_output(true));
     let frame = device.begin_frame(3).unwrap();
     let expected = std::thread::scope(|s| {
         for slot in [0, 2] {
@@ -61,7 +61,7 @@ fn invalid_enum_names_the_recording_line_from_a_worker_in_a_later_list() {
 
 #[test]
 fn strict_mode_reports_gl_errors_without_debug_output() {
-    let device = device(DiagnosticOptions { strict: true, ..Default::default() });
+    let device = device(DiagnosticOptions::default().strict(true));
     let mut list = device.command_list();
     let line = line!() + 1;
     list.blend_func(gl::ONE, 0x9999);
@@ -80,7 +80,7 @@ fn strict_mode_reports_gl_errors_without_debug_output() {
 
 #[test]
 fn use_after_delete_names_both_lines() {
-    let device = device(DiagnosticOptions { track_deletes: true, ..Default::default() });
+    let device = device(DiagnosticOptions::default().track_deletes(true));
     let buffer = device.create_buffers(1).unwrap()[0];
     let mut first = device.command_list();
     first.named_buffer_data(buffer, 16, Some(&[0u8; 16]), gl::STATIC_DRAW);
@@ -121,7 +121,7 @@ fn use_after_delete_names_both_lines() {
 /// slow draw and failed when a loaded machine made an ordinary command slow too.)
 #[test]
 fn watchdog_reports_the_command_in_flight() {
-    let device = device(DiagnosticOptions { watchdog: Some(Duration::from_millis(50)), ..Default::default() });
+    let device = device(DiagnosticOptions::default().watchdog(Some(Duration::from_millis(50))));
     let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
     let release_rx = std::sync::Mutex::new(release_rx);
     device
@@ -171,7 +171,7 @@ fn watchdog_reports_the_command_in_flight() {
 
 #[test]
 fn device_lost_error_carries_the_breadcrumbs() {
-    let device = device(DiagnosticOptions { debug_output: true, ..Default::default() });
+    let device = device(DiagnosticOptions::default().debug_output(true));
     let mut list = device.command_list();
     list.set_label("before the crash");
     list.enable(gl::BLEND);

@@ -50,7 +50,7 @@ fn record_upload_without_data(list: &mut CommandList, texture: GLuint) {
 #[test]
 fn strict_mode_reports_tex_image_2d_without_data_on_an_immutable_texture() {
     let device = Device::with_options(
-        Options::default().track_sites(true).diagnostics(DiagnosticOptions { strict: true, ..Default::default() }),
+        Options::default().track_sites(true).diagnostics(DiagnosticOptions::default().strict(true)),
     )
     .unwrap();
     let texture = device.create_texture(gl::TEXTURE_2D).unwrap();
@@ -241,14 +241,14 @@ fn levels() -> Vec<Level> {
     // A watchdog far longer than any step here, even under memcheck: it runs, and the reports
     // checked never depend on the machine's speed. (Not longer: the watchdog thread sleeps an
     // eighth of it between looks, and the device's drop waits for it.)
-    let all = DiagnosticOptions { watchdog: Some(Duration::from_secs(16)), ..DiagnosticOptions::all() };
+    let all = DiagnosticOptions::all().watchdog(Some(Duration::from_secs(16)));
     let level = |name, diagnostics, capture| Level { name, diagnostics, capture };
     vec![
         level("off", DiagnosticOptions::default(), false),
-        level("attribution", DiagnosticOptions { debug_output: true, ..Default::default() }, false),
+        level("attribution", DiagnosticOptions::default().debug_output(true), false),
         level("all (attribution, breadcrumbs, watchdog, track_deletes)", all.clone(), false),
-        level("strict", DiagnosticOptions { strict: true, ..Default::default() }, false),
-        level("strict and all", DiagnosticOptions { strict: true, ..all.clone() }, false),
+        level("strict", DiagnosticOptions::default().strict(true), false),
+        level("strict and all", all.clone().strict(true), false),
         level("all and capture", all, true),
     ]
 }
@@ -321,10 +321,9 @@ fn every_argument_form_replays_under_every_diagnostics_level() {
 fn replay_capture(path: &std::path::Path) -> String {
     let c = capture::Capture::open(path).unwrap();
     let device =
-        Device::with_options(Options::default().diagnostics(DiagnosticOptions { strict: true, ..Default::default() }))
-            .unwrap();
+        Device::with_options(Options::default().diagnostics(DiagnosticOptions::default().strict(true))).unwrap();
     let (mut dumped, mut errors) = (String::new(), Vec::new());
-    let options = capture::ReplayOptions { dump: true, ..Default::default() };
+    let options = capture::ReplayOptions::default().dump(true);
     capture::replay(&c, &device, &options, &mut |e| match e {
         capture::ReplayEvent::List { label, text, .. } if label == "forms" => dumped = text,
         capture::ReplayEvent::Report(r) if r.kind == ReportKind::GlError => errors.push(r),

@@ -46,7 +46,7 @@ fn a_query_blocked_on_another_threads_slot_times_out_and_is_reported() {
         let device = Device::with_options(
             Options::default()
                 .wait_limit(Duration::from_millis(500))
-                .diagnostics(DiagnosticOptions { watchdog: Some(Duration::from_millis(100)), ..Default::default() }),
+                .diagnostics(DiagnosticOptions::default().watchdog(Some(Duration::from_millis(100)))),
         )
         .unwrap();
         let frame = device.begin_frame(2).unwrap();

@@ -103,10 +103,9 @@ fn pooled_names_and_use_after_delete_tracking() {
     if !rerun_in_child("pooled_names_and_use_after_delete_tracking", &[("force_gl_names_reuse", "true")]) {
         return;
     }
-    let device = glcmd::Device::with_options(
-        Options::default().diagnostics(DiagnosticOptions { track_deletes: true, ..Default::default() }),
-    )
-    .unwrap();
+    let device =
+        glcmd::Device::with_options(Options::default().diagnostics(DiagnosticOptions::default().track_deletes(true)))
+            .unwrap();
     // Delete buffers for a few frames while creating more: a name the GL hands out again is
     // live when the pool gives it out, so its use is no use after delete.
     for round in 0..5 {

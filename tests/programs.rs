@@ -450,3 +450,67 @@ fn lookups_of_ever_new_names_keep_the_cache_bounded() {
     assert!(device.stats().program_answers <= before);
     assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
 }
+
+/// Each thread keeps a copy of the answers it was given (`recent_lookups.rs`), valid only while
+/// nothing changed in the shared cache. A copy must never outlive a change: a relink made by
+/// another thread, a link recorded and not submitted, a delete, or the same program name on
+/// another device. Every lookup here is made first so that the copy holds it, then again after
+/// the change.
+#[test]
+fn a_threads_copy_of_an_answer_never_outlives_a_change() {
+    let device = device();
+    let program = device.create_program().unwrap();
+    let vs = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let fs = device.create_shader(gl::FRAGMENT_SHADER).unwrap();
+    let link_with_uv_at = |location: u32| {
+        let mut list = device.command_list();
+        list.bind_attrib_location(program, location, "uv");
+        list.link_program(program);
+        device.submit(list).unwrap();
+    };
+    let mut list = device.command_list();
+    list.shader_source(vs, &[VS]);
+    list.shader_source(fs, &[FS]);
+    list.compile_shader(vs);
+    list.compile_shader(fs);
+    list.attach_shader(program, vs);
+    list.attach_shader(program, fs);
+    device.submit(list).unwrap();
+    link_with_uv_at(7);
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 7);
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 7, "from this thread's copy");
+    // A relink by another thread: this thread's copy must not answer 7 any more.
+    std::thread::scope(|s| s.spawn(|| link_with_uv_at(9)).join().unwrap());
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 9);
+    // A link recorded on another thread and not yet submitted: the lookup fails at once.
+    let pending = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut list = device.command_list();
+            list.link_program(program);
+            list
+        })
+        .join()
+        .unwrap()
+    });
+    let r = device.get_attrib_location(program, "uv");
+    assert!(matches!(r, Err(Error::LinkNotSubmitted { .. })), "{r:?}");
+    device.submit(pending).unwrap();
+    assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 9);
+    // The same program name on another device answers for that device's program.
+    let other = glcmd::Device::headless().unwrap();
+    let other_program = device_program(&other, &[(gl::VERTEX_SHADER, QUAD_VS), (gl::FRAGMENT_SHADER, COLOR_FS)]);
+    // SAFETY: a NUL-terminated name.
+    let direct_other =
+        other.with_gl(move |g| unsafe { (g.GetUniformLocation)(other_program, c"color".as_ptr()) }).unwrap();
+    for _ in 0..2 {
+        assert_eq!(device.get_attrib_location(program, "uv").unwrap(), 9);
+        assert_eq!(other.get_uniform_location(other_program, "color").unwrap(), direct_other);
+    }
+    // A delete: the answer is the GL's for a name that is no program any more, not the copy's.
+    let mut list = device.command_list();
+    list.delete_program(program);
+    device.submit(list).unwrap();
+    device.finish().unwrap();
+    let r = device.get_attrib_location(program, "uv");
+    assert!(!matches!(r, Ok(9)), "a deleted program's answer came from a copy: {r:?}");
+}

@@ -578,10 +578,7 @@ fn item9_a_debug_callback_whose_own_query_fails_does_not_recurse() {
 // ---- 10. Diagnostics that lie ---------------------------------------------------------------
 
 fn diag_device() -> Device {
-    Device::with_options(
-        Options::default().diagnostics(DiagnosticOptions { track_deletes: true, ..Default::default() }),
-    )
-    .unwrap()
+    Device::with_options(Options::default().diagnostics(DiagnosticOptions::default().track_deletes(true))).unwrap()
 }
 
 fn use_after_delete(device: &Device) -> Vec<Report> {
@@ -634,8 +631,7 @@ fn item10_uses_through_copy_image_and_wait_sync_are_reported() {
 #[test]
 fn item10_turning_site_tracking_on_mid_list_attributes_later_errors_correctly() {
     let device =
-        Device::with_options(Options::default().diagnostics(DiagnosticOptions { strict: true, ..Default::default() }))
-            .unwrap();
+        Device::with_options(Options::default().diagnostics(DiagnosticOptions::default().strict(true))).unwrap();
     let mut list = glcmd::CommandList::new();
     list.enable(gl::BLEND);
     list.enable(gl::DEPTH_TEST);
@@ -655,7 +651,7 @@ fn item10_turning_site_tracking_on_mid_list_attributes_later_errors_correctly() 
 fn item10_the_deleted_names_map_and_the_reports_queue_are_bounded() {
     let device = Device::with_options(
         Options::default()
-            .diagnostics(DiagnosticOptions { track_deletes: true, deleted_names_kept: 64, ..Default::default() })
+            .diagnostics(DiagnosticOptions::default().track_deletes(true).deleted_names_kept(64))
             .report_capacity(8),
     )
     .unwrap();

@@ -15,8 +15,7 @@ use glcmd::{gl, Device, DiagnosticOptions, Options};
 #[test]
 fn a_device_with_a_long_watchdog_drops_at_once() {
     let device = Device::with_options(
-        Options::default()
-            .diagnostics(DiagnosticOptions { watchdog: Some(Duration::from_secs(600)), ..Default::default() }),
+        Options::default().diagnostics(DiagnosticOptions::default().watchdog(Some(Duration::from_secs(600)))),
     )
     .expect("headless device");
     let mut list = device.command_list();
@@ -38,10 +37,8 @@ fn a_device_with_a_long_watchdog_drops_at_once() {
 /// give the site of each later command and no site for the earlier ones.
 #[test]
 fn breadcrumbs_name_the_sites_tracked_from_the_middle_of_a_list() {
-    let device = Device::with_options(
-        Options::default().diagnostics(DiagnosticOptions { debug_output: true, ..Default::default() }),
-    )
-    .expect("headless device");
+    let device = Device::with_options(Options::default().diagnostics(DiagnosticOptions::default().debug_output(true)))
+        .expect("headless device");
     let mut list = device.command_list();
     list.track_sites(false);
     list.enable(gl::BLEND);

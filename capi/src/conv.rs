@@ -269,6 +269,21 @@ pub unsafe fn write_slice<C, R: ToC<C> + Copy>(p: *mut C, v: &[R]) {
     }
 }
 
+/// Writes the values of an output whose size the caller gives in bytes (`bufSize` of
+/// `glGetnUniformfv`): no byte past `bytes`, though the last value may be cut (its bytes past
+/// `bytes` are not the caller's). Nothing for a negative `bytes` or NULL.
+///
+/// # Safety
+/// `p` is NULL or points to `bytes` writable bytes.
+pub unsafe fn write_slice_bytes<T: Copy>(p: *mut T, v: &[T], bytes: i64) {
+    if p.is_null() || bytes <= 0 {
+        return;
+    }
+    let n = std::mem::size_of_val(v).min(bytes as usize);
+    // SAFETY: the caller's contract: `n <= bytes` bytes; the values are plain data.
+    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr().cast::<u8>(), p.cast::<u8>(), n) };
+}
+
 /// Writes a string output as the GL does: at most `buf_size - 1` bytes and a NUL (nothing when
 /// `buf_size` is 0), and the bytes written, NUL excluded, to `length` unless it is NULL.
 ///

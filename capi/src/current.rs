@@ -225,3 +225,18 @@ pub fn begin_detached() -> bool {
 pub fn with_list_mut<R>(f: impl FnOnce(&mut CommandList) -> R) -> Option<R> {
     with_thread("with_list_mut", |t| Ok(t.recording.as_mut().map(|r| f(&mut r.list)))).ok().flatten()
 }
+
+/// In a child process made by `fork`, forgets the calling thread's device and list without
+/// submitting or dropping them: the device's render thread is not in the child (`fork` copies
+/// only the calling thread), so a submit at this thread's exit would reach a queue no thread
+/// serves, and dropping the device would join a thread that does not exist. The memory stays
+/// where it is (the child's copy of the parent's); the thread is then on no device.
+pub fn forget_after_fork() {
+    let _ = THREAD.try_with(|t| {
+        if let Ok(mut t) = t.try_borrow_mut() {
+            std::mem::forget(t.device.take());
+            std::mem::forget(t.recording.take());
+            t.immediate = false;
+        }
+    });
+}

@@ -125,6 +125,8 @@ impl CallError {
             E::OnRenderThread { .. } => GLCMD_ERROR_ON_RENDER_THREAD,
             E::NoSuchObject { .. } | E::OtherClass { .. } => GLCMD_ERROR_NO_SUCH_OBJECT,
             E::Refused { .. } => GLCMD_ERROR_INVALID_ARGUMENT,
+            E::OutputOffset { offset: None, .. } => GLCMD_ERROR_NULL_POINTER,
+            E::OutputOffset { .. } => GLCMD_ERROR_INVALID_ARGUMENT,
             E::LinkNotSubmitted { .. } => GLCMD_ERROR_LINK_NOT_SUBMITTED,
             _ => GLCMD_ERROR_INTERNAL,
         };

@@ -82,13 +82,11 @@ pub unsafe fn device_options(function: &str, options: *const GlcmdDeviceOptions)
     // SAFETY: at least a whole GlcmdDeviceOptions, checked above.
     let opts = unsafe { options.read_unaligned() };
     let flag = |f: u32| opts.flags & f != 0;
-    o.diagnostics = DiagnosticOptions {
-        debug_output: flag(GLCMD_DEVICE_DEBUG_OUTPUT),
-        strict: flag(GLCMD_DEVICE_STRICT),
-        track_deletes: flag(GLCMD_DEVICE_TRACK_DELETES),
-        watchdog: (opts.watchdog_ms > 0).then(|| Duration::from_millis(opts.watchdog_ms as u64)),
-        ..DiagnosticOptions::default()
-    };
+    o.diagnostics = DiagnosticOptions::default()
+        .debug_output(flag(GLCMD_DEVICE_DEBUG_OUTPUT))
+        .strict(flag(GLCMD_DEVICE_STRICT))
+        .track_deletes(flag(GLCMD_DEVICE_TRACK_DELETES))
+        .watchdog((opts.watchdog_ms > 0).then(|| Duration::from_millis(opts.watchdog_ms as u64)));
     o.robust_access = flag(GLCMD_DEVICE_ROBUST_ACCESS);
     if opts.wait_limit_ms > 0 {
         o.wait_limit = Duration::from_millis(opts.wait_limit_ms as u64);

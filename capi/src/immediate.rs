@@ -29,7 +29,10 @@
 //! The pixel-store state and pixel-buffer bindings tracked for the list (`recording.rs`) carry
 //! from one implicit list to the next: the next list records the tracked unpack state again
 //! before its first upload, so a `glPixelStorei` before a submit applies to an upload after it,
-//! and a pointer after a `glBindBuffer(GL_PIXEL_UNPACK_BUFFER, b)` stays an offset.
+//! and a pointer after a `glBindBuffer(GL_PIXEL_UNPACK_BUFFER, b)` stays an offset. They follow
+//! what the GL accepts (issue 30, item 1): a thread that becomes immediate on a device starts
+//! from the GL's own state (asked once, `Device::pixel_state_now`), and a bind of a buffer name
+//! glcmd cannot prove exists is resolved by asking the GL right after it ([`after_record`]).
 //!
 //! Immediate threads of one device share its one GL context, as threads sharing a context
 //! would: their implicit lists interleave at submit boundaries, so state one thread binds can be
@@ -83,8 +86,10 @@ use crate::types::GLCMD_ERROR_LIST_ACTIVE;
 /// An implicit list is submitted once its packets and parameters pass this many bytes.
 pub const SUBMIT_BYTES: usize = 1 << 20;
 
-/// Counters of immediate threads.
+/// Counters of immediate threads. `#[non_exhaustive]`, as glcmd's counters types (glcmd's
+/// `options.rs`): read the fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImmediateStats {
     /// Implicit lists submitted (each a frame of one list): before a query, on `glFlush`, past
     /// [`SUBMIT_BYTES`], on leaving immediate mode.
@@ -177,18 +182,37 @@ pub fn flush(function: &str) -> Result<(), CallError> {
     current::with_thread(function, |t| submit_pending(t, function, false))
 }
 
-/// After recording on `t`: submits the implicit list if it passed [`SUBMIT_BYTES`].
+/// After recording on `t`: submits the implicit list if it passed [`SUBMIT_BYTES`], and asks
+/// the GL for a pixel-buffer binding the list could not be sure of.
 #[inline]
 pub fn after_record(t: &mut Thread, function: &str) -> Result<(), CallError> {
     if !t.immediate {
         return Ok(());
     }
-    let over = t.recording.as_ref().is_some_and(|r| {
+    let (over, unsure) = t.recording.as_ref().map_or((false, false), |r| {
         let (packets, params) = r.list.byte_sizes();
-        packets + params > SUBMIT_BYTES
+        (packets + params > SUBMIT_BYTES, r.list.pixel_state().unsure != 0)
     });
     if over {
         submit_pending(t, function, true)?;
+    }
+    if unsure {
+        resolve_pixel_bindings(t, function)?;
+    }
+    Ok(())
+}
+
+/// A `glBindBuffer` to a pixel target of a name glcmd cannot prove exists (never made through
+/// glcmd, or deleted): whether the GL accepted it decides what the next transfer's pointer
+/// means, so the thread asks (its calls submitted first, then the bindings read back; the
+/// runtime's `pixels.rs`, "Bindings"). Costs a round trip only for such a name.
+#[cold]
+fn resolve_pixel_bindings(t: &mut Thread, function: &str) -> Result<(), CallError> {
+    submit_pending(t, function, false)?;
+    let Some(entry) = t.device.as_ref() else { return Ok(()) };
+    let state = entry.device(function)?.pixel_state_now().map_err(|e| CallError::from_glcmd(function, e))?;
+    if let Some(r) = t.recording.as_mut() {
+        r.list.resolve_pixel_bindings(state.unpack_name, state.pack_name);
     }
     Ok(())
 }
@@ -298,7 +322,15 @@ pub fn make_immediate(function: &'static str, device: Option<Arc<DeviceEntry>>) 
         submit_pending(t, function, false)?;
         match device {
             Some(entry) => {
-                let list = fresh(&entry.device(function)?);
+                let device = entry.device(function)?;
+                let mut list = fresh(&device);
+                // The context's pixel state as the GL has it: another thread, another device on
+                // the same context (a re-adoption) or this thread before a switch may have left
+                // a pixel buffer bound, and the pointers of this thread's transfers mean what
+                // that state says (a round trip per switch; none while the thread stays).
+                if let Ok(state) = device.pixel_state_now() {
+                    list.set_pixel_state(state);
+                }
                 t.device = Some(entry);
                 t.recording = Some(Recording::new(list));
                 t.immediate = true;

@@ -17,7 +17,10 @@
 //! memory is copied now. Likewise a pixel read (`glReadPixels`, `glGetTexImage`) is recorded into
 //! the list (writing into the pack buffer) when this list has bound one to
 //! `GL_PIXEL_PACK_BUFFER`, and is a round trip into client memory otherwise (`sizes.rs` sizes
-//! those on the render thread from its real pack state).
+//! those on the render thread from its real pack state). The round trip hands the query the C
+//! pointer (`glcmd::client_out`): its vector starts from the caller's bytes, so the bytes the GL
+//! does not write (row gaps, pixels outside the framebuffer, the rest of `bufSize`) keep their
+//! values when it is copied back.
 
 use std::borrow::Cow;
 

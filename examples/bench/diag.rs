@@ -23,16 +23,13 @@ pub fn levels(with_attribution_only: bool) -> Vec<Level> {
         Level { name: "off", options: DiagnosticOptions::default() },
         Level {
             name: "attribution + breadcrumbs + watchdog",
-            options: DiagnosticOptions { debug_output: true, watchdog, ..Default::default() },
+            options: DiagnosticOptions::default().debug_output(true).watchdog(watchdog),
         },
         Level { name: "all (attribution, use-after-delete, watchdog)", options: DiagnosticOptions::all() },
-        Level {
-            name: "strict (glGetError per command)",
-            options: DiagnosticOptions { strict: true, ..Default::default() },
-        },
+        Level { name: "strict (glGetError per command)", options: DiagnosticOptions::default().strict(true) },
     ];
     if with_attribution_only {
-        let options = DiagnosticOptions { debug_output: true, ..Default::default() };
+        let options = DiagnosticOptions::default().debug_output(true);
         v.insert(1, Level { name: "KHR_debug attribution alone", options });
     }
     v

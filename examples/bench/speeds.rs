@@ -254,7 +254,7 @@ pub fn cell(j: &Verdict) -> String {
 }
 
 /// Reads the `segments <label> | <workers> | t1,t2,...` lines of an earlier round's output
-/// (`glbound::GlBound::raw_segments`, kept in the `.err` files of `docs/gpu-runs/`) back into variants,
+/// (`glbound::GlBound::raw_segments`, kept in the `.err` files of `docs/gpu-runs/data/`) back into variants,
 /// direct GL first as written. Other lines are ignored; a malformed `segments` line is an error.
 pub fn parse_segments(text: &str) -> Result<Vec<(String, String, Vec<f64>)>, String> {
     let mut vars = Vec::new();

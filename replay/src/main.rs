@@ -75,9 +75,9 @@ fn parse() -> Result<Args, String> {
                 let v = args.next().ok_or(format!("{arg} needs an amount"))?;
                 let n = amount(&arg, &v)?;
                 match arg.as_str() {
-                    "--max-objects" => budget.objects = n,
-                    "--max-storage" => budget.storage_bytes = n,
-                    _ => budget.vertices = n,
+                    "--max-objects" => budget = budget.objects(n),
+                    "--max-storage" => budget = budget.storage_bytes(n),
+                    _ => budget = budget.vertices(n),
                 }
             }
             "-h" | "--help" => {
@@ -135,7 +135,7 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
              past the end of a buffer is undefined behaviour (replay only captures you trust)"
         );
     }
-    let options = ReplayOptions { frames: args.frames.clone(), dump: args.dump, budget: args.budget };
+    let options = ReplayOptions::default().frames(args.frames.clone()).dump(args.dump).budget(args.budget);
     let quiet = args.quiet;
     let summary = capture::replay(&c, &device, &options, &mut |event| match event {
         ReplayEvent::SetupDone if !quiet => println!("-- set-up replayed"),

@@ -4,9 +4,7 @@
 //! here, the real one (`real.rs`), since this library's own `eglMakeCurrent` and swap functions
 //! stand in front of the system's in the global scope.
 
-use std::collections::HashMap;
 use std::ffi::{c_char, c_void};
-use std::sync::Mutex;
 
 use glcmd_capi::types::{GlcmdAdoptEGL, GlcmdAdoptGLX, GlcmdDevice};
 
@@ -60,7 +58,6 @@ pub fn adopt(c: Current) -> Result<usize, String> {
         }
     };
     options::started(device as usize, &opts);
-    ADOPTED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new).insert(device as usize, c);
     crate::reports::start(device as usize);
     crate::native::note_adoption();
     Ok(device as usize)
@@ -84,19 +81,11 @@ pub fn present(device: usize) -> bool {
 pub fn destroy(device: usize) {
     // Everything submitted (presents included) has run when this returns, whoever else may
     // still hold the device for a moment: the call that ends what it uses comes next
-    // (`lifetimes.rs`). The device is dropped here last, after the handle, so that the render
+    // (`teardown.rs`). The device is dropped here last, after the handle, so that the render
     // thread is joined on this thread unless another holder outlives both.
     let held = glcmd_capi::handles::device("glcmd-run", device).ok().and_then(|e| e.device("glcmd-run").ok());
-    let adopted = ADOPTED.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.remove(&device));
     if let Some(d) = &held {
-        // The context is released here, on the render thread, before this returns: not when the
-        // render thread ends, which a moment's other holder of the device could delay past the
-        // program's `XCloseDisplay` or `eglTerminate`.
-        let _ = d.with_gl(move |_| {
-            if let Some(c) = adopted {
-                release_here(c);
-            }
-        });
+        let _ = d.with_gl(|_| ());
     }
     let capture = options::finished(device);
     let status = glcmd_capi::api::glcmdDeviceDestroy(device as *mut GlcmdDevice);
@@ -107,29 +96,6 @@ pub fn destroy(device: usize) {
     crate::reports::finish(device);
     if let Some(capture) = capture {
         options::wait_capture(capture);
-    }
-}
-
-/// The handles each device was adopted with (for [`release_here`]).
-static ADOPTED: Mutex<Option<HashMap<usize, Current>>> = Mutex::new(None);
-
-/// Makes nothing current on the calling (render) thread, with the real function of `c`'s API.
-fn release_here(c: Current) {
-    let null = std::ptr::null_mut();
-    match c.api {
-        Api::Egl => {
-            if let Some(f) = real::egl_make_current() {
-                // SAFETY: the program's display, alive (the call that ends it has not run); the
-                // render thread binds the OpenGL API before making the context current.
-                unsafe { f(c.display as *mut c_void, null, null, null) };
-            }
-        }
-        Api::Glx => {
-            if let Some(f) = real::glx_make_current() {
-                // SAFETY: as above.
-                unsafe { f(c.display as *mut c_void, 0, null) };
-            }
-        }
     }
 }
 

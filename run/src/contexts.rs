@@ -28,11 +28,31 @@
 //!   surfaces: glcmd's render thread keeps a context current on the surfaces it was adopted with.
 //! * Contexts created with a share context run directly, with a message (glcmd's pools and
 //!   binding shadow would not see the other context's deletes).
+//!
+//! ## As the driver behaves
+//!
+//! * Where glcmd refuses an EGL make-current (the context is current on another program
+//!   thread), the real function is called with the program's arguments, and the driver refuses
+//!   it: the context is current on glcmd's render thread, so it returns false and sets its own
+//!   `EGL_BAD_ACCESS`, as without glcmd. (GLX: Mesa accepts such a call, against the
+//!   specification, so glcmd refuses it itself, returning false, with no X error.) A
+//!   make-current the driver refuses at the first look (a destroyed context, a bad surface)
+//!   returns the driver's answer and error, with no message and nothing noted.
+//! * A context the program destroys while it is current on one of its threads stays alive
+//!   until that thread releases it (EGL 1.5, GLX): the real destroy runs at once (the driver
+//!   defers it, the context being current on glcmd's render thread), and the device goes when
+//!   the thread releases the context (`DESTROY_PENDING`).
+//! * A thread that ends with an adopted context current, and the thread that calls `exit`,
+//!   hand the context back: it is made current on that thread with the real function, so that
+//!   `atexit` handlers reach it directly (`contexts/hand_back.rs`, on `lifetime.rs`).
+//! * A child made by `fork` forgets every device (their render threads are not in it): its
+//!   contexts run directly, and a GL call on the thread whose context glcmd served says once
+//!   that it does nothing.
 //! * A make-current that switches contexts has the driver's side effects whichever of the two
 //!   glcmd serves: the previous context is flushed (`switch.rs`), and with EGL a surface an idle
 //!   adopted context holds on its render thread is handed back to the context that takes it.
 //! * A window-system call that ends what an adopted context uses hands the context back first
-//!   ([`hand_back`], `lifetimes.rs`): its work replays and presents while the object is alive.
+//!   ([`hand_back`], `teardown.rs`): its work replays and presents while the object is alive.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -41,7 +61,10 @@ use std::thread::ThreadId;
 use glcmd_capi::types::GlcmdDevice;
 
 pub use crate::current::{Api, Current};
-use crate::{adopt, dispatch, native, options, real, switch};
+use crate::{adopt, dispatch, lifetime, native, options, real, switch};
+
+mod hand_back;
+use hand_back::{finish_at_exit, fork_child, fork_parent, fork_prepare, hand_back_current};
 
 /// What glcmd does with a context.
 enum Served {
@@ -56,6 +79,13 @@ enum Served {
 static CONTEXTS: Mutex<Option<HashMap<usize, Served>>> = Mutex::new(None);
 /// Contexts created with a share context (noted by the create interposers).
 static SHARED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// Adopted contexts the program destroyed while current on one of its threads: the device goes
+/// when that thread releases the context. Locked inside `CONTEXTS` only.
+static DESTROY_PENDING: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+fn destroy_pending(context: usize) -> bool {
+    DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).contains(&context)
+}
 
 thread_local! {
     /// What this thread made current through glcmd (None: nothing, or a direct context).
@@ -82,6 +112,10 @@ pub fn bound() -> Option<Current> {
 pub enum Outcome {
     Done(bool),
     PassThrough,
+    /// Pass to the real function; if it succeeds, end this thread's glcmd binding
+    /// ([`release_thread`]). A make-current the driver refuses leaves the thread's context
+    /// current, glcmd's included, as the driver leaves its own.
+    PassThenRelease,
 }
 
 /// The interposed make-current, for both APIs. `probe` makes `c` current on this thread with
@@ -92,7 +126,11 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
         return Outcome::PassThrough;
     }
     if c.context == 0 {
-        release_thread();
+        return Outcome::PassThenRelease;
+    }
+    if contexts(|_| destroy_pending(c.context)) {
+        // Destroyed by the program, alive until released: the driver answers (its handle is
+        // gone: EGL_BAD_CONTEXT), the binding stays.
         return Outcome::PassThrough;
     }
     let known = contexts(|m| match m.get(&c.context) {
@@ -102,10 +140,12 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
     });
     match known {
         Some(None) => {
-            release_thread();
+            // The driver flushes the context it replaces: an adopted one replays and flushes
+            // first (its binding ends when the real call succeeds).
+            flush_bound_unless(c.context);
             switch::settle(c.context);
             free_surfaces_for(c);
-            Outcome::PassThrough
+            Outcome::PassThenRelease
         }
         Some(Some((device, first, thread))) => {
             free_surfaces_for(c);
@@ -119,15 +159,35 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
     }
 }
 
+/// Before this thread makes `context` current directly: if it has another, adopted context
+/// current, that context's calls are submitted, replayed and flushed on its render thread, as
+/// the driver flushes the context a make-current replaces (the binding itself ends once the real
+/// call has succeeded).
+fn flush_bound_unless(context: usize) {
+    let Some(b) = bound().filter(|b| b.context != context) else { return };
+    if let Some(device) = device_for(b.context) {
+        // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
+        unsafe { glcmd_capi::special::glFlush() };
+        switch::drain(device);
+    }
+}
+
 /// The first make-current of a context: adopt it or let it run directly.
 fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
+    if let Ok(Verdict::Refused) = verdict {
+        // The driver's own answer and error, as without glcmd; nothing is noted, and this
+        // thread keeps what it had current.
+        return Outcome::Done(false);
+    }
     let shared = SHARED.lock().unwrap_or_else(|e| e.into_inner()).contains(&c.context);
     let reason = match (&verdict, options::direct_requested()) {
         (_, true) => Some("GLCMD_RUN=direct".to_string()),
+        _ if lifetime::exiting() => Some("the process is exiting (glcmd finished its devices when it began)".into()),
         (Err(e), _) => Some(format!("it could not be probed ({e})")),
         (Ok(Verdict::Other(what)), _) => Some(format!("it is {what}; glcmd serves OpenGL 4.5 core contexts")),
         (Ok(Verdict::Core), _) if shared => Some("it shares objects with another context".into()),
         (Ok(Verdict::Core), _) => None,
+        (Ok(Verdict::Refused), _) => unreachable!("returned above"),
     };
     if let Some(reason) = reason {
         eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: {reason}", c.context);
@@ -164,7 +224,16 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
             "glcmd-run: context {:#x} is current on another thread; a context is current on one thread at a time (make it current on nothing there first)",
             c.context
         );
-        return Outcome::Done(false);
+        return match c.api {
+            // EGL's driver refuses it with its own error (EGL_BAD_ACCESS): the context is
+            // current on the render thread.
+            Api::Egl => Outcome::PassThrough,
+            // Mesa's GLX (22) does not refuse it, against the GLX specification, and would make
+            // the context current on two threads at once, one of them glcmd's render thread:
+            // refused here, with the message (no BadAccess: an X error can be raised only
+            // inside Xlib).
+            Api::Glx => Outcome::Done(false),
+        };
     }
     if (c.draw, c.read, c.display) != (first.draw, first.read, first.display) {
         // The render thread keeps the context current on the surfaces it was adopted with: hand
@@ -195,25 +264,39 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
     });
     BOUND.with(|b| b.set(Some(c)));
     dispatch::use_glcmd();
+    lifetime::watch_thread(hand_back_current);
     Outcome::Done(true)
 }
 
 /// Ends this thread's glcmd binding, if it has one: its pending calls are submitted, and its
-/// GL calls go to the driver again.
+/// GL calls go to the driver again. A context the program destroyed while current goes now.
 pub fn release_thread() {
-    let Some(c) = bound() else { return };
+    let Some(c) = bound() else {
+        // Already on the driver's table, but for the thread of a child of `fork` whose calls
+        // were told they do nothing (`hand_back::fork_child`): from its next context on, they
+        // reach the driver again.
+        dispatch::use_driver();
+        return;
+    };
     // NULL: submits what is pending and leaves immediate mode.
     glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut());
     if let Some(device) = device_for(c.context) {
         switch::released(c.context, device);
     }
-    contexts(|m| {
+    let destroyed = contexts(|m| {
         if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
             *thread = None;
         }
+        let mut pending = DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        let at = pending.iter().position(|&p| p == c.context)?;
+        pending.swap_remove(at);
+        m.remove(&c.context)
     });
     BOUND.with(|b| b.set(None));
     dispatch::use_driver();
+    if let Some(Served::Glcmd { device, .. }) = destroyed {
+        adopt::destroy(device);
+    }
 }
 
 /// The device serving `context`, if glcmd adopted it.
@@ -228,24 +311,33 @@ pub fn device_for(context: usize) -> Option<usize> {
 /// and the device presents (true); otherwise the real swap should run (false).
 pub fn swap(display: usize, draw: usize) -> Option<bool> {
     let c = bound()?;
-    if c.display != display || c.draw != draw {
+    if c.display != display || c.draw != draw || contexts(|_| destroy_pending(c.context)) {
+        // Not this thread's surface, or a context the program destroyed (the driver refuses a
+        // swap on it: EGL_BAD_SURFACE): the real function answers.
         return None;
     }
     Some(device_for(c.context).is_some_and(adopt::present))
 }
 
-/// The interposed context destruction: an adopted context's device is destroyed first (every
-/// submitted list replays; the render thread releases the context), then the real function
-/// runs.
+/// The interposed context destruction, before the real function runs: an adopted context that
+/// is current on no program thread loses its device now (every submitted list replays; the
+/// render thread releases the context, which the real function then destroys). One current on
+/// a program thread stays alive until that thread releases it, as the driver keeps it
+/// ([`release_thread`]); the real destroy, deferred by the driver, runs at once.
 pub fn destroy(context: usize) {
-    if bound().is_some_and(|c| c.context == context) {
-        release_thread();
-    }
-    let served = contexts(|m| m.remove(&context));
-    if let Some(Served::Glcmd { device, thread, .. }) = served {
-        if thread.is_some() {
-            eprintln!("glcmd-run: context {context:#x} destroyed while current on another thread");
+    // The address may come back for a new context, which shares nothing.
+    SHARED.lock().unwrap_or_else(|e| e.into_inner()).retain(|&c| c != context);
+    let served = contexts(|m| match m.get(&context) {
+        Some(Served::Glcmd { thread: Some(_), .. }) => {
+            let mut pending = DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            if !pending.contains(&context) {
+                pending.push(context);
+            }
+            None
         }
+        _ => m.remove(&context),
+    });
+    if let Some(Served::Glcmd { device, .. }) = served {
         adopt::destroy(device);
     }
 }
@@ -259,21 +351,27 @@ pub fn surface_destroyed(display: usize, surface: usize) {
 }
 
 /// Destroys every device at exit, once a device exists, for an `exit` called on a thread other
-/// than the main one (the main thread's exit is handled earlier: [`MAIN_THREAD_EXIT`]). `atexit`
-/// handlers run before the libraries' destructors, but only before those registered earlier.
+/// than the main one (the main thread's exit is handled earlier: [`MAIN_THREAD_EXIT`]; the
+/// exiting thread's own context is handed back when its thread-locals go,
+/// [`hand_back_current`]). `atexit` handlers run before the libraries' destructors, but only
+/// before those registered earlier. Also registers the fork handlers ([`fork_child`]).
 fn register_exit() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     extern "C" fn at_exit() {
-        destroy_all();
+        // A panic must not unwind into the C library (it would abort).
+        let _ = std::panic::catch_unwind(destroy_all);
     }
     ONCE.call_once(|| {
         // SAFETY: registers a function with no arguments that runs once at exit.
         unsafe { libc::atexit(at_exit) };
+        lifetime::at_fork(fork_prepare, fork_parent, fork_child);
     });
 }
 
 /// Finishes every device when the main thread exits (`exit`, or a return from `main`), before
-/// any `atexit` handler or C++ static destructor runs.
+/// any `atexit` handler or C++ static destructor runs ([`finish_at_exit`]): the main thread's
+/// own context is handed back to it first, current directly, so that GL calls in those
+/// handlers work as without glcmd (they did nothing: the thread's glcmd state was gone).
 ///
 /// What it protects against: everything the program submitted still replays when its device is
 /// destroyed, and on llvmpipe a replayed draw or dispatch may compile a shader with LLVM. LLVM
@@ -304,8 +402,8 @@ extern "C" fn register_main_thread_exit() {
         ) -> libc::c_int;
     }
     unsafe extern "C" fn on_main_thread_exit(_: *mut libc::c_void) {
-        // A panic must not unwind into the C library; `destroy_all` reports failures itself.
-        let _ = std::panic::catch_unwind(destroy_all);
+        // A panic must not unwind into the C library; `finish_at_exit` reports failures itself.
+        let _ = std::panic::catch_unwind(finish_at_exit);
     }
     let inside_this_library = std::ptr::addr_of!(MAIN_THREAD_EXIT) as *mut libc::c_void;
     // SAFETY: registers a destructor for the calling (main) thread with glibc, which calls it
@@ -316,19 +414,31 @@ extern "C" fn register_main_thread_exit() {
 /// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).
 pub fn destroy_all() {
     release_thread();
-    let connections: Vec<usize> = contexts(|m| {
+    let connections = adopted_connections();
+    // At exit a context may still be current on another thread of the program (which goes on
+    // running until the process ends): nothing to say about that.
+    hand_back(|_| true, Rebind::No);
+    // The last presents replayed after the program's last X call: nothing else sends them.
+    native::flush(&connections);
+}
+
+/// The X connections the adopted contexts present through (to flush them at exit).
+fn adopted_connections() -> Vec<usize> {
+    contexts(|m| {
         m.values()
             .filter_map(|v| match v {
                 Served::Glcmd { current, .. } => native::connection_of(current),
                 Served::Direct { .. } => None,
             })
             .collect()
-    });
-    // At exit a context may still be current on another thread of the program (which goes on
-    // running until the process ends): nothing to say about that.
-    hand_back(|_| true, Rebind::No);
-    // The last presents replayed after the program's last X call: nothing else sends them.
-    native::flush(&connections);
+    })
+}
+
+/// The process ends without its exit handlers (`_exit`) or with only its quick-exit ones: as at
+/// `exit`, the calling thread's context is handed back to it directly, every device finishes,
+/// and the X connections are flushed.
+pub fn finish_for_exit() {
+    finish_at_exit();
 }
 
 /// What [`hand_back`] leaves current on the thread that had a handed-back context current.
@@ -344,7 +454,7 @@ pub enum Rebind {
 }
 
 /// Hands back every adopted context whose handles `select` picks, before a window-system call
-/// ends something it uses (`lifetimes.rs`): its device replays everything submitted and queued
+/// ends something it uses (`teardown.rs`): its device replays everything submitted and queued
 /// (presents included) and releases the context on its render thread, while the display and
 /// the surfaces are still alive. The calling thread, if it had one of them current, gets it
 /// current again directly as `rebind` says (the real make-current), so that the program's
@@ -372,7 +482,10 @@ fn hand_back_where(select: impl Fn(&Current, Option<ThreadId>) -> bool, rebind: 
         if mine.is_some() {
             release_thread();
         }
-        contexts(|m| m.remove(&context));
+        contexts(|m| {
+            DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != context);
+            m.remove(&context)
+        });
         adopt::destroy(device);
         match (mine, rebind) {
             (Some(c), Rebind::Same) => make_current_directly(c),
@@ -435,14 +548,27 @@ fn make_current_directly(c: Current) {
 }
 
 /// The answer of a probe.
+#[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Desktop OpenGL, core profile, 4.5 or later.
     Core,
     /// Anything else, described ("an OpenGL ES 3.2 context", "a compatibility-profile context").
     Other(String),
+    /// The driver refused to make the context current (its error is set, as for the program's
+    /// own call).
+    Refused,
 }
 
 /// Classifies the context current on this thread, through the driver's own functions.
+///
+/// The program's context must come out of this exactly as it went in, whatever kind it is: no
+/// error flag, no debug-log message, no binding (the context may run directly, and then the
+/// program sees everything done here). So only queries that cannot fail on any context are
+/// made: `glGetString(GL_VERSION)` (every API and version), and `GL_CONTEXT_PROFILE_MASK` only
+/// once the version string says desktop OpenGL 3.2 or later, where it exists. (Asked of an
+/// OpenGL ES context it raised `GL_INVALID_ENUM`, which the program's first `glGetError` then
+/// saw: every GLES test of piglit failed.) The version comes from the string, not from
+/// `GL_MAJOR_VERSION`, which OpenGL 2.1 and OpenGL ES 2.0 refuse.
 pub fn classify() -> Verdict {
     type GetString = unsafe extern "system" fn(u32) -> *const u8;
     type GetIntegerv = unsafe extern "system" fn(u32, *mut i32);
@@ -451,29 +577,45 @@ pub fn classify() -> Verdict {
     if get_string.is_null() || get_integerv.is_null() {
         return Verdict::Other("a context whose GL functions cannot be found".into());
     }
-    // SAFETY: the driver's functions of these names, with a context current on this thread.
-    let (version, profile, major, minor) = unsafe {
+    // SAFETY: the driver's function of this name, with a context current on this thread.
+    let version = unsafe {
         let get_string: GetString = std::mem::transmute(get_string);
-        let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
         let v = get_string(0x1F02); // GL_VERSION
-        let version =
-            if v.is_null() { String::new() } else { std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned() };
-        let (mut profile, mut major, mut minor) = (0, 0, 0);
-        get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
-        get_integerv(0x821B, &mut major); // GL_MAJOR_VERSION
-        get_integerv(0x821C, &mut minor); // GL_MINOR_VERSION
-        (version, profile, major, minor)
+        if v.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(v.cast()).to_string_lossy().into_owned()
+        }
     };
-    if version.starts_with("OpenGL ES") {
-        return Verdict::Other(format!("an OpenGL ES context ({version})"));
+    let kind = classify_version(&version);
+    if kind != Verdict::Core {
+        return kind;
+    }
+    let mut profile = 0;
+    // SAFETY: as above; desktop OpenGL 3.2 or later (`classify_version`) knows this pname.
+    unsafe {
+        let get_integerv: GetIntegerv = std::mem::transmute(get_integerv);
+        get_integerv(0x9126, &mut profile); // GL_CONTEXT_PROFILE_MASK
     }
     if profile & 1 == 0 {
         return Verdict::Other(format!("a compatibility-profile context ({version})"));
     }
-    if (major, minor) < (4, 5) {
-        return Verdict::Other(format!("an OpenGL {major}.{minor} core context"));
-    }
     Verdict::Core
+}
+
+/// What a `GL_VERSION` string says: [`Verdict::Core`] for desktop OpenGL 4.5 or later (whose
+/// profile is still to be asked), anything else described.
+fn classify_version(version: &str) -> Verdict {
+    if version.starts_with("OpenGL ES") {
+        return Verdict::Other(format!("an OpenGL ES context ({version})"));
+    }
+    // "<major>.<minor>[.<release>][ <vendor-specific>]"
+    let mut numbers = version.split(|c: char| !c.is_ascii_digit()).map(|n| n.parse::<u32>().ok());
+    match (numbers.next().flatten(), numbers.next().flatten()) {
+        (Some(major), Some(minor)) if (major, minor) >= (4, 5) => Verdict::Core,
+        (Some(major), Some(minor)) => Verdict::Other(format!("an OpenGL {major}.{minor} context")),
+        _ => Verdict::Other(format!("a context whose version is not understood ({version:?})")),
+    }
 }
 
 /// Runs `f` on the render thread of `c`'s device, after this thread's pending calls (for a
@@ -487,4 +629,21 @@ pub fn on_render_thread(c: Current, f: impl FnOnce() -> bool + Send + 'static) -
     // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
     unsafe { glcmd_capi::special::glFlush() };
     device.with_gl(move |_| f()).unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{classify_version, Verdict};
+
+    #[test]
+    fn versions_are_read_from_the_string_alone() {
+        assert_eq!(classify_version("4.5 (Core Profile) Mesa 22.3.6"), Verdict::Core);
+        assert_eq!(classify_version("4.6.0 NVIDIA 535.54"), Verdict::Core);
+        assert_eq!(classify_version("10.0"), Verdict::Core);
+        assert!(matches!(classify_version("OpenGL ES 3.2 Mesa 22.3.6"), Verdict::Other(s) if s.contains("OpenGL ES")));
+        assert!(matches!(classify_version("OpenGL ES-CM 1.1 Mesa"), Verdict::Other(s) if s.contains("OpenGL ES")));
+        assert!(matches!(classify_version("3.3 (Core Profile) Mesa"), Verdict::Other(s) if s.contains("3.3")));
+        assert!(matches!(classify_version("2.1 Mesa 22.3.6"), Verdict::Other(s) if s.contains("2.1")));
+        assert!(matches!(classify_version(""), Verdict::Other(_)));
+    }
 }

@@ -100,6 +100,30 @@ pub fn use_glcmd() {
     CURRENT.with(|c| c.set(t as *const c_void));
 }
 
+/// The calling thread's GL calls do nothing from now on but say so once ([`fail_forked`]): the
+/// thread of a child of `fork` whose context glcmd served in the parent.
+pub fn use_forked() {
+    static FORKED: OnceLock<Shared> = OnceLock::new();
+    let t: *const Table = &FORKED.get_or_init(|| Shared(vec![fail_forked as *const c_void; NAMES.len()])).0;
+    CURRENT.with(|c| c.set(t as *const c_void));
+}
+
+/// The stand-in for every GL function on the thread of a child of `fork` that had a context
+/// glcmd served current in the parent: the context is current on glcmd's render thread there,
+/// which `fork` did not copy, so no call can reach it. Says so once; returns zero (as
+/// [`fail_missing`], whose calling-convention argument holds here too).
+extern "system" fn fail_forked() -> usize {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "glcmd-run: a GL call in a child of fork() on the thread whose context glcmd served in the parent does nothing: \
+             the context is current on glcmd's render thread, which the child does not have (fork copies only the \
+             calling thread); a child that draws makes a context of its own"
+        );
+    }
+    0
+}
+
 /// The calling thread's GL calls go to the driver from now on.
 pub fn use_driver() {
     CURRENT.with(|c| c.set(std::ptr::null()));

@@ -3,11 +3,19 @@
 //! Many programs do not link libEGL or libGL: they open it with `dlopen` and look functions up
 //! with `dlsym` on that handle (waffle, and so piglit; SDL; GLFW; glad's loader). Such a lookup
 //! searches the opened library and its dependencies, not the preloaded one, so it would find
-//! the system's `eglMakeCurrent` and the driver's `glDrawArrays`. So `dlopen` of `libEGL.so*`,
-//! `libGL.so*`, `libGLX.so*` or `libOpenGL.so*` loads the library as asked and then returns a
-//! handle of *this* library: its own symbols come first, and the rest are found in its
-//! dependencies, which are the same loader libraries (`build.rs` links them), as apitrace's
-//! tracers do.
+//! the system's `eglMakeCurrent` and the driver's `glDrawArrays`. So `dlopen` of any of
+//! libglvnd's loader libraries (`libEGL.so*`, `libGL.so*`, `libGLX.so*`, `libOpenGL.so*`,
+//! `libGLESv2.so*`, `libGLESv1_CM.so*`) loads the library as asked and then returns a handle of
+//! *this* library: its own symbols come first, and the rest are found in its dependencies,
+//! libEGL and libGL (`build.rs` links them), as apitrace's tracers do. libGL exports every name
+//! libGLESv2, libGLESv1_CM and libOpenGL export, so each name the opened library has is found.
+//!
+//! Why every one of them: a function taken from a library left out reaches the driver's
+//! dispatch, and on a thread whose context glcmd adopted the driver has no context current
+//! there (glcmd's render thread has it): `glGetString` returned NULL and draws did nothing for
+//! a program that took its functions from `dlopen("libGLESv2.so.2")` (piglit's dispatch, which
+//! then crashed). The one difference left: such a handle also finds names the opened library
+//! lacks (a desktop function in libGLESv2's handle).
 //!
 //! glcmd's render thread is left alone (the driver and glcmd's own loader open what they ask
 //! for), and so is every other library name.
@@ -21,7 +29,9 @@ use crate::real;
 fn is_gl_loader(path: &CStr) -> bool {
     let bytes = path.to_bytes();
     let base = bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes);
-    [&b"libEGL.so"[..], b"libGL.so", b"libGLX.so", b"libOpenGL.so"].iter().any(|p| base.starts_with(p))
+    [&b"libEGL.so"[..], b"libGL.so", b"libGLX.so", b"libOpenGL.so", b"libGLESv2.so", b"libGLESv1_CM.so"]
+        .iter()
+        .any(|p| base.starts_with(p))
 }
 
 /// This library's own path (from `dladdr` of one of its functions).
@@ -70,12 +80,20 @@ pub unsafe extern "C" fn dlopen(filename: *const c_char, flags: c_int) -> *mut c
 mod tests {
     #[test]
     fn gl_loaders_are_recognised_by_base_name() {
-        for yes in
-            [c"libEGL.so.1", c"/usr/lib/x86_64-linux-gnu/libGL.so.1", c"libOpenGL.so.0", c"libGLX.so.0", c"libGL.so"]
-        {
+        for yes in [
+            c"libEGL.so.1",
+            c"/usr/lib/x86_64-linux-gnu/libGL.so.1",
+            c"libOpenGL.so.0",
+            c"libGLX.so.0",
+            c"libGL.so",
+            c"libGLESv2.so.2",
+            c"/usr/lib/x86_64-linux-gnu/libGLESv1_CM.so.1",
+        ] {
             assert!(super::is_gl_loader(yes), "{yes:?}");
         }
-        for no in [c"libGLX_mesa.so.0", c"libEGL_nvidia.so.0", c"libGLESv2.so.2", c"libc.so.6", c"/opt/libGL.so/x.so"] {
+        for no in
+            [c"libGLX_mesa.so.0", c"libEGL_nvidia.so.0", c"libGLESv2_nvidia.so.2", c"libc.so.6", c"/opt/libGL.so/x.so"]
+        {
             assert!(!super::is_gl_loader(no), "{no:?}");
         }
     }

@@ -1,6 +1,12 @@
-//! The interposed EGL functions: making a context current, swapping, destroying contexts and surfaces, the
-//! current-context queries (`proc_address.rs` hands them out). Everything else of EGL is the system's: `dl.rs` makes a program that opens libEGL
-//! with `dlopen` find these too.
+//! The interposed EGL functions: making a context current, swapping, destroying contexts and
+//! surfaces, the current-context queries (`proc_address.rs` hands them out). Everything else of
+//! EGL is the system's: `dl.rs` makes a program that opens libEGL with `dlopen` find these too.
+//!
+//! Each answers and sets `eglGetError` as the driver does (`tests/c/egl_entry.c` compares them
+//! all): a call glcmd answers itself where the real one would succeed leaves `EGL_SUCCESS`
+//! ([`succeed`]); one that fails is the real function's own failure, called with the program's
+//! arguments (a make-current of a context current on another thread fails in the driver, since
+//! glcmd's render thread has it current: `EGL_BAD_ACCESS`), so its error is the driver's.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -16,19 +22,47 @@ const EGL_DRAW: i32 = 0x3059;
 const EGL_READ: i32 = 0x305A;
 
 /// Makes `c` current on this thread with the real function, classifies it, and releases it.
+/// An OpenGL ES context is known from `eglQueryContext` alone and is not made current here.
 fn probe(c: Current) -> Result<Verdict, String> {
     let make_current = real::egl_make_current().ok_or("no eglMakeCurrent")?;
     let (d, s, r, x) =
         (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
+    if let Some(es) = opengl_es_version(d, x) {
+        return Ok(Verdict::Other(format!("an OpenGL ES {es} context")));
+    }
     // SAFETY: the program's own handles, passed to the real function as the program passed them.
     if unsafe { make_current(d, s, r, x) } != EGL_TRUE {
-        return Err("eglMakeCurrent failed".into());
+        // The program's own call, refused: its answer and error stand.
+        return Ok(Verdict::Refused);
     }
     let verdict = contexts::classify();
     let null = std::ptr::null_mut();
     // SAFETY: releases what the line above made current.
     unsafe { make_current(d, null, null, null) };
     Ok(verdict)
+}
+
+/// The client version of `context` if it is an OpenGL ES context (`eglQueryContext`, which asks
+/// nothing of the GL).
+fn opengl_es_version(display: *mut c_void, context: *mut c_void) -> Option<i32> {
+    const EGL_CONTEXT_CLIENT_TYPE: i32 = 0x3097;
+    const EGL_CONTEXT_CLIENT_VERSION: i32 = 0x3098;
+    const EGL_OPENGL_ES_API: i32 = 0x30A0;
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut i32) -> EGLBoolean;
+    let f = real_egl(c"eglQueryContext");
+    if f.is_null() {
+        return None;
+    }
+    // SAFETY: the system's function of this name, with the program's handles and an output.
+    let query = unsafe { std::mem::transmute::<*const c_void, F>(f) };
+    let (mut api, mut version) = (0, 0);
+    // SAFETY: as above.
+    if unsafe { query(display, context, EGL_CONTEXT_CLIENT_TYPE, &mut api) } != EGL_TRUE || api != EGL_OPENGL_ES_API {
+        return None;
+    }
+    // SAFETY: as above.
+    unsafe { query(display, context, EGL_CONTEXT_CLIENT_VERSION, &mut version) };
+    Some(version)
 }
 
 #[no_mangle]
@@ -46,20 +80,41 @@ pub unsafe extern "C" fn eglMakeCurrent(
         context: ctx as usize,
     };
     match contexts::make_current(c, || probe(c)) {
-        Outcome::Done(true) => EGL_TRUE,
+        Outcome::Done(true) => succeed(EGL_TRUE),
         Outcome::Done(false) => EGL_FALSE,
         Outcome::PassThrough => match real::egl_make_current() {
             // SAFETY: the program's call, passed on unchanged.
             Some(f) => unsafe { f(dpy, draw, read, ctx) },
             None => EGL_FALSE,
         },
+        Outcome::PassThenRelease => {
+            // SAFETY: the program's call, passed on unchanged.
+            let made = real::egl_make_current().map_or(EGL_FALSE, |f| unsafe { f(dpy, draw, read, ctx) });
+            if made == EGL_TRUE {
+                contexts::release_thread();
+            }
+            made
+        }
     }
+}
+
+/// Returns `value` after setting this thread's EGL error to `EGL_SUCCESS`, for a call glcmd
+/// answered itself where the real function would have succeeded: `eglGetError` then says what
+/// it says after the real one (`EGL_SUCCESS`, not the error of an earlier call). The real
+/// `eglGetCurrentContext` succeeds always and sets it (libglvnd's and Mesa's alike).
+fn succeed<T>(value: T) -> T {
+    if let Some(f) = real::egl_get_current_context() {
+        // SAFETY: no arguments; asks this thread's current context.
+        unsafe { f() };
+    }
+    value
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn eglSwapBuffers(dpy: *mut c_void, surface: *mut c_void) -> EGLBoolean {
     match contexts::swap(dpy as usize, surface as usize) {
-        Some(ok) => ok as EGLBoolean,
+        Some(true) => succeed(EGL_TRUE),
+        Some(false) => EGL_FALSE,
         None => match real::egl_swap_buffers() {
             // SAFETY: the program's call, passed on unchanged.
             Some(f) => unsafe { f(dpy, surface) },
@@ -71,7 +126,8 @@ pub unsafe extern "C" fn eglSwapBuffers(dpy: *mut c_void, surface: *mut c_void) 
 /// `eglSwapBuffersWithDamageKHR` / `EXT`: the damage is a hint; glcmd presents the whole surface.
 unsafe extern "C" fn swap_with_damage(dpy: *mut c_void, surface: *mut c_void, rects: *const i32, n: i32) -> EGLBoolean {
     match contexts::swap(dpy as usize, surface as usize) {
-        Some(ok) => ok as EGLBoolean,
+        Some(true) => succeed(EGL_TRUE),
+        Some(false) => EGL_FALSE,
         None => {
             type F = unsafe extern "C" fn(*mut c_void, *mut c_void, *const i32, i32) -> EGLBoolean;
             let f = real_egl(c"eglSwapBuffersWithDamageKHR");
@@ -128,7 +184,7 @@ pub unsafe extern "C" fn eglCreateContext(
 #[no_mangle]
 pub unsafe extern "C" fn eglGetCurrentContext() -> *mut c_void {
     match contexts::bound() {
-        Some(c) if c.api == Api::Egl => c.context as *mut c_void,
+        Some(c) if c.api == Api::Egl => succeed(c.context as *mut c_void),
         // SAFETY: passed on.
         _ => real::egl_get_current_context().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -137,8 +193,8 @@ pub unsafe extern "C" fn eglGetCurrentContext() -> *mut c_void {
 #[no_mangle]
 pub unsafe extern "C" fn eglGetCurrentSurface(readdraw: i32) -> *mut c_void {
     match contexts::bound() {
-        Some(c) if c.api == Api::Egl && readdraw == EGL_DRAW => c.draw as *mut c_void,
-        Some(c) if c.api == Api::Egl && readdraw == EGL_READ => c.read as *mut c_void,
+        Some(c) if c.api == Api::Egl && readdraw == EGL_DRAW => succeed(c.draw as *mut c_void),
+        Some(c) if c.api == Api::Egl && readdraw == EGL_READ => succeed(c.read as *mut c_void),
         // SAFETY: passed on.
         _ => real::egl_get_current_surface().map_or(std::ptr::null_mut(), |f| unsafe { f(readdraw) }),
     }
@@ -147,7 +203,7 @@ pub unsafe extern "C" fn eglGetCurrentSurface(readdraw: i32) -> *mut c_void {
 #[no_mangle]
 pub unsafe extern "C" fn eglGetCurrentDisplay() -> *mut c_void {
     match contexts::bound() {
-        Some(c) if c.api == Api::Egl => c.display as *mut c_void,
+        Some(c) if c.api == Api::Egl => succeed(c.display as *mut c_void),
         // SAFETY: passed on.
         _ => real::egl_get_current_display().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -155,7 +211,7 @@ pub unsafe extern "C" fn eglGetCurrentDisplay() -> *mut c_void {
 
 #[no_mangle]
 pub unsafe extern "C" fn eglReleaseThread() -> EGLBoolean {
-    // Ends the thread's use of EGL: what it issued replays and is flushed first (lifetimes.rs).
+    // Ends the thread's use of EGL: what it issued replays and is flushed first (teardown.rs).
     if let Some(device) = contexts::bound().and_then(|c| contexts::device_for(c.context)) {
         contexts::release_thread();
         crate::switch::drain(device);
@@ -173,7 +229,10 @@ pub unsafe extern "C" fn eglSwapInterval(dpy: *mut c_void, interval: i32) -> EGL
         None => false,
     };
     match contexts::bound() {
-        Some(c) if c.api == Api::Egl => contexts::on_render_thread(c, run) as EGLBoolean,
+        Some(c) if c.api == Api::Egl => match contexts::on_render_thread(c, run) {
+            true => succeed(EGL_TRUE),
+            false => EGL_FALSE,
+        },
         _ => run() as EGLBoolean,
     }
 }

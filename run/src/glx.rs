@@ -9,13 +9,22 @@ use std::ffi::{c_int, c_ulong, c_void, CStr};
 use crate::contexts::{self, Api, Current, Outcome, Verdict};
 use crate::real;
 
-/// Makes `c` current on this thread with the real function, classifies it, and releases it.
-fn probe(c: Current) -> Result<Verdict, String> {
+/// Makes `c` current on this thread with the real function the program called
+/// (`glXMakeCurrent` if `legacy`: an X error it raises names the program's request),
+/// classifies it, and releases it.
+fn probe(c: Current, legacy: bool) -> Result<Verdict, String> {
     let make_current = real::glx_make_context_current().ok_or("no glXMakeContextCurrent")?;
     let d = c.display as *mut c_void;
-    // SAFETY: the program's own handles, passed to the real function as the program passed them.
-    if unsafe { make_current(d, c.draw as c_ulong, c.read as c_ulong, c.context as *mut c_void) } == 0 {
-        return Err("glXMakeContextCurrent failed".into());
+    let x = c.context as *mut c_void;
+    let made = match real::glx_make_current() {
+        // SAFETY: the program's own handles, passed to the real function as the program passed them.
+        Some(f) if legacy => unsafe { f(d, c.draw as c_ulong, x) },
+        // SAFETY: as above.
+        _ => unsafe { make_current(d, c.draw as c_ulong, c.read as c_ulong, x) },
+    };
+    if made == 0 {
+        // The program's own call, refused (the driver raised its X error): its answer stands.
+        return Ok(Verdict::Refused);
     }
     let verdict = contexts::classify();
     // SAFETY: releases what the line above made current.
@@ -23,7 +32,7 @@ fn probe(c: Current) -> Result<Verdict, String> {
     Ok(verdict)
 }
 
-fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void) -> Outcome {
+fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void, legacy: bool) -> Outcome {
     let c = Current {
         api: Api::Glx,
         display: dpy as usize,
@@ -31,15 +40,23 @@ fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void
         read: read as usize,
         context: ctx as usize,
     };
-    contexts::make_current(c, || probe(c))
+    contexts::make_current(c, || probe(c, legacy))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx: *mut c_void) -> c_int {
-    match make_current(dpy, drawable, drawable, ctx) {
+    match make_current(dpy, drawable, drawable, ctx, true) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
         Outcome::PassThrough => real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) }),
+        Outcome::PassThenRelease => {
+            // SAFETY: as above.
+            let made = real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) });
+            if made != 0 {
+                contexts::release_thread();
+            }
+            made
+        }
     }
 }
 
@@ -50,10 +67,18 @@ pub unsafe extern "C" fn glXMakeContextCurrent(
     read: c_ulong,
     ctx: *mut c_void,
 ) -> c_int {
-    match make_current(dpy, draw, read, ctx) {
+    match make_current(dpy, draw, read, ctx, false) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
         Outcome::PassThrough => real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) }),
+        Outcome::PassThenRelease => {
+            // SAFETY: as above.
+            let made = real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) });
+            if made != 0 {
+                contexts::release_thread();
+            }
+            made
+        }
     }
 }
 
@@ -179,24 +204,31 @@ unsafe extern "C" fn swap_interval_ext(dpy: *mut c_void, drawable: c_ulong, inte
 }
 
 /// `glXSwapIntervalMESA(interval)` and `glXSwapIntervalSGI(interval)`, run where the context is
-/// current.
+/// current; the driver's return value (0, or a GLX error code) is the program's.
 fn swap_interval(name: &'static CStr, interval: c_int) -> c_int {
+    const GLX_BAD_CONTEXT: c_int = 5;
     type F = unsafe extern "C" fn(c_int) -> c_int;
     let f = real_glx(name) as usize;
     if f == 0 {
-        return 1; // GLX_BAD_CONTEXT
+        return GLX_BAD_CONTEXT;
     }
-    // SAFETY: the system's function of this name, where the context is current.
-    let run = move || unsafe { std::mem::transmute::<usize, F>(f)(interval) } == 0;
-    let ok = match contexts::bound() {
-        Some(c) if c.api == Api::Glx => contexts::on_render_thread(c, run),
-        _ => run(),
+    let answer = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(GLX_BAD_CONTEXT));
+    let out = answer.clone();
+    let run = move || {
+        // SAFETY: the system's function of this name, where the context is current.
+        let code = unsafe { std::mem::transmute::<usize, F>(f)(interval) };
+        out.store(code, std::sync::atomic::Ordering::SeqCst);
+        true
     };
-    if ok {
-        0
-    } else {
-        1
+    match contexts::bound() {
+        Some(c) if c.api == Api::Glx => {
+            contexts::on_render_thread(c, run);
+        }
+        _ => {
+            run();
+        }
     }
+    answer.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 unsafe extern "C" fn swap_interval_mesa(interval: c_int) -> c_int {

@@ -1,11 +1,11 @@
 //! What is known of the program's displays and window surfaces, noted by the interposed
-//! functions that make them (`lifetimes.rs`): the native X display of an EGL display, the X
-//! window of an EGL window surface or a GLX window. `lifetimes.rs` and `x11.rs` ask which
+//! functions that make them (`teardown.rs`): the native X display of an EGL display, the X
+//! window of an EGL window surface or a GLX window. `teardown.rs` and `x11.rs` ask which
 //! window a context draws to and which X connection it uses; `contexts.rs` flushes those
 //! connections when it finishes every device at exit (a present replayed after the program's
 //! last X call would otherwise stay in the connection's buffer, which nothing flushes at exit).
 //! And which process adopted a context: a forked child has the records but not the render
-//! threads, and must not wait for them (`lifetimes.rs`'s `_exit`).
+//! threads, and must not wait for them (`teardown.rs`'s `_exit`).
 
 use std::collections::HashMap;
 use std::ffi::{c_ulong, c_void};

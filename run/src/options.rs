@@ -51,9 +51,9 @@ fn diagnostics(value: &str) -> Result<DiagnosticOptions, String> {
     for level in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         match level {
             "none" => {}
-            "debug_output" => d.debug_output = true,
-            "strict" => d.strict = true,
-            "track_deletes" => d.track_deletes = true,
+            "debug_output" => d = d.debug_output(true),
+            "strict" => d = d.strict(true),
+            "track_deletes" => d = d.track_deletes(true),
             other => {
                 return Err(format!(
                     "GLCMD_DIAGNOSTICS: unknown level {other:?} (all, none, debug_output, strict, track_deletes)"
@@ -68,31 +68,28 @@ fn diagnostics(value: &str) -> Result<DiagnosticOptions, String> {
 pub fn from_environment() -> Result<RunOptions, String> {
     let mut device = Options::default();
     if let Ok(v) = std::env::var("GLCMD_DIAGNOSTICS") {
-        device.diagnostics = diagnostics(&v)?;
+        device = device.diagnostics(diagnostics(&v)?);
     }
     if let Some(ms) = number("GLCMD_WATCHDOG_MS")? {
-        device.diagnostics.watchdog = Some(Duration::from_millis(ms));
+        device.diagnostics = device.diagnostics.watchdog(Some(Duration::from_millis(ms)));
     }
     if let Some(us) = number("GLCMD_SPIN_US")? {
-        device.spin = Duration::from_micros(us);
+        device = device.spin(Duration::from_micros(us));
     }
     if let Some(ms) = number("GLCMD_WAIT_LIMIT_MS")? {
-        device.wait_limit = Duration::from_millis(ms);
+        device = device.wait_limit(Duration::from_millis(ms));
     }
     let capture = std::env::var("GLCMD_CAPTURE").ok().filter(|p| !p.is_empty());
     let post_mortem = std::env::var("GLCMD_POST_MORTEM").ok().filter(|p| !p.is_empty());
     if capture.is_some() || post_mortem.is_some() {
-        let mut c = glcmd::capture::CaptureOptions {
-            // An unmodified program's frames are its implicit submits: keep every list, as
-            // apitrace keeps every call.
-            setup: glcmd::capture::SetupLog::Everything,
-            ..Default::default()
-        };
+        // An unmodified program's frames are its implicit submits: keep every list, as apitrace
+        // keeps every call.
+        let mut c = glcmd::capture::CaptureOptions::default().setup(glcmd::capture::SetupLog::Everything);
         if let Some(path) = post_mortem {
             let frames = number("GLCMD_POST_MORTEM_FRAMES")?.unwrap_or(3) as usize;
-            c.post_mortem = Some(glcmd::capture::PostMortem { frames, path: path.into() });
+            c = c.post_mortem(Some(glcmd::capture::PostMortem::new(frames, path)));
         }
-        device.capture = Some(c);
+        device = device.capture(Some(c));
     }
     let stats = std::env::var("GLCMD_RUN_STATS").is_ok_and(|v| v != "0" && !v.is_empty());
     Ok(RunOptions { device, capture, stats })

@@ -12,7 +12,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-use crate::{dispatch, egl, glx, lifetimes};
+use crate::{dispatch, egl, glx, teardown};
 
 /// The answer for `name`, or None for the system's.
 fn ours(name: &CStr) -> Option<*const c_void> {
@@ -25,7 +25,7 @@ fn ours(name: &CStr) -> Option<*const c_void> {
     dispatch::exported(name)
         .or_else(|| egl::interposed(name))
         .or_else(|| glx::interposed(name))
-        .or_else(|| lifetimes::interposed(name))
+        .or_else(|| teardown::interposed(name))
 }
 
 /// `name` as a C string, if it is one.

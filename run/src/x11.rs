@@ -1,5 +1,5 @@
 //! The interposed Xlib functions that end what an adopted context uses: `XDestroyWindow`,
-//! `XDestroySubwindows` and `XCloseDisplay` (`lifetimes.rs` says why and what they do). Each
+//! `XDestroySubwindows` and `XCloseDisplay` (`teardown.rs` says why and what they do). Each
 //! hands back the contexts concerned, then calls the next definition (libX11's).
 //!
 //! Destroying a window destroys every window inside it, so a context drawing to a child of the
@@ -16,7 +16,7 @@
 use std::ffi::{c_int, c_ulong, c_void, CStr};
 
 use crate::contexts::{self, Current, Rebind};
-use crate::{lifetimes, native, real};
+use crate::{native, real, teardown};
 
 /// How many ancestors are looked at, at most (X window trees are shallow; a loop guard).
 const MAX_DEPTH: usize = 64;
@@ -141,7 +141,7 @@ pub unsafe extern "C" fn XCloseDisplay(dpy: *mut c_void) -> c_int {
     if !crate::current::on_render_thread() {
         let display = dpy as usize;
         contexts::hand_back(|c| native::uses_connection(c, display), Rebind::Same);
-        lifetimes::connection_closed(display);
+        teardown::connection_closed(display);
     }
     type F = unsafe extern "C" fn(*mut c_void) -> c_int;
     let f = real::next(c"XCloseDisplay");

@@ -15,7 +15,12 @@
 //! child inherits the preload). And the project's own examples: `renderer` (a program that uses
 //! glcmd itself: its render thread is left alone) writes the same PNG, and `glow` (whose direct
 //! half is then adopted by glcmd-run) still reads back equal pixels. And `tests/c/exit.c`, a program
-//! that ends with work queued: every device is finished before its exit handlers run.
+//! that ends with work queued: every device is finished before its exit handlers run;
+//! `lifetime.c` (GL in `atexit` handlers, at a thread's end, in a child of `fork`),
+//! `egl_entry.c` (every interposed EGL function's answer and error), `glx_entry.c` (the same for
+//! GLX, on Xvfb), `first_current.c` (no trace of glcmd-run's first look at a context, of every
+//! kind), `reach.c` (every way to reach a GL function) and `reads.c` (reads into memory and into
+//! bound buffers, byte for byte), each against the program run directly.
 
 #[allow(dead_code)]
 #[path = "../../tests/common/process.rs"]
@@ -69,6 +74,11 @@ fn compile(name: &str, defines: &[&str]) -> PathBuf {
 fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
     let libs: &[&str] =
         if defines.contains(&"-DVIA_DLOPEN") { &["-ldl"] } else { &["-DWITH_GLX", "-lEGL", "-lGL", "-lX11"] };
+    compile_with(source, name, defines, libs)
+}
+
+/// Compiles `tests/c/<source>` with `defines`, linked to `libs`.
+fn compile_with(source: &str, name: &str, defines: &[&str], libs: &[&str]) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(source);
     let out_dir = launcher().parent().unwrap().join("run-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -98,6 +108,8 @@ fn compile_source(source: &str, name: &str, defines: &[&str]) -> PathBuf {
 enum Through {
     Direct,
     GlcmdRun,
+    /// `glcmd-run --direct`: every context runs directly, but glcmd-run still looks at each.
+    GlcmdRunDirect,
 }
 
 /// Runs `exe args` directly or through glcmd-run (with `--stats`); returns (stdout, stderr),
@@ -108,6 +120,11 @@ fn run(exe: &Path, args: &[&str], through: Through, display: Option<&str>) -> (S
         Through::GlcmdRun => {
             let mut c = Command::new(launcher());
             c.args(["--stats", "--"]).arg(exe);
+            c
+        }
+        Through::GlcmdRunDirect => {
+            let mut c = Command::new(launcher());
+            c.args(["--direct", "--"]).arg(exe);
             c
         }
     };
@@ -247,6 +264,61 @@ fn several_contexts_threads_and_surfaces_behave_as_directly() {
     assert_eq!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count(), 4, "{stderr}");
 }
 
+/// `tests/c/first_current.c`: whatever the kind of context (core, compatibility, OpenGL ES 2
+/// and 3; EGL and GLX), glcmd-run's first look at it leaves nothing the program can see: after
+/// the program's first make-current the error flag is clear, the debug log of its debug context
+/// is empty, and bindings, pixel store, program and debug state are a new context's, as
+/// directly; also with `--direct`. (The probe asked an OpenGL ES context for
+/// `GL_CONTEXT_PROFILE_MASK`: `GL_INVALID_ENUM`, and every GLES test of piglit failed.)
+#[test]
+fn the_first_make_current_leaves_no_trace_on_any_kind_of_context() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let exe = compile_source("first_current.c", "first-current", &[]);
+    let x = xvfb::Xvfb::start();
+    let kinds = ["egl-core", "egl-compat", "egl-gles2", "egl-gles3", "glx-core", "glx-compat", "glx-gles2"];
+    for kind in kinds {
+        let display = kind.starts_with("glx").then_some(x.display.as_str());
+        let (direct, _) = run(&exe, &[kind], Through::Direct, display);
+        if direct.starts_with("unsupported") {
+            println!("{kind}: the driver makes no such context");
+            continue;
+        }
+        for expected in ["error=0", "logged_messages=0", "current_program=0", "unpack_alignment=4", "error_end=0"] {
+            assert!(direct.lines().any(|l| l == expected), "{kind}: no line `{expected}` directly:\n{direct}");
+        }
+        for through in [Through::GlcmdRun, Through::GlcmdRunDirect] {
+            let (out, stderr) = run(&exe, &[kind], through, display);
+            assert_eq!(out, direct, "{kind} ({through:?}), stderr:\n{stderr}");
+            let adopted = stderr.lines().any(|l| l.starts_with("glcmd-run: device"));
+            assert_eq!(adopted, kind.ends_with("core") && through == Through::GlcmdRun, "{kind}: {stderr}");
+        }
+    }
+}
+
+/// `tests/c/reach.c`: every way to reach a GL function (linked from libGLESv2, `dlsym` on
+/// RTLD_DEFAULT and on `dlopen` handles of libGL, libOpenGL, libGLESv2 and libGLESv1_CM,
+/// `eglGetProcAddress` linked and from libEGL's handle, `glXGetProcAddress(ARB)` from libGLX's
+/// and libGL's) reaches glcmd's entry point while the context is adopted: each way's clear,
+/// read, `glGetString` and `glGetError` answer as directly. (Functions from libGLESv2's handle
+/// reached the driver, which has no context on that thread: NULL version, nothing drawn.)
+#[test]
+fn every_way_to_reach_a_gl_function_reaches_glcmd() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_with("reach.c", "reach", &[], &["-lEGL", "-lGLESv2", "-ldl"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    assert_eq!(direct.lines().count(), 11, "{direct}");
+    for line in direct.lines() {
+        assert!(line.contains("version 4.") && line.ends_with(",255 error 0"), "{line}");
+    }
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+}
+
 #[test]
 fn a_compatibility_context_runs_directly_and_says_so() {
     if !tools::require_cc() {
@@ -277,6 +349,54 @@ fn child_processes_run_through_glcmd_too() {
 /// was queued, joined the render thread), for `exit` and for a return from `main`. A render
 /// thread still replaying there could reach a library whose statics exit had already destroyed
 /// (LLVM's, on llvmpipe: piglit's `arb_texture_view-bug-layers-image` crashed after passing).
+/// `tests/c/reads.c`: every read into memory writes the bytes the GL writes and no others
+/// (sentinels before, between rows and images, and after, under every pack state; reads partly
+/// outside the framebuffer; `bufSize` larger than needed; queries writing arrays), and an
+/// output pointer is an offset while a buffer is bound to `GL_QUERY_BUFFER` or
+/// `GL_PIXEL_PACK_BUFFER` (issue 30 item 2, issue 34 item 2: glcmd zeroed the gaps between rows
+/// and the rest of `bufSize`, and wrote a query result to address 8).
+#[test]
+fn reads_write_only_what_the_gl_writes_and_offsets_follow_the_bound_buffer() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("reads.c", "reads", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nglcmd-run:\n{through}\nstderr:\n{stderr}");
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not adopted:\n{stderr}");
+    // What the GL specifies, so that both runs being wrong alike fails too: rows of 3 RGBA
+    // pixels 44 bytes apart (row length 11), rows of 9 bytes padded to 16 (alignment 8), a
+    // too-small bufSize writes nothing, a read partly outside the 8x8 framebuffer writes only
+    // the 3x3 pixels inside, and query results land in the query buffer at their offsets.
+    for prefix in [
+        "fbo_complete=1",
+        "textures_err=0x0",
+        "readpixels rowlen11 rgba_ub err=0x0 written=0-12,44-56 ",
+        "readpixels align8 rgb_ub err=0x0 written=0-9,16-25 ",
+        "readnpixels rowlen11 rgba_ub err=0x0 written=0-12,44-56 ",
+        "readnpixels_small default err=0x502 written=none ",
+        "readpixels_clipped default err=0x0 written=8-20,28-40,48-60 ",
+        "getnuniformfv err=0x0 written=0-16 ",
+        "getnuniformfv_18 err=0x0 written=0-16 ",
+        "getsynciv count=1 err=0x0 written=0-4 ",
+        "query_to_buffer_8 err=0x0",
+        "query_to_buffer_0 err=0x0",
+        "query_to_buffer_past_end err=0x502",
+        "query_buffer err=0x0 written=0-4,8-12,16-24,28-32 ",
+        "query_to_memory err=0x0 result=7,5,7",
+        "pack_buffer err=0x0 written=0-16,40-48,100-106,136-142,200-232 ",
+        "error_end=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l.starts_with(prefix)), "no line `{prefix}` in:\n{through}");
+    }
+}
+
 #[test]
 fn devices_finish_before_the_programs_exit_handlers_run() {
     if !tools::require_cc() {
@@ -290,6 +410,125 @@ fn devices_finish_before_the_programs_exit_handlers_run() {
         assert_eq!(through, direct, "{how}; glcmd-run's stderr:\n{stderr}");
         assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{how}: not adopted:\n{stderr}");
         assert!(!stderr.contains("runs directly"), "{stderr}");
+    }
+}
+
+/// `tests/c/lifetime.c`: GL at the edges of a process's and a thread's life behaves as directly.
+/// An `atexit` handler's clear, `glFinish`, `glReadPixels` and `glGetString` work (after `exit`,
+/// a return from `main`, and `exit` on another thread: the exiting thread's context is handed
+/// back to it, current directly, once its device has finished); a context left current on a
+/// thread that ended stays bound to it (`EGL_BAD_ACCESS` elsewhere, as the driver keeps it); a
+/// child of `fork` that exits prints nothing (the exit hooks joined render threads the child
+/// does not have: a panic with a backtrace), and one that calls GL says once that the call does
+/// nothing; an error raised in an `atexit` handler of a program with a debug callback does not
+/// reach glcmd's callback, whose state went with the device (it crashed). No panic output in any
+/// mode.
+#[test]
+fn gl_at_exit_thread_end_and_fork_behaves_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("lifetime.c", "lifetime", &[]);
+    for mode in ["atexit", "return", "atexit-debug", "thread-exit", "thread-end", "fork-exit"] {
+        let (direct, _) = run(&exe, &[mode], Through::Direct, None);
+        let (through, stderr) = run(&exe, &[mode], Through::GlcmdRun, None);
+        assert_eq!(through, direct, "{mode}; glcmd-run's stderr:\n{stderr}");
+        assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "{mode}: not adopted:\n{stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{mode}:\n{stderr}");
+    }
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, None);
+    for expected in [
+        "handler: current context is the program's: 1",
+        "handler, the clear left pending: pixel 0,255,0,255 error 0",
+        "handler, after its own clear and glFinish: pixel 0,0,255,255 error 0",
+        "handler: version string: yes",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    // A child's GL calls cannot reach the parent's render thread (directly, llvmpipe's child
+    // waits forever for rasterizer threads it does not have, so there is nothing to compare).
+    let (through, stderr) = run(&exe, &["fork-gl"], Through::GlcmdRun, None);
+    assert!(through.contains("child exit: exited 1 status 2"), "{through}");
+    let said = stderr.lines().filter(|l| l.contains("a GL call in a child of fork()")).count();
+    assert_eq!(said, 2, "once in each of the two children:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `tests/c/egl_entry.c`: every EGL function glcmd-run interposes answers and sets
+/// `eglGetError` as the driver does (a make-current glcmd refuses: `EGL_BAD_ACCESS`; one glcmd
+/// answers itself: `EGL_SUCCESS`, after an earlier failure), and keeps contexts alive as EGL 1.5
+/// does: a context destroyed while current on this or another thread still clears, reads and
+/// answers `glGetString` until released, and is gone afterwards (`EGL_BAD_CONTEXT`, with no
+/// message from glcmd-run).
+#[test]
+fn egl_entry_points_answer_and_set_errors_as_the_driver() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("egl_entry.c", "egl-entry", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 error 0x3002",
+        "swap: 1 error 0x3000",
+        "current context is still one: 1 error 0x3000",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "make current of the destroyed one: 0 error 0x3006",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    assert!(!stderr.contains("could not be probed") && !stderr.contains("runs directly"), "{stderr}");
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+}
+
+/// `tests/c/glx_entry.c` on Xvfb: every GLX function glcmd-run interposes answers and raises X
+/// errors as the driver does, and a context destroyed while current (on this or another thread)
+/// clears, reads and answers `glGetString` until released. One difference is deliberate: a
+/// make-current of a context current on another thread, which Mesa's GLX accepts against the
+/// specification (the context would be current on two threads, one of them glcmd's render
+/// thread), is refused through glcmd (false, the context not current there, a message).
+#[test]
+fn glx_entry_points_answer_and_raise_errors_as_the_driver() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc"), ("Xvfb", "xvfb")]) {
+        return;
+    }
+    let x = xvfb::Xvfb::start();
+    let exe = compile_with("glx_entry.c", "glx-entry", &[], &["-lGL", "-lX11"]);
+    let (direct, _) = run(&exe, &[], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, Some(&x.display));
+    let compared = |out: &str| -> Vec<String> {
+        out.lines().filter(|l| !l.starts_with("second thread:")).map(String::from).collect()
+    };
+    assert_eq!(compared(&through), compared(&direct), "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "second thread: make current of a context current on the first: 0 x errors 0",
+        "second thread: current context is none: 1 x errors 0",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(stderr.contains("is current on another thread"), "{stderr}");
+    for expected in [
+        "current context is still one: 1 x errors 0",
+        "one, destroyed but current: pixel 128,128,0,255 version yes gl error 0",
+        "holder: two destroyed elsewhere, still current here: pixel 0,255,0,255 version yes gl error 0",
+        "done",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
+    }
+    assert!(stderr.lines().filter(|l| l.starts_with("glcmd-run: device")).count() >= 3, "{stderr}");
+    // GL in an atexit handler of a GLX program: the context is handed back at exit.
+    let (direct, _) = run(&exe, &["atexit"], Through::Direct, Some(&x.display));
+    let (through, stderr) = run(&exe, &["atexit"], Through::GlcmdRun, Some(&x.display));
+    assert_eq!(through, direct, "glcmd-run's stderr:\n{stderr}");
+    for expected in [
+        "handler: current context is one: 1",
+        "handler: the clear left pending: 0,255,0,255",
+        "handler: its own clear: pixel 64,128,255,255 version yes gl error 0",
+    ] {
+        assert!(direct.lines().any(|l| l == expected), "no line `{expected}` in:\n{direct}");
     }
 }
 
@@ -326,7 +565,7 @@ fn the_projects_own_examples_run_through_glcmd_run() {
         std::fs::create_dir_all(&dir).unwrap();
         let mut command = match through {
             Through::Direct => Command::new(&exes[0]),
-            Through::GlcmdRun => {
+            Through::GlcmdRun | Through::GlcmdRunDirect => {
                 let mut c = Command::new(launcher());
                 c.arg("--").arg(&exes[0]);
                 c
@@ -471,5 +710,101 @@ fn a_glad_program_sees_only_extensions_glcmd_serves_and_can_call_them() {
     // Calls of extensions glcmd leaves out are not made through it.
     if !served.contains(&"GL_EXT_framebuffer_object") {
         assert!(lines_of(&through, "ext_framebuffer_object_name=").is_empty());
+    }
+}
+
+/// `tests/c/bindings.c deletes` (issue 34, item 5): a delete has every effect the GL's delete
+/// has on the context at its place in the program's calls, before the program's next call: the
+/// buffer leaves every generic, indexed and vertex-array binding (Mesa clears an indexed binding
+/// with `glBindBufferBase(..., 0)`, which clears the generic one too: the piglit instance,
+/// `arb_shader_atomic_counters@semantics`, failed its next `glBufferData` when that came late),
+/// and a deleted name of every class is refused when bound again. Every binding is compared
+/// with the direct run; the instance's answers are also checked against the GL's rules.
+#[test]
+fn deletes_have_their_effects_at_their_place() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["deletes"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["deletes"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    let section = |name: &str| -> Vec<&str> {
+        through
+            .lines()
+            .skip_while(|l| *l != format!("-- {name}"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("--"))
+            .collect()
+    };
+    let rebound = section("deleted then rebound");
+    for expected in ["atomic=2", "atomic[0]=2", "atomic[1]=0", "uniform[3]=0", "storage[2]=0", "vertex_buffer[1]=0"] {
+        assert!(rebound.contains(&expected), "no `{expected}` after the delete and the rebind:\n{through}");
+    }
+    assert!(rebound.contains(&"deleted then rebound error=0x0"), "{through}");
+    for expected in [
+        "deleted name bound again error=0x502",
+        "rebind deleted texture, sampler, renderbuffer error=0x502",
+        "rebind deleted framebuffer, vertex array error=0x502",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}
+
+/// `tests/c/bindings.c pixels` (issue 30, item 1): pixel-buffer bindings the GL refused (a name
+/// never generated, a deleted name, a rebind that keeps the old buffer) or dropped (the bound
+/// buffer deleted), each followed by an upload and a read: the pointer means what the GL's
+/// binding says, client memory or an offset, and every byte, binding and error is as directly.
+#[test]
+fn pixel_buffer_bindings_follow_what_the_gl_accepted() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["pixels"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["pixels"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    // The uploads from client memory arrived (src: 1, 4, 7, ...), and so did the read.
+    for expected in [
+        "unpack never generated error=0x502",
+        "unpack never generated texture=1,4,7,10..190 hash=2510275680",
+        "unpack deleted error=0x0",
+        "unpack deleted texture=1,4,7,10..190 hash=2510275680",
+        "pack deleted error=0x0",
+        "refused rebind keeps the buffer texture=1,4,7,10..190 hash=2510275680",
+        "end error=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+    assert!(through.lines().any(|l| l.starts_with("pack never generated read=51,102,153,204")), "{through}");
+}
+
+/// `tests/c/bindings.c switch` (issue 30, item 1): a pixel-unpack buffer bound on context a stays
+/// a's across a switch to context b (which uploads from client memory, and refuses a bind of a
+/// name never generated), a switch back, and a move of a to another thread; every upload's
+/// bytes and errors as directly. A thread becoming immediate on a context starts from the GL's
+/// own pixel state.
+#[test]
+fn pixel_buffer_bindings_survive_context_switches_and_threads() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = compile_source("bindings.c", "bindings", &[]);
+    let (direct, _) = run(&exe, &["switch"], Through::Direct, None);
+    let (through, stderr) = run(&exe, &["switch"], Through::GlcmdRun, None);
+    assert_eq!(direct, through, "glcmd-run's stderr:\n{stderr}");
+    assert!(!stderr.contains("runs directly"), "{stderr}");
+    for expected in [
+        "a again: buffer error=0x0",
+        "a again: buffer texture=200,199,198,197..137 hash=3674169312",
+        "b: client memory texture=1,4,7,10..190 hash=2510275680",
+        "other thread: a's buffer texture=200,199,198,197..137 hash=3674169312",
+        "a after the thread: client memory texture=1,4,7,10..190 hash=2510275680",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
     }
 }

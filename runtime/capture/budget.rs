@@ -38,7 +38,11 @@ use crate::vocab::Class;
 /// What a replay may use. [`Default`] suits captures of real applications on a workstation;
 /// raise a limit for a larger capture you trust (`glcmd-replay --max-objects`,
 /// `--max-storage`, `--max-vertices`), or use [`ReplayBudget::unlimited`].
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// `ReplayBudget::default().objects(1 << 16)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReplayBudget {
     /// Objects alive at once (made by the capture's creates, not yet deleted). Default 2^20.
     pub objects: u64,
@@ -53,6 +57,8 @@ impl Default for ReplayBudget {
         ReplayBudget { objects: 1 << 20, storage_bytes: 4 << 30, vertices: 1 << 34 }
     }
 }
+
+crate::builders::builders!(ReplayBudget { objects: u64, storage_bytes: u64, vertices: u64 });
 
 impl ReplayBudget {
     /// No limit (for captures you made yourself).

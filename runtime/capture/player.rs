@@ -31,7 +31,11 @@ use crate::vocab::Class;
 use crate::{gl, Device, Error, Frame};
 
 /// How to replay.
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// `ReplayOptions::default().frames(Some(0..1)).dump(true)`.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct ReplayOptions {
     /// Captured frames to replay (indices from 0, after the set-up). Frames before the range
     /// are replayed too (the state they leave is needed) but not reported; frames after it are
@@ -43,6 +47,12 @@ pub struct ReplayOptions {
     /// with [`ReplayError::Budget`] before it reaches the device.
     pub budget: super::budget::ReplayBudget,
 }
+
+crate::builders::builders!(ReplayOptions {
+    frames: Option<Range<usize>>,
+    dump: bool,
+    budget: super::budget::ReplayBudget,
+});
 
 /// What the replay tells its caller as it goes.
 #[derive(Debug)]
@@ -61,8 +71,10 @@ pub enum ReplayEvent {
     Note(String),
 }
 
-/// Counts of a replay.
+/// Counts of a replay. `#[non_exhaustive]`: read only, as every counters type of glcmd
+/// (`options.rs`).
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct ReplaySummary {
     /// Captured frames replayed (after the set-up).
     pub frames: usize,

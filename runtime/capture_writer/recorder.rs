@@ -45,7 +45,11 @@ pub enum SetupLog {
 }
 
 /// A post-mortem capture: the last frames, written when the device is lost or stalls.
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// made with [`PostMortem::new`], since its fields have no default.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct PostMortem {
     /// How many whole frames the ring keeps (and the frame in progress).
     pub frames: usize,
@@ -54,7 +58,12 @@ pub struct PostMortem {
 }
 
 /// What `Options::capture` turns on. With it off (`None`, the default) capture costs nothing.
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// `CaptureOptions::default().setup(SetupLog::Everything).post_mortem(Some(PostMortem::new(3,
+/// "hang.glcap")))`.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CaptureOptions {
     /// Which lists the set-up log keeps.
     pub setup: SetupLog,
@@ -71,6 +80,17 @@ impl Default for CaptureOptions {
         CaptureOptions { setup: SetupLog::OneSlotFrames, setup_limit: 256 << 20, post_mortem: None }
     }
 }
+
+crate::builders::builders!(CaptureOptions { setup: SetupLog, setup_limit: usize, post_mortem: Option<PostMortem> });
+
+impl PostMortem {
+    /// A ring of the last `frames` frames, written to `path`.
+    pub fn new(frames: usize, path: impl Into<PathBuf>) -> PostMortem {
+        PostMortem { frames, path: path.into() }
+    }
+}
+
+crate::builders::builders!(PostMortem { frames: usize, path: PathBuf });
 
 /// What the writer thread is sent.
 pub(crate) enum Event {
@@ -107,8 +127,10 @@ pub(crate) enum Event {
     Shutdown,
 }
 
-/// What a finished capture wrote.
+/// What a finished capture wrote. `#[non_exhaustive]`: read only, as every counters type of
+/// glcmd (`options.rs`).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CaptureSummary {
     pub path: PathBuf,
     /// Frames written (fewer than asked for when the device went away first).

@@ -43,6 +43,7 @@ use std::time::Duration;
 use crate::generated::inspect::{DELETES, DRAWS, OBJECTS};
 use crate::generated::{enums as gl, types::*, Gl};
 use crate::list::CommandList;
+use crate::vocab::hash::FastHash;
 
 pub(crate) use crate::vocab::report::Sink;
 pub use crate::vocab::report::{DebugMessage, Report, ReportKind};
@@ -55,7 +56,12 @@ pub(crate) use breadcrumbs::{start_watchdog, Breadcrumbs};
 pub const DELETED_NAMES_KEPT: usize = 4096;
 
 /// Switches for diagnostics; all off by default.
+///
+/// `#[non_exhaustive]`, with builder methods as every options type of glcmd (`options.rs`):
+/// `DiagnosticOptions::default().debug_output(true).watchdog(Some(Duration::from_secs(2)))`,
+/// or [`DiagnosticOptions::all`] changed the same way.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct DiagnosticOptions {
     /// Keep recording sites and attribute KHR_debug messages to them.
     pub debug_output: bool,
@@ -83,6 +89,14 @@ impl Default for DiagnosticOptions {
     }
 }
 
+crate::builders::builders!(DiagnosticOptions {
+    debug_output: bool,
+    strict: bool,
+    track_deletes: bool,
+    watchdog: Option<Duration>,
+    deleted_names_kept: usize,
+});
+
 impl DiagnosticOptions {
     /// Everything on, with a two-second watchdog.
     pub fn all() -> Self {
@@ -95,6 +109,7 @@ impl DiagnosticOptions {
         }
     }
 
+    /// Whether any diagnostic is on (recording sites are then kept).
     pub fn any(&self) -> bool {
         self.debug_output || self.strict || self.track_deletes || self.watchdog.is_some()
     }
@@ -105,39 +120,8 @@ type AppCallback = Box<dyn Fn(&DebugMessage) + Send>;
 type DeletedBy = (String, Option<&'static Location<'static>>);
 
 /// The deleted-names map is probed once per command that names an object; SipHash's DoS
-/// resistance buys nothing for GL names, so a multiply-rotate hash (FxHash's) keeps it cheap.
-#[derive(Default)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Eight bytes a round: a class name ("texture") is one round, not seven.
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type NameMap = HashMap<(&'static str, u32), DeletedBy, std::hash::BuildHasherDefault<NameHasher>>;
+/// resistance buys nothing for GL names ([`FastHash`]).
+type NameMap = HashMap<(&'static str, u32), DeletedBy, FastHash>;
 
 /// The most recently deleted names, bounded like DRED's ring of recently freed objects: when
 /// full, the oldest deletion is forgotten. (Mesa never reuses names, so an unbounded map would
@@ -248,6 +232,22 @@ impl Diagnostics {
                 std::ptr::null(),
                 gl::TRUE as GLboolean,
             );
+        }
+    }
+
+    /// Takes glcmd's callback off the context if it is installed, before the context outlives
+    /// this value: an adopted context is only released when its device ends, and the program
+    /// goes on using it (glcmd-run hands it back to the program's thread, or adopts it again),
+    /// so a message it raises later would call [`debug_callback`] with this freed value (a
+    /// crash in an `atexit` handler's first GL error). The program's own callback is not put
+    /// back (glcmd holds it as a closure): the context then has none.
+    pub(crate) fn detach(&self, gl_fns: &Gl) {
+        let mut user: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: a query of one pointer, on the current context.
+        unsafe { (gl_fns.GetPointerv)(gl::DEBUG_CALLBACK_USER_PARAM, &mut user) };
+        if std::ptr::eq(user as *const Diagnostics, self) {
+            // SAFETY: a plain state call; NULL removes the callback.
+            unsafe { (gl_fns.DebugMessageCallback)(None, std::ptr::null()) };
         }
     }
 

@@ -133,6 +133,8 @@ pub(crate) fn run(
             clock: phases::PhaseClock::new(),
         };
         serve(&mut scheduler, &ctx, &rx, options.spin);
+        // The context may outlive `ctx.diag` (an adopted one is released, not destroyed).
+        ctx.diag.detach(ctx.raw_gl());
         // Sync objects still alive are deleted with the context.
     }));
     if let Err(panic) = result {

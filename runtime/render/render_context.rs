@@ -138,6 +138,9 @@ impl RenderContext {
         if self.diag.options.track_deletes {
             self.diag.objects_created(class, names);
         }
+        if class == "buffer" {
+            self.shared.buffer_names.made(names);
+        }
         if class == "program" {
             // A name handed out again: what was kept for an older program of that name goes.
             self.shared.programs.created(names);
@@ -249,6 +252,65 @@ impl RenderContext {
                 unsafe { (raw.GetIntegerv)(pname, &mut bound) };
                 replay::with_unbound(raw, target, bound as u32, f)
             }
+        }
+    }
+
+    /// What a caller's output value `address` of a query is (`client_out.rs`): with a buffer
+    /// bound to `target` at this point of the stream, an offset into it, returned once the `len`
+    /// bytes the GL writes there are checked to fit its storage; with none bound, memory
+    /// (`None`), which must not be NULL. Inside replay (a callback) the binding and size are read
+    /// from the GL.
+    pub fn buffer_output(
+        &self,
+        function: &'static str,
+        argument: &'static str,
+        target: Target,
+        address: usize,
+        len: usize,
+    ) -> Result<Option<usize>, Error> {
+        let raw = self.raw_gl();
+        let refused = |offset: Option<u64>, size: u64| Error::OutputOffset {
+            function,
+            argument,
+            target: target.gl_name(),
+            offset,
+            len: len as u64,
+            size,
+        };
+        let fits = match self.state.try_borrow_mut() {
+            Ok(mut state) => {
+                if state.shadow.bound(target) == 0 {
+                    None
+                } else {
+                    Some(match state.shadow.check_range(raw, target, address as u64, len as u64) {
+                        Ok(()) => Ok(()),
+                        Err(Refusal::Overrun { size, .. }) => Err(size),
+                        Err(_) => Err(0),
+                    })
+                }
+            }
+            Err(_) => {
+                let mut bound = 0;
+                let mut size: i64 = 0;
+                // SAFETY: single-value queries into locals.
+                unsafe {
+                    (raw.GetIntegerv)(target.binding_pname(), &mut bound);
+                    if bound != 0 {
+                        (raw.GetBufferParameteri64v)(target.gl_enum(), crate::gl::BUFFER_SIZE, &mut size);
+                    }
+                }
+                let size = size.max(0) as u64;
+                (bound != 0).then(|| match (address as u64).checked_add(len as u64) {
+                    Some(end) if end <= size => Ok(()),
+                    _ => Err(size),
+                })
+            }
+        };
+        match fits {
+            Some(Ok(())) => Ok(Some(address)),
+            Some(Err(size)) => Err(refused(Some(address as u64), size)),
+            None if address == 0 => Err(refused(None, 0)),
+            None => Ok(None),
         }
     }
 

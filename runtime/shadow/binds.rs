@@ -260,13 +260,28 @@ impl Shadow {
     /// and from the *current* vertex array (other vertex arrays keep their attachments; the GL
     /// keeps those buffers alive).
     pub fn buffers_deleted(&mut self, names: &[GLuint]) {
+        for &n in names {
+            if n != 0 {
+                self.set_buffer(n, None);
+                self.sizes.remove(&n);
+            }
+        }
+        self.buffers_unbound(names);
+    }
+
+    /// Whether the context has `t` (`GL_PARAMETER_BUFFER` needs an extension, for one).
+    pub fn supports(&self, t: Target) -> bool {
+        self.unsupported & 1 << t.slot() == 0
+    }
+
+    /// The context's unbinds of a `glDeleteBuffers` made at its place while the delete itself
+    /// waits for the frame's end (`delete_effects.rs`): the names stay known objects.
+    pub fn buffers_unbound(&mut self, names: &[GLuint]) {
         self.draw_cache = None;
         for &n in names {
             if n == 0 {
                 continue;
             }
-            self.set_buffer(n, None);
-            self.sizes.remove(&n);
             for b in self.context.iter_mut() {
                 if *b == n {
                     *b = 0;

@@ -12,6 +12,11 @@
 //! checks each offset-typed argument before the call: an offset with nothing bound is never
 //! passed; the command is skipped and reported.
 //!
+//! Round trips read it too: a C caller's output pointer of `glGetQueryObject*v` is an offset
+//! while a buffer is bound to `GL_QUERY_BUFFER` at that point of the stream, and the round trip
+//! asks the shadow which it is (`RenderContext::buffer_output`, `client_out.rs`), checking an
+//! offset against the bound buffer's storage as every offset.
+//!
 //! ## What is tracked
 //!
 //! * the context bindings of `GL_ARRAY_BUFFER`, `GL_PIXEL_PACK_BUFFER`,
@@ -56,7 +61,8 @@
 //! * [`state`]: the shadow itself, how it starts and how it is read back (`refresh`);
 //! * [`name_checks`]: which object names exist (created, generated, seen bound, deleted);
 //! * [`binds`]: what binds, multi-binds, attribute calls and deletes change, applied only when
-//!   the GL is sure to accept the call;
+//!   the GL is sure to accept the call (a deferred buffer delete's unbinds at its place too,
+//!   `Shadow::buffers_unbound`, made by `delete_effects.rs`);
 //! * [`checks`]: what draws, dispatches and offset arguments need (bindings, and ranges inside
 //!   the bound buffer's storage);
 //! * [`storage`]: ranges of a buffer's storage that sub-data, copy, clear, invalidate, texture

@@ -63,7 +63,7 @@ impl Target {
     }
 
     /// The `glGetIntegerv` pname of the binding.
-    pub(super) fn binding_pname(self) -> GLenum {
+    pub(crate) fn binding_pname(self) -> GLenum {
         match self {
             Target::Array => gl::ARRAY_BUFFER_BINDING,
             Target::ElementArray => gl::ELEMENT_ARRAY_BUFFER_BINDING,

@@ -9,7 +9,8 @@
 //! * [`class`]: the GL object classes whose names glcmd tracks;
 //! * [`report`]: reports, their kinds, the sink they go to, and KHR_debug messages;
 //! * [`names`]: enum values by name, for messages;
-//! * [`check`]: the kinds of check glcmd makes and which GL error each raises, per function.
+//! * [`check`]: the kinds of check glcmd makes and which GL error each raises, per function;
+//! * [`hash`]: a fast hash for glcmd's own small keys (names), where SipHash would dominate.
 //!
 //! Recording (`list`, `arguments`), replay (`replay`, `shadow`), diagnostics and capture all build on
 //! this floor; it is why, for example, recording no longer imports replay to know how a null
@@ -17,6 +18,7 @@
 
 pub mod check;
 pub mod class;
+pub(crate) mod hash;
 pub mod names;
 pub mod params;
 pub mod report;

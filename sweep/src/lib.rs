@@ -66,18 +66,13 @@ impl Level {
     fn options(self) -> Options {
         // The watchdog runs; no report is checked against it, so a slow step (memcheck) is harmless.
         // Short, because the device's drop waits for the watchdog's sleep (an eighth of it).
-        let all = glcmd::DiagnosticOptions {
-            watchdog: Some(std::time::Duration::from_secs(8)),
-            ..glcmd::DiagnosticOptions::all()
-        };
+        let all = glcmd::DiagnosticOptions::all().watchdog(Some(std::time::Duration::from_secs(8)));
         let (diagnostics, capture) = match self {
             Level::Off => (glcmd::DiagnosticOptions::default(), None),
-            Level::Attribution => (glcmd::DiagnosticOptions { debug_output: true, ..Default::default() }, None),
+            Level::Attribution => (glcmd::DiagnosticOptions::default().debug_output(true), None),
             Level::All => (all, None),
-            Level::Strict => (glcmd::DiagnosticOptions { strict: true, ..all }, None),
-            Level::Capture => {
-                (all, Some(glcmd::capture::CaptureOptions { setup_limit: 64 << 20, ..Default::default() }))
-            }
+            Level::Strict => (all.strict(true), None),
+            Level::Capture => (all, Some(glcmd::capture::CaptureOptions::default().setup_limit(64 << 20))),
         };
         Options::default().checked_gl(true).track_sites(self != Level::Off).diagnostics(diagnostics).capture(capture)
     }

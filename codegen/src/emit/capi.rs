@@ -371,7 +371,13 @@ fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
         },
         _ => quote!(false),
     };
-    let prep = vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)];
+    // A query-object result's pointer may be an offset into the query buffer (NULL: offset
+    // 0): the render thread decides, and refuses NULL only with no buffer bound there.
+    let prep = if f.redirect == Some(crate::model::Redirect::QueryBuffer) {
+        Vec::new()
+    } else {
+        vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)]
+    };
     // Pixel reads are sized by the Rust query itself, on the render thread (`runtime/pixels.rs`).
     let arg = (*rule == Rule::Bytes && !crate::sizing::sized_by_query(f, p)).then(|| quote!(len));
     Conversion { prep, arg }
@@ -414,6 +420,13 @@ fn write_result(f: &Function, p: &Param, value: &proc_macro2::Ident) -> TokenStr
             quote! {
                 // SAFETY: at most `bufSize` bytes, NUL included, as the GL writes.
                 unsafe { crate::conv::write_string(#id as *mut u8, #size as i64, #length, &#value) };
+            }
+        }
+        Rule::Quotient(x, _) => {
+            let size = ident(param_named(f, x));
+            quote! {
+                // SAFETY: at most `bufSize` bytes, which the caller's buffer holds.
+                unsafe { crate::conv::write_slice_bytes(#id as *mut #elem, &#value, #size as i64) };
             }
         }
         _ => {
@@ -591,6 +604,31 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
             quote!(#n)
         }
         _ => quote!((#(#names),*)),
+    };
+    // The outputs' pointers go to the query, which fills its vectors from them (so what the GL
+    // does not write keeps its value) and takes a query-buffer offset for one
+    // (`runtime/client_out.rs`).
+    let call = if super::device::uses_client_outputs(f) {
+        let outputs: Vec<TokenStream> = f
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.role, Role::Out(_)))
+            .map(|(i, p)| {
+                let (id, index) = (ident(p), Literal::usize_unsuffixed(i));
+                quote!((#index, #id as *mut std::ffi::c_void))
+            })
+            .collect();
+        quote! {{
+            // The call's `?`s return its errors from the closure.
+            #[allow(clippy::needless_question_mark)]
+            let query = || -> Result<_, crate::error::CallError> { Ok(#call) };
+            // SAFETY: each pointer is what the C caller gave the GL for that output: memory the
+            // GL may write (so also read) for what the query's vector holds, or an offset.
+            unsafe { glcmd::client_out::with_client_outputs(&[#(#outputs),*], query) }?
+        }}
+    } else {
+        call
     };
     quote! {
         #(#prep)*

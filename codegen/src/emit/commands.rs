@@ -286,7 +286,8 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
 }
 
 /// What the list's pixel-state tracking (`runtime/pixel_args.rs`) must see of a recorded call:
-/// pixel-store changes, pixel-buffer bindings, and the reset of the pixel-store state.
+/// pixel-store changes, pixel-buffer bindings and the deletes that unbind them, and the reset of
+/// the pixel-store state.
 fn pixel_tracking(f: &Function) -> Option<TokenStream> {
     let name = &f.name;
     let p = |n: &str| f.params.iter().find(|q| q.name == n).map(ident);
@@ -298,6 +299,10 @@ fn pixel_tracking(f: &Function) -> Option<TokenStream> {
         "glBindBuffer" | "glBindBufferARB" => {
             let (target, buffer) = (p("target")?, p("buffer")?);
             Some(quote!(self.track_bind_buffer(#target, #buffer);))
+        }
+        "glDeleteBuffers" | "glDeleteBuffersARB" => {
+            let buffers = p("buffers")?;
+            Some(quote!(self.track_delete_buffers(#buffers);))
         }
         "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => {
             let mask = p("mask")?;

@@ -462,6 +462,8 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
         call
     };
     let n_regions = regions.len();
+    // The C caller's output pointers (`runtime/client_out.rs`), taken on the calling thread.
+    let take_client = if uses_client_outputs(f) { quote!(let client = crate::client_out::take();) } else { quote!() };
     let name_checks = name_checks(f);
     let range_check = range_check(f);
     quote! {
@@ -469,6 +471,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
         #[track_caller]
         #[inline]
         #vis #unsafety fn #method(&self, #(#args),*) -> Result<#ret_ty, crate::Error> {
+            #take_client
             #(#lengths)*
             #range_check
             #(#owned)*
@@ -713,6 +716,12 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                 _ => parts.args.push(quote!(#len_id: usize)),
             }
             parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
+            // From the C caller's memory: the GL writes the pixels, not the gaps between rows
+            // or what lies outside the framebuffer (`client_out.rs`).
+            let index = proc_macro2::Literal::usize_unsuffixed(i);
+            if uses_client_outputs(f) {
+                parts.setup.push(quote!(client.prefill(#index, &mut #a[..#len_id], usize::MAX);));
+            }
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
             parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
             parts.finish.push(quote!(#a.truncate(#len_id);));
@@ -723,7 +732,17 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
         Rule::Pname { group, param } => return out_pname_parts(f, i, group, param, parts),
         Rule::Strings(_) => unreachable!("no output string arrays"),
     };
-    // The vectors sized by an argument.
+    // The vectors sized by an argument, filled from the C caller's memory: the GL may write
+    // fewer elements than `bufSize` allows (`client_out.rs`). A byte count rounded up to
+    // elements fills only the bytes counted.
+    let bytes = match rule {
+        Rule::Quotient(x, _) => size_arg(f, x),
+        _ => quote!(usize::MAX),
+    };
+    let index = proc_macro2::Literal::usize_unsuffixed(i);
+    if uses_client_outputs(f) {
+        parts.setup.push(quote!(client.prefill(#index, &mut #a[..#a_len], #bytes);));
+    }
     parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
     parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.finish.push(quote!(#a.truncate(#a_len);));
@@ -806,10 +825,39 @@ fn out_pname_parts(f: &Function, i: usize, group: &str, param: &str, parts: &mut
         let mut #a: Vec<#elem> = arguments::out_vec(#gl_name, n)?;
         let #a_len = n;
     });
+    if f.redirect == Some(Redirect::QueryBuffer) {
+        // The C caller's value is an offset while a buffer is bound to GL_QUERY_BUFFER at this
+        // point of the stream (checked against its storage), memory otherwise
+        // (`client_out.rs`); the answer is then empty: the GL wrote into the buffer.
+        let (index, name) = (proc_macro2::Literal::usize_unsuffixed(i), p.name.as_str());
+        let at = format_ident!("{}_at", a);
+        parts.setup.push(quote! {
+            let #at: Option<usize> = match client.address(#index) {
+                Some(address) => ctx.buffer_output(
+                    #gl_name, #name, Target::Query, address, std::mem::size_of_val(&#a[..#a_len]),
+                )?,
+                None => None,
+            };
+        });
+        parts.finish.push(quote!(if #at.is_some() { #a.clear(); }));
+        parts.call_args.push(quote!(match #at { Some(offset) => offset as #ty, None => #a.as_mut_ptr() as #ty }));
+    } else {
+        parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+    }
     parts.finish.push(quote!(#a.truncate(#a_len);));
-    parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
     parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.results.push((quote!(Vec<#elem>), quote!(#a)));
+}
+
+/// Whether a round-trip method takes the C caller's output pointers (`runtime/client_out.rs`):
+/// it has an output vector the GL may fill only in part, or an output the GL takes as an
+/// offset into the query buffer.
+pub fn uses_client_outputs(f: &Function) -> bool {
+    f.kind == Kind::Query
+        && (f.redirect == Some(Redirect::QueryBuffer)
+            || f.params.iter().any(|p| {
+                matches!(p.role, Role::Out(Rule::Param(_) | Rule::Quotient(..) | Rule::Product(..) | Rule::Bytes))
+            }))
 }
 
 /// `setup` with the call that asks how many values a `Queried` pname returns in place of
@@ -904,7 +952,16 @@ fn redirected_call(f: &Function, field: &proc_macro2::Ident, call_args: &[TokenS
     let gl_call = quote!(unsafe { (gl.#field)(#(#call_args),*) });
     match f.redirect {
         Some(Redirect::PixelPack) => quote!(ctx.without_buffer(Target::PixelPack, || #gl_call)),
-        Some(Redirect::QueryBuffer) => quote!(ctx.without_buffer(Target::Query, || #gl_call)),
+        Some(Redirect::QueryBuffer) => {
+            // An offset into the bound query buffer goes to the GL as it is (`out_pname_parts`).
+            let at = f
+                .params
+                .iter()
+                .position(|p| matches!(p.role, Role::Out(Rule::Pname { .. })))
+                .map(|i| format_ident!("a{}_at", i))
+                .expect("a query-object read has a pname output");
+            quote!(if #at.is_some() { #gl_call } else { ctx.without_buffer(Target::Query, || #gl_call) })
+        }
         _ => gl_call,
     }
 }

@@ -1,4 +1,4 @@
-//! Window-system lifetimes: glcmd's deferral never moves GL work, a present or a context
+//! Window-system teardown: glcmd's deferral never moves GL work, a present or a context
 //! release past a window-system call that ends what it uses.
 //!
 //! An adopted context's calls replay later, on glcmd's render thread, which keeps the context
@@ -24,8 +24,9 @@
 //! | `eglTerminate(dpy)` | of `dpy` |
 //! | `eglDestroySurface`, `glXDestroyWindow`, `glXDestroyPbuffer` | drawing to or reading from it (`contexts::surface_destroyed`) |
 //! | `eglDestroyContext`, `glXDestroyContext` | that context (`contexts::destroy`) |
-//! | `exit`, a return from `main`, `exit` on another thread | all (`contexts::destroy_all`) |
-//! | `_exit`, `_Exit`, `quick_exit` (here) | all, before the process ends or its quick-exit handlers run |
+//! | `exit`, a return from `main` | all, the exiting thread's current to it directly (`contexts/hand_back.rs`) |
+//! | `exit` on another thread | all (`contexts::destroy_all`, an `atexit` handler) |
+//! | `_exit`, `_Exit`, `quick_exit` (here) | as `exit`, before the process ends or its quick-exit handlers run |
 //!
 //! `eglReleaseThread` submits the thread's calls and waits until they have replayed and been
 //! flushed (`egl.rs`). After `eglTerminate` or `XCloseDisplay`, the contexts of that display
@@ -231,7 +232,7 @@ pub unsafe extern "C" fn glXCreateWindow(
 fn before_quick_end() {
     if native::owns_devices() && !crate::current::on_render_thread() {
         // A panic must not unwind into the C library.
-        let _ = std::panic::catch_unwind(contexts::destroy_all);
+        let _ = std::panic::catch_unwind(contexts::finish_for_exit);
     }
 }
 

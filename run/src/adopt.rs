@@ -58,6 +58,8 @@ pub fn adopt(c: Current) -> Result<usize, String> {
         }
     };
     options::started(device as usize, &opts);
+    crate::reports::start(device as usize);
+    crate::native::note_adoption();
     Ok(device as usize)
 }
 
@@ -75,13 +77,23 @@ pub fn present(device: usize) -> bool {
 }
 
 /// Destroys a device: everything submitted replays, then the render thread releases the
-/// context (the program destroys it).
+/// context (the program destroys it) and is joined.
 pub fn destroy(device: usize) {
+    // Everything submitted (presents included) has run when this returns, whoever else may
+    // still hold the device for a moment: the call that ends what it uses comes next
+    // (`teardown.rs`). The device is dropped here last, after the handle, so that the render
+    // thread is joined on this thread unless another holder outlives both.
+    let held = glcmd_capi::handles::device("glcmd-run", device).ok().and_then(|e| e.device("glcmd-run").ok());
+    if let Some(d) = &held {
+        let _ = d.with_gl(|_| ());
+    }
     let capture = options::finished(device);
     let status = glcmd_capi::api::glcmdDeviceDestroy(device as *mut GlcmdDevice);
+    drop(held);
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: destroying the device failed: {}", last_error());
     }
+    crate::reports::finish(device);
     if let Some(capture) = capture {
         options::wait_capture(capture);
     }

@@ -48,6 +48,11 @@
 //! * A child made by `fork` forgets every device (their render threads are not in it): its
 //!   contexts run directly, and a GL call on the thread whose context glcmd served says once
 //!   that it does nothing.
+//! * A make-current that switches contexts has the driver's side effects whichever of the two
+//!   glcmd serves: the previous context is flushed (`switch.rs`), and with EGL a surface an idle
+//!   adopted context holds on its render thread is handed back to the context that takes it.
+//! * A window-system call that ends what an adopted context uses hands the context back first
+//!   ([`hand_back`], `teardown.rs`): its work replays and presents while the object is alive.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -56,7 +61,7 @@ use std::thread::ThreadId;
 use glcmd_capi::types::GlcmdDevice;
 
 pub use crate::current::{Api, Current};
-use crate::{adopt, dispatch, lifetime, options, real};
+use crate::{adopt, dispatch, lifetime, native, options, real, switch};
 
 mod hand_back;
 use hand_back::{finish_at_exit, fork_child, fork_parent, fork_prepare, hand_back_current};
@@ -66,8 +71,9 @@ enum Served {
     /// Adopted: the device, the surfaces it was adopted with, and the program thread it is
     /// current on.
     Glcmd { device: usize, current: Current, thread: Option<ThreadId> },
-    /// Runs on the program's threads, untouched.
-    Direct,
+    /// Runs on the program's threads, untouched (the display, for forgetting it when the
+    /// display ends: `forget_display`).
+    Direct { display: usize },
 }
 
 static CONTEXTS: Mutex<Option<HashMap<usize, Served>>> = Mutex::new(None);
@@ -129,16 +135,40 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
     }
     let known = contexts(|m| match m.get(&c.context) {
         None => None,
-        Some(Served::Direct) => Some(None),
+        Some(Served::Direct { .. }) => Some(None),
         Some(Served::Glcmd { device, current, thread }) => Some(Some((*device, *current, *thread))),
     });
     match known {
-        Some(None) => Outcome::PassThenRelease,
-        Some(Some((device, first, thread))) => bind_adopted(c, device, first, thread),
+        Some(None) => {
+            // The driver flushes the context it replaces: an adopted one replays and flushes
+            // first (its binding ends when the real call succeeds).
+            flush_bound_unless(c.context);
+            switch::settle(c.context);
+            free_surfaces_for(c);
+            Outcome::PassThenRelease
+        }
+        Some(Some((device, first, thread))) => {
+            free_surfaces_for(c);
+            bind_adopted(c, device, first, thread)
+        }
         None => {
+            free_surfaces_for(c);
             let verdict = probe();
             first_use(c, verdict)
         }
+    }
+}
+
+/// Before this thread makes `context` current directly: if it has another, adopted context
+/// current, that context's calls are submitted, replayed and flushed on its render thread, as
+/// the driver flushes the context a make-current replaces (the binding itself ends once the real
+/// call has succeeded).
+fn flush_bound_unless(context: usize) {
+    let Some(b) = bound().filter(|b| b.context != context) else { return };
+    if let Some(device) = device_for(b.context) {
+        // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
+        unsafe { glcmd_capi::special::glFlush() };
+        switch::drain(device);
     }
 }
 
@@ -161,8 +191,10 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
     };
     if let Some(reason) = reason {
         eprintln!("glcmd-run: context {:#x} runs directly, not through glcmd: {reason}", c.context);
-        contexts(|m| m.insert(c.context, Served::Direct));
+        contexts(|m| m.insert(c.context, Served::Direct { display: c.display }));
         release_thread();
+        switch::settle(c.context);
+        free_surfaces_for(c);
         return Outcome::PassThrough;
     }
     match adopt::adopt(c) {
@@ -176,8 +208,9 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
                 "glcmd-run: context {:#x} runs directly, not through glcmd: glcmd could not adopt it: {e}",
                 c.context
             );
-            contexts(|m| m.insert(c.context, Served::Direct));
+            contexts(|m| m.insert(c.context, Served::Direct { display: c.display }));
             release_thread();
+            switch::settle(c.context);
             Outcome::PassThrough
         }
     }
@@ -215,6 +248,10 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
         return Outcome::Done(true);
     }
     release_thread();
+    // The driver's side effects of this switch: the context the thread had current before is
+    // flushed (replayed and flushed on its render thread, or released with the real function).
+    switch::settle(c.context);
+    switch::release_direct(c.api);
     let status = glcmd_capi::api::glcmdThreadMakeImmediate(device as *mut GlcmdDevice);
     if status != glcmd_capi::types::GLCMD_OK {
         eprintln!("glcmd-run: glcmdThreadMakeImmediate failed: {}", adopt::last_error());
@@ -243,6 +280,9 @@ pub fn release_thread() {
     };
     // NULL: submits what is pending and leaves immediate mode.
     glcmd_capi::api::glcmdThreadMakeImmediate(std::ptr::null_mut());
+    if let Some(device) = device_for(c.context) {
+        switch::released(c.context, device);
+    }
     let destroyed = contexts(|m| {
         if let Some(Served::Glcmd { thread, .. }) = m.get_mut(&c.context) {
             *thread = None;
@@ -302,44 +342,12 @@ pub fn destroy(context: usize) {
     }
 }
 
-/// A device that must go now, whether or not its context is current on a program thread (a
-/// surface it uses is being destroyed, the process is ending): this thread lets go of the
-/// context first if it holds it.
-fn drop_device(context: usize) {
-    if bound().is_some_and(|c| c.context == context) {
-        release_thread();
-    }
-    let served = contexts(|m| {
-        DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != context);
-        m.remove(&context)
-    });
-    if let Some(Served::Glcmd { device, thread, .. }) = served {
-        if thread.is_some() {
-            eprintln!("glcmd-run: context {context:#x} released while current on another thread");
-        }
-        adopt::destroy(device);
-    }
-}
-
 /// The interposed surface destruction: a device whose context is current on `surface` on its
 /// render thread is destroyed first (everything submitted replays, the context is released),
-/// so the surface really goes; the context is adopted again when it is next made current.
+/// so the surface really goes; a thread that had the context current keeps it current
+/// directly ([`hand_back`]), and the context is adopted again when it is next made current.
 pub fn surface_destroyed(display: usize, surface: usize) {
-    let users: Vec<usize> = contexts(|m| {
-        m.iter()
-            .filter_map(|(k, v)| match v {
-                Served::Glcmd { current, .. }
-                    if current.display == display && (current.draw == surface || current.read == surface) =>
-                {
-                    Some(*k)
-                }
-                _ => None,
-            })
-            .collect()
-    });
-    for context in users {
-        drop_device(context);
-    }
+    hand_back(|c| c.display == display && (c.draw == surface || c.read == surface), Rebind::Same);
 }
 
 /// Destroys every device at exit, once a device exists, for an `exit` called on a thread other
@@ -406,10 +414,136 @@ extern "C" fn register_main_thread_exit() {
 /// Every adopted device, destroyed in turn (at exit, before the libraries' destructors run).
 pub fn destroy_all() {
     release_thread();
-    let all: Vec<usize> =
-        contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
-    for context in all {
-        drop_device(context);
+    let connections = adopted_connections();
+    // At exit a context may still be current on another thread of the program (which goes on
+    // running until the process ends): nothing to say about that.
+    hand_back(|_| true, Rebind::No);
+    // The last presents replayed after the program's last X call: nothing else sends them.
+    native::flush(&connections);
+}
+
+/// The X connections the adopted contexts present through (to flush them at exit).
+fn adopted_connections() -> Vec<usize> {
+    contexts(|m| {
+        m.values()
+            .filter_map(|v| match v {
+                Served::Glcmd { current, .. } => native::connection_of(current),
+                Served::Direct { .. } => None,
+            })
+            .collect()
+    })
+}
+
+/// The process ends without its exit handlers (`_exit`) or with only its quick-exit ones: as at
+/// `exit`, the calling thread's context is handed back to it directly, every device finishes,
+/// and the X connections are flushed.
+pub fn finish_for_exit() {
+    finish_at_exit();
+}
+
+/// What [`hand_back`] leaves current on the thread that had a handed-back context current.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Rebind {
+    /// Nothing (at exit, or when the thread's make-current replaces it anyway).
+    No,
+    /// The context, on the same surfaces, made current directly.
+    Same,
+    /// The context with no surface, made current directly: for a window being destroyed, on
+    /// which Mesa's release would present what a rebinding left pending (`BadDrawable`).
+    Surfaceless,
+}
+
+/// Hands back every adopted context whose handles `select` picks, before a window-system call
+/// ends something it uses (`teardown.rs`): its device replays everything submitted and queued
+/// (presents included) and releases the context on its render thread, while the display and
+/// the surfaces are still alive. The calling thread, if it had one of them current, gets it
+/// current again directly as `rebind` says (the real make-current), so that the program's
+/// thread is left as it would be without glcmd: a context may stay current on a surface being
+/// destroyed or a display being terminated, as the window system allows (on a window being
+/// destroyed, with no surface: eglGetCurrentSurface and glXGetCurrentDrawable then answer none).
+/// The next make-current of the context adopts it again.
+pub fn hand_back(select: impl Fn(&Current) -> bool, rebind: Rebind) {
+    hand_back_where(|c, _| select(c), rebind)
+}
+
+/// [`hand_back`], where `select` also learns the program thread the context is current on.
+fn hand_back_where(select: impl Fn(&Current, Option<ThreadId>) -> bool, rebind: Rebind) {
+    // `select` may ask the X server: not while holding the registry.
+    let adopted: Vec<(usize, usize, Current, Option<ThreadId>)> = contexts(|m| {
+        m.iter()
+            .filter_map(|(k, v)| match v {
+                Served::Glcmd { device, current, thread } => Some((*k, *device, *current, *thread)),
+                Served::Direct { .. } => None,
+            })
+            .collect()
+    });
+    for (context, device, _, _) in adopted.into_iter().filter(|(_, _, c, t)| select(c, *t)) {
+        let mine = bound().filter(|c| c.context == context);
+        if mine.is_some() {
+            release_thread();
+        }
+        contexts(|m| {
+            DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != context);
+            m.remove(&context)
+        });
+        adopt::destroy(device);
+        match (mine, rebind) {
+            (Some(c), Rebind::Same) => make_current_directly(c),
+            (Some(c), Rebind::Surfaceless) => make_current_directly(Current { draw: 0, read: 0, ..c }),
+            _ => {}
+        }
+    }
+}
+
+/// Before the EGL context `c` is made current (probed, adopted or run directly): another adopted
+/// context that holds one of `c`'s surfaces on its render thread, and is current on no program
+/// thread but this one, is handed back (this thread's binding to it ends: the make-current
+/// replaces it). EGL refuses a surface current in another thread (`EGL_BAD_ACCESS`), and the
+/// program has let go of it. One current on another program thread stays: the real call then
+/// fails as it would directly.
+fn free_surfaces_for(c: Current) {
+    if c.api != Api::Egl || (c.draw == 0 && c.read == 0) {
+        return;
+    }
+    let me = std::thread::current().id();
+    let shares = |a: &Current| {
+        a.api == Api::Egl
+            && a.context != c.context
+            && a.display == c.display
+            && [a.draw, a.read].iter().any(|&s| s != 0 && (s == c.draw || s == c.read))
+    };
+    hand_back_where(|a, thread| thread.is_none_or(|t| t == me) && shares(a), Rebind::No);
+}
+
+/// Forgets every context of `display` (terminated or closed: its handles may be reused by new
+/// contexts, which must be probed afresh). Adopted ones must have been handed back.
+pub fn forget_display(display: usize) {
+    contexts(|m| {
+        m.retain(|_, v| match v {
+            Served::Direct { display: d } => *d != display,
+            Served::Glcmd { current, .. } => current.display != display,
+        })
+    });
+}
+
+/// Makes `c` current on this thread with the real function (for [`hand_back`]).
+fn make_current_directly(c: Current) {
+    match c.api {
+        Api::Egl => {
+            if let Some(f) = real::egl_make_current() {
+                let p = |h: usize| h as *mut std::ffi::c_void;
+                // SAFETY: the handles the program made current, still alive (the call that ends
+                // them has not run yet), and the context is current on no thread now.
+                unsafe { f(p(c.display), p(c.draw), p(c.read), p(c.context)) };
+            }
+        }
+        Api::Glx => {
+            if let Some(f) = real::glx_make_context_current() {
+                let (d, x) = (c.display as *mut std::ffi::c_void, c.context as *mut std::ffi::c_void);
+                // SAFETY: as above.
+                unsafe { f(d, c.draw as std::ffi::c_ulong, c.read as std::ffi::c_ulong, x) };
+            }
+        }
     }
 }
 

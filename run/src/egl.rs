@@ -211,7 +211,11 @@ pub unsafe extern "C" fn eglGetCurrentDisplay() -> *mut c_void {
 
 #[no_mangle]
 pub unsafe extern "C" fn eglReleaseThread() -> EGLBoolean {
-    contexts::release_thread();
+    // Ends the thread's use of EGL: what it issued replays and is flushed first (teardown.rs).
+    if let Some(device) = contexts::bound().and_then(|c| contexts::device_for(c.context)) {
+        contexts::release_thread();
+        crate::switch::drain(device);
+    }
     // SAFETY: passed on.
     real::egl_release_thread().map_or(EGL_TRUE, |f| unsafe { f() })
 }

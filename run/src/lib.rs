@@ -12,6 +12,11 @@
 //!   (`egl.rs`) and GLX (`glx.rs`): a desktop GL 4.5 core context is adopted by a glcmd device
 //!   whose render thread owns it, and the program's thread becomes an immediate glcmd thread
 //!   (`contexts.rs`, `adopt.rs`); any other context runs directly;
+//! * what ends a window-system object a context uses (`teardown.rs`, `x11.rs`): `XDestroyWindow`,
+//!   `XCloseDisplay`, `eglTerminate`, `_exit`, ...: the contexts glcmd serves are handed back
+//!   first, their work replayed and presented while the object is alive;
+//! * glcmd's reports (a call refused for safety, and with the diagnostics options GL errors
+//!   attributed to calls), printed on stderr (`reports.rs`);
 //! * `dlopen` of the GL loader libraries (`dl.rs`: libEGL, libGL, libGLX, libOpenGL, libGLESv2,
 //!   libGLESv1_CM), so programs that open one themselves (waffle, SDL, GLFW, piglit's dispatch)
 //!   find the same stand-ins.
@@ -23,12 +28,14 @@
 //!
 //! ## Floors
 //!
-//! `current` (what a thread made current), `real` (the system's functions), `options` and
-//! `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and the
-//! generated `exports`); `adopt` (starting, presenting and destroying a device); `contexts` (the
-//! registry of the program's contexts, on adopt; `contexts/hand_back.rs`: thread end, exit and
-//! fork); `egl`, `glx` and `dl`, the interposed functions, and `proc_address` (which hands them
-//! out) at the top.
+//! `current` (what a thread made current), `real` (the system's functions), `native` (what is
+//! known of the program's displays and windows), `reports` (printing glcmd's reports), `options`
+//! and `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and
+//! the generated `exports`); `adopt` (starting, presenting and destroying a device); `switch`
+//! (the side effects of a switch between contexts); `contexts` (the registry of the program's
+//! contexts, on adopt and switch; `contexts/hand_back.rs`: thread end, exit and fork); `egl`,
+//! `glx`, `teardown`, `x11` and `dl`, the interposed functions, and `proc_address` (which hands
+//! them out) at the top.
 
 mod adopt;
 mod contexts;
@@ -39,6 +46,11 @@ mod egl;
 mod exports;
 mod glx;
 mod lifetime;
+mod native;
 mod options;
 mod proc_address;
 mod real;
+mod reports;
+mod switch;
+mod teardown;
+mod x11;

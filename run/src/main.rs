@@ -29,7 +29,10 @@ Options (each sets the environment variable in brackets, which the program's
 preloaded library reads; set the variables yourself to the same effect):
   --direct                 run every context directly, not through glcmd [GLCMD_RUN=direct]
   --diagnostics LEVELS     all, none, or a comma list of debug_output, strict,
-                           track_deletes [GLCMD_DIAGNOSTICS]
+                           track_deletes: GL errors attributed to calls, driver
+                           messages, use after delete, printed on stderr (calls glcmd
+                           refuses for safety are printed always, each once)
+                           [GLCMD_DIAGNOSTICS]
   --watchdog-ms N          report replay steps and waits longer than N ms [GLCMD_WATCHDOG_MS]
   --wait-limit-ms N        how long work waits for a list nobody submitted
                            (default 10000) [GLCMD_WAIT_LIMIT_MS]

@@ -4,7 +4,7 @@
 //! | variable | effect |
 //! | --- | --- |
 //! | `GLCMD_RUN=direct` | every context runs directly (for comparing a program with itself) |
-//! | `GLCMD_DIAGNOSTICS=all` or a comma list of `debug_output`, `strict`, `track_deletes` | diagnostics levels |
+//! | `GLCMD_DIAGNOSTICS=all` or a comma list of `debug_output`, `strict`, `track_deletes` | diagnostics levels (their reports print on stderr: `reports.rs`) |
 //! | `GLCMD_WATCHDOG_MS=N` | report replay steps and waits longer than N ms |
 //! | `GLCMD_WAIT_LIMIT_MS=N` | how long work waits for a list nobody submitted |
 //! | `GLCMD_CAPTURE=FILE` | capture the whole run to FILE (replay it with `glcmd-replay`) |

@@ -12,7 +12,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-use crate::{dispatch, egl, glx};
+use crate::{dispatch, egl, glx, teardown};
 
 /// The answer for `name`, or None for the system's.
 fn ours(name: &CStr) -> Option<*const c_void> {
@@ -22,7 +22,10 @@ fn ours(name: &CStr) -> Option<*const c_void> {
         b"glXGetProcAddressARB" => return Some(glXGetProcAddressARB as *const c_void),
         _ => {}
     }
-    dispatch::exported(name).or_else(|| egl::interposed(name)).or_else(|| glx::interposed(name))
+    dispatch::exported(name)
+        .or_else(|| egl::interposed(name))
+        .or_else(|| glx::interposed(name))
+        .or_else(|| teardown::interposed(name))
 }
 
 /// `name` as a C string, if it is one.

@@ -45,6 +45,8 @@ real_fn!(egl_get_current_surface, c"eglGetCurrentSurface", unsafe extern "C" fn(
 real_fn!(egl_get_current_display, c"eglGetCurrentDisplay", unsafe extern "C" fn() -> *mut c_void);
 real_fn!(egl_release_thread, c"eglReleaseThread", unsafe extern "C" fn() -> u32);
 real_fn!(egl_swap_interval, c"eglSwapInterval", unsafe extern "C" fn(*mut c_void, i32) -> u32);
+real_fn!(egl_query_api, c"eglQueryAPI", unsafe extern "C" fn() -> u32);
+real_fn!(egl_bind_api, c"eglBindAPI", unsafe extern "C" fn(u32) -> u32);
 real_fn!(glx_make_current, c"glXMakeCurrent", unsafe extern "C" fn(*mut c_void, std::ffi::c_ulong, *mut c_void) -> i32);
 real_fn!(
     glx_make_context_current,

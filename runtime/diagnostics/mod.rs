@@ -16,7 +16,8 @@
 //!   command's index in the list, and the file:line:column that recorded it. An application
 //!   callback set with [`Device::set_debug_callback`](crate::Device::set_debug_callback) is
 //!   chained after glcmd's. A strict mode calls `glGetError` after every command, for drivers
-//!   without KHR_debug.
+//!   without KHR_debug; an error it takes to report is raised again after the list, so the
+//!   application's own `glGetError` still returns it.
 //! * **Breadcrumbs.** The render thread publishes the slot of the command in flight, one
 //!   relaxed store per command, and which list it is replaying, once per list under a lock;
 //!   readers work out the command, its index and the last completed ones from the list itself
@@ -308,6 +309,10 @@ impl Diagnostics {
         // that across the GL calls.
         let check_program = self.options.debug_output || self.options.strict;
         let (track_deletes, strict) = (self.options.track_deletes, self.options.strict);
+        // The errors strict mode takes from the GL to attribute them: raised again once the list
+        // has run, so that the program's glGetError still returns them (reporting an error must
+        // not clear it).
+        let mut taken: Vec<GLenum> = Vec::new();
         // SAFETY: forwarded from the caller.
         unsafe {
             crate::replay::replay_each(
@@ -335,12 +340,16 @@ impl Diagnostics {
                         let error = (raw.GetError)();
                         if error != gl::NO_ERROR {
                             self.report_current(ReportKind::GlError, error_name(error).to_string());
+                            taken.push(error);
                         }
                     }
                 },
             )
         };
         drop(leave);
+        for error in taken {
+            state.raise(error);
+        }
     }
 
     /// A deferred delete ran at the end of its frame: from now on, its names are deleted. (Uses

@@ -16,13 +16,14 @@
 use std::collections::HashMap;
 
 use super::{bound, contexts, destroy_pending, release_thread, Api, Served, BOUND, CONTEXTS, DESTROY_PENDING};
-use crate::{adopt, dispatch, lifetime, real};
+use crate::{adopt, dispatch, lifetime, native, real};
 
 /// When the main thread exits: this thread's context is handed back ([`hand_back_current`]),
 /// every other device finishes (replays what was submitted, releases its context) and its
 /// context runs directly from then on, and no context is adopted any more.
 pub(super) fn finish_at_exit() {
     lifetime::mark_exiting();
+    let connections = super::adopted_connections();
     hand_back_current();
     let all: Vec<usize> =
         contexts(|m| m.iter().filter_map(|(k, v)| matches!(v, Served::Glcmd { .. }).then_some(*k)).collect());
@@ -34,13 +35,21 @@ pub(super) fn finish_at_exit() {
                     pending.swap_remove(at);
                     m.remove(&context)
                 }
-                None => m.insert(context, Served::Direct),
+                None => {
+                    let display = match m.get(&context) {
+                        Some(Served::Glcmd { current, .. }) => current.display,
+                        _ => 0,
+                    };
+                    m.insert(context, Served::Direct { display })
+                }
             }
         });
         if let Some(Served::Glcmd { device, .. }) = served {
             adopt::destroy(device);
         }
     }
+    // The last presents replayed after the program's last X call: nothing else sends them.
+    native::flush(&connections);
 }
 
 /// At the end of a thread that has an adopted context current (its thread-locals destroyed: the
@@ -59,7 +68,8 @@ pub(super) fn hand_back_current() {
         return;
     }
     release_thread();
-    if let Some(Served::Glcmd { device, .. }) = contexts(|m| m.insert(c.context, Served::Direct)) {
+    if let Some(Served::Glcmd { device, .. }) = contexts(|m| m.insert(c.context, Served::Direct { display: c.display }))
+    {
         adopt::destroy(device);
     }
     let made = match c.api {
@@ -106,7 +116,11 @@ pub(super) extern "C" fn fork_parent() {
 pub(super) extern "C" fn fork_child() {
     if let Some(mut guard) = HELD.try_with(|h| h.borrow_mut().take()).ok().flatten() {
         for served in guard.get_or_insert_with(HashMap::new).values_mut() {
-            *served = Served::Direct;
+            let display = match served {
+                Served::Glcmd { current, .. } => current.display,
+                Served::Direct { display } => *display,
+            };
+            *served = Served::Direct { display };
         }
         DESTROY_PENDING.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }

@@ -130,8 +130,7 @@ fn buffers_unbound(g: &Gl, shadow: &mut Shadow, names: &[GLuint]) {
     }
     // GL_PARAMETER_BUFFER where the context has it (asking one that lacks it would raise an
     // error the diagnostics would pin on the program's delete).
-    let parameter =
-        shadow.supports(Target::Parameter).then_some((gl::PARAMETER_BUFFER, gl::PARAMETER_BUFFER_BINDING));
+    let parameter = shadow.supports(Target::Parameter).then_some((gl::PARAMETER_BUFFER, gl::PARAMETER_BUFFER_BINDING));
     for &(target, pname) in GENERIC.iter().chain(parameter.iter()) {
         if names.contains(&(int(pname) as GLuint)) {
             // SAFETY: unbinding a buffer target.

@@ -2,13 +2,15 @@
 //!
 //! What the device and the render thread need to *write* a capture: the recorder (a writer
 //! thread that encodes lists, creates and query answers, keeps the set-up log and the
-//! post-mortem ring, and writes files: [`recorder`]), the file layout ([`format`]) and the
-//! encoding of call arguments and answers ([`wire`]). Both sides of the device feed it, so it
+//! post-mortem ring, and writes files: [`recorder`]), what a capture is asked to keep
+//! ([`options`]), the file layout ([`format`]) and the encoding of call arguments and answers
+//! ([`wire`]). Both sides of the device feed it, so it
 //! must not import either: the capture module above (`crate::capture`) loads, checks and
 //! replays files and adds the `Device` methods that start a capture; it re-exports this floor's
 //! public types, so users see one `glcmd::capture`.
 
 pub mod format;
+pub mod options;
 pub mod recorder;
 pub mod wire;
 

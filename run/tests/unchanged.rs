@@ -649,8 +649,11 @@ fn piglit_client_index_draws_pass_through_glcmd_run() {
         let result = |through| {
             let mut command = match through {
                 Through::Direct => Command::new(&exe),
-                Through::GlcmdRun => {
+                Through::GlcmdRun | Through::GlcmdRunDirect => {
                     let mut c = Command::new(launcher());
+                    if through == Through::GlcmdRunDirect {
+                        c.arg("--direct");
+                    }
                     c.arg("--").arg(&exe);
                     c
                 }

@@ -26,8 +26,12 @@
 //!   (`eglDestroySurface`, `glXDestroyWindow`, `glXDestroyPbuffer`), the context is handed back
 //!   (its device replays everything submitted, then releases it) and adopted again on the new
 //!   surfaces: glcmd's render thread keeps a context current on the surfaces it was adopted with.
-//! * Contexts created with a share context run directly, with a message (glcmd's pools and
-//!   binding shadow would not see the other context's deletes).
+//! * A share group runs directly whole, with a message per context (glcmd's pools and binding
+//!   shadow would not see the other context's deletes, and nothing would order the two
+//!   streams): a context created with a share context, and the share context, which glcmd hands
+//!   back at that create if it adopted it earlier ([`shared_created`]; a group split because the
+//!   share context is current on another thread then is said on stderr). Serving a whole group
+//!   on one driver thread is issue 35's item 3, after issue 31's one driver thread.
 //!
 //! ## As the driver behaves
 //!
@@ -98,8 +102,44 @@ fn contexts<R>(f: impl FnOnce(&mut HashMap<usize, Served>) -> R) -> R {
 }
 
 /// Notes that `context` was created sharing objects with another context.
-pub fn note_shared(context: usize) {
+fn note_shared(context: usize) {
     SHARED.lock().unwrap_or_else(|e| e.into_inner()).push(context);
+}
+
+/// After the program created `context` sharing the objects of `share` (the create
+/// interposers): both run directly, so that one share group is never split between glcmd's
+/// deferred stream and the driver's direct calls, with nothing ordering the two (issue 35, item
+/// 3: until every context of a group is served on one driver thread, the group runs directly
+/// whole). A `share` that glcmd adopted already is handed back now: its device replays
+/// everything submitted and releases it, and the thread that had it current (this one) gets it
+/// current again directly, as it left it. One current on another program thread cannot be
+/// handed back from here (a context is made current only by its own thread): the group is then
+/// split, and glcmd says so.
+pub fn shared_created(context: usize, share: usize) {
+    note_shared(context);
+    note_shared(share);
+    let Some((current, thread)) = contexts(|m| match m.get(&share) {
+        Some(Served::Glcmd { current, thread, .. }) => Some((*current, *thread)),
+        _ => None,
+    }) else {
+        return;
+    };
+    let me = std::thread::current().id();
+    if thread.is_some_and(|t| t != me) {
+        eprintln!(
+            "glcmd-run: context {context:#x} shares the objects of context {share:#x}, which glcmd serves and which is \
+             current on another thread: glcmd cannot hand it back from here, so the share group is split (calls of \
+             the two are not ordered by glcmd); make {share:#x} current on nothing before creating a context that \
+             shares with it"
+        );
+        return;
+    }
+    eprintln!(
+        "glcmd-run: context {share:#x} runs directly from now on, not through glcmd: context {context:#x} was created \
+         sharing its objects, and glcmd serves a share group only whole"
+    );
+    hand_back_where(|c, _| c.context == share, Rebind::Same);
+    contexts(|m| m.insert(share, Served::Direct { display: current.display }));
 }
 
 /// What this thread made current through glcmd, if anything.

@@ -175,8 +175,7 @@ pub unsafe extern "C" fn eglCreateContext(
     // SAFETY: the system's function of this name; the program's arguments.
     let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, attribs) };
     if !ctx.is_null() && !share.is_null() {
-        contexts::note_shared(ctx as usize);
-        contexts::note_shared(share as usize);
+        contexts::shared_created(ctx as usize, share as usize);
     }
     ctx
 }

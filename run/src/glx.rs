@@ -1,5 +1,6 @@
 //! The interposed GLX functions: making a context current, swapping, destroying, the
-//! current-context queries, `glXCreateContextAttribsARB` (to note shared contexts) and the swap
+//! current-context queries, `glXCreateContextAttribsARB`, `glXCreateContext` and
+//! `glXCreateNewContext` (to note shared contexts) and the swap
 //! intervals (run where the context is current). `proc_address.rs` hands them out.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
@@ -174,8 +175,53 @@ unsafe extern "C" fn create_context_attribs(
     // SAFETY: the system's function of this name; the program's arguments.
     let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, direct, attribs) };
     if !ctx.is_null() && !share.is_null() {
-        contexts::note_shared(ctx as usize);
-        contexts::note_shared(share as usize);
+        contexts::shared_created(ctx as usize, share as usize);
+    }
+    ctx
+}
+
+/// `glXCreateContext`: the real one, noting a context made with a share list (a legacy
+/// context runs directly; one that shares with an adopted context makes its group direct:
+/// [`contexts::shared_created`]).
+#[no_mangle]
+pub unsafe extern "C" fn glXCreateContext(
+    dpy: *mut c_void,
+    visual: *mut c_void,
+    share: *mut c_void,
+    direct: c_int,
+) -> *mut c_void {
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void, c_int) -> *mut c_void;
+    let f = real::next(c"glXCreateContext");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, visual, share, direct) };
+    if !ctx.is_null() && !share.is_null() {
+        contexts::shared_created(ctx as usize, share as usize);
+    }
+    ctx
+}
+
+/// `glXCreateNewContext` (GLX 1.3): the real one, noting a context made with a share list, as
+/// [`glXCreateContext`].
+#[no_mangle]
+pub unsafe extern "C" fn glXCreateNewContext(
+    dpy: *mut c_void,
+    config: *mut c_void,
+    render_type: c_int,
+    share: *mut c_void,
+    direct: c_int,
+) -> *mut c_void {
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, c_int, *mut c_void, c_int) -> *mut c_void;
+    let f = real::next(c"glXCreateNewContext");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, render_type, share, direct) };
+    if !ctx.is_null() && !share.is_null() {
+        contexts::shared_created(ctx as usize, share as usize);
     }
     ctx
 }
@@ -265,6 +311,8 @@ pub fn interposed(name: &CStr) -> Option<*const c_void> {
         b"glXGetCurrentReadDrawable" => glXGetCurrentReadDrawable as *const c_void,
         b"glXGetCurrentDisplay" => glXGetCurrentDisplay as *const c_void,
         b"glXCreateContextAttribsARB" => create_context_attribs as *const c_void,
+        b"glXCreateContext" => glXCreateContext as *const c_void,
+        b"glXCreateNewContext" => glXCreateNewContext as *const c_void,
         b"glXSwapIntervalEXT" => swap_interval_ext as *const c_void,
         b"glXSwapIntervalMESA" => swap_interval_mesa as *const c_void,
         b"glXSwapIntervalSGI" => swap_interval_sgi as *const c_void,

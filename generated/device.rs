@@ -1143,18 +1143,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveAtomicCounterBufferiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveAtomicCounterBufferiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -1170,6 +1171,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveAtomicCounterBufferiv)(
+                            program,
+                            buffer_index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -1480,18 +1494,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveSubroutineUniformiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a4: Vec<types::GLint> = arguments::out_vec(
+                let mut a4: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveSubroutineUniformiv",
                     n,
+                    0,
                 )?;
-                let a4_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
@@ -1508,6 +1523,20 @@ impl Device {
                         )
                     },
                 )?;
+                let a4_len = crate::query_out::written(
+                    &a4,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveSubroutineUniformiv)(
+                            program,
+                            shadertype,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -1744,18 +1773,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveUniformBlockiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveUniformBlockiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -1771,6 +1801,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveUniformBlockiv)(
+                            program,
+                            uniform_block_index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -2180,18 +2223,19 @@ impl Device {
                             reason: "the count of this pname must be queried with an integer getter",
                         });
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBooleanv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLboolean> = arguments::out_vec(
+                let mut a1: Vec<types::GLboolean> = crate::query_out::buffer(
                     "glGetBooleanv",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -2201,6 +2245,17 @@ impl Device {
                         (gl.GetBooleanv)(pname, a1.as_mut_ptr() as *mut types::GLboolean)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLboolean]| unsafe {
+                        (gl
+                            .GetBooleanv)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLboolean,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -2292,18 +2347,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBufferParameteri64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetBufferParameteri64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2318,6 +2374,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetBufferParameteri64v)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2392,18 +2460,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetBufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2418,6 +2487,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetBufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2803,18 +2884,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetDoublei_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetDoublei_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2829,6 +2911,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetDoublei_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2897,18 +2991,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetDoublev",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a1: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetDoublev",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -2918,6 +3013,17 @@ impl Device {
                         (gl.GetDoublev)(pname, a1.as_mut_ptr() as *mut types::GLdouble)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetDoublev)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3012,18 +3118,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFloati_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetFloati_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3038,6 +3145,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetFloati_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3106,15 +3225,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFloatv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLfloat> = arguments::out_vec("glGetFloatv", n)?;
-                let a1_len = n;
+                let mut a1: Vec<types::GLfloat> = crate::query_out::buffer(
+                    "glGetFloatv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -3124,6 +3247,13 @@ impl Device {
                         (gl.GetFloatv)(pname, a1.as_mut_ptr() as *mut types::GLfloat)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl.GetFloatv)(pname, again.as_mut_ptr() as *mut types::GLfloat)
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3380,18 +3510,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFramebufferAttachmentParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetFramebufferAttachmentParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -3407,6 +3538,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetFramebufferAttachmentParameteriv)(
+                            target,
+                            attachment,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -3486,18 +3630,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFramebufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetFramebufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3512,6 +3657,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetFramebufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3697,18 +3854,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetInteger64i_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetInteger64i_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3723,6 +3881,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetInteger64i_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3816,18 +3986,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetInteger64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLint64> = arguments::out_vec(
+                let mut a1: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetInteger64v",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -3837,6 +4008,17 @@ impl Device {
                         (gl.GetInteger64v)(pname, a1.as_mut_ptr() as *mut types::GLint64)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetInteger64v)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3931,18 +4113,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetIntegeri_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetIntegeri_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3957,6 +4140,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetIntegeri_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4049,15 +4244,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetIntegerv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLint> = arguments::out_vec("glGetIntegerv", n)?;
-                let a1_len = n;
+                let mut a1: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetIntegerv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -4067,6 +4266,13 @@ impl Device {
                         (gl.GetIntegerv)(pname, a1.as_mut_ptr() as *mut types::GLint)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl.GetIntegerv)(pname, again.as_mut_ptr() as *mut types::GLint)
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -4283,18 +4489,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetMultisamplefv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetMultisamplefv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4309,6 +4516,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetMultisamplefv)(
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4389,18 +4608,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedBufferParameteri64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetNamedBufferParameteri64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4415,6 +4635,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetNamedBufferParameteri64v)(
+                            buffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4495,18 +4727,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedBufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedBufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4521,6 +4754,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedBufferParameteriv)(
+                            buffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4725,18 +4970,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedFramebufferAttachmentParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedFramebufferAttachmentParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -4752,6 +4998,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedFramebufferAttachmentParameteriv)(
+                            framebuffer,
+                            attachment,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -4841,18 +5100,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedFramebufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedFramebufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4867,6 +5127,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedFramebufferParameteriv)(
+                            framebuffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4947,18 +5219,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedRenderbufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedRenderbufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4973,6 +5246,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedRenderbufferParameteriv)(
+                            renderbuffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -5500,18 +5785,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramInterfaceiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetProgramInterfaceiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -5527,6 +5813,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramInterfaceiv)(
+                            program,
+                            program_interface,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -5674,18 +5973,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramPipelineiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetProgramPipelineiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -5700,6 +6000,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramPipelineiv)(
+                            pipeline,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6192,15 +6504,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetProgramiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetProgramiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6215,6 +6531,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramiv)(
+                            program,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6318,18 +6646,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryIndexediv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetQueryIndexediv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -6345,6 +6674,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetQueryIndexediv)(
+                            target,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -6427,18 +6769,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjecti64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetQueryObjecti64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6459,6 +6802,24 @@ impl Device {
                             )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjecti64v)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLint64,
+                                    )
+                                },
+                            )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6539,18 +6900,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetQueryObjectiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6571,6 +6933,24 @@ impl Device {
                             )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectiv)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLint,
+                                    )
+                                },
+                            )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6651,18 +7031,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectui64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint64> = crate::query_out::buffer(
                     "glGetQueryObjectui64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6683,6 +7064,24 @@ impl Device {
                             )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint64]| {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectui64v)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLuint64,
+                                    )
+                                },
+                            )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6763,18 +7162,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetQueryObjectuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6795,6 +7195,24 @@ impl Device {
                             )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| {
+                        ctx
+                            .without_buffer(
+                                Target::Query,
+                                || unsafe {
+                                    (gl
+                                        .GetQueryObjectuiv)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLuint,
+                                    )
+                                },
+                            )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6869,15 +7287,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetQueryiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetQueryiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6892,6 +7314,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetQueryiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6966,18 +7400,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetRenderbufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetRenderbufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6992,6 +7427,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetRenderbufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7072,18 +7519,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetSamplerParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7098,6 +7546,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetSamplerParameterIiv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7178,18 +7638,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetSamplerParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7204,6 +7665,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetSamplerParameterIuiv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7284,18 +7757,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetSamplerParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7310,6 +7784,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetSamplerParameterfv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7390,18 +7876,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetSamplerParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7416,6 +7903,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetSamplerParameteriv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7673,15 +8172,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetShaderiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetShaderiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetShaderiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7696,6 +8199,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetShaderiv)(
+                            shader,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8183,18 +8698,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexLevelParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a3: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTexLevelParameterfv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -8210,6 +8726,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTexLevelParameterfv)(
+                            target,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8288,18 +8817,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexLevelParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexLevelParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -8315,6 +8845,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexLevelParameteriv)(
+                            target,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8391,18 +8934,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8417,6 +8961,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexParameterIiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8491,18 +9047,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetTexParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8517,6 +9074,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetTexParameterIuiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8591,18 +9160,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTexParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8617,6 +9187,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTexParameterfv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8691,18 +9273,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8717,6 +9300,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8912,18 +9507,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureLevelParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a3: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTextureLevelParameterfv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -8939,6 +9535,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTextureLevelParameterfv)(
+                            texture,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9023,18 +9632,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureLevelParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureLevelParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9050,6 +9660,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureLevelParameteriv)(
+                            texture,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9132,18 +9755,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9158,6 +9782,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureParameterIiv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9238,18 +9874,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetTextureParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9264,6 +9901,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetTextureParameterIuiv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9344,18 +9993,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTextureParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9370,6 +10020,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTextureParameterfv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9450,18 +10112,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9476,6 +10139,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureParameteriv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9782,18 +10457,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbacki64_v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint64> = arguments::out_vec(
+                let mut a3: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetTransformFeedbacki64_v",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9809,6 +10485,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetTransformFeedbacki64_v)(
+                            xfb,
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9893,18 +10582,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbacki_v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTransformFeedbacki_v",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9920,6 +10610,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTransformFeedbacki_v)(
+                            xfb,
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9977,18 +10680,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbackiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTransformFeedbackiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10003,6 +10707,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTransformFeedbackiv)(
+                            xfb,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10695,18 +11411,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayIndexed64iv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint64> = arguments::out_vec(
+                let mut a3: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetVertexArrayIndexed64iv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -10722,6 +11439,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetVertexArrayIndexed64iv)(
+                            vaobj,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10806,18 +11536,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayIndexediv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexArrayIndexediv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -10833,6 +11564,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexArrayIndexediv)(
+                            vaobj,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10915,18 +11659,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexArrayiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10941,6 +11686,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexArrayiv)(
+                            vaobj,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11015,18 +11772,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexAttribIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11041,6 +11799,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexAttribIiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11115,18 +11885,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetVertexAttribIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11141,6 +11912,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetVertexAttribIuiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11215,18 +11998,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribLdv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetVertexAttribLdv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11241,6 +12025,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetVertexAttribLdv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11315,18 +12111,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribLui64vARB",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint64EXT> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint64EXT> = crate::query_out::buffer(
                     "glGetVertexAttribLui64vARB",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11341,6 +12138,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint64EXT]| unsafe {
+                        (gl
+                            .GetVertexAttribLui64vARB)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint64EXT,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(

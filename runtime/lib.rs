@@ -161,6 +161,7 @@ mod present;
 mod present_queue;
 #[doc(hidden)]
 pub mod programs;
+pub mod query_out;
 mod render;
 #[doc(hidden)]
 pub mod replay;

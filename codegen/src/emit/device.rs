@@ -529,6 +529,7 @@ fn round_trip_parts(f: &Function) -> RoundTripParts {
     }
     if let Some(index) = parts.pname_out {
         parts.setup = with_count_query(f, index, &parts.call_args, parts.setup);
+        parts.finish = with_probe_call(f, index, &parts.call_args, parts.finish);
     }
     created_names(f, &mut parts.finish);
     parts
@@ -797,16 +798,23 @@ fn out_pname_parts(f: &Function, i: usize, group: &str, param: &str, parts: &mut
     } else {
         quote!(QUERIED_CALL)
     };
+    // A pname the tables lack is passed on (count 0), unless it is one no driver may be asked;
+    // the count is measured either way (`query_out`): `PROBE_CALL` asks again where it must.
     parts.setup.push(quote! {
         let n = match pname::#count_fn(#pn) {
             Some(Count::Fixed(n)) => n as usize,
             Some(Count::Queried(q)) => { #queried }
-            None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
+            None if crate::query_out::refused(#pn as u32) => {
+                return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 })
+            }
+            None => 0,
         };
-        let mut #a: Vec<#elem> = arguments::out_vec(#gl_name, n)?;
-        let #a_len = n;
+        let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, n, 0)?;
     });
-    parts.finish.push(quote!(#a.truncate(#a_len);));
+    parts.finish.push(quote! {
+        let #a_len = crate::query_out::written(&#a, n, |again: &mut [#elem]| PROBE_CALL);
+        #a.truncate(#a_len);
+    });
     parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
     parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.results.push((quote!(Vec<#elem>), quote!(#a)));
@@ -843,6 +851,35 @@ fn with_count_query(
             if s.contains("QUERIED_CALL") {
                 let q = q_call.to_string();
                 s.replace("QUERIED_CALL", &q).parse().unwrap()
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
+/// `finish` with the second call of `query_out::written` in place of `PROBE_CALL`: the same
+/// call, with the output (parameter `index`) replaced by the closure's buffer `again`.
+fn with_probe_call(
+    f: &Function,
+    index: usize,
+    call_args: &[TokenStream],
+    finish: Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let field = format_ident!("{}", f.short_name());
+    let ty = rust_type(&f.params[index].ty);
+    let mut args = call_args.to_vec();
+    args[index] = quote!(again.as_mut_ptr() as #ty);
+    // SAFETY (in the generated code): `again` is as long as the first buffer, which holds at
+    // least what the pname's table says (`query_out::buffer`); the other arguments, and the
+    // bindings set aside around the call (`redirected_call`), are the first call's.
+    let call = redirected_call(f, &field, &args).to_string();
+    finish
+        .into_iter()
+        .map(|t| {
+            let s = t.to_string();
+            if s.contains("PROBE_CALL") {
+                s.replace("PROBE_CALL", &call).parse().unwrap()
             } else {
                 t
             }

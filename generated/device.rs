@@ -5545,6 +5545,10 @@ impl Device {
                 if !gl.is_available(257) {
                     return Err(ctx.unavailable("glGetPointerv"));
                 }
+                let substituted = ctx.diag.program_pointer(pname);
+                if let Some(answer) = substituted {
+                    return Ok(answer);
+                }
                 let mut a1: usize = Default::default();
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a1 as *const usize, std::mem::size_of::<usize>()),

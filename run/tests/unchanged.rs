@@ -576,3 +576,39 @@ fn writes_more_of_the_same(direct: &str, through: &str) -> bool {
         || (a[0] == "get_boolean_i" && matches!(a[1], "0x0B70" | "0x0BA2"));
     known && a.len() == 5 && b.len() == 5 && a[..3] == b[..3] && b[4].starts_with(a[4]) && b[3] > a[3]
 }
+
+/// Issue 30, item 7: KHR_debug output through glcmd-run as directly (`tests/c/debug.c`). With
+/// `GL_DEBUG_OUTPUT_SYNCHRONOUS` on, the program's callback runs on its own thread before the
+/// call that raised the message returns (a refused bind, a refused enum, a message it inserts,
+/// a refused query); with output off (a context without the debug flag starts so) none arrives;
+/// `glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION / _USER_PARAM)` answers the program's function and
+/// pointer, not glcmd's trampoline and context; `glGetBufferPointerv` the pointer the map returned.
+#[test]
+fn debug_output_reaches_the_callback_on_the_calling_thread_as_directly() {
+    let exe = compile_source("debug.c", "debug", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not through glcmd:\n{stderr}");
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nglcmd-run:\n{through}");
+    for expected in [
+        "set_callback_is_program's=1",
+        "set_user_is_program's=1",
+        "output_off: error=0x500 calls=0",
+        "refused_bind: flag=1 same_thread=1",
+        "insert: flag=1 same_thread=1",
+        "insert: id=42 text=hello from the program",
+        "refused_blend: flag=1 same_thread=1",
+        "refused_query: flag=1 same_thread=1",
+        "output_off_again: calls=0 error=0x500",
+        "cleared_callback_null=1 user_null=1",
+        "map_pointer_matches=1 named=1 nonnull=1",
+        "error_end=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}

@@ -464,6 +464,17 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     let n_regions = regions.len();
     let name_checks = name_checks(f);
     let range_check = range_check(f);
+    // State glcmd substitutes (its debug trampoline and context) is answered with the program's
+    // value (`Diagnostics::program_pointer`), never glcmd's own.
+    let substituted = match f.name.as_str() {
+        "glGetPointerv" => quote! {
+            let substituted = ctx.diag.program_pointer(pname);
+            if let Some(answer) = substituted {
+                return Ok(answer);
+            }
+        },
+        _ => quote!(),
+    };
     quote! {
         #docs
         #[track_caller]
@@ -478,6 +489,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                     return Err(ctx.unavailable(#gl_name));
                 }
                 #(#name_checks)*
+                #substituted
                 #(#setup)*
                 let _regions: [arguments::Region; #n_regions] = [#(#regions),*];
                 // SAFETY: every pointer argument points into a buffer owned by this closure and

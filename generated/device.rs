@@ -12215,7 +12215,7 @@ impl Device {
         )
     }
     /// `glGetVertexAttribdv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -12224,7 +12224,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLdouble; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLdouble>, crate::Error> {
         self.call(
             "glGetVertexAttribdv",
             move |ctx: &RenderContext| {
@@ -12232,7 +12232,37 @@ impl Device {
                 if !gl.is_available(333) {
                     return Err(ctx.unavailable("glGetVertexAttribdv"));
                 }
-                let mut a2: [types::GLdouble; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLdouble; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribdv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLdouble,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribdv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
+                    "glGetVertexAttribdv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -12247,6 +12277,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetVertexAttribdv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     333u16,
@@ -12260,8 +12303,32 @@ impl Device {
             },
         )
     }
+    /// `glGetVertexAttribdv` for a pname that yields one value: [`get_vertex_attribdv`](Self::get_vertex_attribdv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribd(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLdouble, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribdv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribdv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribdv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
+    }
     /// `glGetVertexAttribfv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -12270,7 +12337,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLfloat; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLfloat>, crate::Error> {
         self.call(
             "glGetVertexAttribfv",
             move |ctx: &RenderContext| {
@@ -12278,7 +12345,37 @@ impl Device {
                 if !gl.is_available(334) {
                     return Err(ctx.unavailable("glGetVertexAttribfv"));
                 }
-                let mut a2: [types::GLfloat; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLfloat; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribfv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLfloat,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribfv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
+                    "glGetVertexAttribfv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -12293,6 +12390,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetVertexAttribfv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     334u16,
@@ -12306,8 +12416,32 @@ impl Device {
             },
         )
     }
+    /// `glGetVertexAttribfv` for a pname that yields one value: [`get_vertex_attribfv`](Self::get_vertex_attribfv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribf(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLfloat, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribfv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribfv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribfv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
+    }
     /// `glGetVertexAttribiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -12316,7 +12450,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLint; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLint>, crate::Error> {
         self.call(
             "glGetVertexAttribiv",
             move |ctx: &RenderContext| {
@@ -12324,7 +12458,37 @@ impl Device {
                 if !gl.is_available(335) {
                     return Err(ctx.unavailable("glGetVertexAttribiv"));
                 }
-                let mut a2: [types::GLint; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLint; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribiv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLint,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribiv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetVertexAttribiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -12339,6 +12503,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexAttribiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     335u16,
@@ -12351,6 +12528,30 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glGetVertexAttribiv` for a pname that yields one value: [`get_vertex_attribiv`](Self::get_vertex_attribiv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribi(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLint, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribiv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribiv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribiv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
     }
     /// `glGetnCompressedTexImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.

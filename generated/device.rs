@@ -2172,9 +2172,10 @@ impl Device {
                 if !gl.is_available(216) {
                     return Err(ctx.unavailable("glGetBooleani_v"));
                 }
-                let mut a2: Vec<types::GLboolean> = arguments::out_vec(
+                let mut a2: Vec<types::GLboolean> = crate::query_out::buffer(
                     "glGetBooleani_v",
                     data_len,
+                    0,
                 )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
@@ -2190,6 +2191,18 @@ impl Device {
                         )
                     },
                 )?;
+                let data_len = crate::query_out::written(
+                    &a2,
+                    data_len,
+                    |again: &mut [types::GLboolean]| unsafe {
+                        (gl
+                            .GetBooleani_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLboolean,
+                        )
+                    },
+                );
                 a2.truncate(data_len);
                 let answer = a2;
                 Ok(answer)

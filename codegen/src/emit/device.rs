@@ -526,6 +526,8 @@ struct RoundTripParts {
     finish: Vec<TokenStream>,
     /// The output whose length its pname gives, if any (index into the parameters).
     pname_out: Option<usize>,
+    /// Another output whose count is measured (`query_out::written`), if any.
+    measured_out: Option<usize>,
 }
 
 /// The parts of every parameter, then the count query of a `Queried` pname and the
@@ -541,6 +543,9 @@ fn round_trip_parts(f: &Function) -> RoundTripParts {
     }
     if let Some(index) = parts.pname_out {
         parts.setup = with_count_query(f, index, &parts.call_args, parts.setup);
+        parts.finish = with_probe_call(f, index, &parts.call_args, parts.finish);
+    }
+    if let Some(index) = parts.measured_out {
         parts.finish = with_probe_call(f, index, &parts.call_args, parts.finish);
     }
     created_names(f, &mut parts.finish);
@@ -725,10 +730,21 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                 }
                 _ => parts.args.push(quote!(#len_id: usize)),
             }
-            parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
             parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-            parts.finish.push(quote!(#a.truncate(#len_id);));
+            if crate::sizing::sizing(f, p) == Some(Sizing::IndexedBoolean) {
+                // Sized by the integer form of the same pname, which a driver may answer where
+                // it writes no boolean (Mesa: GL_VIEWPORT): measured as a pname query is.
+                parts.setup.push(quote!(let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, #len_id, 0)?;));
+                parts.finish.push(quote! {
+                    let #len_id = crate::query_out::written(&#a, #len_id, |again: &mut [#elem]| PROBE_CALL);
+                    #a.truncate(#len_id);
+                });
+                parts.measured_out = Some(i);
+            } else {
+                parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
+                parts.finish.push(quote!(#a.truncate(#len_id);));
+            }
             parts.results.push((quote!(Vec<#elem>), quote!(#a)));
             return;
         }

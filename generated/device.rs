@@ -1143,18 +1143,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveAtomicCounterBufferiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveAtomicCounterBufferiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -1170,6 +1171,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveAtomicCounterBufferiv)(
+                            program,
+                            buffer_index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -1480,18 +1494,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveSubroutineUniformiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a4: Vec<types::GLint> = arguments::out_vec(
+                let mut a4: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveSubroutineUniformiv",
                     n,
+                    0,
                 )?;
-                let a4_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a4.as_ptr(), std::mem::size_of_val(&a4[..])),
                 ];
@@ -1508,6 +1523,20 @@ impl Device {
                         )
                     },
                 )?;
+                let a4_len = crate::query_out::written(
+                    &a4,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveSubroutineUniformiv)(
+                            program,
+                            shadertype,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a4.truncate(a4_len);
                 let answer = a4;
                 ctx.capture_call(
@@ -1744,18 +1773,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetActiveUniformBlockiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetActiveUniformBlockiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -1771,6 +1801,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetActiveUniformBlockiv)(
+                            program,
+                            uniform_block_index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -2126,7 +2169,6 @@ impl Device {
         index: types::GLuint,
         data_len: usize,
     ) -> Result<Vec<types::GLboolean>, crate::Error> {
-        let client = crate::client_out::take();
         self.call(
             "glGetBooleani_v",
             move |ctx: &RenderContext| {
@@ -2134,11 +2176,11 @@ impl Device {
                 if !gl.is_available(216) {
                     return Err(ctx.unavailable("glGetBooleani_v"));
                 }
-                let mut a2: Vec<types::GLboolean> = arguments::out_vec(
+                let mut a2: Vec<types::GLboolean> = crate::query_out::buffer(
                     "glGetBooleani_v",
                     data_len,
+                    0,
                 )?;
-                client.prefill(2, &mut a2[..data_len], usize::MAX);
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2153,6 +2195,18 @@ impl Device {
                         )
                     },
                 )?;
+                let data_len = crate::query_out::written(
+                    &a2,
+                    data_len,
+                    |again: &mut [types::GLboolean]| unsafe {
+                        (gl
+                            .GetBooleani_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLboolean,
+                        )
+                    },
+                );
                 a2.truncate(data_len);
                 let answer = a2;
                 Ok(answer)
@@ -2186,18 +2240,19 @@ impl Device {
                             reason: "the count of this pname must be queried with an integer getter",
                         });
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBooleanv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLboolean> = arguments::out_vec(
+                let mut a1: Vec<types::GLboolean> = crate::query_out::buffer(
                     "glGetBooleanv",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -2207,6 +2262,17 @@ impl Device {
                         (gl.GetBooleanv)(pname, a1.as_mut_ptr() as *mut types::GLboolean)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLboolean]| unsafe {
+                        (gl
+                            .GetBooleanv)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLboolean,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -2298,18 +2364,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBufferParameteri64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetBufferParameteri64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2324,6 +2391,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetBufferParameteri64v)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2398,18 +2477,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetBufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetBufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2424,6 +2504,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetBufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2817,18 +2909,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetDoublei_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetDoublei_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -2843,6 +2936,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetDoublei_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -2911,18 +3016,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetDoublev",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a1: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetDoublev",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -2932,6 +3038,17 @@ impl Device {
                         (gl.GetDoublev)(pname, a1.as_mut_ptr() as *mut types::GLdouble)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetDoublev)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3026,18 +3143,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFloati_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetFloati_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3052,6 +3170,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetFloati_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3120,15 +3250,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFloatv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLfloat> = arguments::out_vec("glGetFloatv", n)?;
-                let a1_len = n;
+                let mut a1: Vec<types::GLfloat> = crate::query_out::buffer(
+                    "glGetFloatv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -3138,6 +3272,13 @@ impl Device {
                         (gl.GetFloatv)(pname, a1.as_mut_ptr() as *mut types::GLfloat)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl.GetFloatv)(pname, again.as_mut_ptr() as *mut types::GLfloat)
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3394,18 +3535,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFramebufferAttachmentParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetFramebufferAttachmentParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -3421,6 +3563,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetFramebufferAttachmentParameteriv)(
+                            target,
+                            attachment,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -3500,18 +3655,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetFramebufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetFramebufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3526,6 +3682,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetFramebufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3711,18 +3879,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetInteger64i_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetInteger64i_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3737,6 +3906,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetInteger64i_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -3830,18 +4011,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetInteger64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLint64> = arguments::out_vec(
+                let mut a1: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetInteger64v",
                     n,
+                    0,
                 )?;
-                let a1_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -3851,6 +4033,17 @@ impl Device {
                         (gl.GetInteger64v)(pname, a1.as_mut_ptr() as *mut types::GLint64)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetInteger64v)(
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -3945,18 +4138,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(target as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetIntegeri_v",
                             pname: target as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetIntegeri_v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -3971,6 +4165,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetIntegeri_v)(
+                            target,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4063,15 +4269,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetIntegerv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a1: Vec<types::GLint> = arguments::out_vec("glGetIntegerv", n)?;
-                let a1_len = n;
+                let mut a1: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetIntegerv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a1.as_ptr(), std::mem::size_of_val(&a1[..])),
                 ];
@@ -4081,6 +4291,13 @@ impl Device {
                         (gl.GetIntegerv)(pname, a1.as_mut_ptr() as *mut types::GLint)
                     },
                 )?;
+                let a1_len = crate::query_out::written(
+                    &a1,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl.GetIntegerv)(pname, again.as_mut_ptr() as *mut types::GLint)
+                    },
+                );
                 a1.truncate(a1_len);
                 let answer = a1;
                 ctx.capture_call(
@@ -4301,18 +4518,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetMultisamplefv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetMultisamplefv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4327,6 +4545,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetMultisamplefv)(
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4407,18 +4637,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedBufferParameteri64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetNamedBufferParameteri64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4433,6 +4664,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetNamedBufferParameteri64v)(
+                            buffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4513,18 +4756,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedBufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedBufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4539,6 +4783,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedBufferParameteriv)(
+                            buffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4745,18 +5001,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedFramebufferAttachmentParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedFramebufferAttachmentParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -4772,6 +5029,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedFramebufferAttachmentParameteriv)(
+                            framebuffer,
+                            attachment,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -4861,18 +5131,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedFramebufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedFramebufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4887,6 +5158,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedFramebufferParameteriv)(
+                            framebuffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -4967,18 +5250,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetNamedRenderbufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetNamedRenderbufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -4993,6 +5277,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetNamedRenderbufferParameteriv)(
+                            renderbuffer,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -5282,6 +5578,10 @@ impl Device {
                 if !gl.is_available(257) {
                     return Err(ctx.unavailable("glGetPointerv"));
                 }
+                let substituted = ctx.diag.program_pointer(pname);
+                if let Some(answer) = substituted {
+                    return Ok(answer);
+                }
                 let mut a1: usize = Default::default();
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(&a1 as *const usize, std::mem::size_of::<usize>()),
@@ -5524,18 +5824,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramInterfaceiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetProgramInterfaceiv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -5551,6 +5852,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramInterfaceiv)(
+                            program,
+                            program_interface,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -5698,18 +6012,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramPipelineiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetProgramPipelineiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -5724,6 +6039,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramPipelineiv)(
+                            pipeline,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6216,15 +6543,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetProgramiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetProgramiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetProgramiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -6239,6 +6570,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetProgramiv)(
+                            program,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6342,18 +6685,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryIndexediv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetQueryIndexediv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -6369,6 +6713,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetQueryIndexediv)(
+                            target,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -6452,18 +6809,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjecti64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetQueryObjecti64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let a2_at: Option<usize> = match client.address(2) {
                     Some(address) => {
                         ctx.buffer_output(
@@ -6471,7 +6829,7 @@ impl Device {
                             "params",
                             Target::Query,
                             address,
-                            std::mem::size_of_val(&a2[..a2_len]),
+                            std::mem::size_of::<types::GLint64>() * n.max(1),
                         )?
                     }
                     None => None,
@@ -6512,9 +6870,38 @@ impl Device {
                         }
                     },
                 )?;
-                if a2_at.is_some() {
-                    a2.clear();
-                }
+                let a2_len = if a2_at.is_some() {
+                    0
+                } else {
+                    crate::query_out::written(
+                        &a2,
+                        n,
+                        |again: &mut [types::GLint64]| {
+                            if a2_at.is_some() {
+                                unsafe {
+                                    (gl
+                                        .GetQueryObjecti64v)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLint64,
+                                    )
+                                }
+                            } else {
+                                ctx.without_buffer(
+                                    Target::Query,
+                                    || unsafe {
+                                        (gl
+                                            .GetQueryObjecti64v)(
+                                            id,
+                                            pname,
+                                            again.as_mut_ptr() as *mut types::GLint64,
+                                        )
+                                    },
+                                )
+                            }
+                        },
+                    )
+                };
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6596,18 +6983,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetQueryObjectiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let a2_at: Option<usize> = match client.address(2) {
                     Some(address) => {
                         ctx.buffer_output(
@@ -6615,7 +7003,7 @@ impl Device {
                             "params",
                             Target::Query,
                             address,
-                            std::mem::size_of_val(&a2[..a2_len]),
+                            std::mem::size_of::<types::GLint>() * n.max(1),
                         )?
                     }
                     None => None,
@@ -6656,9 +7044,38 @@ impl Device {
                         }
                     },
                 )?;
-                if a2_at.is_some() {
-                    a2.clear();
-                }
+                let a2_len = if a2_at.is_some() {
+                    0
+                } else {
+                    crate::query_out::written(
+                        &a2,
+                        n,
+                        |again: &mut [types::GLint]| {
+                            if a2_at.is_some() {
+                                unsafe {
+                                    (gl
+                                        .GetQueryObjectiv)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLint,
+                                    )
+                                }
+                            } else {
+                                ctx.without_buffer(
+                                    Target::Query,
+                                    || unsafe {
+                                        (gl
+                                            .GetQueryObjectiv)(
+                                            id,
+                                            pname,
+                                            again.as_mut_ptr() as *mut types::GLint,
+                                        )
+                                    },
+                                )
+                            }
+                        },
+                    )
+                };
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6740,18 +7157,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectui64v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint64> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint64> = crate::query_out::buffer(
                     "glGetQueryObjectui64v",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let a2_at: Option<usize> = match client.address(2) {
                     Some(address) => {
                         ctx.buffer_output(
@@ -6759,7 +7177,7 @@ impl Device {
                             "params",
                             Target::Query,
                             address,
-                            std::mem::size_of_val(&a2[..a2_len]),
+                            std::mem::size_of::<types::GLuint64>() * n.max(1),
                         )?
                     }
                     None => None,
@@ -6800,9 +7218,38 @@ impl Device {
                         }
                     },
                 )?;
-                if a2_at.is_some() {
-                    a2.clear();
-                }
+                let a2_len = if a2_at.is_some() {
+                    0
+                } else {
+                    crate::query_out::written(
+                        &a2,
+                        n,
+                        |again: &mut [types::GLuint64]| {
+                            if a2_at.is_some() {
+                                unsafe {
+                                    (gl
+                                        .GetQueryObjectui64v)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLuint64,
+                                    )
+                                }
+                            } else {
+                                ctx.without_buffer(
+                                    Target::Query,
+                                    || unsafe {
+                                        (gl
+                                            .GetQueryObjectui64v)(
+                                            id,
+                                            pname,
+                                            again.as_mut_ptr() as *mut types::GLuint64,
+                                        )
+                                    },
+                                )
+                            }
+                        },
+                    )
+                };
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -6884,18 +7331,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryObjectuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetQueryObjectuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let a2_at: Option<usize> = match client.address(2) {
                     Some(address) => {
                         ctx.buffer_output(
@@ -6903,7 +7351,7 @@ impl Device {
                             "params",
                             Target::Query,
                             address,
-                            std::mem::size_of_val(&a2[..a2_len]),
+                            std::mem::size_of::<types::GLuint>() * n.max(1),
                         )?
                     }
                     None => None,
@@ -6944,9 +7392,38 @@ impl Device {
                         }
                     },
                 )?;
-                if a2_at.is_some() {
-                    a2.clear();
-                }
+                let a2_len = if a2_at.is_some() {
+                    0
+                } else {
+                    crate::query_out::written(
+                        &a2,
+                        n,
+                        |again: &mut [types::GLuint]| {
+                            if a2_at.is_some() {
+                                unsafe {
+                                    (gl
+                                        .GetQueryObjectuiv)(
+                                        id,
+                                        pname,
+                                        again.as_mut_ptr() as *mut types::GLuint,
+                                    )
+                                }
+                            } else {
+                                ctx.without_buffer(
+                                    Target::Query,
+                                    || unsafe {
+                                        (gl
+                                            .GetQueryObjectuiv)(
+                                            id,
+                                            pname,
+                                            again.as_mut_ptr() as *mut types::GLuint,
+                                        )
+                                    },
+                                )
+                            }
+                        },
+                    )
+                };
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7021,15 +7498,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetQueryiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetQueryiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetQueryiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7044,6 +7525,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetQueryiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7118,18 +7611,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetRenderbufferParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetRenderbufferParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7144,6 +7638,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetRenderbufferParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7224,18 +7730,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetSamplerParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7250,6 +7757,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetSamplerParameterIiv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7330,18 +7849,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetSamplerParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7356,6 +7876,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetSamplerParameterIuiv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7436,18 +7968,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetSamplerParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7462,6 +7995,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetSamplerParameterfv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7542,18 +8087,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetSamplerParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetSamplerParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7568,6 +8114,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetSamplerParameteriv)(
+                            sampler,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -7825,15 +8383,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetShaderiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec("glGetShaderiv", n)?;
-                let a2_len = n;
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetShaderiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -7848,6 +8410,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetShaderiv)(
+                            shader,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8339,18 +8913,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexLevelParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a3: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTexLevelParameterfv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -8366,6 +8941,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTexLevelParameterfv)(
+                            target,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8444,18 +9032,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexLevelParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexLevelParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -8471,6 +9060,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexLevelParameteriv)(
+                            target,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -8547,18 +9149,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8573,6 +9176,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexParameterIiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8647,18 +9262,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetTexParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8673,6 +9289,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetTexParameterIuiv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8747,18 +9375,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTexParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8773,6 +9402,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTexParameterfv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -8847,18 +9488,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTexParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTexParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -8873,6 +9515,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTexParameteriv)(
+                            target,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9070,18 +9724,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureLevelParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a3: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTextureLevelParameterfv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9097,6 +9752,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTextureLevelParameterfv)(
+                            texture,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9181,18 +9849,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureLevelParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureLevelParameteriv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9208,6 +9877,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureLevelParameteriv)(
+                            texture,
+                            level,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -9290,18 +9972,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureParameterIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9316,6 +9999,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureParameterIiv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9396,18 +10091,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetTextureParameterIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9422,6 +10118,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetTextureParameterIuiv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9502,18 +10210,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameterfv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLfloat> = arguments::out_vec(
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
                     "glGetTextureParameterfv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9528,6 +10237,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetTextureParameterfv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9608,18 +10329,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTextureParameteriv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTextureParameteriv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -9634,6 +10356,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTextureParameteriv)(
+                            texture,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -9942,18 +10676,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbacki64_v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint64> = arguments::out_vec(
+                let mut a3: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetTransformFeedbacki64_v",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -9969,6 +10704,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetTransformFeedbacki64_v)(
+                            xfb,
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10053,18 +10801,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbacki_v",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTransformFeedbacki_v",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -10080,6 +10829,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTransformFeedbacki_v)(
+                            xfb,
+                            pname,
+                            index,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10137,18 +10899,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetTransformFeedbackiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetTransformFeedbackiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -10163,6 +10926,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetTransformFeedbackiv)(
+                            xfb,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -10869,18 +11644,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayIndexed64iv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint64> = arguments::out_vec(
+                let mut a3: Vec<types::GLint64> = crate::query_out::buffer(
                     "glGetVertexArrayIndexed64iv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -10896,6 +11672,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint64]| unsafe {
+                        (gl
+                            .GetVertexArrayIndexed64iv)(
+                            vaobj,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint64,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -10980,18 +11769,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayIndexediv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a3: Vec<types::GLint> = arguments::out_vec(
+                let mut a3: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexArrayIndexediv",
                     n,
+                    0,
                 )?;
-                let a3_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a3.as_ptr(), std::mem::size_of_val(&a3[..])),
                 ];
@@ -11007,6 +11797,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a3_len = crate::query_out::written(
+                    &a3,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexArrayIndexediv)(
+                            vaobj,
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a3.truncate(a3_len);
                 let answer = a3;
                 ctx.capture_call(
@@ -11089,18 +11892,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexArrayiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexArrayiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11115,6 +11919,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexArrayiv)(
+                            vaobj,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11189,18 +12005,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribIiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLint> = arguments::out_vec(
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
                     "glGetVertexAttribIiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11215,6 +12032,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexAttribIiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11289,18 +12118,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribIuiv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint> = crate::query_out::buffer(
                     "glGetVertexAttribIuiv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11315,6 +12145,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint]| unsafe {
+                        (gl
+                            .GetVertexAttribIuiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11389,18 +12231,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribLdv",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLdouble> = arguments::out_vec(
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
                     "glGetVertexAttribLdv",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11415,6 +12258,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetVertexAttribLdv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11489,18 +12344,19 @@ impl Device {
                         };
                         (one[0] as i64).max(0) as usize
                     }
-                    None => {
+                    None if crate::query_out::refused(pname as u32) => {
                         return Err(crate::Error::UnknownPname {
                             function: "glGetVertexAttribLui64vARB",
                             pname: pname as u32,
                         });
                     }
+                    None => 0,
                 };
-                let mut a2: Vec<types::GLuint64EXT> = arguments::out_vec(
+                let mut a2: Vec<types::GLuint64EXT> = crate::query_out::buffer(
                     "glGetVertexAttribLui64vARB",
                     n,
+                    0,
                 )?;
-                let a2_len = n;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11515,6 +12371,18 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLuint64EXT]| unsafe {
+                        (gl
+                            .GetVertexAttribLui64vARB)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLuint64EXT,
+                        )
+                    },
+                );
                 a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
@@ -11576,7 +12444,7 @@ impl Device {
         )
     }
     /// `glGetVertexAttribdv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -11585,7 +12453,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLdouble; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLdouble>, crate::Error> {
         self.call(
             "glGetVertexAttribdv",
             move |ctx: &RenderContext| {
@@ -11593,7 +12461,37 @@ impl Device {
                 if !gl.is_available(333) {
                     return Err(ctx.unavailable("glGetVertexAttribdv"));
                 }
-                let mut a2: [types::GLdouble; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLdouble; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribdv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLdouble,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribdv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLdouble> = crate::query_out::buffer(
+                    "glGetVertexAttribdv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11608,6 +12506,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLdouble]| unsafe {
+                        (gl
+                            .GetVertexAttribdv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLdouble,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     333u16,
@@ -11621,8 +12532,32 @@ impl Device {
             },
         )
     }
+    /// `glGetVertexAttribdv` for a pname that yields one value: [`get_vertex_attribdv`](Self::get_vertex_attribdv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribd(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLdouble, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribdv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribdv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribdv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
+    }
     /// `glGetVertexAttribfv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -11631,7 +12566,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLfloat; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLfloat>, crate::Error> {
         self.call(
             "glGetVertexAttribfv",
             move |ctx: &RenderContext| {
@@ -11639,7 +12574,37 @@ impl Device {
                 if !gl.is_available(334) {
                     return Err(ctx.unavailable("glGetVertexAttribfv"));
                 }
-                let mut a2: [types::GLfloat; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLfloat; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribfv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLfloat,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribfv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLfloat> = crate::query_out::buffer(
+                    "glGetVertexAttribfv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11654,6 +12619,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLfloat]| unsafe {
+                        (gl
+                            .GetVertexAttribfv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLfloat,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     334u16,
@@ -11667,8 +12645,32 @@ impl Device {
             },
         )
     }
+    /// `glGetVertexAttribfv` for a pname that yields one value: [`get_vertex_attribfv`](Self::get_vertex_attribfv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribf(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLfloat, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribfv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribfv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribfv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
+    }
     /// `glGetVertexAttribiv` (GL_VERSION_2_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
-    /// * `params`: output, length rule `const(4)`.
+    /// * `params`: output, length rule `pname(pname:VertexAttribPropertyARB)`.
     ///
     /// Needs OpenGL 2.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetVertexAttrib.xhtml).
     #[track_caller]
@@ -11677,7 +12679,7 @@ impl Device {
         &self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLint; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLint>, crate::Error> {
         self.call(
             "glGetVertexAttribiv",
             move |ctx: &RenderContext| {
@@ -11685,7 +12687,37 @@ impl Device {
                 if !gl.is_available(335) {
                     return Err(ctx.unavailable("glGetVertexAttribiv"));
                 }
-                let mut a2: [types::GLint; 4usize] = [Default::default(); 4usize];
+                let n = match pname::count_vertexattribpropertyarb(pname) {
+                    Some(Count::Fixed(n)) => n as usize,
+                    Some(Count::Queried(q)) => {
+                        let mut one: [types::GLint; 16] = [Default::default(); 16];
+                        let _one = arguments::region(
+                            one.as_ptr(),
+                            std::mem::size_of_val(&one),
+                        );
+                        unsafe {
+                            (gl
+                                .GetVertexAttribiv)(
+                                index,
+                                q,
+                                one.as_mut_ptr() as *mut types::GLint,
+                            )
+                        };
+                        (one[0] as i64).max(0) as usize
+                    }
+                    None if crate::query_out::refused(pname as u32) => {
+                        return Err(crate::Error::UnknownPname {
+                            function: "glGetVertexAttribiv",
+                            pname: pname as u32,
+                        });
+                    }
+                    None => 0,
+                };
+                let mut a2: Vec<types::GLint> = crate::query_out::buffer(
+                    "glGetVertexAttribiv",
+                    n,
+                    0,
+                )?;
                 let _regions: [arguments::Region; 1usize] = [
                     arguments::region(a2.as_ptr(), std::mem::size_of_val(&a2[..])),
                 ];
@@ -11700,6 +12732,19 @@ impl Device {
                         )
                     },
                 )?;
+                let a2_len = crate::query_out::written(
+                    &a2,
+                    n,
+                    |again: &mut [types::GLint]| unsafe {
+                        (gl
+                            .GetVertexAttribiv)(
+                            index,
+                            pname,
+                            again.as_mut_ptr() as *mut types::GLint,
+                        )
+                    },
+                );
+                a2.truncate(a2_len);
                 let answer = a2;
                 ctx.capture_call(
                     335u16,
@@ -11712,6 +12757,30 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glGetVertexAttribiv` for a pname that yields one value: [`get_vertex_attribiv`](Self::get_vertex_attribiv), first value. Panics, at the caller's line, for a pname that yields several.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribi(
+        &self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLint, crate::Error> {
+        arguments::check_scalar_pname(
+            "glGetVertexAttribiv",
+            pname,
+            pname::count_vertexattribpropertyarb(pname),
+        );
+        match self.get_vertex_attribiv(index, pname)?.first() {
+            Some(&x) => Ok(x),
+            None => {
+                Err(crate::Error::UnsupportedQuery {
+                    function: "glGetVertexAttribiv",
+                    pname: pname,
+                    reason: "the GL returned no value for this pname",
+                })
+            }
+        }
     }
     /// `glGetnCompressedTexImage` (GL_VERSION_4_5, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     /// * `pixels`: output, length rule `param(bufSize)`.

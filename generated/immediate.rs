@@ -2929,9 +2929,22 @@ impl Immediate {
         &mut self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLdouble; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLdouble>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_vertex_attribdv(index, pname);
+        self.count_round_trips(mark);
+        answer
+    }
+    /// [`Device::get_vertex_attribd`](crate::Device::get_vertex_attribd) on the immediate context: submits this context's pending calls first, then asks.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribd(
+        &mut self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLdouble, crate::Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_vertex_attribd(index, pname);
         self.count_round_trips(mark);
         answer
     }
@@ -2942,9 +2955,22 @@ impl Immediate {
         &mut self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLfloat; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLfloat>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_vertex_attribfv(index, pname);
+        self.count_round_trips(mark);
+        answer
+    }
+    /// [`Device::get_vertex_attribf`](crate::Device::get_vertex_attribf) on the immediate context: submits this context's pending calls first, then asks.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribf(
+        &mut self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLfloat, crate::Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_vertex_attribf(index, pname);
         self.count_round_trips(mark);
         answer
     }
@@ -2955,9 +2981,22 @@ impl Immediate {
         &mut self,
         index: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<[types::GLint; 4usize], crate::Error> {
+    ) -> Result<Vec<types::GLint>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_vertex_attribiv(index, pname);
+        self.count_round_trips(mark);
+        answer
+    }
+    /// [`Device::get_vertex_attribi`](crate::Device::get_vertex_attribi) on the immediate context: submits this context's pending calls first, then asks.
+    #[track_caller]
+    #[inline]
+    pub fn get_vertex_attribi(
+        &mut self,
+        index: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<types::GLint, crate::Error> {
+        let mark = self.before_query()?;
+        let answer = self.device.get_vertex_attribi(index, pname);
         self.count_round_trips(mark);
         answer
     }

@@ -824,6 +824,24 @@ pub fn count_vertexattribenum(pname: u32) -> Option<Count> {
         _ => None,
     }
 }
+/// How many values a `VertexAttribPropertyARB` pname needs; `None` for a pname glcmd does not know.
+pub fn count_vertexattribpropertyarb(pname: u32) -> Option<Count> {
+    match pname {
+        34975 => Some(Count::Fixed(1u32)),
+        34338 => Some(Count::Fixed(1u32)),
+        34339 => Some(Count::Fixed(1u32)),
+        34340 => Some(Count::Fixed(1u32)),
+        34341 => Some(Count::Fixed(1u32)),
+        34922 => Some(Count::Fixed(1u32)),
+        35069 => Some(Count::Fixed(1u32)),
+        34638 => Some(Count::Fixed(1u32)),
+        35070 => Some(Count::Fixed(1u32)),
+        33492 => Some(Count::Fixed(1u32)),
+        33493 => Some(Count::Fixed(1u32)),
+        34342 => Some(Count::Fixed(4u32)),
+        _ => None,
+    }
+}
 /// How many values a `VertexArrayPName` pname needs; `None` for a pname glcmd does not know.
 pub fn count_vertexarraypname(pname: u32) -> Option<Count> {
     match pname {

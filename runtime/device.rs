@@ -406,8 +406,41 @@ impl Device {
         self.call("glDebugMessageCallback", move |ctx| {
             ctx.diag.install(ctx.raw_gl());
             ctx.diag.set_app_callback(Some(Box::new(callback)));
+            // A closure is no C function: `glGetPointerv` answers NULL, not glcmd's trampoline.
+            ctx.diag.set_program_pointers(0, 0);
             Ok(())
         })
+    }
+
+    /// `glDebugMessageCallback` as a C program calls it (the C ABI's entry point): `callback`
+    /// receives the messages, as with [`set_debug_callback`](Self::set_debug_callback), but the
+    /// GL's debug state stays as the program set it (glcmd enables neither `GL_DEBUG_OUTPUT` nor
+    /// `GL_DEBUG_OUTPUT_SYNCHRONOUS` on its behalf, unless its own diagnostics have), and
+    /// `glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION)` / `(GL_DEBUG_CALLBACK_USER_PARAM)` answer
+    /// `function` and `user`, the program's own values, not glcmd's trampoline and context.
+    /// Returns whether `GL_DEBUG_OUTPUT` and `GL_DEBUG_OUTPUT_SYNCHRONOUS` are enabled once every
+    /// call submitted before it has replayed.
+    pub fn set_program_debug_callback(
+        &self,
+        function: usize,
+        user: usize,
+        callback: impl Fn(&DebugMessage) + Send + 'static,
+    ) -> Result<(bool, bool), Error> {
+        self.call("glDebugMessageCallback", move |ctx| {
+            let gl_fns = ctx.raw_gl();
+            ctx.diag.install_callback(gl_fns);
+            ctx.diag.set_app_callback(Some(Box::new(callback)));
+            ctx.diag.set_program_pointers(function, user);
+            // SAFETY: plain state queries.
+            let enabled = |cap| unsafe { (gl_fns.IsEnabled)(cap) } != 0;
+            Ok((enabled(crate::gl::DEBUG_OUTPUT), enabled(crate::gl::DEBUG_OUTPUT_SYNCHRONOUS)))
+        })
+    }
+
+    /// A round trip that runs nothing: returns once everything submitted before it has replayed
+    /// (and the debug messages it raised have reached the callback).
+    pub fn sync_point(&self) -> Result<(), Error> {
+        self.call("glcmd sync point", |_| Ok(()))
     }
 
     /// Blocks until `frames` frames have ended (their lists replayed, their deletes run), then

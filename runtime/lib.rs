@@ -168,6 +168,7 @@ mod present;
 mod present_queue;
 #[doc(hidden)]
 pub mod programs;
+pub mod query_out;
 mod recent_lookups;
 mod render;
 #[doc(hidden)]

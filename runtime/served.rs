@@ -18,7 +18,10 @@
 //!   point in the families built, in the driver's order. Functions gl.xml requires only where
 //!   another extension is supported too (`GL_ARB_texture_storage`'s `glTextureStorage2DEXT`,
 //!   with `GL_EXT_direct_state_access`) count when that extension is listed. An extension
-//!   gl.xml does not know is not listed: glcmd cannot tell what it would promise.
+//!   gl.xml does not know is looked up in a reviewed table of those drivers list
+//!   (`NOT_IN_GL_XML`: GLSL-only ones add no function and are listed); one neither knows is not
+//!   listed: glcmd cannot tell what it would promise. [`hidden_because`] names, for each one left
+//!   out, the function glcmd cannot serve.
 //! * **Version.** The highest core version at most the driver's whose every core-profile
 //!   function, and those of every version below it, has an entry point in this build. Every
 //!   core function through 4.6 is generated in every build, so in practice the driver's version
@@ -68,9 +71,48 @@ pub fn built(family: Family) -> bool {
     }
 }
 
-/// What gl.xml says extension `name` requires of a core-profile context, if it knows it.
+/// Extensions drivers list that gl.xml does not know, with the functions their specifications
+/// (or, for Mesa's own, Mesa's dispatch tables) add, each without an entry point in glcmd (`-`).
+/// Reviewed by hand: an extension that adds no function (GLSL or enums only) is served as any
+/// other; one whose functions glcmd lacks is left out naming them.
+static NOT_IN_GL_XML: &[Provision] = &[
+    // Mesa's: glBlendEquationSeparateATI (its dispatch's name for glBlendEquationSeparate; no
+    // registry spec). glcmd has no entry point of that name.
+    Provision {
+        name: "GL_ATI_blend_equation_separate",
+        required: "glBlendEquationSeparateATI:-",
+        conditional_lists: &[],
+    },
+    // "New Procedures and Functions: None": GLSL built-ins (atomicMin/atomicMax on floats).
+    Provision { name: "GL_INTEL_shader_atomic_float_minmax", required: "", conditional_lists: &[] },
+    // Mesa's: new internal formats (GL_RGBA_SNORM's older token) only.
+    Provision { name: "GL_MESA_texture_signed_rgba", required: "", conditional_lists: &[] },
+];
+
+/// What extension `name` requires of a core-profile context: gl.xml's requirements, or
+/// [`NOT_IN_GL_XML`]'s for an extension gl.xml does not know; `None` for one neither knows
+/// (glcmd cannot tell what it would promise, so it is not listed).
 pub fn extension(name: &str) -> Option<&'static Provision> {
-    EXTENSIONS.binary_search_by(|p| p.name.cmp(name)).ok().map(|i| &EXTENSIONS[i])
+    match EXTENSIONS.binary_search_by(|p| p.name.cmp(name)) {
+        Ok(i) => Some(&EXTENSIONS[i]),
+        Err(_) => NOT_IN_GL_XML.iter().find(|p| p.name == name),
+    }
+}
+
+/// Why extension `name`, which the driver lists among `driver`, is not listed through this
+/// build: the first function it requires (where the extensions listed with it are) that has
+/// no entry point, or that neither gl.xml nor glcmd knows the extension; `None` if it is listed.
+pub fn hidden_because(name: &str, driver: &[String]) -> Option<String> {
+    let Some(p) = extension(name) else {
+        return Some("neither gl.xml nor glcmd's table knows it, so what it adds is unknown".into());
+    };
+    let served = served_extensions(driver);
+    if served.iter().any(|s| s == name) {
+        return None;
+    }
+    let conditional = p.conditional().filter(|(other, _)| served.iter().any(|s| s == other)).flat_map(|(_, f)| f);
+    let missing = p.functions().chain(conditional).find(|(_, family)| !family.is_some_and(built))?;
+    Some(format!("requires {}, which glcmd cannot serve", missing.0))
 }
 
 /// Whether every one of `functions` has an entry point in the families `built` says are there.

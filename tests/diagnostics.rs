@@ -188,3 +188,27 @@ fn device_lost_error_carries_the_breadcrumbs() {
     assert!(reason.contains("tests/diagnostics.rs"), "{reason}");
     assert!(matches!(device.get_error(), Err(glcmd::Error::DeviceLost { .. })));
 }
+
+/// Issue 30, item 7 (b): `glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION / _USER_PARAM)` answers what
+/// the program gave, never glcmd's own trampoline and context: NULL before any callback, with
+/// glcmd's diagnostics' own callback installed, and for a Rust closure (no C function); the
+/// function and pointer a C program passed (`set_program_debug_callback`, the C ABI's path).
+#[test]
+fn the_debug_callback_pointers_are_the_programs() {
+    for options in [DiagnosticOptions::default(), DiagnosticOptions::default().debug_output(true)] {
+        let device = device(options);
+        let pointers = |device: &Device| {
+            (
+                device.get_pointerv(gl::DEBUG_CALLBACK_FUNCTION).unwrap(),
+                device.get_pointerv(gl::DEBUG_CALLBACK_USER_PARAM).unwrap(),
+            )
+        };
+        assert_eq!(pointers(&device), (0, 0));
+        device.set_debug_callback(|_| {}).unwrap();
+        assert_eq!(pointers(&device), (0, 0), "a closure is no C function");
+        // glcmd calls the closure, never `function` itself: any value is safe here.
+        device.set_program_debug_callback(0x1000, 0x2000, |_| {}).unwrap();
+        assert_eq!(pointers(&device), (0x1000, 0x2000));
+        assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+    }
+}

@@ -42,6 +42,7 @@ pub fn record(function: &'static str, body: impl FnOnce(&mut Recording) -> Resul
         Ok(Err(e)) => fail(function, e),
         Err(payload) => fail(function, CallError::panicked(function, payload)),
     }
+    after_call(function);
 }
 
 /// Raises an entry point's failure; on an immediate thread, after the errors of its earlier
@@ -82,7 +83,7 @@ pub fn round_trip<R>(function: &'static str, default: R, body: impl Fn(&Device) 
 /// The answer of an entry point: the body's value, or `default` after raising its error (or
 /// the panic it caught) as the GL error and through the error callback. No panic crosses into C.
 fn settle<R>(function: &'static str, default: R, result: std::thread::Result<Result<R, CallError>>) -> R {
-    match result {
+    let answer = match result {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             fail(function, e);
@@ -92,7 +93,9 @@ fn settle<R>(function: &'static str, default: R, result: std::thread::Result<Res
             fail(function, CallError::panicked(function, payload));
             default
         }
-    }
+    };
+    after_call(function);
+    answer
 }
 
 /// Reports a function the C ABI cannot call.
@@ -110,4 +113,44 @@ pub fn pack_buffer_bound() -> bool {
         .ok()
         .flatten()
         .unwrap_or(false)
+}
+
+/// At `glEnable(cap)` (`on`) and `glDisable(cap)`, before they are recorded: the program's
+/// debug-output state of the calling thread's device (`debug_sync.rs`).
+pub fn debug_cap(function: &'static str, cap: glcmd::generated::types::GLenum, on: bool) {
+    if cap != glcmd::gl::DEBUG_OUTPUT && cap != glcmd::gl::DEBUG_OUTPUT_SYNCHRONOUS {
+        return;
+    }
+    if let Ok(entry) = crate::current::device_entry(function) {
+        entry.debug.set_cap(cap, on);
+    }
+}
+
+/// After every entry point: while the thread's device is synchronous, an immediate thread waits
+/// for its calls to replay, and the messages they raised reach the program's callback on this
+/// thread (`debug_sync.rs`).
+#[inline(always)]
+fn after_call(function: &'static str) {
+    if crate::debug_sync::any_synchronous() {
+        synchronize(function);
+    }
+}
+
+#[cold]
+fn synchronize(function: &'static str) {
+    if crate::debug_sync::delivering() {
+        return;
+    }
+    let Ok(entry) = crate::current::device_entry(function) else { return };
+    if !entry.debug.active() {
+        return;
+    }
+    if crate::immediate::is_immediate() && crate::immediate::flush(function).is_ok() {
+        if let Ok(device) = entry.device(function) {
+            // A failure here (the device lost) leaves the messages queued; the entry point has
+            // already raised whatever it had to.
+            let _ = device.sync_point();
+        }
+    }
+    entry.debug.drain();
 }

@@ -28,6 +28,8 @@ use crate::types::{
 pub struct DeviceEntry {
     pub id: usize,
     device: RwLock<Option<Device>>,
+    /// Whether the program's debug messages must reach it on its own thread (`debug_sync.rs`).
+    pub debug: Arc<crate::debug_sync::DebugSync>,
 }
 
 impl DeviceEntry {
@@ -103,7 +105,7 @@ pub fn create_device(options: Options) -> Result<usize, CallError> {
 /// Registers a started device (headless or adopted); returns its handle.
 pub fn register_device(device: Device) -> usize {
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
-    let entry = Arc::new(DeviceEntry { id, device: RwLock::new(Some(device)) });
+    let entry = Arc::new(DeviceEntry { id, device: RwLock::new(Some(device)), debug: Arc::default() });
     DEVICES.lock().unwrap_or_else(|e| e.into_inner()).insert(id, entry);
     id
 }

@@ -61,6 +61,7 @@ pub mod c_terms;
 pub mod call;
 pub mod conv;
 pub mod current;
+pub mod debug_sync;
 pub mod elements;
 pub mod error;
 pub mod generated;

@@ -12,7 +12,7 @@
 //! | `glGetProgramResourceiv` | `Device::get_program_resourceiv`; writes at most `count` values |
 //! | `glGetDebugMessageLog(ARB)` | `Device::get_debug_message_log`; writes the messages that fit in `bufSize` |
 //! | `glMapBuffer*`, `glMapNamedBuffer*` | a round trip that maps on the render thread after every submitted list (ranges checked for overflow first); the pointer is process memory, usable on any thread until `glUnmapBuffer` |
-//! | `glDebugMessageCallback(ARB)` | `Device::set_debug_callback`: the callback runs on the render thread, after glcmd's own attribution; NULL removes it |
+//! | `glDebugMessageCallback(ARB)` | `Device::set_program_debug_callback`: the callback runs on the render thread, after glcmd's own attribution, or, while the program has `GL_DEBUG_OUTPUT_SYNCHRONOUS` on, on the program's thread before the call that raised the message returns (`debug_sync.rs`); `glGetPointerv` answers the program's function and pointer; NULL removes it |
 //!
 //! The other specials (OpenCL and EGL handles, client pointer arrays) are unsupported entry
 //! points generated with the rest.
@@ -277,25 +277,38 @@ pub unsafe extern "system" fn glMapNamedBufferRangeEXT(
     } as usize)
 }
 
-/// Sets the device's debug callback to a C one (`None`: removes it).
+/// Sets the device's debug callback to a C one (`None`: removes it). The program's function and
+/// pointer are what `glGetPointerv` answers; while the program has synchronous output on, its
+/// messages reach it on its own thread (`debug_sync.rs`).
 fn debug_callback(
     f: &'static str,
     callback: Option<unsafe extern "system" fn(GLenum, GLenum, GLuint, GLenum, GLsizei, *const GLchar, *mut c_void)>,
     user: *const c_void,
 ) {
+    let Ok(entry) = crate::current::device_entry(f) else {
+        return call::round_trip(f, (), |_| Err(CallError::no_device(f)));
+    };
     call::round_trip(f, (), |d| {
         let user = user as usize;
-        let result = match callback {
-            Some(cb) => d.set_debug_callback(move |m| {
+        let function = callback.map_or(0, |cb| cb as usize);
+        let sync = entry.debug.clone();
+        let result = d.set_program_debug_callback(function, user, move |m| {
+            if let Some(cb) = callback {
                 let text = CString::new(m.message.replace('\0', " ")).unwrap_or_default();
-                let length = text.as_bytes().len().min(i32::MAX as usize) as GLsizei;
-                // SAFETY: the application's callback with its declared arguments; the message is
-                // NUL-terminated and lives through the call; `user` is its pointer, unchanged.
-                unsafe { cb(m.source, m.kind, m.id, m.severity, length, text.as_ptr(), user as *mut c_void) }
-            }),
-            None => d.set_debug_callback(|_| {}),
-        };
-        checked(f, result)
+                sync.deliver(crate::debug_sync::Message {
+                    callback: cb,
+                    user,
+                    source: m.source,
+                    kind: m.kind,
+                    id: m.id,
+                    severity: m.severity,
+                    text,
+                });
+            }
+        });
+        let (output, synchronous) = checked(f, result)?;
+        entry.debug.installed(callback.is_some(), output, synchronous);
+        Ok(())
     })
 }
 

@@ -419,6 +419,8 @@ fn specials_fences_maps_errors_and_the_debug_callback() {
         (GL.DebugMessageCallback)(Some(on_message), 7 as *const c_void);
         (GL.CreateBuffers)(1, &mut buf);
         check(glcmdListBegin(d));
+        // A context without the debug flag starts with its output off, as the GL's does.
+        (GL.Enable)(gl::DEBUG_OUTPUT);
         (GL.NamedBufferStorage)(buf, 16, null(), gl::MAP_WRITE_BIT | gl::MAP_READ_BIT);
         (GL.DebugMessageInsert)(
             gl::DEBUG_SOURCE_APPLICATION,

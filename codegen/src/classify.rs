@@ -94,6 +94,11 @@ pub const LEN_OVERRIDES: &[(&str, &str, &str)] = &[
     // gl.xml says 1, but GL_CURRENT_VERTEX_ATTRIB writes 4 (apitrace, Mesa's varray.c).
     ("glGetVertexAttribIiv", "params", "COMPSIZE(pname)"),
     ("glGetVertexAttribIuiv", "params", "COMPSIZE(pname)"),
+    // gl.xml says 4, the most any pname writes; the driver writes 1 for every pname but
+    // GL_CURRENT_VERTEX_ATTRIB, and glcmd copies what it wrote (runtime/query_out.rs).
+    ("glGetVertexAttribiv", "params", "COMPSIZE(pname)"),
+    ("glGetVertexAttribfv", "params", "COMPSIZE(pname)"),
+    ("glGetVertexAttribdv", "params", "COMPSIZE(pname)"),
     // The UniformBlockPName table knows every pname, including the queried index list.
     ("glGetActiveUniformBlockiv", "params", "COMPSIZE(pname)"),
     ("glGetMemoryObjectDetachedResourcesuivNV", "params", "count"),

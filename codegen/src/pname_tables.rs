@@ -946,8 +946,9 @@ const RENDERBUFFER_PARAMETER_NAME: &[(&str, Count)] = &[
 // Object State", "Transform Feedback State").
 // ---------------------------------------------------------------------------------------
 
-/// glGetVertexAttribLdv, glGetVertexAttribLui64vARB (gl.xml gives glGetVertexAttrib{d,f,i}v
-/// a fixed len of 4 and glGetVertexAttribI{i,ui}v a len of 1, but the same pnames apply).
+/// glGetVertexAttrib{d,f,i,Ii,Iui,Ld}v, glGetVertexAttribLui64vARB (gl.xml gives
+/// glGetVertexAttrib{d,f,i}v a fixed len of 4, their group `VertexAttribPropertyARB`, and
+/// glGetVertexAttribI{i,ui}v a len of 1; the same pnames apply to all).
 const VERTEX_ATTRIB_ENUM: &[(&str, Count)] = &[
     ("GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING", Fixed(1)),
     ("GL_VERTEX_ATTRIB_ARRAY_ENABLED", Fixed(1)),
@@ -1033,6 +1034,7 @@ pub const TABLES: &[PnameTable] = &[
     PnameTable { group: "GetFramebufferParameter", entries: GET_FRAMEBUFFER_PARAMETER },
     PnameTable { group: "RenderbufferParameterName", entries: RENDERBUFFER_PARAMETER_NAME },
     PnameTable { group: "VertexAttribEnum", entries: VERTEX_ATTRIB_ENUM },
+    PnameTable { group: "VertexAttribPropertyARB", entries: VERTEX_ATTRIB_ENUM },
     PnameTable { group: "VertexArrayPName", entries: VERTEX_ARRAY_PNAME },
     PnameTable { group: "TransformFeedbackPName", entries: TRANSFORM_FEEDBACK_PNAME },
 ];

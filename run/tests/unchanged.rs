@@ -945,3 +945,128 @@ fn pixel_buffer_bindings_survive_context_switches_and_threads() {
         assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
     }
 }
+
+/// gl.xml's enumerant values, each once, into `target/<profile>/run-tests/enums.txt`, without
+/// `left_out`; returns the path and the number of values.
+fn enum_values_file(name: &str, keep: impl Fn(u32) -> bool) -> (PathBuf, usize) {
+    let xml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen/vendor/gl.xml")).unwrap();
+    let mut values = std::collections::BTreeSet::new();
+    for piece in xml.split("<enum value=\"").skip(1) {
+        let text = &piece[..piece.find('"').unwrap()];
+        let value = match text.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => text.parse(),
+        };
+        if let Ok(v) = value.map(u32::try_from) {
+            values.extend(v.ok().filter(|&v| keep(v)));
+        }
+    }
+    let path = launcher().parent().unwrap().join("run-tests").join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text: String = values.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    (path, values.len())
+}
+
+/// Issue 34, item 3: every enumerant of gl.xml through every glGet* and glGet*Parameter*
+/// function (`tests/c/queries.c`), directly and through glcmd-run: the same error, the same
+/// number of values written and the same bytes, the sentinels after them untouched. A pname
+/// glcmd's tables lack is answered as the driver answers (`GL_TEXTURE_BUFFER_FORMAT_ARB`,
+/// `GL_FRAMEBUFFER_FLIP_Y_MESA`, `GL_TEXTURE_SRGB_DECODE_EXT`, the compatibility state Mesa answers
+/// in a core context), and one the driver answers with fewer values than the specification's
+/// table (Mesa's `glGetBooleanv(GL_DEPTH_RANGE)`) writes no more. The pnames that crash the driver
+/// (`query_out::REFUSED`) are asked through glcmd only: every getter refuses them.
+#[test]
+fn every_pname_of_gl_xml_is_answered_as_directly() {
+    let exe = compile_source("queries.c", "queries", &[]);
+    let refused = glcmd::query_out::refused;
+    let (values, count) = enum_values_file("enums.txt", |v| !refused(v));
+    assert!(count > 4000, "{count} values in gl.xml");
+    let values = values.to_str().unwrap();
+    let (direct, through, stderr) = differential_slow(&exe, &[values]);
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    assert_eq!(d.len(), t.len(), "direct, then glcmd-run:\n{direct}\n{through}\n{stderr}");
+    for (a, b) in d.iter().zip(&t) {
+        assert_eq!(a, b, "direct, then glcmd-run; glcmd-run's stderr:\n{stderr}");
+    }
+    for line in ["get_integer 0x8C2E 0x0 1 29820000", "error_end=0x0", "done=1"] {
+        assert!(through.lines().any(|l| l == line), "no line `{line}`");
+    }
+    let answered = through.lines().filter(|l| l.contains(" 0x0 ")).count();
+    let getters = through.lines().filter(|l| l.contains(" refused=")).count();
+    println!("{count} values x {getters} getters: {answered} answered");
+
+    let (crashing, n) = enum_values_file("enums-refused.txt", refused);
+    assert_eq!(n, glcmd::query_out::REFUSED.len());
+    let (out, _) = run_slow(&exe, &[crashing.to_str().unwrap()], Through::GlcmdRun);
+    // The glGet*v family, where the driver crashes, refuses them; no getter answers them.
+    let counts = out.lines().filter(|l| l.contains(" refused=")).collect::<Vec<_>>();
+    assert_eq!(counts.len(), getters, "{out}");
+    let get = counts.iter().filter(|l| l.starts_with("get_")).collect::<Vec<_>>();
+    assert_eq!(get.len(), 10, "{out}");
+    assert!(get.iter().all(|l| l.ends_with(&format!(" refused={n}"))), "{out}");
+    assert!(!out.lines().any(|l| l.contains(" 0x0 ")), "{out}");
+}
+
+/// [`run`] for a program that makes some hundred thousand calls: 10 minutes.
+fn run_slow(exe: &Path, args: &[&str], through: Through) -> (String, String) {
+    let mut command = match through {
+        Through::Direct => Command::new(exe),
+        Through::GlcmdRun | Through::GlcmdRunDirect => {
+            let mut c = Command::new(launcher());
+            if through == Through::GlcmdRunDirect {
+                c.arg("--direct");
+            }
+            c.arg("--").arg(exe);
+            c
+        }
+    };
+    command.args(args).env_remove("DISPLAY");
+    let what = format!("{} {args:?} ({through:?})", exe.display());
+    let done = process::run(command, &what, Duration::from_secs(600));
+    assert!(done.status.success(), "{what} failed ({}):\n{}{}", done.status, done.stdout, done.stderr);
+    (done.stdout, done.stderr)
+}
+
+/// Both ways with [`run_slow`]: (direct stdout, glcmd-run's stdout, its stderr).
+fn differential_slow(exe: &Path, args: &[&str]) -> (String, String, String) {
+    let (direct, _) = run_slow(exe, args, Through::Direct);
+    let (through, stderr) = run_slow(exe, args, Through::GlcmdRun);
+    (direct, through, stderr)
+}
+
+/// Issue 30, item 7: KHR_debug output through glcmd-run as directly (`tests/c/debug.c`). With
+/// `GL_DEBUG_OUTPUT_SYNCHRONOUS` on, the program's callback runs on its own thread before the
+/// call that raised the message returns (a refused bind, a refused enum, a message it inserts,
+/// a refused query); with output off (a context without the debug flag starts so) none arrives;
+/// `glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION / _USER_PARAM)` answers the program's function and
+/// pointer, not glcmd's trampoline and context; `glGetBufferPointerv` the pointer the map returned.
+#[test]
+fn debug_output_reaches_the_callback_on_the_calling_thread_as_directly() {
+    let exe = compile_source("debug.c", "debug", &[]);
+    let (direct, _) = run(&exe, &[], Through::Direct, None);
+    let (through, stderr) = run(&exe, &[], Through::GlcmdRun, None);
+    assert!(stderr.lines().any(|l| l.starts_with("glcmd-run: device")), "not through glcmd:\n{stderr}");
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.lines().collect(), through.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "line {i} differs (direct, then glcmd-run); glcmd-run's stderr:\n{stderr}");
+    }
+    assert_eq!(d.len(), t.len(), "direct:\n{direct}\nglcmd-run:\n{through}");
+    for expected in [
+        "set_callback_is_program's=1",
+        "set_user_is_program's=1",
+        "output_off: error=0x500 calls=0",
+        "refused_bind: flag=1 same_thread=1",
+        "insert: flag=1 same_thread=1",
+        "insert: id=42 text=hello from the program",
+        "refused_blend: flag=1 same_thread=1",
+        "refused_query: flag=1 same_thread=1",
+        "output_off_again: calls=0 error=0x500",
+        "cleared_callback_null=1 user_null=1",
+        "map_pointer_matches=1 named=1 nonnull=1",
+        "error_end=0x0",
+        "done=1",
+    ] {
+        assert!(through.lines().any(|l| l == expected), "no line `{expected}` in:\n{through}");
+    }
+}

@@ -191,6 +191,10 @@ pub(crate) struct Diagnostics {
     /// panic, and the closure it replaced is dropped only after it has returned, never while
     /// its own code is running.
     app_callback: RefCell<Option<Rc<AppCallback>>>,
+    /// The program's `glDebugMessageCallback` arguments (function, user pointer), which
+    /// `glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION / _USER_PARAM)` answers in place of glcmd's
+    /// trampoline and context (`Device::set_program_debug_callback`); NULL until it sets them.
+    program_pointers: Cell<(usize, usize)>,
     /// Set while the debug callback runs: a message raised by the callback's own work (an
     /// application callback that makes a failing GL call) is not handled again, so the callback
     /// cannot recurse until the stack overflows.
@@ -211,6 +215,7 @@ impl Diagnostics {
             deleted: RefCell::new(DeletedNames::new(kept)),
             any_deleted: Cell::new(false),
             app_callback: RefCell::new(None),
+            program_pointers: Cell::new((0, 0)),
             in_callback: Cell::new(false),
         })
     }
@@ -248,6 +253,30 @@ impl Diagnostics {
         if std::ptr::eq(user as *const Diagnostics, self) {
             // SAFETY: a plain state call; NULL removes the callback.
             unsafe { (gl_fns.DebugMessageCallback)(None, std::ptr::null()) };
+        }
+    }
+
+    /// glcmd's trampoline as the GL's callback, and nothing else: the GL's debug state (output,
+    /// synchronous, message control) stays the program's. `self` must not move while installed.
+    pub(crate) fn install_callback(&self, gl_fns: &Gl) {
+        // SAFETY: as in `install`.
+        unsafe {
+            (gl_fns.DebugMessageCallback)(Some(debug_callback), self as *const Diagnostics as *mut std::ffi::c_void)
+        };
+    }
+
+    /// The program's own callback and user pointer (see `program_pointers`).
+    pub(crate) fn set_program_pointers(&self, function: usize, user: usize) {
+        self.program_pointers.set((function, user));
+    }
+
+    /// What `glGetPointerv(pname)` answers where glcmd substitutes the GL's value: the program's
+    /// debug callback and user pointer; `None` for every other pname (the GL answers).
+    pub(crate) fn program_pointer(&self, pname: GLenum) -> Option<usize> {
+        match pname {
+            gl::DEBUG_CALLBACK_FUNCTION => Some(self.program_pointers.get().0),
+            gl::DEBUG_CALLBACK_USER_PARAM => Some(self.program_pointers.get().1),
+            _ => None,
         }
     }
 

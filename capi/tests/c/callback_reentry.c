@@ -24,6 +24,7 @@
 #define GL_INVALID_OPERATION 0x0502
 #define GL_BLEND 0x0BE2
 #define GL_VIEWPORT 0x0BA2
+#define GL_DEBUG_OUTPUT 0x92E0
 
 static GlcmdGL gl;
 static int failures, checks;
@@ -163,6 +164,8 @@ static void raise_gl_error(GlcmdDevice *device)
 {
     GLint viewport[4];
     expect(glcmdListBegin(device), GLCMD_OK, "glcmdListBegin");
+    /* The device's context has no debug flag: its output starts off, as the GL's does. */
+    gl.Enable(GL_DEBUG_OUTPUT);
     gl.Enable(0x1234);
     expect(glcmdSubmit(device), GLCMD_OK, "glcmdSubmit(glEnable(0x1234))");
     gl.GetIntegerv(GL_VIEWPORT, viewport);

@@ -848,9 +848,16 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
         Plan::Record => {
             let body = record_body(f);
             let (client, after) = element_hooks(f);
+            // The program's debug-output state, for synchronous delivery (capi/src/debug_sync.rs).
+            let debug_cap = match f.name.as_str() {
+                "glEnable" => quote!(crate::call::debug_cap(F, cap, true);),
+                "glDisable" => quote!(crate::call::debug_cap(F, cap, false);),
+                _ => quote!(),
+            };
             (
                 entry_doc(f, &format!("records `CommandList::{method}` into the calling thread's current list")),
                 quote! {
+                    #debug_cap
                     #client
                     crate::call::record(F, |cur| { #body });
                     #after

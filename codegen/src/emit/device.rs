@@ -466,6 +466,17 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
     let take_client = if uses_client_outputs(f) { quote!(let client = crate::client_out::take();) } else { quote!() };
     let name_checks = name_checks(f);
     let range_check = range_check(f);
+    // State glcmd substitutes (its debug trampoline and context) is answered with the program's
+    // value (`Diagnostics::program_pointer`), never glcmd's own.
+    let substituted = match f.name.as_str() {
+        "glGetPointerv" => quote! {
+            let substituted = ctx.diag.program_pointer(pname);
+            if let Some(answer) = substituted {
+                return Ok(answer);
+            }
+        },
+        _ => quote!(),
+    };
     quote! {
         #docs
         #[track_caller]
@@ -481,6 +492,7 @@ fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident
                     return Err(ctx.unavailable(#gl_name));
                 }
                 #(#name_checks)*
+                #substituted
                 #(#setup)*
                 let _regions: [arguments::Region; #n_regions] = [#(#regions),*];
                 // SAFETY: every pointer argument points into a buffer owned by this closure and
@@ -517,6 +529,8 @@ struct RoundTripParts {
     finish: Vec<TokenStream>,
     /// The output whose length its pname gives, if any (index into the parameters).
     pname_out: Option<usize>,
+    /// Another output whose count is measured (`query_out::written`), if any.
+    measured_out: Option<usize>,
 }
 
 /// The parts of every parameter, then the count query of a `Queried` pname and the
@@ -532,6 +546,10 @@ fn round_trip_parts(f: &Function) -> RoundTripParts {
     }
     if let Some(index) = parts.pname_out {
         parts.setup = with_count_query(f, index, &parts.call_args, parts.setup);
+        parts.finish = with_probe_call(f, index, &parts.call_args, parts.finish);
+    }
+    if let Some(index) = parts.measured_out {
+        parts.finish = with_probe_call(f, index, &parts.call_args, parts.finish);
     }
     created_names(f, &mut parts.finish);
     parts
@@ -715,16 +733,27 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                 }
                 _ => parts.args.push(quote!(#len_id: usize)),
             }
-            parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
-            // From the C caller's memory: the GL writes the pixels, not the gaps between rows
-            // or what lies outside the framebuffer (`client_out.rs`).
-            let index = proc_macro2::Literal::usize_unsuffixed(i);
-            if uses_client_outputs(f) {
-                parts.setup.push(quote!(client.prefill(#index, &mut #a[..#len_id], usize::MAX);));
-            }
             parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
             parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-            parts.finish.push(quote!(#a.truncate(#len_id);));
+            if crate::sizing::sizing(f, p) == Some(Sizing::IndexedBoolean) {
+                // Sized by the integer form of the same pname, which a driver may answer where
+                // it writes no boolean (Mesa: GL_VIEWPORT): measured as a pname query is.
+                parts.setup.push(quote!(let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, #len_id, 0)?;));
+                parts.finish.push(quote! {
+                    let #len_id = crate::query_out::written(&#a, #len_id, |again: &mut [#elem]| PROBE_CALL);
+                    #a.truncate(#len_id);
+                });
+                parts.measured_out = Some(i);
+            } else {
+                parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
+                // From the C caller's memory: the GL writes the pixels, not the gaps between
+                // rows or what lies outside the framebuffer (`client_out.rs`).
+                let index = proc_macro2::Literal::usize_unsuffixed(i);
+                if uses_client_outputs(f) {
+                    parts.setup.push(quote!(client.prefill(#index, &mut #a[..#len_id], usize::MAX);));
+                }
+                parts.finish.push(quote!(#a.truncate(#len_id);));
+            }
             parts.results.push((quote!(Vec<#elem>), quote!(#a)));
             return;
         }
@@ -816,35 +845,48 @@ fn out_pname_parts(f: &Function, i: usize, group: &str, param: &str, parts: &mut
     } else {
         quote!(QUERIED_CALL)
     };
+    // A pname the tables lack is passed on (count 0), unless it is one no driver may be asked;
+    // the count is measured either way (`query_out`): `PROBE_CALL` asks again where it must.
     parts.setup.push(quote! {
         let n = match pname::#count_fn(#pn) {
             Some(Count::Fixed(n)) => n as usize,
             Some(Count::Queried(q)) => { #queried }
-            None => return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 }),
+            None if crate::query_out::refused(#pn as u32) => {
+                return Err(crate::Error::UnknownPname { function: #gl_name, pname: #pn as u32 })
+            }
+            None => 0,
         };
-        let mut #a: Vec<#elem> = arguments::out_vec(#gl_name, n)?;
-        let #a_len = n;
+        let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, n, 0)?;
     });
+    let measured = quote!(crate::query_out::written(&#a, n, |again: &mut [#elem]| PROBE_CALL));
     if f.redirect == Some(Redirect::QueryBuffer) {
         // The C caller's value is an offset while a buffer is bound to GL_QUERY_BUFFER at this
-        // point of the stream (checked against its storage), memory otherwise
-        // (`client_out.rs`); the answer is then empty: the GL wrote into the buffer.
+        // point of the stream (checked against its storage for the pname's values, at least
+        // one), memory otherwise (`client_out.rs`); the answer is then empty: the GL wrote into
+        // the buffer, and nothing is measured (a second call would pass glcmd's own buffer as an
+        // offset into the bound one).
         let (index, name) = (proc_macro2::Literal::usize_unsuffixed(i), p.name.as_str());
         let at = format_ident!("{}_at", a);
         parts.setup.push(quote! {
             let #at: Option<usize> = match client.address(#index) {
                 Some(address) => ctx.buffer_output(
-                    #gl_name, #name, Target::Query, address, std::mem::size_of_val(&#a[..#a_len]),
+                    #gl_name, #name, Target::Query, address, std::mem::size_of::<#elem>() * n.max(1),
                 )?,
                 None => None,
             };
         });
-        parts.finish.push(quote!(if #at.is_some() { #a.clear(); }));
+        parts.finish.push(quote! {
+            let #a_len = if #at.is_some() { 0 } else { #measured };
+            #a.truncate(#a_len);
+        });
         parts.call_args.push(quote!(match #at { Some(offset) => offset as #ty, None => #a.as_mut_ptr() as #ty }));
     } else {
+        parts.finish.push(quote! {
+            let #a_len = #measured;
+            #a.truncate(#a_len);
+        });
         parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
     }
-    parts.finish.push(quote!(#a.truncate(#a_len);));
     parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.results.push((quote!(Vec<#elem>), quote!(#a)));
 }
@@ -857,6 +899,8 @@ pub fn uses_client_outputs(f: &Function) -> bool {
         && (f.redirect == Some(Redirect::QueryBuffer)
             || f.params.iter().any(|p| {
                 matches!(p.role, Role::Out(Rule::Param(_) | Rule::Quotient(..) | Rule::Product(..) | Rule::Bytes))
+                    // Measured as a pname query is (`query_out`): sentinels, not the caller's bytes.
+                    && crate::sizing::sizing(f, p) != Some(Sizing::IndexedBoolean)
             }))
 }
 
@@ -891,6 +935,35 @@ fn with_count_query(
             if s.contains("QUERIED_CALL") {
                 let q = q_call.to_string();
                 s.replace("QUERIED_CALL", &q).parse().unwrap()
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
+/// `finish` with the second call of `query_out::written` in place of `PROBE_CALL`: the same
+/// call, with the output (parameter `index`) replaced by the closure's buffer `again`.
+fn with_probe_call(
+    f: &Function,
+    index: usize,
+    call_args: &[TokenStream],
+    finish: Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let field = format_ident!("{}", f.short_name());
+    let ty = rust_type(&f.params[index].ty);
+    let mut args = call_args.to_vec();
+    args[index] = quote!(again.as_mut_ptr() as #ty);
+    // SAFETY (in the generated code): `again` is as long as the first buffer, which holds at
+    // least what the pname's table says (`query_out::buffer`); the other arguments, and the
+    // bindings set aside around the call (`redirected_call`), are the first call's.
+    let call = redirected_call(f, &field, &args).to_string();
+    finish
+        .into_iter()
+        .map(|t| {
+            let s = t.to_string();
+            if s.contains("PROBE_CALL") {
+                s.replace("PROBE_CALL", &call).parse().unwrap()
             } else {
                 t
             }

@@ -195,8 +195,10 @@ fn the_generated_code_imports_only_the_ground_floor_and_its_plug_ins() {
         "device",
         "immediate",
         "programs",
-        // the C caller's output pointers, which a generated query fills its vectors from
+        // the C caller's output pointers, which a generated query fills its vectors from, and
+        // the measured count of a pname query's answer
         "client_out",
+        "query_out",
         "capture",
         "CommandList",
         "Device",

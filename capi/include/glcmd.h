@@ -2393,17 +2393,17 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *GetVertexAttribPointerv)(GLuint index, GLenum pname, void **pointer); /* query */
     /*
      * glGetVertexAttribdv (query): the caller's contract
-     *   `params`: room for 4 GLdouble
+     *   `params`: room for as many GLdouble as `pname` gives (glcmd's VertexAttribPropertyARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
      */
     void (GLCMD_APIENTRY *GetVertexAttribdv)(GLuint index, GLenum pname, GLdouble *params); /* query */
     /*
      * glGetVertexAttribfv (query): the caller's contract
-     *   `params`: room for 4 GLfloat
+     *   `params`: room for as many GLfloat as `pname` gives (glcmd's VertexAttribPropertyARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
      */
     void (GLCMD_APIENTRY *GetVertexAttribfv)(GLuint index, GLenum pname, GLfloat *params); /* query */
     /*
      * glGetVertexAttribiv (query): the caller's contract
-     *   `params`: room for 4 GLint
+     *   `params`: room for as many GLint as `pname` gives (glcmd's VertexAttribPropertyARB table; a pname it does not know fails with GLCMD_ERROR_UNKNOWN_PNAME before anything is written)
      */
     void (GLCMD_APIENTRY *GetVertexAttribiv)(GLuint index, GLenum pname, GLint *params); /* query */
     /*

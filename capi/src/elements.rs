@@ -22,7 +22,10 @@
 //!
 //! Being wrong in the open direction costs only the old refusal; the thread never reads memory
 //! at an offset it took for an address, because it reads only where its own calls left the
-//! vertex array without an element buffer. Vertex arrays are not shared between contexts, and
+//! vertex array without an element buffer. A value below the lowest address a process may map
+//! (`vm.mmap_min_addr`, 64 KiB on Linux by default) is no address of the program's memory
+//! whatever the thread knows: it stays an offset, and the draw is refused and reported as
+//! before, where the driver would read that address and crash the program. Vertex arrays are not shared between contexts, and
 //! the beliefs start empty whenever the thread becomes immediate or leaves it
 //! (`current::Thread::epoch`): on another device, or on its own after other threads had it.
 
@@ -136,6 +139,20 @@ fn known_without() -> bool {
     known
 }
 
+/// Whether `p` can be no address of the program's memory: below the lowest address a process
+/// may map (`/proc/sys/vm/mmap_min_addr`; one page where it cannot be read), or so high that
+/// `bytes` from it wrap. Such an `indices` is an offset, whatever the thread knows.
+fn no_address(p: usize, bytes: usize) -> bool {
+    static LOWEST: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let lowest = *LOWEST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/vm/mmap_min_addr")
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .map_or(4096, |v| v.max(4096))
+    });
+    p < lowest || p.checked_add(bytes).is_none()
+}
+
 /// The extra arguments of the single element draws.
 #[derive(Clone, Copy, Default)]
 pub struct Extras {
@@ -162,6 +179,9 @@ pub unsafe fn single(
 ) -> bool {
     let size = index_size(type_);
     if indices.is_null() || count <= 0 || size == 0 || !known_without() {
+        return false;
+    }
+    if no_address(indices as usize, count as usize * size) {
         return false;
     }
     // SAFETY: the caller's contract: `count` indices of `type_`.
@@ -204,9 +224,13 @@ pub unsafe fn multi(
     let n = drawcount as usize;
     // SAFETY: the caller's contract: `drawcount` values each.
     let (counts, pointers) = unsafe { (std::slice::from_raw_parts(counts, n), std::slice::from_raw_parts(indices, n)) };
-    // A negative count (the GL's error) or a NULL address with indices to read: the recorded
-    // path refuses it as before.
-    if counts.iter().zip(pointers).any(|(&c, p)| c < 0 || (c > 0 && p.is_null())) {
+    // A negative count (the GL's error), or a NULL or impossible address with indices to read:
+    // the recorded path refuses it as before.
+    if counts
+        .iter()
+        .zip(pointers)
+        .any(|(&c, p)| c < 0 || (c > 0 && (p.is_null() || no_address(*p as usize, c as usize * size))))
+    {
         return false;
     }
     let mut bytes = Vec::new();

@@ -697,32 +697,48 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
         }
         _ => quote!((#(#names),*)),
     };
-    // The outputs' pointers go to the query, which fills its vectors from them (so what the GL
-    // does not write keeps its value) and takes a query-buffer offset for one
-    // (`runtime/client_out.rs`).
-    let call = if super::device::uses_client_outputs(f) {
-        let outputs: Vec<TokenStream> = f
-            .params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| matches!(p.role, Role::Out(_)))
-            .map(|(i, p)| {
-                let (id, index) = (ident(p), Literal::usize_unsuffixed(i));
-                quote!((#index, #id as *mut std::ffi::c_void))
-            })
-            .collect();
-        quote! {{
-            // The call's `?`s return its errors from the closure.
-            #[allow(clippy::needless_question_mark)]
-            let query = || -> Result<_, crate::error::CallError> { Ok(#call) };
-            // SAFETY: each pointer is what the C caller gave the GL for that output: memory the
-            // GL may write (so also read) for what the query's vector holds, or an offset.
-            unsafe { glcmd::client_out::with_client_outputs(&[#(#outputs),*], query) }?
-        }}
-    } else {
-        call
-    };
-    let created = if matches!(f.name.as_str(), "glGenVertexArrays" | "glCreateVertexArrays") {
+    let call = with_client_outputs(f, call);
+    let created = after_round_trip(f);
+    quote! {
+        #(#prep)*
+        let #pattern = #call;
+        #(#writes)*
+        #created
+        Ok(#ret)
+    }
+}
+
+/// `call`, given the C caller's output pointers where the query fills its vectors from them (so
+/// what the GL does not write keeps its value) or takes a query-buffer offset for one
+/// (`runtime/client_out.rs`).
+fn with_client_outputs(f: &Function, call: TokenStream) -> TokenStream {
+    if !super::device::uses_client_outputs(f) {
+        return call;
+    }
+    let outputs: Vec<TokenStream> = f
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.role, Role::Out(_)))
+        .map(|(i, p)| {
+            let (id, index) = (ident(p), Literal::usize_unsuffixed(i));
+            quote!((#index, #id as *mut std::ffi::c_void))
+        })
+        .collect();
+    quote! {{
+        // The call's `?`s return its errors from the closure.
+        #[allow(clippy::needless_question_mark)]
+        let query = || -> Result<_, crate::error::CallError> { Ok(#call) };
+        // SAFETY: each pointer is what the C caller gave the GL for that output: memory the
+        // GL may write (so also read) for what the query's vector holds, or an offset.
+        unsafe { glcmd::client_out::with_client_outputs(&[#(#outputs),*], query) }?
+    }}
+}
+
+/// What follows the round trip of `f` in the entry point: the vertex arrays `elements.rs` must
+/// know were made, or the GL's error for NULL strings after the earlier calls' errors.
+fn after_round_trip(f: &Function) -> TokenStream {
+    if matches!(f.name.as_str(), "glGenVertexArrays" | "glCreateVertexArrays") {
         // SAFETY: the names were written to `arrays` just now.
         quote!(unsafe { crate::elements::created(n, arrays) };)
     } else if f.params.iter().any(|p| null_rule(f, p) == Some(NullRule::RaisedAfter)) {
@@ -735,13 +751,6 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
         }
     } else {
         quote!()
-    };
-    quote! {
-        #(#prep)*
-        let #pattern = #call;
-        #(#writes)*
-        #created
-        Ok(#ret)
     }
 }
 

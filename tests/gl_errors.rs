@@ -516,12 +516,15 @@ fn no_such_object_invalidate_buffer_data_and_sub_data_is_invalid_value() {
 
 /// `Earlier`: where glcmd refuses a call for its own safety and the GL refuses it for an earlier
 /// reason (a target, a stream, an attribute index, an object name), the error is the GL's.
+/// A case of a differential error test: its name, the call made directly, the call recorded.
+type ErrorCase<'a> = (&'a str, &'a dyn Fn(&glcmd::Gl), &'a dyn Fn(&mut CommandList));
+
 #[test]
 fn earlier_arguments_raise_the_gls_error_before_glcmds_checks() {
     let d = Direct::new();
     let device = device();
     // No vertex array is bound on either side: the GL checks the stream first.
-    let cases: [(&str, &dyn Fn(&glcmd::Gl), &dyn Fn(&mut CommandList)); 6] = [
+    let cases: [ErrorCase; 6] = [
         (
             "glDrawTransformFeedbackStream(stream 1000)",
             &|g| unsafe { (g.DrawTransformFeedbackStream)(gl::POINTS, 0, 1000) },

@@ -207,6 +207,8 @@ pub unsafe fn single(
 /// `counts`, `indices` and `base_vertex` (if not NULL) point to `drawcount` values; where the
 /// current vertex array has no element buffer, each non-NULL `indices[i]` points to
 /// `counts[i]` indices of `type_`.
+// The GL function's own parameters, with its name and kind: a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn multi(
     function: &'static str,
     kind: ElementDraw,

@@ -90,7 +90,7 @@ static NOT_IN_GL_XML: &[Provision] = &[
 ];
 
 /// What extension `name` requires of a core-profile context: gl.xml's requirements, or
-/// [`NOT_IN_GL_XML`]'s for an extension gl.xml does not know; `None` for one neither knows
+/// `NOT_IN_GL_XML`'s for an extension gl.xml does not know; `None` for one neither knows
 /// (glcmd cannot tell what it would promise, so it is not listed).
 pub fn extension(name: &str) -> Option<&'static Provision> {
     match EXTENSIONS.binary_search_by(|p| p.name.cmp(name)) {

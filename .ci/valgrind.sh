@@ -61,3 +61,22 @@ GLCMD_AUDIT_VARIANTS=12 \
 valgrind --quiet --error-exitcode=99 --leak-check=no --trace-children=yes --suppressions=.ci/valgrind.supp \
     "$exe" --test-threads=1 --nocapture
 echo "memcheck: the audit took $(($(date +%s) - start)) s"
+# Issue 30's and 34's classes through glcmd-run (the preload library, the C entry points and the
+# render thread, followed into the launched program): the C programs run/tests/unchanged.rs
+# compiled into target/debug/run-tests/ and compared with the direct runs, here under memcheck,
+# each output again equal to the program's own direct run: reads into client memory and into
+# bound buffers (sentinels around every read), pixel-buffer bindings and deletes, refused calls,
+# NULL arguments, client-memory indices, debug output on the calling thread, EGL's entry points.
+run_tests=target/debug/run-tests
+[ -x "$run_tests/reads" ] || { echo "memcheck: $run_tests/reads is missing (cargo test --workspace builds it)"; exit 1; }
+start=$(date +%s)
+for program in "reads" "bindings deletes" "bindings pixels" "bindings switch" "refusals-egl" "nulls-egl" \
+    "client-indices-egl" "debug" "egl-entry"; do
+    read -r exe mode <<<"$program"
+    echo "memcheck: $program through glcmd-run"
+    direct=$("$run_tests/$exe" ${mode:+"$mode"} 2>/dev/null)
+    through=$(valgrind --quiet --error-exitcode=99 --leak-check=no --trace-children=yes \
+        --suppressions=.ci/valgrind.supp target/debug/glcmd-run -- "$run_tests/$exe" ${mode:+"$mode"})
+    [ "$through" = "$direct" ] || { echo "memcheck: $program answers otherwise under memcheck"; diff <(echo "$direct") <(echo "$through") | head -20; exit 1; }
+done
+echo "memcheck: the C programs through glcmd-run took $(($(date +%s) - start)) s"

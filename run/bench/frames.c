@@ -27,6 +27,8 @@ static void die(const char *what) {
     exit(1);
 }
 
+#include "link.h"
+
 static EGLDisplay dpy;
 static EGLSurface surface;
 
@@ -62,24 +64,7 @@ static GLuint program(void) {
     const char *vs = "#version 450 core\nlayout(location=0) in vec2 p; uniform vec4 t;\n"
                      "void main() { gl_Position = vec4(p * 0.02 + t.xy, 0.0, 1.0); }\n";
     const char *fs = "#version 450 core\nuniform vec4 t; out vec4 c; void main() { c = vec4(t.zw, 0.5, 1.0); }\n";
-    GLuint p = glCreateProgram();
-    const char *src[2] = {vs, fs};
-    GLenum kinds[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
-    for (int i = 0; i < 2; i++) {
-        GLuint s = glCreateShader(kinds[i]);
-        glShaderSource(s, 1, &src[i], NULL);
-        glCompileShader(s);
-        GLint ok = 0;
-        glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-        if (!ok) die("compile");
-        glAttachShader(p, s);
-        glDeleteShader(s);
-    }
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) die("link");
-    return p;
+    return link_program(vs, fs);
 }
 
 static double now(void) {

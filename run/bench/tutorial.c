@@ -33,6 +33,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "link.h"
+
 enum frame { CACHED, LOOKUPS, LEAN, QUERIES, IMGUI };
 static enum frame frame_kind;
 static int objects, frames;
@@ -50,24 +52,7 @@ static GLuint build_program(void) {
                      "void main() { uv = p * 0.5 + 0.5; gl_Position = projection * view * model * vec4(p, 0.0, 1.0); }\n";
     const char *fs = "#version 450 core\nin vec2 uv; uniform vec4 color; uniform sampler2D tex; out vec4 c;\n"
                      "void main() { c = color * texture(tex, uv); }\n";
-    GLuint p = glCreateProgram();
-    const char *src[2] = {vs, fs};
-    GLenum kinds[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
-    for (int i = 0; i < 2; i++) {
-        GLuint s = glCreateShader(kinds[i]);
-        glShaderSource(s, 1, &src[i], NULL);
-        glCompileShader(s);
-        GLint ok = 0;
-        glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-        if (!ok) die("compile");
-        glAttachShader(p, s);
-        glDeleteShader(s);
-    }
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) die("link");
-    return p;
+    return link_program(vs, fs);
 }
 
 static void setup(void) {

@@ -72,7 +72,7 @@
 //! submits and the round trips, for `glcmd-run` to print; `glcmd::Device::stats` counts a
 //! device's round trips from all threads.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use glcmd::{gl, Device};
@@ -83,8 +83,20 @@ use crate::handles::DeviceEntry;
 use crate::recording::Recording;
 use crate::types::GLCMD_ERROR_LIST_ACTIVE;
 
-/// An implicit list is submitted once its packets and parameters pass this many bytes.
+/// An implicit list is submitted once its packets and parameters pass this many bytes, by
+/// default ([`set_submit_bytes`] changes it for the process).
 pub const SUBMIT_BYTES: usize = 1 << 20;
+
+/// The size past which an implicit list is submitted now ([`SUBMIT_BYTES`] unless set).
+static SUBMIT_BYTES_NOW: AtomicUsize = AtomicUsize::new(SUBMIT_BYTES);
+
+/// Sets the size past which every immediate thread of the process submits its implicit list
+/// (at least 1 KiB): smaller batches let the render thread replay while the thread records
+/// (issue 31's streaming hand-over), at a cost per list. glcmd-run sets it from
+/// `GLCMD_BATCH_BYTES`; the default is [`SUBMIT_BYTES`] until measurement chooses another.
+pub fn set_submit_bytes(bytes: usize) {
+    SUBMIT_BYTES_NOW.store(bytes.max(1024), Ordering::Relaxed);
+}
 
 /// Counters of immediate threads. `#[non_exhaustive]`, as glcmd's counters types (glcmd's
 /// `options.rs`): read the fields.
@@ -191,7 +203,7 @@ pub fn after_record(t: &mut Thread, function: &str) -> Result<(), CallError> {
     }
     let (over, unsure) = t.recording.as_ref().map_or((false, false), |r| {
         let (packets, params) = r.list.byte_sizes();
-        (packets + params > SUBMIT_BYTES, r.list.pixel_state().unsure != 0)
+        (packets + params > SUBMIT_BYTES_NOW.load(Ordering::Relaxed), r.list.pixel_state().unsure != 0)
     });
     if over {
         submit_pending(t, function, true)?;

@@ -25,6 +25,7 @@
  * After 20 warm-up frames it times FRAMES frames, ends with glFinish, and prints the mean frame
  * time and a digest of the pixels and answers (equal across the ways of running one FRAME, so a
  * run that computes something else shows). */
+#define _POSIX_C_SOURCE 200809L
 #define GL_GLEXT_PROTOTYPES 1
 #define PROGRAM "tutorial"
 #include "../tests/c/egl_pbuffer.h"

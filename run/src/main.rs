@@ -38,6 +38,8 @@ preloaded library reads; set the variables yourself to the same effect):
                            (default 10000) [GLCMD_WAIT_LIMIT_MS]
   --spin-us N              how long the render thread and a waiting query spin
                            before sleeping (default 20) [GLCMD_SPIN_US]
+  --batch-bytes N          hand a thread's recorded calls to the render thread past N
+                           bytes (default 1048576, at least 1024) [GLCMD_BATCH_BYTES]
   --capture FILE           capture the whole run to FILE, for glcmd-replay [GLCMD_CAPTURE]
   --post-mortem FILE       keep the last frames in memory; write them to FILE if the
                            device is lost or stalls [GLCMD_POST_MORTEM]
@@ -108,6 +110,7 @@ fn parse(args: Vec<OsString>) -> Result<(Environment, Vec<OsString>), String> {
             "--watchdog-ms" => value("GLCMD_WATCHDOG_MS")?,
             "--wait-limit-ms" => value("GLCMD_WAIT_LIMIT_MS")?,
             "--spin-us" => value("GLCMD_SPIN_US")?,
+            "--batch-bytes" => value("GLCMD_BATCH_BYTES")?,
             "--capture" => value("GLCMD_CAPTURE")?,
             "--post-mortem" => value("GLCMD_POST_MORTEM")?,
             "--post-mortem-frames" => value("GLCMD_POST_MORTEM_FRAMES")?,

@@ -22,27 +22,35 @@
 //! `GL_PARAMETER_BUFFER` is asked only where the context has it.
 //!
 //! The other classes, as the GL's deletes (Mesa's `texobj.c`, `fbobject.c`, `arrayobj.c`,
-//! `samplerobj.c`, `transformfeedback.c`, `pipelineobj.c`) unbind them from the current context:
+//! `samplerobj.c`, `queryobj.c`, `transformfeedback.c`, `pipelineobj.c`) unbind them from the
+//! current context:
 //!
-//! * a texture from every image unit (which returns to its initial state: level 0, not
-//!   layered, layer 0, `GL_READ_ONLY`, `GL_R8`);
-//! * a renderbuffer from `GL_RENDERBUFFER`;
+//! * a texture from the attachment points of the bound draw and read framebuffers (as if
+//!   `glFramebufferTexture(target, point, 0, 0)` had been called there, GL 4.6 §9.2.8), from
+//!   every target of every texture unit (the unit's default texture is bound again; the bindings
+//!   are read with `glGetIntegeri_v`, and the unbind makes the unit active with
+//!   `glActiveTexture` and the program's active unit active again), and from every image unit
+//!   (which returns to its initial state: level 0, not layered, layer 0, `GL_READ_ONLY`,
+//!   `GL_R8`);
+//! * a renderbuffer from the attachment points of the bound framebuffers (as if
+//!   `glFramebufferRenderbuffer(target, point, GL_RENDERBUFFER, 0)` had been called) and from
+//!   `GL_RENDERBUFFER`;
+//! * a sampler from every texture unit;
+//! * an active query is ended (GL 4.6 §4.2.3), on whichever target and index it is active, so
+//!   the program's next `glBeginQuery` on that target succeeds as it does directly;
 //! * a framebuffer from the draw and read bindings, a vertex array, a transform feedback object
 //!   and a program pipeline from their bindings (the shadow follows the vertex array).
 //!
-//! Every binding is read back first and changed only where it holds a deleted name. Programs and shaders need nothing at the place: the GL only flags one
-//! in use, and its deletion at the frame's end does the same. An immediate context's deletes
-//! run in place anyway (`replay.rs`); this is for the others.
+//! Every binding is read back first and changed only where it holds a deleted name, so a delete
+//! of names bound nowhere adds no call to the driver's stream but queries. Where one is bound,
+//! the unbinds are calls the program did not make: `tests/apitrace.rs` names them beside the
+//! program's own calls (its texture delete detaches from the bound framebuffer). Programs and
+//! shaders need nothing at the place: the GL only flags one in use, and its deletion at the
+//! frame's end does the same. An immediate context's deletes run in place anyway
+//! (`replay.rs`); this is for the others.
 //!
-//! Not done: a texture's and a sampler's bindings on texture units (reading them needs a
-//! `glActiveTexture` per unit, a call of glcmd's own in the driver's stream for every delete;
-//! the render thread does not follow unit bindings yet), the attachments of the bound
-//! framebuffers a deleted texture or renderbuffer leaves (detaching them puts
-//! `glFramebufferTexture(..., 0, 0)` calls the program never made into the driver's stream,
-//! which `tests/apitrace.rs` holds to the program's own; the GL's delete at the frame's end
-//! detaches them), a bind of a deleted name between the
-//! delete and the frame's end (it still succeeds: the object lives until then), and an active
-//! query deleted (not ended at its place).
+//! Not done: a bind of a deleted name between the delete and the frame's end still succeeds
+//! (the object lives until then), where the GL refuses it.
 
 use crate::generated::{enums as gl, types::*, Gl};
 use crate::shadow::{Shadow, Target};
@@ -74,8 +82,8 @@ const INDEXED: [(GLenum, GLenum, GLenum); 4] = [
 ];
 
 /// Makes the unbinds a delete of `names` of `class` (gl.xml's class name) makes on the current
-/// context, on the GL and in the shadow (the module doc). Classes without such effects (queries,
-/// programs and shaders, syncs) are left alone.
+/// context, on the GL and in the shadow (the module doc). Classes without such effects (programs
+/// and shaders, syncs) are left alone.
 pub(crate) fn unbound_in_place(g: &Gl, shadow: &mut Shadow, raised: &mut Vec<GLenum>, class: &str, names: &[GLuint]) {
     let names: Vec<GLuint> = names.iter().copied().filter(|&n| n != 0).collect();
     if names.is_empty() || !(class == "buffer" || follows(class)) {
@@ -156,7 +164,14 @@ fn buffers_unbound(g: &Gl, shadow: &mut Shadow, names: &[GLuint]) {
 fn follows(class: &str) -> bool {
     matches!(
         class,
-        "texture" | "framebuffer" | "renderbuffer" | "vertex array" | "transform feedback" | "program pipeline"
+        "texture"
+            | "framebuffer"
+            | "renderbuffer"
+            | "vertex array"
+            | "transform feedback"
+            | "program pipeline"
+            | "sampler"
+            | "query"
     )
 }
 
@@ -164,48 +179,198 @@ fn follows(class: &str) -> bool {
 /// delete does.
 fn objects_unbound(g: &Gl, shadow: &mut Shadow, class: &str, names: &[GLuint]) {
     let has = |n: GLint| n != 0 && names.contains(&(n as GLuint));
-    if class == "texture" {
-        for i in 0..int(g, gl::MAX_IMAGE_UNITS).clamp(0, 256) as GLuint {
-            let mut v: GLint = 0;
-            // SAFETY: one value into a local; an image unit below the limit.
-            unsafe { (g.GetIntegeri_v)(gl::IMAGE_BINDING_NAME, i, &mut v) };
-            if has(v) {
-                // SAFETY: the initial state of an image unit below the limit.
-                unsafe { (g.BindImageTexture)(i, 0, 0, 0, 0, gl::READ_ONLY, gl::R8) };
-            }
-        }
-    }
-    let binding = match class {
-        "renderbuffer" => Some((gl::RENDERBUFFER_BINDING, 0)),
-        "vertex array" => Some((gl::VERTEX_ARRAY_BINDING, 1)),
-        "transform feedback" => Some((gl::TRANSFORM_FEEDBACK_BINDING, 2)),
-        "program pipeline" => Some((gl::PROGRAM_PIPELINE_BINDING, 3)),
-        _ => None,
-    };
-    if let Some((pname, which)) = binding {
-        if has(int(g, pname)) {
-            // SAFETY: binds of 0 to valid targets.
-            unsafe {
-                match which {
-                    0 => (g.BindRenderbuffer)(gl::RENDERBUFFER, 0),
-                    1 => (g.BindVertexArray)(0),
-                    2 => (g.BindTransformFeedback)(gl::TRANSFORM_FEEDBACK, 0),
-                    _ => (g.BindProgramPipeline)(0),
+    match class {
+        "texture" => {
+            attachments_detached(g, gl::TEXTURE, names);
+            texture_units_unbound(g, names);
+            for i in 0..int(g, gl::MAX_IMAGE_UNITS).clamp(0, 256) as GLuint {
+                if has(int_i(g, gl::IMAGE_BINDING_NAME, i)) {
+                    // SAFETY: the initial state of an image unit below the limit.
+                    unsafe { (g.BindImageTexture)(i, 0, 0, 0, 0, gl::READ_ONLY, gl::R8) };
                 }
             }
-            if which == 1 {
-                shadow.bind_vertex_array(g, 0);
+        }
+        "renderbuffer" => {
+            attachments_detached(g, gl::RENDERBUFFER, names);
+            if has(int(g, gl::RENDERBUFFER_BINDING)) {
+                // SAFETY: a bind of 0 to a valid target.
+                unsafe { (g.BindRenderbuffer)(gl::RENDERBUFFER, 0) };
             }
         }
+        "sampler" => {
+            for unit in 0..int(g, gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS).clamp(0, 1024) as GLuint {
+                if has(int_i(g, gl::SAMPLER_BINDING, unit)) {
+                    // SAFETY: no sampler on a unit below the limit.
+                    unsafe { (g.BindSampler)(unit, 0) };
+                }
+            }
+        }
+        "query" => queries_ended(g, shadow, names),
+        "vertex array" if has(int(g, gl::VERTEX_ARRAY_BINDING)) => {
+            // SAFETY: a bind of 0.
+            unsafe { (g.BindVertexArray)(0) };
+            shadow.bind_vertex_array(g, 0);
+        }
+        "transform feedback" if has(int(g, gl::TRANSFORM_FEEDBACK_BINDING)) => {
+            // SAFETY: a bind of 0 to a valid target.
+            unsafe { (g.BindTransformFeedback)(gl::TRANSFORM_FEEDBACK, 0) };
+        }
+        "program pipeline" if has(int(g, gl::PROGRAM_PIPELINE_BINDING)) => {
+            // SAFETY: a bind of 0.
+            unsafe { (g.BindProgramPipeline)(0) };
+        }
+        "framebuffer" => {
+            for (target, pname) in BOUND_FRAMEBUFFERS {
+                if has(int(g, pname)) {
+                    // SAFETY: binding the default framebuffer.
+                    unsafe { (g.BindFramebuffer)(target, 0) };
+                }
+            }
+        }
+        _ => {}
     }
-    if class == "framebuffer" {
-        for (target, pname) in
-            [(gl::DRAW_FRAMEBUFFER, gl::DRAW_FRAMEBUFFER_BINDING), (gl::READ_FRAMEBUFFER, gl::READ_FRAMEBUFFER_BINDING)]
-        {
-            if has(int(g, pname)) {
-                // SAFETY: binding the default framebuffer.
-                unsafe { (g.BindFramebuffer)(target, 0) };
+}
+
+fn int_i(g: &Gl, pname: GLenum, i: GLuint) -> GLint {
+    let mut v: GLint = 0;
+    // SAFETY: one value into a local.
+    unsafe { (g.GetIntegeri_v)(pname, i, &mut v) };
+    v
+}
+
+/// The framebuffer targets and their binding pnames.
+const BOUND_FRAMEBUFFERS: [(GLenum, GLenum); 2] =
+    [(gl::DRAW_FRAMEBUFFER, gl::DRAW_FRAMEBUFFER_BINDING), (gl::READ_FRAMEBUFFER, gl::READ_FRAMEBUFFER_BINDING)];
+
+/// Detaches the textures or renderbuffers `names` (`kind`: `GL_TEXTURE` or `GL_RENDERBUFFER`)
+/// from every attachment point of the bound draw framebuffer, and of the bound read framebuffer
+/// where it is another one, as if `glFramebufferTexture` or `glFramebufferRenderbuffer` had
+/// been called with 0 there (GL 4.6 §9.2.8; Mesa's `_mesa_detach_renderbuffer`). Other
+/// framebuffers keep them (the GL keeps such an image alive); the default framebuffer has none.
+fn attachments_detached(g: &Gl, kind: GLenum, names: &[GLuint]) {
+    let draw = int(g, gl::DRAW_FRAMEBUFFER_BINDING);
+    let read = int(g, gl::READ_FRAMEBUFFER_BINDING);
+    let colors = int(g, gl::MAX_COLOR_ATTACHMENTS).clamp(0, 64) as GLenum;
+    let points = (0..colors).map(|i| gl::COLOR_ATTACHMENT0 + i).chain([gl::DEPTH_ATTACHMENT, gl::STENCIL_ATTACHMENT]);
+    let points: Vec<GLenum> = points.collect();
+    for (target, bound) in [(gl::DRAW_FRAMEBUFFER, draw), (gl::READ_FRAMEBUFFER, read)] {
+        if bound == 0 || (target == gl::READ_FRAMEBUFFER && read == draw) {
+            continue;
+        }
+        for &point in &points {
+            let attached = |pname: GLenum| {
+                let mut v: GLint = 0;
+                // SAFETY: one value into a local, of an attachment point of a framebuffer object
+                // (the name only after its type says it has one: no error either way).
+                unsafe { (g.GetFramebufferAttachmentParameteriv)(target, point, pname, &mut v) };
+                v
+            };
+            if attached(gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as GLenum != kind {
+                continue;
+            }
+            let name = attached(gl::FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) as GLuint;
+            if !names.contains(&name) {
+                continue;
+            }
+            // SAFETY: detaching an attachment point of the bound framebuffer object.
+            unsafe {
+                if kind == gl::TEXTURE {
+                    (g.FramebufferTexture)(target, point, 0, 0);
+                } else {
+                    (g.FramebufferRenderbuffer)(target, point, gl::RENDERBUFFER, 0);
+                }
             }
         }
     }
 }
+
+/// The texture binding of each texture target (a texture has one target, and is bound on a
+/// unit through it).
+const TEXTURE_TARGETS: [(GLenum, GLenum); 11] = [
+    (gl::TEXTURE_1D, gl::TEXTURE_BINDING_1D),
+    (gl::TEXTURE_2D, gl::TEXTURE_BINDING_2D),
+    (gl::TEXTURE_3D, gl::TEXTURE_BINDING_3D),
+    (gl::TEXTURE_1D_ARRAY, gl::TEXTURE_BINDING_1D_ARRAY),
+    (gl::TEXTURE_2D_ARRAY, gl::TEXTURE_BINDING_2D_ARRAY),
+    (gl::TEXTURE_RECTANGLE, gl::TEXTURE_BINDING_RECTANGLE),
+    (gl::TEXTURE_CUBE_MAP, gl::TEXTURE_BINDING_CUBE_MAP),
+    (gl::TEXTURE_CUBE_MAP_ARRAY, gl::TEXTURE_BINDING_CUBE_MAP_ARRAY),
+    (gl::TEXTURE_BUFFER, gl::TEXTURE_BINDING_BUFFER),
+    (gl::TEXTURE_2D_MULTISAMPLE, gl::TEXTURE_BINDING_2D_MULTISAMPLE),
+    (gl::TEXTURE_2D_MULTISAMPLE_ARRAY, gl::TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY),
+];
+
+/// Unbinds the textures `names` from every target of every texture unit: the unit's default
+/// texture of that target is bound again (Mesa's `unbind_texobj_from_texunits`). The bindings
+/// are read with `glGetIntegeri_v` (GL 4.5, ARB_direct_state_access); an unbind needs the unit
+/// active, and the active unit is the program's again afterwards.
+fn texture_units_unbound(g: &Gl, names: &[GLuint]) {
+    let units = int(g, gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS).clamp(0, 1024) as GLuint;
+    let mut unbinds = Vec::new();
+    for unit in 0..units {
+        for (target, pname) in TEXTURE_TARGETS {
+            let bound = int_i(g, pname, unit) as GLuint;
+            if bound != 0 && names.contains(&bound) {
+                unbinds.push((unit, target));
+            }
+        }
+    }
+    if unbinds.is_empty() {
+        return;
+    }
+    let active = int(g, gl::ACTIVE_TEXTURE) as GLenum;
+    for (unit, target) in unbinds {
+        // SAFETY: a unit below the limit made active; its default texture bound to a target.
+        unsafe {
+            (g.ActiveTexture)(gl::TEXTURE0 + unit);
+            (g.BindTexture)(target, 0);
+        }
+    }
+    // SAFETY: the unit the program had active.
+    unsafe { (g.ActiveTexture)(active) };
+}
+
+/// Ends every active query among `names`, on whichever target and index it is active (GL 4.6
+/// §4.2.3: a deleted active query is ended first; Mesa's `_mesa_DeleteQueries`), so the target
+/// is free for the program's next `glBeginQuery` at once. Only the targets the context has are
+/// asked (`Shadow::statistics_queries`, `overflow_queries`).
+fn queries_ended(g: &Gl, shadow: &Shadow, names: &[GLuint]) {
+    let streams = int(g, gl::MAX_VERTEX_STREAMS).clamp(1, 64) as GLuint;
+    let mut targets: Vec<(GLenum, GLuint)> = Vec::new();
+    let plain = [gl::SAMPLES_PASSED, gl::ANY_SAMPLES_PASSED, gl::ANY_SAMPLES_PASSED_CONSERVATIVE, gl::TIME_ELAPSED];
+    targets.extend(plain.map(|t| (t, 1)));
+    targets.extend([(gl::PRIMITIVES_GENERATED, streams), (gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, streams)]);
+    if shadow.statistics_queries {
+        targets.extend(STATISTICS_QUERIES.map(|t| (t, 1)));
+    }
+    if shadow.overflow_queries {
+        targets.extend([(gl::TRANSFORM_FEEDBACK_OVERFLOW, 1), (gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW, streams)]);
+    }
+    for (target, indices) in targets {
+        for index in 0..indices {
+            let mut current: GLint = 0;
+            // SAFETY: one value into a local; a target the context has, at an index below its
+            // limit.
+            unsafe { (g.GetQueryIndexediv)(target, index, gl::CURRENT_QUERY, &mut current) };
+            if current != 0 && names.contains(&(current as GLuint)) {
+                // SAFETY: ends the query active on that target and index.
+                unsafe { (g.EndQueryIndexed)(target, index) };
+            }
+        }
+    }
+}
+
+/// ARB_pipeline_statistics_query's targets.
+const STATISTICS_QUERIES: [GLenum; 11] = [
+    gl::VERTICES_SUBMITTED,
+    gl::PRIMITIVES_SUBMITTED,
+    gl::VERTEX_SHADER_INVOCATIONS,
+    gl::TESS_CONTROL_SHADER_PATCHES,
+    gl::TESS_EVALUATION_SHADER_INVOCATIONS,
+    gl::GEOMETRY_SHADER_INVOCATIONS,
+    gl::GEOMETRY_SHADER_PRIMITIVES_EMITTED,
+    gl::FRAGMENT_SHADER_INVOCATIONS,
+    gl::COMPUTE_SHADER_INVOCATIONS,
+    gl::CLIPPING_INPUT_PRIMITIVES,
+    gl::CLIPPING_OUTPUT_PRIMITIVES,
+];

@@ -1,6 +1,7 @@
 //! apitrace as an independent witness: the calls that reach the driver when glcmd replays lists
 //! recorded on two worker threads are exactly the calls the same program makes directly, with
-//! the same arguments and the same array contents (buffer uploads compared byte for byte).
+//! the same arguments and the same array contents (buffer uploads compared byte for byte), and
+//! besides them only the unbinds a deferred delete makes at its place (named in the test).
 //!
 //! Runs `examples/trace_probe.rs` twice under `apitrace trace --api egl` and compares
 //! `apitrace dump` from its first create to its final `glFinish`, without the calls glcmd makes
@@ -65,8 +66,23 @@ fn replayed_calls_equal_direct_calls_in_apitrace() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let direct = trace(&probe, &["--direct"], &dir, "direct");
-    let replayed = trace(&probe, &[], &dir, "glcmd");
+    let mut replayed = trace(&probe, &[], &dir, "glcmd");
     assert!(direct.len() > 20, "{direct:#?}");
+    // The one kind of call glcmd adds: a deferred delete makes the GL delete's effects on the
+    // context at its place (`runtime/delete_effects.rs`), which the direct program's delete
+    // makes inside the driver. The textures are attached to the bound framebuffer, so they are
+    // detached there: after the clear, before the pop that follows the delete in its list.
+    let effects = [
+        "glFramebufferTexture(target = GL_DRAW_FRAMEBUFFER, attachment = GL_COLOR_ATTACHMENT0, texture = 0, level = 0)",
+        "glFramebufferTexture(target = GL_DRAW_FRAMEBUFFER, attachment = GL_COLOR_ATTACHMENT1, texture = 0, level = 0)",
+    ];
+    let at = replayed.iter().position(|l| l == effects[0]).expect("the delete's detaches at its place");
+    assert_eq!(replayed[at..at + 2], effects, "{replayed:#?}");
+    assert!(
+        replayed[at - 1].starts_with("glClearBufferfv") && replayed[at + 2] == "glPopDebugGroup()",
+        "{replayed:#?}"
+    );
+    replayed.drain(at..at + 2);
     assert_eq!(replayed, direct, "glcmd sent the driver a different call stream");
     // The arrays made it: draw buffers, border colour, the matrix and the 1 KiB upload.
     let all = direct.join("\n");

@@ -36,6 +36,12 @@ pub struct Shadow {
     /// ARB_indirect_parameters, ...), one bit per `Target::slot`: a bind to one is refused by
     /// the GL, so the shadow never records it.
     pub(super) unsupported: u8,
+    /// Whether the context has the query targets of ARB_pipeline_statistics_query and of
+    /// ARB_transform_feedback_overflow_query (core in GL 4.6): a deferred query delete asks
+    /// which query is active on each target the context has (`delete_effects.rs`), and asking
+    /// one it lacks would raise an error.
+    pub(crate) statistics_queries: bool,
+    pub(crate) overflow_queries: bool,
     /// Storage sizes of buffers, as the GL reported them (`GL_BUFFER_SIZE`). Every call that may
     /// change a buffer's storage clears it, so a size is never older than the storage.
     pub(super) sizes: HashMap<u32, u64>,
@@ -69,7 +75,7 @@ impl Shadow {
         let streams = get(gl::MAX_VERTEX_STREAMS);
         let stride = get(gl::MAX_VERTEX_ATTRIB_STRIDE);
         let core = get(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0;
-        let unsupported = unsupported_targets(gl_fns);
+        let (unsupported, [statistics_queries, overflow_queries]) = unsupported_targets(gl_fns);
         let mut vaos = HashMap::new();
         vaos.insert(0, Vao::new());
         let mut shadow = Shadow {
@@ -85,6 +91,8 @@ impl Shadow {
             max_stride: if stride > 0 { stride } else { 2048 },
             core,
             unsupported,
+            statistics_queries,
+            overflow_queries,
             sizes: HashMap::new(),
             draw_cache: None,
         };
@@ -117,8 +125,9 @@ impl Shadow {
 
 /// The context targets (as `Target::slot` bits) this context lacks, from its version and
 /// extensions: a bind to one raises `GL_INVALID_ENUM` and changes nothing. (Asked this way, not
-/// by provoking errors, so an adopted context's pending errors stay the application's.)
-fn unsupported_targets(gl_fns: &Gl) -> u8 {
+/// by provoking errors, so an adopted context's pending errors stay the application's.) With
+/// them, whether it has the pipeline-statistics and the transform-feedback-overflow queries.
+fn unsupported_targets(gl_fns: &Gl) -> (u8, [bool; 2]) {
     let (mut major, mut minor, mut count) = (0, 0, 0);
     // SAFETY: single-integer queries.
     unsafe {
@@ -141,5 +150,8 @@ fn unsupported_targets(gl_fns: &Gl) -> u8 {
         (Target::Query, (4, 4), "GL_ARB_query_buffer_object"),
         (Target::Parameter, (4, 6), "GL_ARB_indirect_parameters"),
     ];
-    needs.iter().filter(|(_, v, ext)| version < *v && !has(ext)).fold(0, |bits, (t, _, _)| bits | 1 << t.slot())
+    let bits =
+        needs.iter().filter(|(_, v, ext)| version < *v && !has(ext)).fold(0, |bits, (t, _, _)| bits | 1 << t.slot());
+    let queries = ["GL_ARB_pipeline_statistics_query", "GL_ARB_transform_feedback_overflow_query"];
+    (bits, queries.map(|ext| version >= (4, 6) || has(ext)))
 }

@@ -20354,7 +20354,10 @@ unsafe fn exec_bind_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizeiptr = c.size;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
+    if let Err(why) = r
+        .shadow()
+        .check_bind_buffer_range(raw, a0, a2, a3 as i64, a4 as i64)
+    {
         r.refuse(p, why);
         return;
     }
@@ -28877,7 +28880,10 @@ unsafe fn exec_transform_feedback_buffer_range(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = crate::shadow::check_ranges(&[a3 as i64, a4 as i64]) {
+    if let Err(why) = r
+        .shadow()
+        .check_feedback_buffer_range(raw, a0, a3 as i64, a4 as i64)
+    {
         r.refuse(p, why);
         return;
     }

@@ -565,3 +565,133 @@ fn earlier_arguments_raise_the_gls_error_before_glcmds_checks() {
     let (enum_, value) = (gl::INVALID_ENUM, gl::INVALID_VALUE);
     assert_eq!(errors, [value, enum_, gl::INVALID_OPERATION, value, enum_, enum_]);
 }
+
+/// `glBindBufferRange` with a range glcmd refuses (a negative offset or size, or a sum that
+/// overflows) raises the error of the GL's earlier checks, in Mesa 22's order: the buffer's name
+/// (one never generated: `GL_INVALID_OPERATION`), a size of 0 or less, the target, the index and
+/// the alignment of the offset (`runtime/shadow/bind_ranges.rs`).
+#[test]
+fn earlier_bind_buffer_range_checks_come_before_glcmds_range_check() {
+    let d = Direct::new();
+    let device = device();
+    let mut direct_buffer = 0;
+    unsafe { (d.gl.CreateBuffers)(1, &mut direct_buffer) };
+    let buffer = device.create_buffer().unwrap();
+    let (b, db) = (buffer, direct_buffer);
+    let (ubo, array) = (gl::UNIFORM_BUFFER, gl::ARRAY_BUFFER);
+    let cases: [ErrorCase; 7] = [
+        (
+            "glBindBufferRange(never generated, offset -256)",
+            &|g| unsafe { (g.BindBufferRange)(ubo, 0, 999_999, -256, 16) },
+            &|l| l.bind_buffer_range(ubo, 0, 999_999, -256, 16),
+        ),
+        (
+            "glBindBufferRange(never generated, size -1, GL_ARRAY_BUFFER)",
+            &|g| unsafe { (g.BindBufferRange)(array, 0, 999_999, 0, -1) },
+            &|l| l.bind_buffer_range(array, 0, 999_999, 0, -1),
+        ),
+        (
+            "glBindBufferRange(GL_ARRAY_BUFFER, offset -256)",
+            &|g| unsafe { (g.BindBufferRange)(array, 0, db, -256, 16) },
+            &|l| l.bind_buffer_range(array, 0, b, -256, 16),
+        ),
+        (
+            "glBindBufferRange(GL_ARRAY_BUFFER, size -16)",
+            &|g| unsafe { (g.BindBufferRange)(array, 0, db, 0, -16) },
+            &|l| l.bind_buffer_range(array, 0, b, 0, -16),
+        ),
+        (
+            "glBindBufferRange(GL_ATOMIC_COUNTER_BUFFER, index 1000000, offset -4)",
+            &|g| unsafe { (g.BindBufferRange)(gl::ATOMIC_COUNTER_BUFFER, 1_000_000, db, -4, 4) },
+            &|l| l.bind_buffer_range(gl::ATOMIC_COUNTER_BUFFER, 1_000_000, b, -4, 4),
+        ),
+        (
+            "glBindBufferRange(GL_UNIFORM_BUFFER, offset -1)",
+            &|g| unsafe { (g.BindBufferRange)(ubo, 0, db, -1, 16) },
+            &|l| l.bind_buffer_range(ubo, 0, b, -1, 16),
+        ),
+        (
+            "glBindBufferRange(GL_SHADER_STORAGE_BUFFER, offset 2^63 - 1)",
+            &|g| unsafe { (g.BindBufferRange)(gl::SHADER_STORAGE_BUFFER, 0, db, i64::MAX as isize, 16) },
+            &|l| l.bind_buffer_range(gl::SHADER_STORAGE_BUFFER, 0, b, i64::MAX as isize, 16),
+        ),
+    ];
+    let mut errors = Vec::new();
+    for (what, direct_call, record) in cases {
+        let direct = direct_error(&d, direct_call);
+        assert_same(what, through_glcmd(&device, record), direct);
+        errors.push(direct);
+    }
+    let (op, enum_, value) = (gl::INVALID_OPERATION, gl::INVALID_ENUM, gl::INVALID_VALUE);
+    assert_eq!(errors, [op, op, enum_, value, value, value, value]);
+    // Buffer 0 unbinds: the offset and size are ignored, so glcmd leaves the call to the GL,
+    // which refuses a misaligned offset even there and takes an aligned negative one.
+    for offset in [-1isize, -256] {
+        let direct = direct_error(&d, |g| unsafe { (g.BindBufferRange)(ubo, 0, 0, offset, -8) });
+        let got = through_glcmd(&device, |l| l.bind_buffer_range(ubo, 0, 0, offset, -8));
+        assert_eq!(got, (direct, false), "glBindBufferRange(buffer 0, offset {offset})");
+    }
+}
+
+/// Transform feedback active on the bound (or named) object: the GL refuses a change of its
+/// buffer ranges with `GL_INVALID_OPERATION` before it looks at the range, so a range glcmd
+/// refuses raises that error too (`glBindBufferRange` and `glTransformFeedbackBufferRange`).
+#[test]
+fn earlier_active_transform_feedback_comes_before_glcmds_range_check() {
+    const VS: &str = "#version 450 core\nout float x;\nvoid main() { x = 1.0; gl_Position = vec4(0.0); }\n";
+    /// Binds transform feedback object `xfb`, makes it active with a program writing `x` into
+    /// a buffer of its own, and returns the object.
+    fn begin(g: &glcmd::Gl) -> u32 {
+        let src = std::ffi::CString::new(VS).unwrap();
+        let varying = c"x";
+        unsafe {
+            let (program, shader) = ((g.CreateProgram)(), (g.CreateShader)(gl::VERTEX_SHADER));
+            (g.ShaderSource)(shader, 1, &src.as_ptr(), std::ptr::null());
+            (g.CompileShader)(shader);
+            (g.AttachShader)(program, shader);
+            (g.TransformFeedbackVaryings)(program, 1, &varying.as_ptr(), gl::INTERLEAVED_ATTRIBS);
+            (g.LinkProgram)(program);
+            (g.UseProgram)(program);
+            let (mut xfb, mut buffer) = (0, 0);
+            (g.CreateTransformFeedbacks)(1, &mut xfb);
+            (g.CreateBuffers)(1, &mut buffer);
+            (g.NamedBufferStorage)(buffer, 64, std::ptr::null(), 0);
+            (g.BindTransformFeedback)(gl::TRANSFORM_FEEDBACK, xfb);
+            (g.BindBufferBase)(gl::TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+            (g.BeginTransformFeedback)(gl::POINTS);
+            xfb
+        }
+    }
+    let d = Direct::new();
+    let direct_xfb = begin(&d.gl);
+    let mut direct_buffer = 0;
+    unsafe { (d.gl.CreateBuffers)(1, &mut direct_buffer) };
+    assert_eq!(d.error(), gl::NO_ERROR, "transform feedback began directly");
+    let device = device();
+    let xfb = device.with_gl(begin).unwrap();
+    let buffer = device.create_buffer().unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR, "transform feedback began through glcmd");
+    let (b, db, tf) = (buffer, direct_buffer, gl::TRANSFORM_FEEDBACK_BUFFER);
+    let cases: [ErrorCase; 3] = [
+        (
+            "glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, active, offset -4)",
+            &|g| unsafe { (g.BindBufferRange)(tf, 1, db, -4, 16) },
+            &|l| l.bind_buffer_range(tf, 1, b, -4, 16),
+        ),
+        (
+            "glTransformFeedbackBufferRange(active, offset -4)",
+            &|g| unsafe { (g.TransformFeedbackBufferRange)(direct_xfb, 1, db, -4, 16) },
+            &|l| l.transform_feedback_buffer_range(xfb, 1, b, -4, 16),
+        ),
+        (
+            "glTransformFeedbackBufferRange(active, offset 4, size 2^63 - 4)",
+            &|g| unsafe { (g.TransformFeedbackBufferRange)(direct_xfb, 1, db, 4, i64::MAX as isize - 3) },
+            &|l| l.transform_feedback_buffer_range(xfb, 1, b, 4, i64::MAX as isize - 3),
+        ),
+    ];
+    for (what, direct_call, record) in cases {
+        let direct = direct_error(&d, direct_call);
+        assert_same(what, through_glcmd(&device, record), direct);
+        assert_eq!(direct, gl::INVALID_OPERATION, "{what}");
+    }
+}

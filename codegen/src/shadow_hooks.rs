@@ -202,9 +202,30 @@ pub fn earlier_enums(f: &Function) -> Vec<(&'static str, &'static [&'static str]
             vec![("target", BUFFER_TARGETS)]
         }
         "glCopyBufferSubData" => vec![("readTarget", BUFFER_TARGETS), ("writeTarget", BUFFER_TARGETS)],
-        // Not glBindBufferRange and glBindBufferBase: Mesa looks their buffer up first.
+        // Not glBindBufferRange and glBindBufferBase: Mesa looks their buffer up first
+        // (`IndexedRange`, runtime/shadow/bind_ranges.rs).
         "glBindBuffersRange" | "glBindBuffersBase" => vec![("target", INDEXED_BUFFER_TARGETS)],
         _ => Vec::new(),
+    }
+}
+
+/// Indexed buffer bindings whose range glcmd refuses only after the GL's earlier checks, which
+/// need state (the buffer's name, an active transform feedback: `runtime/shadow/bind_ranges.rs`):
+/// their `check_ranges` is `Shadow::check_bind_buffer_range` or `check_feedback_buffer_range`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexedRange {
+    /// `glBindBufferRange(target, index, buffer, offset, size)`.
+    Bind,
+    /// `glTransformFeedbackBufferRange(xfb, index, buffer, offset, size)`.
+    Feedback,
+}
+
+/// The [`IndexedRange`] of `f`, if it is one.
+pub fn indexed_range(f: &Function) -> Option<IndexedRange> {
+    match f.name.as_str() {
+        "glBindBufferRange" | "glBindBufferRangeEXT" | "glBindBufferRangeNV" => Some(IndexedRange::Bind),
+        "glTransformFeedbackBufferRange" => Some(IndexedRange::Feedback),
+        _ => None,
     }
 }
 

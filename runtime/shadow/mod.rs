@@ -69,10 +69,13 @@
 //!   buffer, query-result and flush calls name, inside that storage (or mapping);
 //! * [`audit`]: the shadow compared with the GL's own bindings, for tests and bug reports;
 //! * [`refusal`]: why a command was not passed to the GL;
+//! * [`bind_ranges`]: the range of an indexed buffer binding, refused after the GL's earlier
+//!   checks (the buffer's name, the size, the target, an active transform feedback);
 //! * [`guards`]: stateless checks of arguments drivers mishandle (ranges that wrap, NaN,
 //!   `first + count`, texture levels, pinned memory).
 
 mod audit;
+mod bind_ranges;
 mod binds;
 mod checks;
 mod guards;

@@ -1108,8 +1108,18 @@ fn pack_check(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<
 fn argument_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
     let mut checks = Vec::new();
     let ranges: Vec<proc_macro2::Ident> = f.params.iter().filter(|p| is_range(p)).map(|p| arg(&p.name)).collect();
-    if !ranges.is_empty() {
-        checks.push(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*])));
+    // An indexed binding's range is refused after the GL's earlier checks, which need state.
+    match shadow_hooks::indexed_range(f) {
+        Some(shadow_hooks::IndexedRange::Bind) => {
+            let (t, b, o, s) = (arg("target"), arg("buffer"), arg("offset"), arg("size"));
+            checks.push(quote!(r.shadow().check_bind_buffer_range(raw, #t, #b, #o as i64, #s as i64)));
+        }
+        Some(shadow_hooks::IndexedRange::Feedback) => {
+            let (x, o, s) = (arg("xfb"), arg("offset"), arg("size"));
+            checks.push(quote!(r.shadow().check_feedback_buffer_range(raw, #x, #o as i64, #s as i64)));
+        }
+        None if !ranges.is_empty() => checks.push(quote!(crate::shadow::check_ranges(&[#(#ranges as i64),*]))),
+        None => {}
     }
     for range in shadow_hooks::storage_ranges(f) {
         let (buffer, offset) = (arg(range.buffer), arg(range.offset));

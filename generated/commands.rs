@@ -27472,10 +27472,11 @@ unsafe fn exec_sampler_parameterf(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
-        r.refuse(p, why);
-        return;
-    }
+    let a2 = match r.float_parameter(p, crate::replay::ParamOf::Sampler(a0), a1, &[a2]) {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => v[0],
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.SamplerParameterf)(a0, a1, a2);
     }
@@ -27494,21 +27495,30 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = crate::shadow::check_not_nan_slice(
-        unsafe {
-            std::slice::from_raw_parts(
-                a2 as *const f32,
-                match pname::count_samplerparameterf(a1) {
-                    Some(Count::Fixed(n)) => n as usize,
-                    _ => 0,
-                },
-            )
-        },
-        "param",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
+    let float_substitute: [f32; 4];
+    let a2 = match r
+        .float_parameter(
+            p,
+            crate::replay::ParamOf::Sampler(a0),
+            a1,
+            unsafe {
+                std::slice::from_raw_parts(
+                    a2 as *const f32,
+                    match pname::count_samplerparameterf(a1) {
+                        Some(Count::Fixed(n)) => n as usize,
+                        _ => 0,
+                    },
+                )
+            },
+        )
+    {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => {
+            float_substitute = v;
+            float_substitute.as_ptr() as *const types::GLfloat
+        }
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.SamplerParameterfv)(a0, a1, a2);
     }
@@ -28111,10 +28121,11 @@ unsafe fn exec_tex_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
-        r.refuse(p, why);
-        return;
-    }
+    let a2 = match r.float_parameter(p, crate::replay::ParamOf::Bound(a0), a1, &[a2]) {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => v[0],
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.TexParameterf)(a0, a1, a2);
     }
@@ -28129,21 +28140,30 @@ unsafe fn exec_tex_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.params) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan_slice(
-        unsafe {
-            std::slice::from_raw_parts(
-                a2 as *const f32,
-                match pname::count_textureparametername(a1) {
-                    Some(Count::Fixed(n)) => n as usize,
-                    _ => 0,
-                },
-            )
-        },
-        "params",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
+    let float_substitute: [f32; 4];
+    let a2 = match r
+        .float_parameter(
+            p,
+            crate::replay::ParamOf::Bound(a0),
+            a1,
+            unsafe {
+                std::slice::from_raw_parts(
+                    a2 as *const f32,
+                    match pname::count_textureparametername(a1) {
+                        Some(Count::Fixed(n)) => n as usize,
+                        _ => 0,
+                    },
+                )
+            },
+        )
+    {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => {
+            float_substitute = v;
+            float_substitute.as_ptr() as *const types::GLfloat
+        }
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.TexParameterfv)(a0, a1, a2);
     }
@@ -28503,10 +28523,11 @@ unsafe fn exec_texture_parameterf(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = crate::shadow::check_not_nan(&[a2 as f64], "param") {
-        r.refuse(p, why);
-        return;
-    }
+    let a2 = match r.float_parameter(p, crate::replay::ParamOf::Texture(a0), a1, &[a2]) {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => v[0],
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.TextureParameterf)(a0, a1, a2);
     }
@@ -28525,21 +28546,30 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
-    if let Err(why) = crate::shadow::check_not_nan_slice(
-        unsafe {
-            std::slice::from_raw_parts(
-                a2 as *const f32,
-                match pname::count_textureparametername(a1) {
-                    Some(Count::Fixed(n)) => n as usize,
-                    _ => 0,
-                },
-            )
-        },
-        "param",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
+    let float_substitute: [f32; 4];
+    let a2 = match r
+        .float_parameter(
+            p,
+            crate::replay::ParamOf::Texture(a0),
+            a1,
+            unsafe {
+                std::slice::from_raw_parts(
+                    a2 as *const f32,
+                    match pname::count_textureparametername(a1) {
+                        Some(Count::Fixed(n)) => n as usize,
+                        _ => 0,
+                    },
+                )
+            },
+        )
+    {
+        crate::replay::FloatParameter::Call => a2,
+        crate::replay::FloatParameter::Substitute(v) => {
+            float_substitute = v;
+            float_substitute.as_ptr() as *const types::GLfloat
+        }
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.TextureParameterfv)(a0, a1, a2);
     }

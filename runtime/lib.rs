@@ -146,6 +146,7 @@ pub mod dump;
 mod error;
 #[cfg(test)]
 mod error_messages;
+mod float_params;
 mod frame;
 #[doc(hidden)]
 pub mod generated;

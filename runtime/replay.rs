@@ -37,6 +37,7 @@
 use std::collections::HashMap;
 use std::ffi::c_char;
 
+pub use crate::float_params::{FloatParameter, ParamOf};
 use crate::generated::{enums as gl, types::*, Gl, EXECUTE, SLOTS};
 use crate::list::CommandList;
 use crate::shadow::{Refusal, Shadow, Target};
@@ -351,6 +352,29 @@ impl<'a> Replayer<'a> {
             deleted_by: None,
             breadcrumbs: Vec::new(),
         });
+    }
+
+    /// Before a float texture or sampler parameter call (`glTexParameterf{,v}`,
+    /// `glTextureParameterf{,v}`, `glSamplerParameterf{,v}`) with `values`: what to call the GL
+    /// with, when a value is NaN (`float_params.rs`); a refusal is reported here.
+    #[inline]
+    pub fn float_parameter(&mut self, p: *const u64, of: ParamOf, pname: GLenum, values: &[f32]) -> FloatParameter {
+        if !values.iter().any(|v| v.is_nan()) {
+            return FloatParameter::Call;
+        }
+        self.float_parameter_nan(p, of, pname, values)
+    }
+
+    #[cold]
+    fn float_parameter_nan(&mut self, p: *const u64, of: ParamOf, pname: GLenum, values: &[f32]) -> FloatParameter {
+        let raised = &mut self.state.raised;
+        match crate::float_params::with_nan(self.raw, self.gl, raised, of, pname, values) {
+            Ok(answer) => answer,
+            Err(why) => {
+                self.refuse(p, why);
+                FloatParameter::Done
+            }
+        }
     }
 
     /// For delete packets: true when the GL call must wait for the end of the frame, in which

@@ -728,9 +728,11 @@ fn fuzz_regression_bindings_past_two_to_the_32_are_refused() {
 
 /// Fuzz seed 11 on the GPU machine, iteration 4098: `glSamplerParameterf(s,
 /// GL_TEXTURE_MAX_ANISOTROPY, NaN)`. NaN passes the driver's `< 1.0` check, and NVIDIA's driver
-/// crashed at the next draw with that sampler. The render thread refuses a NaN in every function
-/// that sets range-checked float state (scalars and `fv` arrays), for lists and captures alike;
-/// data (uniforms, clear values) keeps its NaNs. Iteration 295 of the same round, a buffer left
+/// crashed at the next draw with that sampler. No NaN of range-checked float state reaches the
+/// driver (scalars and `fv` arrays), for lists and captures alike: a texture or sampler
+/// parameter answers as the GL answers NaN with a value that is none (the anisotropy is clamped
+/// to the maximum, `runtime/float_params.rs`) or is refused (a LOD), every other such function
+/// refuses it; data (uniforms, clear values, border colours) keeps its NaNs. Iteration 295 of the same round, a buffer left
 /// without storage and then drawn from, is why `glcmd-replay` asks for robust buffer access.
 #[test]
 fn fuzz_regression_nan_state_values_are_refused() {
@@ -756,9 +758,10 @@ fn fuzz_regression_nan_state_values_are_refused() {
         device.submit(list).unwrap();
         handle.wait(Duration::from_secs(30)).unwrap();
         let skipped: Vec<_> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Skipped).collect();
-        assert_eq!(skipped.len(), 8, "{skipped:#?}");
+        // Not the anisotropy (clamped to the maximum, as the GL clamps NaN) nor the border colour.
+        assert_eq!(skipped.len(), 6, "{skipped:#?}");
         assert!(skipped.iter().all(|r| r.message.contains("is NaN")), "{skipped:#?}");
-        assert!(skipped[1].message.contains("`param`"), "{}", skipped[1].message);
+        assert!(skipped[0].message.contains("`param`"), "{}", skipped[0].message);
         // NaN is an invalid value (issue 19: INVALID_VALUE, not INVALID_OPERATION).
         assert_eq!(device.get_error().unwrap(), gl::INVALID_VALUE);
         assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
@@ -771,7 +774,7 @@ fn fuzz_regression_nan_state_values_are_refused() {
         let c = capture::Capture::open(&path).unwrap();
         let replayer = glcmd_replay_device();
         let summary = capture::replay(&c, &replayer, &ReplayOptions::default(), &mut |_| {}).unwrap();
-        assert_eq!(summary.skipped, 8);
+        assert_eq!(summary.skipped, 6);
     });
 }
 

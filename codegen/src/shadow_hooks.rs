@@ -337,8 +337,9 @@ pub fn class_variant(class: &str) -> Option<&'static str> {
 /// parameters, point, line and polygon-offset state, depth ranges, float viewports, sample
 /// shading and coverage, patch defaults. NVIDIA's driver accepted a NaN
 /// `GL_TEXTURE_MAX_ANISOTROPY` and crashed at the next draw (found by the capture fuzzer), so
-/// the render thread refuses a NaN in any of them, in scalars and in the arrays of the `fv`
-/// forms. Uniforms, vertex attributes and clear values are data, where NaN is legal, and are
+/// no NaN of them reaches the driver, in scalars and in the arrays of the `fv` forms: the render
+/// thread refuses it, except in the texture and sampler parameters of [`float_parameter`],
+/// which answer NaN as the GL does with a value that is none where the GL makes one of it. Uniforms, vertex attributes and clear values are data, where NaN is legal, and are
 /// not checked.
 pub fn refuses_nan(f: &Function) -> bool {
     const PREFIXES: &[&str] = &[
@@ -357,6 +358,18 @@ pub fn refuses_nan(f: &Function) -> bool {
         &["glPointSize", "glLineWidth", "glMinSampleShading", "glMinSampleShadingARB", "glSampleCoverage"];
     let n = f.name.as_str();
     NAMES.contains(&n) || PREFIXES.iter().any(|p| n.starts_with(p))
+}
+
+/// The float texture and sampler parameter functions whose NaN is answered as the GL answers it
+/// (`runtime/float_params.rs`: a substitute the GL treats as it treats NaN, or glcmd's refusal
+/// after the GL's own checks), with the argument naming their object and its `ParamOf` variant.
+pub fn float_parameter(f: &Function) -> Option<(&'static str, &'static str)> {
+    match f.name.as_str() {
+        "glTexParameterf" | "glTexParameterfv" => Some(("target", "Bound")),
+        "glTextureParameterf" | "glTextureParameterfv" => Some(("texture", "Texture")),
+        "glSamplerParameterf" | "glSamplerParameterfv" => Some(("sampler", "Sampler")),
+        _ => None,
+    }
 }
 
 /// Recorded functions that (re)link a program: the program interface cache (`runtime/

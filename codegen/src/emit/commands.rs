@@ -1037,7 +1037,8 @@ fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Id
     checks.extend(hook_checks);
     updates.extend(hook_updates);
     let checks = checks.into_iter().map(refuse);
-    (quote!(#(#checks)* #pack), quote!(#(#updates)*))
+    let float_parameter = float_parameter(f, arg);
+    (quote!(#(#checks)* #pack #float_parameter), quote!(#(#updates)*))
 }
 
 /// A pixel read into the pack buffer (`*_to_buffer`): the bytes it writes must fit the buffer
@@ -1141,7 +1142,8 @@ fn argument_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Ve
         let mapped = range.mapped;
         checks.push(quote!(r.shadow().check_storage(raw, #of, #offset as i64, #len, #mapped)));
     }
-    if shadow_hooks::refuses_nan(f) {
+    // A float texture or sampler parameter answers NaN as the GL does (`float_parameter`).
+    if shadow_hooks::refuses_nan(f) && shadow_hooks::float_parameter(f).is_none() {
         checks.extend(nan_checks(f, arg));
     }
     if shadow_hooks::first_count(f) {
@@ -1161,15 +1163,28 @@ fn argument_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Ve
 /// The NaN checks of a function whose float arguments set range-checked state: its float
 /// scalars, and its float arrays whose length the packet implies.
 fn nan_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
+    float_values(f, arg)
+        .into_iter()
+        .map(|(name, values, array)| {
+            if array {
+                quote!(crate::shadow::check_not_nan_slice(#values, #name))
+            } else {
+                quote!(crate::shadow::check_not_nan(&[#values as f64], #name))
+            }
+        })
+        .collect()
+}
+
+/// The float arguments of `f` that set state: (name, the value or a slice of the array's values
+/// whose length the packet implies, whether it is an array).
+fn float_values(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<(String, TokenStream, bool)> {
     let float = |t: &str| matches!(t, "GLfloat" | "GLdouble" | "GLclampf" | "GLclampd");
-    let mut checks = Vec::new();
+    let mut values = Vec::new();
     for p in &f.params {
         let a = arg(&p.name);
-        let name = p.name.as_str();
+        let name = p.name.clone();
         match &p.role {
-            Role::Value if float(&p.ty.base) && !p.ty.is_pointer() => {
-                checks.push(quote!(crate::shadow::check_not_nan(&[#a as f64], #name)));
-            }
+            Role::Value if float(&p.ty.base) && !p.ty.is_pointer() => values.push((name, quote!(#a), false)),
             // The array lies in the parameter buffer; its length is the pname's count (an
             // unknown pname was padded at record time and is left to the GL), or the count
             // argument times the components per element.
@@ -1188,16 +1203,47 @@ fn nan_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<Tok
                     _ => continue,
                 };
                 let elem = if p.ty.pointee().base == "GLdouble" { quote!(f64) } else { quote!(f32) };
-                checks.push(quote! {
+                let slice = quote! {
                     // SAFETY: the recording method copied `len` elements to this offset (the
                     // count came from the same table), and a capture's loader checked it.
-                    crate::shadow::check_not_nan_slice(unsafe { std::slice::from_raw_parts(#a as *const #elem, #len) }, #name)
-                });
+                    unsafe { std::slice::from_raw_parts(#a as *const #elem, #len) }
+                };
+                values.push((name, slice, true));
             }
             _ => {}
         }
     }
-    checks
+    values
+}
+
+/// A float texture or sampler parameter (`shadow_hooks::float_parameter`): its value is what
+/// `Replayer::float_parameter` says (the recorded one, a substitute for NaN, or none: the call
+/// is done), bound again under the argument's name before the GL call.
+fn float_parameter(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
+    let (object, variant) = shadow_hooks::float_parameter(f)?;
+    let (of, variant, pname) = (arg(object), format_ident!("{}", variant), arg("pname"));
+    let (name, values, array) = float_values(f, arg).into_iter().next()?;
+    let a = arg(&name);
+    let (values, substituted) = if array {
+        (
+            quote!(#values),
+            quote!({
+                float_substitute = v;
+                float_substitute.as_ptr() as *const types::GLfloat
+            }),
+        )
+    } else {
+        (quote!(&[#values]), quote!(v[0]))
+    };
+    let holder = if array { quote!(let float_substitute: [f32; 4];) } else { quote!() };
+    Some(quote! {
+        #holder
+        let #a = match r.float_parameter(p, crate::replay::ParamOf::#variant(#of), #pname, #values) {
+            crate::replay::FloatParameter::Call => #a,
+            crate::replay::FloatParameter::Substitute(v) => #substituted,
+            crate::replay::FloatParameter::Done => return,
+        };
+    })
 }
 
 /// Object names: each must exist (the first one, the object operated on, cannot be 0).

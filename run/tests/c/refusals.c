@@ -172,6 +172,36 @@ static void indirect_order(void) {
     glDeleteVertexArrays(1, &vao);
 }
 
+/* glBindBufferRange's range after Mesa's earlier checks (the name, the size, the target), buffer 0
+ * left to the GL; NaN in texture and sampler parameters answered as the GL answers it. */
+static void ranges_and_nan(void) {
+    GLuint buffer, sampler;
+    GLfloat anisotropy = 0, max = 0;
+    glBindBufferRange(GL_UNIFORM_BUFFER, 0, 4242, -256, 16);
+    E("glBindBufferRange(4242, offset -256)");
+    glCreateBuffers(1, &buffer);
+    glBindBufferRange(GL_ARRAY_BUFFER, 0, buffer, -256, 16);
+    E("glBindBufferRange(GL_ARRAY_BUFFER, offset -256)");
+    glBindBufferRange(GL_ARRAY_BUFFER, 0, buffer, 0, -16);
+    E("glBindBufferRange(GL_ARRAY_BUFFER, size -16)");
+    glBindBufferRange(GL_UNIFORM_BUFFER, 0, 0, -256, -8);
+    E("glBindBufferRange(buffer 0, offset -256)");
+    glTexParameterf(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_MIN_LOD, NAN);
+    E("glTexParameterf(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_MIN_LOD, NaN)");
+    glTexParameterf(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, NAN);
+    E("glTexParameterf(GL_TEXTURE_MIN_FILTER, NaN)");
+    glTexParameterf(GL_TEXTURE_2D, GL_TEXTURE_MAX_ANISOTROPY, NAN);
+    glGetTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_MAX_ANISOTROPY, &anisotropy);
+    glGetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY, &max);
+    printf("anisotropy_is_max=%d ", anisotropy == max);
+    E("glTexParameterf(GL_TEXTURE_MAX_ANISOTROPY, NaN)");
+    glCreateSamplers(1, &sampler);
+    glSamplerParameterf(sampler, GL_TEXTURE_WRAP_S, NAN);
+    E("glSamplerParameterf(GL_TEXTURE_WRAP_S, NaN)");
+    glDeleteSamplers(1, &sampler);
+    glDeleteBuffers(1, &buffer);
+}
+
 int main(void) {
     make_egl_context();
     while (glGetError() != GL_NO_ERROR) {
@@ -179,6 +209,7 @@ int main(void) {
     returns();
     order();
     indirect_order();
+    ranges_and_nan();
     printf("done=1\n");
     return 0;
 }

@@ -25729,10 +25729,11 @@ unsafe fn exec_point_parameterf(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLfloat = c.param;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan(&[a1 as f64], "param") {
-        r.refuse(p, why);
-        return;
-    }
+    let a1 = match r.float_parameter(p, crate::replay::ParamOf::Point, a0, &[a1]) {
+        crate::replay::FloatParameter::Call => a1,
+        crate::replay::FloatParameter::Substitute(v) => v[0],
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.PointParameterf)(a0, a1);
     }
@@ -25746,21 +25747,30 @@ unsafe fn exec_point_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const types::GLfloat = r.param::<u8>(c.params) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = crate::shadow::check_not_nan_slice(
-        unsafe {
-            std::slice::from_raw_parts(
-                a1 as *const f32,
-                match pname::count_pointparameternamearb(a0) {
-                    Some(Count::Fixed(n)) => n as usize,
-                    _ => 0,
-                },
-            )
-        },
-        "params",
-    ) {
-        r.refuse(p, why);
-        return;
-    }
+    let float_substitute: [f32; 4];
+    let a1 = match r
+        .float_parameter(
+            p,
+            crate::replay::ParamOf::Point,
+            a0,
+            unsafe {
+                std::slice::from_raw_parts(
+                    a1 as *const f32,
+                    match pname::count_pointparameternamearb(a0) {
+                        Some(Count::Fixed(n)) => n as usize,
+                        _ => 0,
+                    },
+                )
+            },
+        )
+    {
+        crate::replay::FloatParameter::Call => a1,
+        crate::replay::FloatParameter::Substitute(v) => {
+            float_substitute = v;
+            float_substitute.as_ptr() as *const types::GLfloat
+        }
+        crate::replay::FloatParameter::Done => return,
+    };
     unsafe {
         (gl.PointParameterfv)(a0, a1);
     }

@@ -1,5 +1,6 @@
-//! NaN in a float texture or sampler parameter (`glTexParameterf{,v}`, `glTextureParameterf{,v}`,
-//! `glSamplerParameterf{,v}`), answered as the GL answers it (issue 34, item 4).
+//! NaN in a float texture, sampler or point parameter (`glTexParameterf{,v}`,
+//! `glTextureParameterf{,v}`, `glSamplerParameterf{,v}`, `glPointParameterf{,v}`), answered as
+//! the GL answers it (issue 34, item 4).
 //!
 //! glcmd must not hand a driver NaN for state it range-checks: the comparisons pass (`NaN < 1.0`
 //! is false) and the NaN stays in the state (NVIDIA's driver crashed at the next draw after a NaN
@@ -26,6 +27,10 @@
 //!   glcmd refuses the call with its `GL_INVALID_VALUE` (GL 4.6 §2.3.4.1 leaves NaN unspecified;
 //!   Mesa would store it).
 //!
+//! A point parameter has no object and one check before its value: the pname. One the GL does
+//! not know is its `GL_INVALID_ENUM`; for every other, glcmd refuses the NaN (the GL's checks
+//! of the value raise `GL_INVALID_VALUE` or nothing, and Mesa would keep a NaN size).
+//!
 //! The errors pending before are kept for the program, in their order (moved to `raised`, as
 //! `delete_effects.rs` does), and the question's own errors are glcmd's and dropped. Only a
 //! call with NaN takes this path; any other reaches the GL untouched.
@@ -42,6 +47,8 @@ pub enum ParamOf {
     Texture(GLuint),
     /// A sampler by name (`glSamplerParameterf{,v}`).
     Sampler(GLuint),
+    /// The context's point parameters (`glPointParameterf{,v}`).
+    Point,
 }
 
 /// What the execute function does with a float parameter call.
@@ -100,6 +107,9 @@ pub(crate) fn with_nan(
         }
         v
     };
+    if let ParamOf::Point = of {
+        return point_parameter(pname);
+    }
     if pname == gl::TEXTURE_BORDER_COLOR {
         return Ok(FloatParameter::Call);
     }
@@ -123,6 +133,7 @@ pub(crate) fn with_nan(
             ParamOf::Bound(target) => (raw.GetTexParameterfv)(target, pname, current.as_mut_ptr()),
             ParamOf::Texture(texture) => (raw.GetTextureParameterfv)(texture, pname, current.as_mut_ptr()),
             ParamOf::Sampler(sampler) => (raw.GetSamplerParameterfv)(sampler, pname, current.as_mut_ptr()),
+            ParamOf::Point => unreachable!("point parameters are answered above"),
         }
     }
     // SAFETY: no arguments.
@@ -142,6 +153,7 @@ pub(crate) fn with_nan(
             (ParamOf::Texture(texture), _) => (gl_fns.TextureParameterfv)(texture, pname, current.as_ptr()),
             (ParamOf::Sampler(sampler), 1) => (gl_fns.SamplerParameterf)(sampler, pname, current[0]),
             (ParamOf::Sampler(sampler), _) => (gl_fns.SamplerParameterfv)(sampler, pname, current.as_ptr()),
+            (ParamOf::Point, _) => unreachable!("point parameters are answered above"),
         }
     }
     // SAFETY: no arguments.
@@ -153,6 +165,24 @@ pub(crate) fn with_nan(
     }
     let argument = if values.len() == 1 { "param" } else { "params" };
     Err(Refusal::NotANumber { argument })
+}
+
+/// `GL_POINT_SIZE_MIN`, `GL_POINT_SIZE_MAX` and `GL_POINT_DISTANCE_ATTENUATION` (Mesa takes
+/// them in a core profile too; not in glcorearb.h).
+const POINT_PNAMES: [GLenum; 5] =
+    [0x8126, 0x8127, 0x8129, gl::POINT_FADE_THRESHOLD_SIZE, gl::POINT_SPRITE_COORD_ORIGIN];
+
+/// NaN in a point parameter: the GL checks the pname first (`GL_INVALID_ENUM`), then the value,
+/// which for every pname it takes is the refusal's `GL_INVALID_VALUE` or none (Mesa keeps a NaN
+/// size or threshold): so glcmd refuses with the error of the first check that fails, and the
+/// GL is not asked.
+fn point_parameter(pname: GLenum) -> Result<FloatParameter, Refusal> {
+    if POINT_PNAMES.contains(&pname) {
+        return Err(Refusal::NotANumber { argument: "params" });
+    }
+    let accepted = "GL_POINT_SIZE_MIN, GL_POINT_SIZE_MAX, GL_POINT_DISTANCE_ATTENUATION, \
+                    GL_POINT_FADE_THRESHOLD_SIZE, GL_POINT_SPRITE_COORD_ORIGIN";
+    Err(Refusal::Earlier { argument: "pname", value: pname as i64, accepted, error: gl::INVALID_ENUM })
 }
 
 /// Moves the GL's pending errors to `raised`, in their order: they are the program's.

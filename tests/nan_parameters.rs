@@ -4,8 +4,9 @@
 //! GL converts NaN to an integer and refuses it), `GL_TEXTURE_MAX_ANISOTROPY` (NaN clamped to the
 //! maximum), the border colour (a colour: NaN kept), the LOD pnames on targets and textures the
 //! GL refuses them for and a pname the GL does not know (the GL's earlier errors), for
-//! `glTexParameterf{,v}`, `glTextureParameterf{,v}` and `glSamplerParameterf{,v}`. Where Mesa
-//! keeps a NaN LOD (the one case glcmd refuses), glcmd's `GL_INVALID_VALUE` is checked apart.
+//! `glTexParameterf{,v}`, `glTextureParameterf{,v}` and `glSamplerParameterf{,v}`, and the point
+//! parameters (an unknown pname is the GL's `GL_INVALID_ENUM`). Where Mesa keeps a NaN LOD or
+//! point size (the cases glcmd refuses), glcmd's `GL_INVALID_VALUE` is checked apart.
 
 mod common;
 
@@ -30,6 +31,8 @@ enum Of {
     Bound(GLenum),
     Tex,
     Sampler,
+    /// The context's state (`glGetFloatv`).
+    Point,
 }
 
 /// A case: its name, the call made directly, the call recorded, and the parameter read back
@@ -71,6 +74,7 @@ fn direct_value(g: &Gl, n: Names, of: Of, pname: GLenum, count: usize) -> Vec<u3
             Of::Bound(target) => (g.GetTexParameterfv)(target, pname, v.as_mut_ptr()),
             Of::Tex => (g.GetTextureParameterfv)(n.tex, pname, v.as_mut_ptr()),
             Of::Sampler => (g.GetSamplerParameterfv)(n.sampler, pname, v.as_mut_ptr()),
+            Of::Point => (g.GetFloatv)(pname, v.as_mut_ptr()),
         }
     }
     v[..count].iter().map(|x| x.to_bits()).collect()
@@ -81,6 +85,7 @@ fn device_value(device: &Device, n: Names, of: Of, pname: GLenum) -> Vec<u32> {
         Of::Bound(target) => device.get_tex_parameterfv(target, pname),
         Of::Tex => device.get_texture_parameterfv(n.tex, pname),
         Of::Sampler => device.get_sampler_parameterfv(n.sampler, pname),
+        Of::Point => device.get_floatv(pname),
     };
     v.unwrap().iter().map(|x| x.to_bits()).collect()
 }
@@ -115,7 +120,7 @@ fn nan_texture_and_sampler_parameters_answer_as_the_gl() {
     let gn = device_names(&device);
     let (t2d, ms) = (gl::TEXTURE_2D, gl::TEXTURE_2D_MULTISAMPLE);
     let border = [NAN, 0.25, 0.5, 1.0];
-    let cases: [Case; 17] = [
+    let cases: [Case; 20] = [
         (
             "glTexParameterf(GL_TEXTURE_MIN_FILTER, NaN)",
             &|g, _| unsafe { (g.TexParameterf)(t2d, gl::TEXTURE_MIN_FILTER, NAN) },
@@ -218,6 +223,24 @@ fn nan_texture_and_sampler_parameters_answer_as_the_gl() {
             &|l, n| l.sampler_parameterf(n.sampler, 0x1234, NAN),
             None,
         ),
+        (
+            "glPointParameterf(pname 0x1234, NaN)",
+            &|g, _| unsafe { (g.PointParameterf)(0x1234, NAN) },
+            &|l, _| l.point_parameterf(0x1234, NAN),
+            None,
+        ),
+        (
+            "glPointParameterf(GL_POINT_SPRITE_COORD_ORIGIN, NaN)",
+            &|g, _| unsafe { (g.PointParameterf)(gl::POINT_SPRITE_COORD_ORIGIN, NAN) },
+            &|l, _| l.point_parameterf(gl::POINT_SPRITE_COORD_ORIGIN, NAN),
+            Some((Of::Point, gl::POINT_SPRITE_COORD_ORIGIN, 1)),
+        ),
+        (
+            "glPointParameterfv(pname 0x1234, NaN)",
+            &|g, _| unsafe { (g.PointParameterfv)(0x1234, [NAN].as_ptr()) },
+            &|l, _| l.point_parameterfv(0x1234, &[NAN]),
+            None,
+        ),
     ];
     let mut errors = Vec::new();
     for (what, direct_call, record, value) in cases {
@@ -235,16 +258,19 @@ fn nan_texture_and_sampler_parameters_answer_as_the_gl() {
     // converted, as NaN is).
     let seamless = errors[14];
     let expected =
-        [enum_, value, none, enum_, enum_, enum_, none, enum_, op, op, none, enum_, enum_, none, seamless, none, enum_];
+        [enum_, value, none, enum_, enum_, enum_, none, enum_, op, op, none, enum_, enum_, none, seamless, none, enum_]
+            .into_iter()
+            .chain([enum_, value, enum_])
+            .collect::<Vec<_>>();
     assert_eq!(errors, expected, "{errors:x?}");
     // The anisotropy took the maximum, as the GL clamps NaN.
     let max = device.get_floatv(gl::MAX_TEXTURE_MAX_ANISOTROPY).unwrap()[0];
     assert_eq!(device.get_sampler_parameterfv(gn.sampler, gl::TEXTURE_MAX_ANISOTROPY).unwrap(), vec![max]);
 }
 
-/// A NaN LOD the GL would keep (Mesa stores it; drivers convert LOD to fixed point, and GL 4.6
-/// §2.3.4.1 leaves NaN unspecified): glcmd refuses it with `GL_INVALID_VALUE`, after the GL's
-/// own checks passed, and the parameter keeps its value.
+/// A NaN LOD or point threshold the GL would keep (Mesa stores it; drivers convert LOD to fixed
+/// point, and GL 4.6 §2.3.4.1 leaves NaN unspecified): glcmd refuses it with `GL_INVALID_VALUE`,
+/// after the GL's own checks passed, and the parameter keeps its value.
 #[test]
 fn nan_lod_the_gl_would_keep_is_refused_after_the_gls_checks() {
     let d = Direct::new();
@@ -252,7 +278,13 @@ fn nan_lod_the_gl_would_keep_is_refused_after_the_gls_checks() {
     let device = device();
     let gn = device_names(&device);
     let t2d = gl::TEXTURE_2D;
-    let cases: [Case; 3] = [
+    let cases: [Case; 4] = [
+        (
+            "glPointParameterf(GL_POINT_FADE_THRESHOLD_SIZE, NaN)",
+            &|g, _| unsafe { (g.PointParameterf)(gl::POINT_FADE_THRESHOLD_SIZE, NAN) },
+            &|l, _| l.point_parameterf(gl::POINT_FADE_THRESHOLD_SIZE, NAN),
+            Some((Of::Point, gl::POINT_FADE_THRESHOLD_SIZE, 1)),
+        ),
         (
             "glTexParameterf(GL_TEXTURE_MIN_LOD, NaN)",
             &|g, _| unsafe { (g.TexParameterf)(t2d, gl::TEXTURE_MIN_LOD, NAN) },

@@ -360,14 +360,18 @@ pub fn refuses_nan(f: &Function) -> bool {
     NAMES.contains(&n) || PREFIXES.iter().any(|p| n.starts_with(p))
 }
 
-/// The float texture and sampler parameter functions whose NaN is answered as the GL answers it
+/// The float texture, sampler and point parameter functions whose NaN is answered as the GL answers it
 /// (`runtime/float_params.rs`: a substitute the GL treats as it treats NaN, or glcmd's refusal
 /// after the GL's own checks), with the argument naming their object and its `ParamOf` variant.
-pub fn float_parameter(f: &Function) -> Option<(&'static str, &'static str)> {
-    match f.name.as_str() {
-        "glTexParameterf" | "glTexParameterfv" => Some(("target", "Bound")),
-        "glTextureParameterf" | "glTextureParameterfv" => Some(("texture", "Texture")),
-        "glSamplerParameterf" | "glSamplerParameterfv" => Some(("sampler", "Sampler")),
+/// (`None`: the point parameters, which have no object).
+pub fn float_parameter(f: &Function) -> Option<(Option<&'static str>, &'static str)> {
+    match f.name.trim_end_matches("ARB").trim_end_matches("EXT") {
+        "glTexParameterf" | "glTexParameterfv" if !f.name.ends_with("EXT") => Some((Some("target"), "Bound")),
+        "glTextureParameterf" | "glTextureParameterfv" if !f.name.ends_with("EXT") => {
+            Some((Some("texture"), "Texture"))
+        }
+        "glSamplerParameterf" | "glSamplerParameterfv" => Some((Some("sampler"), "Sampler")),
+        "glPointParameterf" | "glPointParameterfv" => Some((None, "Point")),
         _ => None,
     }
 }

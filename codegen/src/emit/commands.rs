@@ -1221,7 +1221,14 @@ fn float_values(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<(
 /// is done), bound again under the argument's name before the GL call.
 fn float_parameter(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
     let (object, variant) = shadow_hooks::float_parameter(f)?;
-    let (of, variant, pname) = (arg(object), format_ident!("{}", variant), arg("pname"));
+    let (variant, pname) = (format_ident!("{}", variant), arg("pname"));
+    let of = match object {
+        Some(object) => {
+            let o = arg(object);
+            quote!(crate::replay::ParamOf::#variant(#o))
+        }
+        None => quote!(crate::replay::ParamOf::#variant),
+    };
     let (name, values, array) = float_values(f, arg).into_iter().next()?;
     let a = arg(&name);
     let (values, substituted) = if array {
@@ -1238,7 +1245,7 @@ fn float_parameter(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Op
     let holder = if array { quote!(let float_substitute: [f32; 4];) } else { quote!() };
     Some(quote! {
         #holder
-        let #a = match r.float_parameter(p, crate::replay::ParamOf::#variant(#of), #pname, #values) {
+        let #a = match r.float_parameter(p, #of, #pname, #values) {
             crate::replay::FloatParameter::Call => #a,
             crate::replay::FloatParameter::Substitute(v) => #substituted,
             crate::replay::FloatParameter::Done => return,

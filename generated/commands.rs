@@ -25748,6 +25748,7 @@ unsafe fn exec_point_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     let float_substitute: [f32; 4];
+    let _float_region: crate::arguments::Region;
     let a1 = match r
         .float_parameter(
             p,
@@ -25767,6 +25768,7 @@ unsafe fn exec_point_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         crate::replay::FloatParameter::Call => a1,
         crate::replay::FloatParameter::Substitute(v) => {
             float_substitute = v;
+            _float_region = crate::arguments::region(float_substitute.as_ptr(), 16);
             float_substitute.as_ptr() as *const types::GLfloat
         }
         crate::replay::FloatParameter::Done => return,
@@ -27506,6 +27508,7 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         return;
     }
     let float_substitute: [f32; 4];
+    let _float_region: crate::arguments::Region;
     let a2 = match r
         .float_parameter(
             p,
@@ -27525,6 +27528,7 @@ unsafe fn exec_sampler_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         crate::replay::FloatParameter::Call => a2,
         crate::replay::FloatParameter::Substitute(v) => {
             float_substitute = v;
+            _float_region = crate::arguments::region(float_substitute.as_ptr(), 16);
             float_substitute.as_ptr() as *const types::GLfloat
         }
         crate::replay::FloatParameter::Done => return,
@@ -28151,6 +28155,7 @@ unsafe fn exec_tex_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     let float_substitute: [f32; 4];
+    let _float_region: crate::arguments::Region;
     let a2 = match r
         .float_parameter(
             p,
@@ -28170,6 +28175,7 @@ unsafe fn exec_tex_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         crate::replay::FloatParameter::Call => a2,
         crate::replay::FloatParameter::Substitute(v) => {
             float_substitute = v;
+            _float_region = crate::arguments::region(float_substitute.as_ptr(), 16);
             float_substitute.as_ptr() as *const types::GLfloat
         }
         crate::replay::FloatParameter::Done => return,
@@ -28557,6 +28563,7 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         return;
     }
     let float_substitute: [f32; 4];
+    let _float_region: crate::arguments::Region;
     let a2 = match r
         .float_parameter(
             p,
@@ -28576,6 +28583,7 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         crate::replay::FloatParameter::Call => a2,
         crate::replay::FloatParameter::Substitute(v) => {
             float_substitute = v;
+            _float_region = crate::arguments::region(float_substitute.as_ptr(), 16);
             float_substitute.as_ptr() as *const types::GLfloat
         }
         crate::replay::FloatParameter::Done => return,

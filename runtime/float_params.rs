@@ -144,6 +144,7 @@ pub(crate) fn with_nan(
         return Ok(FloatParameter::Done);
     }
     // The program's call with the current value: the GL's checks, and no change if it accepts.
+    let _region = crate::arguments::region(current.as_ptr(), std::mem::size_of_val(&current));
     // SAFETY: `current` holds 16 values, more than any parameter takes.
     unsafe {
         match (of, values.len()) {

@@ -1231,18 +1231,24 @@ fn float_parameter(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Op
     };
     let (name, values, array) = float_values(f, arg).into_iter().next()?;
     let a = arg(&name);
+    // An array's substitute is memory the call reads: a region for the checking table.
     let (values, substituted) = if array {
         (
             quote!(#values),
             quote!({
                 float_substitute = v;
+                _float_region = crate::arguments::region(float_substitute.as_ptr(), 16);
                 float_substitute.as_ptr() as *const types::GLfloat
             }),
         )
     } else {
         (quote!(&[#values]), quote!(v[0]))
     };
-    let holder = if array { quote!(let float_substitute: [f32; 4];) } else { quote!() };
+    let holder = if array {
+        quote!(let float_substitute: [f32; 4]; let _float_region: crate::arguments::Region;)
+    } else {
+        quote!()
+    };
     Some(quote! {
         #holder
         let #a = match r.float_parameter(p, #of, #pname, #values) {

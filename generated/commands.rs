@@ -20440,6 +20440,14 @@ unsafe fn exec_bind_buffers_range(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    let multi_ranges = unsafe { crate::shadow::multi_bind_ranges(a2, a3, a4, a5) };
+    let _multi_region = multi_ranges
+        .as_ref()
+        .map(|v| crate::arguments::region(v.as_ptr(), v.len() * 8));
+    let (a4, a5) = match &multi_ranges {
+        Some(v) => (v.as_ptr(), v[v.len() / 2..].as_ptr()),
+        None => (a4, a5),
+    };
     unsafe {
         (gl.BindBuffersRange)(a0, a1, a2, a3, a4, a5);
     }

@@ -697,3 +697,62 @@ fn earlier_active_transform_feedback_comes_before_glcmds_range_check() {
         assert_eq!(direct, gl::INVALID_OPERATION, "{what}");
     }
 }
+
+/// `glBindBuffersRange` refuses a bad entry alone (GL 4.6 §7.9): an entry whose offset or size
+/// glcmd must not pass (negative) reaches the GL as one it refuses in the same place with the
+/// same `GL_INVALID_VALUE`, and the other entries are bound, as directly (bindings, starts and
+/// sizes compared). An entry whose offset + size overflows, which the GL would bind, is refused
+/// the same way, as `glBindBufferRange` refuses that range.
+#[test]
+fn range_bind_buffers_range_refuses_a_bad_entry_alone() {
+    let d = Direct::new();
+    let device = device();
+    let (mut db, b) = (0, device.create_buffer().unwrap());
+    unsafe {
+        (d.gl.CreateBuffers)(1, &mut db);
+        (d.gl.NamedBufferStorage)(db, 1024, std::ptr::null(), 0);
+    }
+    let mut list = device.command_list();
+    list.named_buffer_storage(b, 1024, None, 0);
+    device.submit(list).unwrap();
+    let (ubo, ssbo) = (gl::UNIFORM_BUFFER, gl::SHADER_STORAGE_BUFFER);
+    let (offsets, sizes) = ([0isize, -256, 256, 0], [16isize, 16, 16, -16]);
+    let direct = direct_error(&d, |g| unsafe {
+        (g.BindBuffersRange)(ubo, 0, 4, [db; 4].as_ptr(), offsets.as_ptr(), sizes.as_ptr())
+    });
+    let got = through_glcmd(&device, |l| l.bind_buffers_range(ubo, 0, 4, Some(&[b; 4]), &offsets, &sizes));
+    assert_eq!(got, (direct, false), "glBindBuffersRange: the GL's error, the call made");
+    assert_eq!(direct, gl::INVALID_VALUE);
+    let role = |v: i64, buffer: u32| if v == buffer as i64 && v != 0 { "b".to_string() } else { v.to_string() };
+    let read = |get: &dyn Fn(u32, u32) -> i64, buffer: u32| -> Vec<String> {
+        (0..4)
+            .flat_map(|i| {
+                [
+                    role(get(gl::UNIFORM_BUFFER_BINDING, i), buffer),
+                    get(gl::UNIFORM_BUFFER_START, i).to_string(),
+                    get(gl::UNIFORM_BUFFER_SIZE, i).to_string(),
+                ]
+            })
+            .collect()
+    };
+    let direct_get = |pname: u32, i: u32| {
+        let mut v = -1i64;
+        unsafe { (d.gl.GetInteger64i_v)(pname, i, &mut v) };
+        v
+    };
+    let glcmd_get = |pname: u32, i: u32| device.get_integer64i_v(pname, i).unwrap()[0];
+    let direct_bindings = read(&direct_get, db);
+    assert_eq!(read(&glcmd_get, b), direct_bindings);
+    assert_eq!(direct_bindings[..6], ["b", "0", "16", "0", "0", "0"], "{direct_bindings:?}");
+    assert_eq!(direct_bindings[6..9], ["b", "256", "16"], "{direct_bindings:?}");
+    // An overflowing entry: glcmd's refusal of that range (as glBindBufferRange's), the other
+    // entry bound.
+    let huge = isize::MAX - 8;
+    let single = through_glcmd(&device, |l| l.bind_buffer_range(ssbo, 1, b, 256, huge));
+    assert_eq!(single, (gl::INVALID_VALUE, true), "glBindBufferRange's refusal of the range");
+    let got = through_glcmd(&device, |l| l.bind_buffers_range(ssbo, 0, 2, Some(&[b; 2]), &[0, 256], &[16, huge]));
+    assert_eq!(got, (gl::INVALID_VALUE, false), "glBindBuffersRange: the entry refused alone");
+    let bound: Vec<i64> =
+        (0..2).map(|i| device.get_integer64i_v(gl::SHADER_STORAGE_BUFFER_BINDING, i).unwrap()[0]).collect();
+    assert_eq!(bound, [b as i64, 0]);
+}

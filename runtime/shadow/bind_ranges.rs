@@ -16,6 +16,10 @@
 //! with the GL's error; the state they need (an active transform feedback) is asked of the GL
 //! only then.
 //!
+//! `glBindBuffersRange` refuses a bad entry alone, after the call's target and `first + count`
+//! (the generated checks) and before the entry's alignment and buffer: such an entry reaches
+//! the GL as one it refuses in the same place ([`multi_bind_ranges`]).
+//!
 //! A `glBindBufferRange` of buffer 0 is not refused at all: the GL ignores the offset and size
 //! when it unbinds (GL 4.6 §6.1.1; Mesa stores -1 for both), so nothing of them can be read,
 //! and the GL makes its own checks of the call (Mesa refuses an offset that is not a multiple of
@@ -98,4 +102,49 @@ fn feedback_inactive(gl_fns: &Gl, xfb: Option<GLuint>) -> Result<(), Refusal> {
         accepted: "GL_FALSE (a binding of a transform feedback object cannot change while it is active)",
         error: gl::INVALID_OPERATION,
     })
+}
+
+/// Before `glBindBuffersRange(target, first, count, buffers, offsets, sizes)`: the entries glcmd
+/// refuses in `glBindBufferRange` (a negative offset or size, a buffer's offset + size that
+/// overflows) must not reach the driver either. The GL refuses a bad entry alone (GL 4.6 §7.9:
+/// the other bindings are made) with `GL_INVALID_VALUE`, checking its offset and size (offset
+/// < 0, size <= 0: Mesa's `bind_buffers_check_offset_and_size`, for every target) before its
+/// alignment and its buffer. So such an entry reaches the GL as offset 0 and size 0, which the
+/// GL refuses in the same place with the same error, and the other entries as they are. With
+/// no `buffers` the GL ignores offsets and sizes; with nothing to change the recorded arrays
+/// are used (`None`). Returns the offsets followed by the sizes.
+///
+/// # Safety
+/// `buffers` is null or points to `count` values; `offsets` and `sizes` point to `count` values.
+pub unsafe fn multi_bind_ranges(
+    count: GLsizei,
+    buffers: *const GLuint,
+    offsets: *const GLintptr,
+    sizes: *const GLsizeiptr,
+) -> Option<Vec<GLintptr>> {
+    if buffers.is_null() || count <= 0 {
+        return None;
+    }
+    let n = count as usize;
+    // SAFETY: the caller's guarantee.
+    let (buffers, offsets, sizes) = unsafe {
+        (
+            std::slice::from_raw_parts(buffers, n),
+            std::slice::from_raw_parts(offsets, n),
+            std::slice::from_raw_parts(sizes, n),
+        )
+    };
+    let bad = |i: usize| {
+        let (o, s) = (offsets[i] as i64, sizes[i] as i64);
+        o < 0 || s < 0 || (buffers[i] != 0 && o.checked_add(s).is_none())
+    };
+    if !(0..n).any(bad) {
+        return None;
+    }
+    let mut out: Vec<GLintptr> = offsets.iter().copied().chain(sizes.iter().copied()).collect();
+    for i in (0..n).filter(|&i| bad(i)) {
+        out[i] = 0;
+        out[n + i] = 0;
+    }
+    Some(out)
 }

@@ -70,7 +70,8 @@
 //! * [`audit`]: the shadow compared with the GL's own bindings, for tests and bug reports;
 //! * [`refusal`]: why a command was not passed to the GL;
 //! * [`bind_ranges`]: the range of an indexed buffer binding, refused after the GL's earlier
-//!   checks (the buffer's name, the size, the target, an active transform feedback);
+//!   checks (the buffer's name, the size, the target, an active transform feedback), and the
+//!   entries of a multi-bind that reach the GL as an entry it refuses alone;
 //! * [`guards`]: stateless checks of arguments drivers mishandle (ranges that wrap, NaN,
 //!   `first + count`, texture levels, pinned memory).
 
@@ -88,6 +89,7 @@ mod target;
 mod vao;
 
 pub use crate::vocab::class::Class;
+pub use bind_ranges::multi_bind_ranges;
 pub use binds::AttribKind;
 pub use guards::{
     check_enum, check_first_count, check_not_nan, check_not_nan_slice, check_not_pinned, check_ranges,

@@ -1038,7 +1038,8 @@ fn shadow_checks_and_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Id
     updates.extend(hook_updates);
     let checks = checks.into_iter().map(refuse);
     let float_parameter = float_parameter(f, arg);
-    (quote!(#(#checks)* #pack #float_parameter), quote!(#(#updates)*))
+    let multi_ranges = multi_bind_ranges(f, arg);
+    (quote!(#(#checks)* #pack #float_parameter #multi_ranges), quote!(#(#updates)*))
 }
 
 /// A pixel read into the pack buffer (`*_to_buffer`): the bytes it writes must fit the buffer
@@ -1255,6 +1256,25 @@ fn float_parameter(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Op
             crate::replay::FloatParameter::Call => #a,
             crate::replay::FloatParameter::Substitute(v) => #substituted,
             crate::replay::FloatParameter::Done => return,
+        };
+    })
+}
+
+/// `glBindBuffersRange`: an entry with an offset and size glcmd must not pass reaches the GL as
+/// one the GL refuses alone (`shadow::multi_bind_ranges`); the substitutes are memory the call
+/// reads (a region for the checking table).
+fn multi_bind_ranges(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Option<TokenStream> {
+    if f.name != "glBindBuffersRange" {
+        return None;
+    }
+    let (count, buffers, offsets, sizes) = (arg("count"), arg("buffers"), arg("offsets"), arg("sizes"));
+    Some(quote! {
+        // SAFETY: the recording method copied `count` values of each array (buffers: or none).
+        let multi_ranges = unsafe { crate::shadow::multi_bind_ranges(#count, #buffers, #offsets, #sizes) };
+        let _multi_region = multi_ranges.as_ref().map(|v| crate::arguments::region(v.as_ptr(), v.len() * 8));
+        let (#offsets, #sizes) = match &multi_ranges {
+            Some(v) => (v.as_ptr(), v[v.len() / 2..].as_ptr()),
+            None => (#offsets, #sizes),
         };
     })
 }

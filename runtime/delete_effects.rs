@@ -42,7 +42,9 @@
 //!   and a program pipeline from their bindings (the shadow follows the vertex array).
 //!
 //! Every binding is read back first and changed only where it holds a deleted name, so a delete
-//! of names bound nowhere adds no call to the driver's stream but queries. Where one is bound,
+//! of names bound nowhere adds no call to the driver's stream but queries. The widest read is a
+//! texture delete's: 11 targets of every unit (`GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS`, 192 on
+//! llvmpipe), about 40 µs there in a debug build, once per delete call whatever its names. Where one is bound,
 //! the unbinds are calls the program did not make: `tests/apitrace.rs` names them beside the
 //! program's own calls (its texture delete detaches from the bound framebuffer). Programs and
 //! shaders need nothing at the place: the GL only flags one in use, and its deletion at the

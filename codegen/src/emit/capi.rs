@@ -441,32 +441,46 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
     }
 }
 
-/// An output pointer: checked not NULL where the GL writes through it (`write_result` writes
-/// the result); caller-sized bytes pass their length `len`.
+/// An output pointer. NULL is no reason to skip the call (issue 30 item 4): a query runs with
+/// glcmd's own vector, so the GL makes its checks and raises its errors, and `write_result`
+/// writes nothing through NULL; a create into NULL creates nothing (Mesa's `glGen*` and
+/// `glCreate*` return at a NULL array after the count's check). Caller-sized bytes pass their
+/// length `len`.
 fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
     let (id, name) = (ident(p), p.name.as_str());
-    // Optional outputs (`length`, `count`) may be NULL; an array of zero values too.
-    let may_be_null = match rule {
-        Rule::One if matches!(name, "length" | "count") => quote!(true),
-        Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => {
-            let v = ident(param_named(f, x));
-            quote!((#v as i64) == 0)
-        }
-        Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
-            Some(Rule::Param(x)) => {
-                let v = ident(param_named(f, &x));
-                quote!((#v as i64) == 0)
-            }
-            _ => quote!(false),
-        },
-        _ => quote!(false),
+    // Optional outputs (`length`, `count`) may be NULL; an array of zero values too. Any other
+    // NULL is noted (`glcmdLastError`), with no GL error.
+    let count_zero = |x: &str| {
+        let v = ident(param_named(f, x));
+        Some(quote!((#v as i64) == 0))
     };
-    // A query-object result's pointer may be an offset into the query buffer (NULL: offset
-    // 0): the render thread decides, and refuses NULL only with no buffer bound there.
-    let prep = if f.redirect == Some(crate::model::Redirect::QueryBuffer) {
-        Vec::new()
-    } else {
-        vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)]
+    let may_be_null = match rule {
+        Rule::One if matches!(name, "length" | "count") => return Conversion { prep: Vec::new(), arg: None },
+        Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => count_zero(x),
+        Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
+            Some(Rule::Param(x)) => count_zero(&x),
+            _ => None,
+        },
+        _ => None,
+    };
+    let is_null = match may_be_null {
+        Some(zero) => quote!(#id.is_null() && !#zero),
+        None => quote!(#id.is_null()),
+    };
+    let prep = match rule {
+        // A query-object result's pointer may be an offset into the query buffer (NULL: offset
+        // 0): the render thread decides.
+        _ if f.redirect == Some(crate::model::Redirect::QueryBuffer) => Vec::new(),
+        Rule::Param(x) if f.kind == crate::model::Kind::Create => {
+            let n = ident(param_named(f, x));
+            let nothing = if f.ret.is_void() { quote!(()) } else { quote!(Default::default()) };
+            vec![quote! {
+                if crate::conv::created_into_null(F, #name, #id.is_null(), #n as i64) {
+                    return Ok(#nothing);
+                }
+            }]
+        }
+        _ => vec![quote!(crate::conv::output_noted(F, #name, #is_null);)],
     };
     // Pixel reads are sized by the Rust query itself, on the render thread (`runtime/pixels.rs`).
     let arg = (*rule == Rule::Bytes && !crate::sizing::sized_by_query(f, p)).then(|| quote!(len));

@@ -397,8 +397,10 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
             if !nullable && f.name.contains("SubImage") {
                 // NULL pixels with no unpack buffer: the GL makes all its checks and then reads
                 // nothing (Mesa's `_mesa_validate_pbo_teximage`). glcmd hands no driver NULL
-                // pixels: the call reaches the GL with an empty region (width, height and depth
-                // 0, no bytes), which the GL checks the same way and which writes nothing.
+                // pixels: the call reaches the GL with an empty region (positive width, height
+                // and depth made 0, no bytes), which the GL checks the same way and which writes
+                // nothing. So does a format/type pair glcmd cannot size (it cannot know the
+                // bytes): the GL's checks refuse the pair with the GL's error, or an earlier one.
                 let dims: Vec<proc_macro2::Ident> = ["width", "height", "depth"]
                     .into_iter()
                     .filter(|n| f.params.iter().any(|q| q.name == *n))
@@ -407,8 +409,8 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
                 return Conversion {
                     prep: vec![quote! {
                         #image
-                        let empty = #id.is_null() && !cur.list.pixel_state().unpack_buffer;
-                        #(let #dims = if empty { 0 } else { #dims };)*
+                        let empty = crate::pixels::upload_nothing(F, #id.is_null() && !cur.list.pixel_state().unpack_buffer, format, type_);
+                        #(let #dims = if empty { #dims.min(0) } else { #dims };)*
                         let #id = if empty {
                             glcmd::Bytes::Slice(&[])
                         } else {
@@ -635,11 +637,6 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     }
     let unsafety = f.is_unsafe();
     let sized = f.params.iter().find_map(|p| sizing(f, p));
-    if matches!(sized, Some(Sizing::PackImage | Sizing::TexLevel)) {
-        // The Rust query sizes the read itself; a pair it cannot size is this entry point's
-        // GLCMD_ERROR_UNSUPPORTED (raising the GL's error), before the round trip.
-        prep.push(quote!(crate::pixels::check_format(F, format, type_)?;));
-    }
     let call = match sized {
         // Measured and called on the render thread, in one round trip.
         Some(s @ (Sizing::CompressedLevel | Sizing::Uniform)) => {

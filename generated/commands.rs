@@ -24820,6 +24820,10 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_indirect_stride(a3 as i64) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r
         .shadow()
         .check_draw(raw, false)
@@ -24872,6 +24876,10 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -24936,6 +24944,10 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -25054,6 +25066,10 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
@@ -25111,6 +25127,10 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a5 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -25180,6 +25200,10 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a5 as i64) {
         r.refuse(p, why);
         return;
     }

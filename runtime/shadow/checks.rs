@@ -67,6 +67,17 @@ impl Shadow {
         Err(Refusal::Earlier { argument: "indirect", value: indirect as i64, accepted, error: gl::INVALID_VALUE })
     }
 
+    /// Before a multi-draw's other checks but its counts: `stride` is a multiple of 4 (Mesa's
+    /// `valid_draw_indirect_multi` refuses another with `GL_INVALID_VALUE` before it looks at
+    /// the index type, the vertex array or the indirect buffer).
+    pub fn check_indirect_stride(&self, stride: i64) -> Result<(), Refusal> {
+        if stride % 4 == 0 {
+            return Ok(());
+        }
+        let accepted = "0 or multiples of 4";
+        Err(Refusal::Earlier { argument: "stride", value: stride, accepted, error: gl::INVALID_VALUE })
+    }
+
     /// Before an indirect element draw, first of all: an index type the GL refuses
     /// (`GL_INVALID_ENUM`, Mesa's `_mesa_validate_DrawElementsIndirect` checks it first).
     pub fn check_indirect_index_type(&self, type_: GLenum) -> Result<(), Refusal> {

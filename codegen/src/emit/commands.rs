@@ -909,9 +909,14 @@ fn draw_checks(
         checks.push(quote!(r.shadow().check_stream(#stream)));
     }
     if indirect {
-        // Mesa 22's order for indirect draws: counts; the index type; the vertex array (and its
-        // element buffer); the mode; the alignment of `indirect`; the indirect buffer.
+        // Mesa 22's order for indirect draws: counts; the stride of the multi-draws; the index
+        // type; the vertex array (and its element buffer); the mode; the alignment of
+        // `indirect`; the indirect buffer.
         checks.push(quote!(r.shadow().check_draw_counts(&[#(#counts),*])));
+        if f.params.iter().any(|p| p.name == "stride") {
+            let stride = arg("stride");
+            checks.push(quote!(r.shadow().check_indirect_stride(#stride as i64)));
+        }
         if elements {
             let t = arg("type");
             checks.push(quote!(r.shadow().check_indirect_index_type(#t)));

@@ -23357,7 +23357,7 @@ unsafe fn exec_draw_elements_instanced_checked(r: &mut Replayer<'_>, p: *const u
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23473,7 +23473,7 @@ unsafe fn exec_draw_elements_instanced_base_instance_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23534,7 +23534,7 @@ unsafe fn exec_draw_elements_instanced_base_vertex_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23600,7 +23600,7 @@ unsafe fn exec_draw_elements_instanced_base_vertex_base_instance_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);

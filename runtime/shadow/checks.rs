@@ -171,11 +171,14 @@ impl Shadow {
     #[inline]
     pub fn check_indices(&mut self, gl_fns: &Gl, count: GLsizei, type_: GLenum, indices: usize) -> Result<(), Refusal> {
         self.check_index_type(type_)?;
-        let c = self.draw_check(gl_fns, true)?;
-        let Some(size) = index_size(type_) else { return Ok(()) };
         if count <= 0 {
+            // Nothing is read (a negative count was refused before): with no element buffer
+            // either, as the GL draws nothing and raises nothing (Mesa's core profile).
+            self.draw_check(gl_fns, false)?;
             return Ok(());
         }
+        let c = self.draw_check(gl_fns, true)?;
+        let Some(size) = index_size(type_) else { return Ok(()) };
         let len = count as u64 * size;
         match (indices as u64).checked_add(len) {
             Some(end) if end <= c.element_size => Ok(()),
@@ -216,7 +219,7 @@ impl Shadow {
         drawcount: GLsizei,
     ) -> Result<(), Refusal> {
         self.check_index_type(type_)?;
-        self.draw_check(gl_fns, true)?;
+        self.draw_check(gl_fns, drawcount > 0)?;
         if counts.is_null() || indices.is_null() {
             return Ok(());
         }

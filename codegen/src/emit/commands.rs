@@ -941,6 +941,10 @@ fn draw_checks(
         checks.push(if multi {
             let n = arg(draw_count_param(f).expect("a multi-draw has a draw count"));
             quote!(unsafe { r.shadow().check_multi_indices(raw, #c, #t, #i, #n) })
+        } else if f.params.iter().any(|p| p.name == "instancecount") {
+            // No instance reads no index: the GL draws nothing and raises nothing.
+            let n = arg("instancecount");
+            quote!(r.shadow().check_indices(raw, if #n == 0 { 0 } else { #c }, #t, #i as usize))
         } else {
             quote!(r.shadow().check_indices(raw, #c, #t, #i as usize))
         });

@@ -23368,7 +23368,7 @@ unsafe fn exec_draw_elements_instanced_checked(r: &mut Replayer<'_>, p: *const u
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23484,7 +23484,7 @@ unsafe fn exec_draw_elements_instanced_base_instance_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23545,7 +23545,7 @@ unsafe fn exec_draw_elements_instanced_base_vertex_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -23611,7 +23611,7 @@ unsafe fn exec_draw_elements_instanced_base_vertex_base_instance_checked(
     }
     if let Err(why) = r
         .shadow()
-        .check_indices(raw, a1, a2, a3 as usize)
+        .check_indices(raw, if a4 == 0 { 0 } else { a1 }, a2, a3 as usize)
         .map_err(|why| crate::shadow::framebuffer_first(raw, why))
     {
         r.refuse(p, why);
@@ -24831,6 +24831,10 @@ unsafe fn exec_multi_draw_arrays_indirect(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_indirect_stride(a3 as i64) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r
         .shadow()
         .check_draw(raw, false)
@@ -24883,6 +24887,10 @@ unsafe fn exec_multi_draw_arrays_indirect_count(r: &mut Replayer<'_>, p: *const 
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -24947,6 +24955,10 @@ unsafe fn exec_multi_draw_arrays_indirect_count_arb(
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a3 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -25065,6 +25077,10 @@ unsafe fn exec_multi_draw_elements_indirect(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    if let Err(why) = r.shadow().check_indirect_stride(a4 as i64) {
+        r.refuse(p, why);
+        return;
+    }
     if let Err(why) = r.shadow().check_indirect_index_type(a1) {
         r.refuse(p, why);
         return;
@@ -25122,6 +25138,10 @@ unsafe fn exec_multi_draw_elements_indirect_count(r: &mut Replayer<'_>, p: *cons
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a5 as i64) {
         r.refuse(p, why);
         return;
     }
@@ -25191,6 +25211,10 @@ unsafe fn exec_multi_draw_elements_indirect_count_arb(
         return;
     }
     if let Err(why) = r.shadow().check_draw_counts(&[("maxdrawcount", a4 as i64)]) {
+        r.refuse(p, why);
+        return;
+    }
+    if let Err(why) = r.shadow().check_indirect_stride(a5 as i64) {
         r.refuse(p, why);
         return;
     }

@@ -8826,14 +8826,37 @@ impl Device {
                 if !gl.is_available(294) {
                     return Err(ctx.unavailable("glGetTexImage"));
                 }
-                let pixels_len = unsafe {
+                let pixels_len = match unsafe {
                     crate::pixels::tex_level_len(
                         ctx.raw_gl(),
                         "glGetTexImage",
                         (target, level),
                         format,
                         type_,
-                    )?
+                    )
+                } {
+                    Ok(n) => n,
+                    Err(e) => {
+                        return Err(unsafe {
+                            crate::pixels::read_error_first(
+                                ctx.raw_gl(),
+                                e,
+                                || {
+                                    let mut probe_out = [0u8; 1];
+                                    (ctx
+                                        .raw_gl()
+                                        .GetnTexImage)(
+                                        target,
+                                        level,
+                                        format,
+                                        type_,
+                                        0,
+                                        probe_out.as_mut_ptr().cast(),
+                                    )
+                                },
+                            )
+                        });
+                    }
                 };
                 let mut a4: Vec<u8> = arguments::out_vec("glGetTexImage", pixels_len)?;
                 client.prefill(4, &mut a4[..pixels_len], usize::MAX);
@@ -14367,8 +14390,33 @@ impl Device {
                     format: image_format,
                     type_: image_type,
                 };
-                let pixels_len = unsafe {
-                    crate::pixels::pack_len(ctx.raw_gl(), "glReadPixels", image)?
+                let pixels_len = match unsafe {
+                    crate::pixels::pack_len(ctx.raw_gl(), "glReadPixels", image)
+                } {
+                    Ok(n) => n,
+                    Err(e) => {
+                        return Err(unsafe {
+                            crate::pixels::read_error_first(
+                                ctx.raw_gl(),
+                                e,
+                                || {
+                                    let mut probe_out = [0u8; 1];
+                                    (ctx
+                                        .raw_gl()
+                                        .ReadnPixels)(
+                                        x,
+                                        y,
+                                        width,
+                                        height,
+                                        format,
+                                        type_,
+                                        0,
+                                        probe_out.as_mut_ptr().cast(),
+                                    )
+                                },
+                            )
+                        });
+                    }
                 };
                 let mut a6: Vec<u8> = arguments::out_vec("glReadPixels", pixels_len)?;
                 client.prefill(6, &mut a6[..pixels_len], usize::MAX);

@@ -166,7 +166,7 @@ impl CommandList {
     }
 
     /// Stores a one-texel argument of `format`/`type_` (`glClearTexImage`, `glClearBufferData`):
-    /// a slice of at least one element, or zeros for `Bytes::None`.
+    /// a slice of at least one element, or zeros for `Bytes::None` (NULL, for a pair glcmd cannot size).
     #[track_caller]
     pub(crate) fn push_texel_arg(
         &mut self,
@@ -177,6 +177,10 @@ impl CommandList {
         type_: u32,
     ) -> (u64, u32) {
         let Some(need) = group_bytes(format, type_) else {
+            // NULL (the GL's clear to zero) reads nothing: the GL refuses the pair itself.
+            if let crate::Bytes::None = bytes {
+                return self.push_bytes_arg(bytes, function, argument, false, true);
+            }
             size_panic(function, argument, format, type_, SizeError::Format)
         };
         let bytes = match bytes {

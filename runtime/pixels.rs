@@ -509,6 +509,26 @@ pub unsafe fn tex_level_len(
     sized(function, Image { dims, width, height, depth, format, type_ }, &store)
 }
 
+/// The error of a pixel read into client memory whose format/type pair glcmd cannot size (`e`,
+/// from [`pack_len`] or [`tex_level_len`]): the GL's own where it raises one. `probe` makes the
+/// read's robust form with a `bufSize` of 0 (`glReadnPixels`, `glGetnTexImage`, ...), which
+/// writes nothing: the GL makes the read's checks in its order (a target, a level, a framebuffer
+/// before the pair) and refuses the pair, so the read raises what it raises directly (issue 34
+/// item 4). glcmd's own error stands where the GL raised none (a pair the GL takes and glcmd's
+/// table lacks).
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context; `probe` writes nothing.
+pub unsafe fn read_error_first(g: &Gl, e: crate::Error, probe: impl FnOnce()) -> crate::Error {
+    let crate::Error::PixelFormat { function, format, type_, .. } = e else { return e };
+    probe();
+    // SAFETY: the caller's contract.
+    match unsafe { (g.GetError)() } {
+        gl::NO_ERROR => e,
+        gl_error => crate::Error::PixelFormat { function, format, type_, gl_error },
+    }
+}
+
 fn sized(function: &'static str, image: Image, store: &Store) -> Result<usize, crate::Error> {
     match image_bytes(&image, store) {
         Ok(n) => Ok(n),

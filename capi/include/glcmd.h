@@ -118,7 +118,12 @@ typedef int32_t GlcmdStatus;
  */
 #define GLCMD_ERROR_NO_CURRENT_DEVICE 2
 #define GLCMD_ERROR_INVALID_HANDLE 3 /* A device or frame handle that is not live: destroyed, ended, NULL or never made. */
-#define GLCMD_ERROR_NULL_POINTER 4 /* NULL where an array, string or output is required. */
+/*
+ * NULL where an array, string or output is required. A GL entry point goes on with zeros, an
+ * empty string or nothing written in its place, so that the GL answers the call (its error, if
+ * any, is the call's); a glcmd function does nothing.
+ */
+#define GLCMD_ERROR_NULL_POINTER 4
 /*
  * An argument glcmd refuses: a negative count or size, a string that is not UTF-8, a value
  * glcmd's checks reject.

@@ -3,12 +3,21 @@
 //! The length of every C array comes from the same rule the Rust method uses (gl.xml's `len`,
 //! the pname tables, the GL's pixel rules); this module turns pointer + length into a slice:
 //!
-//! * NULL with a length of 0 is an empty slice (the GL accepts it); NULL with a length above 0 is
-//!   `GLCMD_ERROR_NULL_POINTER`; a negative count is `GLCMD_ERROR_INVALID_ARGUMENT`. Where the
-//!   GL gives NULL a meaning of its own, the generator says what glcmd does (`emit/capi.rs`,
+//! * NULL with a length of 0 is an empty slice (the GL accepts it). NULL with a length above 0
+//!   is a *stand-in*: that many zeros (an empty string for a string), so that the call reaches
+//!   the GL and the GL makes every check it makes on the call, raising its own error first (a
+//!   uniform location of no uniform, a target, a source enum: issue 30 item 4). Where the GL
+//!   does not read the array (Mesa returns early for a NULL name or array in many functions)
+//!   that is what the GL does; where it would read through NULL, the driver crashes directly
+//!   and glcmd hands it zeros instead. A stand-in larger than [`NULL_STAND_IN_BYTES`] is not
+//!   made: `GLCMD_ERROR_NULL_POINTER`. A negative count is `GLCMD_ERROR_INVALID_ARGUMENT`. Where
+//!   the GL gives NULL a meaning of its own, the generator says what glcmd does (`emit/capi.rs`,
 //!   `NullRule`): NULL reaches the GL as NULL (`option_slice`, the multi-binds), is refused with
 //!   the GL's error (`glShaderSource`), or is recorded as what the GL makes of it (an empty
 //!   label; zeros for arrays the GL ignores).
+//! * A NULL output is no reason to skip the call: the query runs (the GL's checks and errors
+//!   hold) and nothing is written (`write_*` skip NULL); a create into NULL creates nothing, as
+//!   Mesa's `glGen*`/`glCreate*` do.
 //! * A slice borrows the caller's memory for the call (the recording method copies it); one at an
 //!   address not aligned for its type (legal to hand a C driver, undefined for a Rust slice) is
 //!   copied first.
@@ -54,7 +63,7 @@ pub unsafe fn slice<'a, T: Copy>(f: &str, argument: &str, p: *const T, len: usiz
         return Ok(Cow::Borrowed(&[]));
     }
     if p.is_null() {
-        return Err(CallError::null(f, argument));
+        return stand_in(f, argument, len).map(Cow::Owned);
     }
     if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > isize::MAX as usize) {
         return Err(invalid(f, format!("`{argument}` would hold {len} values, more than memory can")));
@@ -66,6 +75,50 @@ pub unsafe fn slice<'a, T: Copy>(f: &str, argument: &str, p: *const T, len: usiz
         // SAFETY: as above; each value is read unaligned.
         Ok(Cow::Owned((0..len).map(|i| unsafe { p.add(i).read_unaligned() }).collect()))
     }
+}
+
+/// The most bytes of zeros glcmd hands the GL for a NULL array (a larger count with NULL is
+/// refused: the GL would crash reading it, and glcmd will not allocate gigabytes of zeros).
+pub const NULL_STAND_IN_BYTES: usize = 1 << 20;
+
+/// `len` zeros for a NULL array: the GL checks the call as it would with NULL. Reported as a
+/// failure of the call (`glcmdLastError`, the error callback) with no GL error: the GL's answer
+/// is the call's.
+fn stand_in<T: Copy>(f: &str, argument: &str, len: usize) -> Result<Vec<T>, CallError> {
+    if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > NULL_STAND_IN_BYTES) {
+        return Err(CallError::null(f, argument));
+    }
+    null_noted(f, argument, &format!("the GL was given {len} zeros in its place, as it would read {len} values there"));
+    // SAFETY: the element types of GL arrays are C scalars, raw pointers (NULL when zeroed) and
+    // arrays of them, for which all-zero bytes are a value.
+    Ok((0..len).map(|_| unsafe { std::mem::zeroed::<T>() }).collect())
+}
+
+/// Notes a NULL argument the call went ahead with (`what` glcmd did instead of reading or
+/// writing through it): `GLCMD_ERROR_NULL_POINTER` for `glcmdLastError` and the error callback,
+/// no GL error.
+pub fn null_noted(f: &str, argument: &str, what: &str) {
+    let message = format!("{f}: `{argument}` is NULL; {what} (directly the driver may crash there)");
+    crate::error::fail(f, CallError::new(crate::types::GLCMD_ERROR_NULL_POINTER, message));
+}
+
+/// Notes a NULL output (`null`) the query goes ahead with, writing nothing there.
+#[inline]
+pub fn output_noted(f: &str, argument: &str, null: bool) {
+    if null {
+        null_noted(f, argument, "the call was made and nothing written there");
+    }
+}
+
+/// Whether a create of `n` names into a NULL array is to be skipped (noted): the GL creates
+/// nothing there after checking `n` (Mesa's `glGen*`/`glCreate*`), so a negative `n` goes on
+/// to the create's own error.
+#[inline]
+pub fn created_into_null(f: &str, argument: &str, null: bool, n: i64) -> bool {
+    if null && n > 0 {
+        null_noted(f, argument, "nothing was created, as the GL creates nothing");
+    }
+    null && n >= 0
 }
 
 /// Like [`slice()`], where the GL accepts NULL for "no array": NULL is `None`.
@@ -93,7 +146,9 @@ pub unsafe fn option_slice<'a, T: Copy>(
 #[inline]
 pub unsafe fn array<T: Copy, const N: usize>(f: &str, argument: &str, p: *const T) -> Result<[T; N], CallError> {
     if p.is_null() {
-        return Err(CallError::null(f, argument));
+        // The stand-in of `slice`: zeros, so that the GL checks the call.
+        let zeros = stand_in::<T>(f, argument, N)?;
+        return Ok(std::array::from_fn(|i| zeros[i]));
     }
     // SAFETY: the caller's contract; read unaligned, so any address works.
     Ok(unsafe { p.cast::<[T; N]>().read_unaligned() })
@@ -137,6 +192,11 @@ pub fn pname_count(f: &str, pname: u32, count: Option<Count>) -> Result<usize, C
 /// # Safety
 /// `p` is NULL or points to a NUL-terminated string, or to `length` readable bytes.
 pub unsafe fn string<'a>(f: &str, argument: &str, p: *const u8, length: Option<i64>) -> Result<&'a str, CallError> {
+    if p.is_null() {
+        // The stand-in of `slice` for a string: empty, so that the GL checks the call.
+        null_noted(f, argument, "the GL was given an empty string in its place");
+        return Ok("");
+    }
     let bytes: &[u8] = match length {
         Some(n) if n >= 0 => {
             // SAFETY: the caller's contract.
@@ -145,7 +205,6 @@ pub unsafe fn string<'a>(f: &str, argument: &str, p: *const u8, length: Option<i
                 Cow::Owned(_) => unreachable!("bytes are always aligned"),
             }
         }
-        _ if p.is_null() => return Err(CallError::null(f, argument)),
         // SAFETY: NUL-terminated, the caller's contract.
         _ => unsafe { CStr::from_ptr(p.cast()) }.to_bytes(),
     };
@@ -217,15 +276,6 @@ pub fn sync(v: GLsync) -> glcmd::SyncHandle {
 #[inline]
 pub fn sync_to_c(s: glcmd::SyncHandle) -> GLsync {
     s.id() as usize as GLsync
-}
-
-/// Checks an output pointer before the round trip (so a NULL one costs no call).
-#[inline]
-pub fn out_ptr(f: &str, argument: &str, is_null: bool, may_be_null: bool) -> Result<(), CallError> {
-    if is_null && !may_be_null {
-        return Err(CallError::null(f, argument));
-    }
-    Ok(())
 }
 
 /// A Rust result value as the C type of its output.

@@ -73,6 +73,12 @@ pub unsafe fn unpack<'a>(
     if p.is_null() && nullable {
         return Ok(Bytes::None);
     }
+    if nullable && group_bytes(image.format, image.type_).is_none() {
+        // A pair glcmd cannot size: the GL allocates the image with no data, or refuses the
+        // pair (with its own error, or an earlier one); glcmd reads nothing.
+        unsized_noted(f, &image);
+        return Ok(Bytes::None);
+    }
     let len = cur.list.unpack_bytes(&image).map_err(|e| size_error(f, argument, &image, e))?;
     // SAFETY: the caller's contract, with `len` the GL's own count.
     let bytes = match unsafe { crate::conv::slice(f, argument, p, len)? } {
@@ -80,6 +86,27 @@ pub unsafe fn unpack<'a>(
         Cow::Owned(_) => unreachable!("bytes are always aligned"),
     };
     Ok(Bytes::Slice(bytes))
+}
+
+/// Whether a sub-image upload reaches the GL as an empty region: `null` (NULL pixels with no
+/// unpack buffer), or a `format`/`type_` pair glcmd cannot size (noted: `GLCMD_ERROR_UNSUPPORTED`
+/// with no GL error; the GL refuses the pair with its own error).
+pub fn upload_nothing(f: &str, null: bool, format: GLenum, type_: GLenum) -> bool {
+    if group_bytes(format, type_).is_some() {
+        return null;
+    }
+    unsized_noted(f, &Image { dims: 2, width: 1, height: 1, depth: 1, format, type_ });
+    true
+}
+
+/// Notes a transfer of a pair glcmd cannot size that goes to the GL reading nothing.
+fn unsized_noted(f: &str, image: &Image) {
+    let message = format!(
+        "{f}: format {} with type {}: glcmd does not know how many bytes a pixel of it has; the call went to the          GL transferring nothing, for the GL to answer",
+        EnumName(image.format),
+        EnumName(image.type_)
+    );
+    crate::error::fail(f, CallError::new(GLCMD_ERROR_UNSUPPORTED, message));
 }
 
 /// Compressed data sized by its `imageSize` argument: an offset when this list bound an unpack
@@ -117,18 +144,6 @@ pub fn store_float(pname: GLenum, value: f32) -> Result<(), CallError> {
     Ok(())
 }
 
-/// Before a pixel read (`glReadPixels`, `glGetTexImage`): an error (GLCMD_ERROR_UNSUPPORTED,
-/// raising the GL's error for the pair) for a format/type pair glcmd cannot size.
-pub fn check_format(f: &str, format: GLenum, type_: GLenum) -> Result<(), CallError> {
-    match group_bytes(format, type_) {
-        Some(_) => Ok(()),
-        None => {
-            let image = Image { dims: 2, width: 1, height: 1, depth: 1, format, type_ };
-            Err(size_error(f, "pixels", &image, SizeError::Format))
-        }
-    }
-}
-
 /// Zeros for a clear with NULL data (the GL clears to zero then).
 static ZEROS: [u8; 16] = [0; 16];
 
@@ -145,7 +160,13 @@ pub unsafe fn texel<'a>(
     type_: GLenum,
 ) -> Result<Bytes<'a>, CallError> {
     let image = Image { dims: 1, width: 1, height: 1, depth: 1, format, type_ };
-    let len = group_bytes(format, type_).ok_or_else(|| size_error(f, argument, &image, SizeError::Format))?;
+    let Some(len) = group_bytes(format, type_) else {
+        // A pair glcmd cannot size: the GL gets NULL (a clear to zero, its meaning of NULL),
+        // and refuses the pair with its own error or an earlier one.
+        let _ = argument;
+        unsized_noted(f, &image);
+        return Ok(Bytes::None);
+    };
     if p.is_null() {
         return Ok(Bytes::Slice(&ZEROS[..len]));
     }

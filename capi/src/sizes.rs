@@ -10,7 +10,9 @@
 //! a buffer of that size (it unbinds a pixel-pack buffer for the call, so the pointer is client
 //! memory, as the C caller meant: a read into a pack buffer is recorded instead, see
 //! `pixels.rs`). A uniform is read into room for 16 values, the most any uniform type has, and
-//! its own count of them is returned. `glReadPixels` and `glGetTexImage` need nothing from here:
+//! its own count of them is returned; where glcmd finds no uniform (no program, no active
+//! uniform at the location), the GL is asked all the same, so that its error answers the call
+//! in its order of checks (issue 30 item 4), and nothing is copied out. `glReadPixels` and `glGetTexImage` need nothing from here:
 //! their Rust queries size themselves from the GL's pack state (the runtime's `pixels.rs`, one
 //! implementation for both).
 
@@ -18,7 +20,6 @@ use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::{gl, Device, Gl};
 
 use crate::error::CallError;
-use crate::types::GLCMD_ERROR_INVALID_ARGUMENT;
 
 /// What to measure.
 #[derive(Clone, Copy, Debug)]
@@ -110,6 +111,14 @@ impl Size {
                 exact(size.max(0) as usize)
             }
             Size::Uniform { program, location } => {
+                // A name that is no program, or a location of no uniform: the GL answers (its
+                // error, in its order of checks; it writes nothing then) into room for the
+                // largest uniform, and nothing is copied out. Measured only on a program, so
+                // the measuring raises no error of its own.
+                // SAFETY: the caller's contract; glIsProgram takes any name.
+                if unsafe { (g.IsProgram)(program) } == 0 {
+                    return Ok((UNIFORM_MAX, 0));
+                }
                 let mut count: GLint = 0;
                 // SAFETY: the caller's contract; one value into a local.
                 unsafe { (g.GetProgramInterfaceiv)(program, gl::UNIFORM, gl::ACTIVE_RESOURCES, &mut count) };
@@ -139,10 +148,7 @@ impl Size {
                         return Ok((UNIFORM_MAX, components(t as GLenum)));
                     }
                 }
-                Err(CallError::new(
-                    GLCMD_ERROR_INVALID_ARGUMENT,
-                    format!("{f}: program {program} has no active uniform at location {location}"),
-                ))
+                Ok((UNIFORM_MAX, 0))
             }
         }
     }

@@ -115,7 +115,6 @@ pub unsafe extern "system" fn glGetProgramResourceiv(
         let room = conv::count(F, "count", count as i64)?;
         // SAFETY: the GL reads `propCount` properties.
         let props = unsafe { conv::slice(F, "props", props, n)? };
-        conv::out_ptr(F, "params", params.is_null(), room == 0)?;
         let values = checked(F, d.get_program_resourceiv(program, programInterface, index, &props))?;
         let written = values.len().min(room);
         // SAFETY: `params` has room for `count` values (the GL's contract); `length` is NULL or

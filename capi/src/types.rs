@@ -25,7 +25,9 @@ pub const GLCMD_ERROR_NO_CURRENT_LIST: GlcmdStatus = 1;
 pub const GLCMD_ERROR_NO_CURRENT_DEVICE: GlcmdStatus = 2;
 /// A device or frame handle that is not live: destroyed, ended, NULL or never made.
 pub const GLCMD_ERROR_INVALID_HANDLE: GlcmdStatus = 3;
-/// NULL where an array, string or output is required.
+/// NULL where an array, string or output is required. A GL entry point goes on with zeros, an
+/// empty string or nothing written in its place, so that the GL answers the call (its error, if
+/// any, is the call's); a glcmd function does nothing.
 pub const GLCMD_ERROR_NULL_POINTER: GlcmdStatus = 4;
 /// An argument glcmd refuses: a negative count or size, a string that is not UTF-8, a value
 /// glcmd's checks reject.

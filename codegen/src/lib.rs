@@ -100,6 +100,14 @@ pub fn sweep_source(inputs: &Inputs) -> Result<String, Errors> {
     Ok(emit::format(emit::sweep::emit(&api)))
 }
 
+/// The C program of glcmd-run's generated differential calls (`emit::c_calls`): every core
+/// function with the sweep's kinds of arguments, NULL for every pointer once.
+#[cfg(feature = "sweep")]
+pub fn c_calls_source(inputs: &Inputs) -> Result<String, Errors> {
+    let api = load(inputs)?;
+    Ok(emit::c_calls::emit(&api))
+}
+
 /// The C entry points of crate glcmd-capi (`emit::capi`), formatted.
 #[cfg(feature = "capi")]
 pub fn capi_source(inputs: &Inputs) -> Result<String, Errors> {

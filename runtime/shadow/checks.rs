@@ -67,6 +67,17 @@ impl Shadow {
         Err(Refusal::Earlier { argument: "indirect", value: indirect as i64, accepted, error: gl::INVALID_VALUE })
     }
 
+    /// Before a multi-draw's other checks but its counts: `stride` is a multiple of 4 (Mesa's
+    /// `valid_draw_indirect_multi` refuses another with `GL_INVALID_VALUE` before it looks at
+    /// the index type, the vertex array or the indirect buffer).
+    pub fn check_indirect_stride(&self, stride: i64) -> Result<(), Refusal> {
+        if stride % 4 == 0 {
+            return Ok(());
+        }
+        let accepted = "0 or multiples of 4";
+        Err(Refusal::Earlier { argument: "stride", value: stride, accepted, error: gl::INVALID_VALUE })
+    }
+
     /// Before an indirect element draw, first of all: an index type the GL refuses
     /// (`GL_INVALID_ENUM`, Mesa's `_mesa_validate_DrawElementsIndirect` checks it first).
     pub fn check_indirect_index_type(&self, type_: GLenum) -> Result<(), Refusal> {
@@ -160,11 +171,14 @@ impl Shadow {
     #[inline]
     pub fn check_indices(&mut self, gl_fns: &Gl, count: GLsizei, type_: GLenum, indices: usize) -> Result<(), Refusal> {
         self.check_index_type(type_)?;
-        let c = self.draw_check(gl_fns, true)?;
-        let Some(size) = index_size(type_) else { return Ok(()) };
         if count <= 0 {
+            // Nothing is read (a negative count was refused before): with no element buffer
+            // either, as the GL draws nothing and raises nothing (Mesa's core profile).
+            self.draw_check(gl_fns, false)?;
             return Ok(());
         }
+        let c = self.draw_check(gl_fns, true)?;
+        let Some(size) = index_size(type_) else { return Ok(()) };
         let len = count as u64 * size;
         match (indices as u64).checked_add(len) {
             Some(end) if end <= c.element_size => Ok(()),
@@ -205,7 +219,7 @@ impl Shadow {
         drawcount: GLsizei,
     ) -> Result<(), Refusal> {
         self.check_index_type(type_)?;
-        self.draw_check(gl_fns, true)?;
+        self.draw_check(gl_fns, drawcount > 0)?;
         if counts.is_null() || indices.is_null() {
             return Ok(());
         }

@@ -397,8 +397,10 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
             if !nullable && f.name.contains("SubImage") {
                 // NULL pixels with no unpack buffer: the GL makes all its checks and then reads
                 // nothing (Mesa's `_mesa_validate_pbo_teximage`). glcmd hands no driver NULL
-                // pixels: the call reaches the GL with an empty region (width, height and depth
-                // 0, no bytes), which the GL checks the same way and which writes nothing.
+                // pixels: the call reaches the GL with an empty region (positive width, height
+                // and depth made 0, no bytes), which the GL checks the same way and which writes
+                // nothing. So does a format/type pair glcmd cannot size (it cannot know the
+                // bytes): the GL's checks refuse the pair with the GL's error, or an earlier one.
                 let dims: Vec<proc_macro2::Ident> = ["width", "height", "depth"]
                     .into_iter()
                     .filter(|n| f.params.iter().any(|q| q.name == *n))
@@ -407,8 +409,8 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
                 return Conversion {
                     prep: vec![quote! {
                         #image
-                        let empty = #id.is_null() && !cur.list.pixel_state().unpack_buffer;
-                        #(let #dims = if empty { 0 } else { #dims };)*
+                        let empty = crate::pixels::upload_nothing(F, #id.is_null() && !cur.list.pixel_state().unpack_buffer, format, type_);
+                        #(let #dims = if empty { #dims.min(0) } else { #dims };)*
                         let #id = if empty {
                             glcmd::Bytes::Slice(&[])
                         } else {
@@ -441,32 +443,46 @@ fn sized_bytes_conversion(f: &Function, p: &Param) -> Conversion {
     }
 }
 
-/// An output pointer: checked not NULL where the GL writes through it (`write_result` writes
-/// the result); caller-sized bytes pass their length `len`.
+/// An output pointer. NULL is no reason to skip the call (issue 30 item 4): a query runs with
+/// glcmd's own vector, so the GL makes its checks and raises its errors, and `write_result`
+/// writes nothing through NULL; a create into NULL creates nothing (Mesa's `glGen*` and
+/// `glCreate*` return at a NULL array after the count's check). Caller-sized bytes pass their
+/// length `len`.
 fn output_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
     let (id, name) = (ident(p), p.name.as_str());
-    // Optional outputs (`length`, `count`) may be NULL; an array of zero values too.
-    let may_be_null = match rule {
-        Rule::One if matches!(name, "length" | "count") => quote!(true),
-        Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => {
-            let v = ident(param_named(f, x));
-            quote!((#v as i64) == 0)
-        }
-        Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
-            Some(Rule::Param(x)) => {
-                let v = ident(param_named(f, &x));
-                quote!((#v as i64) == 0)
-            }
-            _ => quote!(false),
-        },
-        _ => quote!(false),
+    // Optional outputs (`length`, `count`) may be NULL; an array of zero values too. Any other
+    // NULL is noted (`glcmdLastError`), with no GL error.
+    let count_zero = |x: &str| {
+        let v = ident(param_named(f, x));
+        Some(quote!((#v as i64) == 0))
     };
-    // A query-object result's pointer may be an offset into the query buffer (NULL: offset
-    // 0): the render thread decides, and refuses NULL only with no buffer bound there.
-    let prep = if f.redirect == Some(crate::model::Redirect::QueryBuffer) {
-        Vec::new()
-    } else {
-        vec![quote!(crate::conv::out_ptr(F, #name, #id.is_null(), #may_be_null)?;)]
+    let may_be_null = match rule {
+        Rule::One if matches!(name, "length" | "count") => return Conversion { prep: Vec::new(), arg: None },
+        Rule::Param(x) | Rule::Product(x, _) | Rule::Quotient(x, _) => count_zero(x),
+        Rule::String => match p.len.as_deref().and_then(crate::classify::parse_len) {
+            Some(Rule::Param(x)) => count_zero(&x),
+            _ => None,
+        },
+        _ => None,
+    };
+    let is_null = match may_be_null {
+        Some(zero) => quote!(#id.is_null() && !#zero),
+        None => quote!(#id.is_null()),
+    };
+    let prep = match rule {
+        // A query-object result's pointer may be an offset into the query buffer (NULL: offset
+        // 0): the render thread decides.
+        _ if f.redirect == Some(crate::model::Redirect::QueryBuffer) => Vec::new(),
+        Rule::Param(x) if f.kind == crate::model::Kind::Create => {
+            let n = ident(param_named(f, x));
+            let nothing = if f.ret.is_void() { quote!(()) } else { quote!(Default::default()) };
+            vec![quote! {
+                if crate::conv::created_into_null(F, #name, #id.is_null(), #n as i64) {
+                    return Ok(#nothing);
+                }
+            }]
+        }
+        _ => vec![quote!(crate::conv::output_noted(F, #name, #is_null);)],
     };
     // Pixel reads are sized by the Rust query itself, on the render thread (`runtime/pixels.rs`).
     let arg = (*rule == Rule::Bytes && !crate::sizing::sized_by_query(f, p)).then(|| quote!(len));
@@ -621,11 +637,6 @@ fn round_trip_body(api: &Api, f: &Function) -> TokenStream {
     }
     let unsafety = f.is_unsafe();
     let sized = f.params.iter().find_map(|p| sizing(f, p));
-    if matches!(sized, Some(Sizing::PackImage | Sizing::TexLevel)) {
-        // The Rust query sizes the read itself; a pair it cannot size is this entry point's
-        // GLCMD_ERROR_UNSUPPORTED (raising the GL's error), before the round trip.
-        prep.push(quote!(crate::pixels::check_format(F, format, type_)?;));
-    }
     let call = match sized {
         // Measured and called on the render thread, in one round trip.
         Some(s @ (Sizing::CompressedLevel | Sizing::Uniform)) => {

@@ -909,9 +909,14 @@ fn draw_checks(
         checks.push(quote!(r.shadow().check_stream(#stream)));
     }
     if indirect {
-        // Mesa 22's order for indirect draws: counts; the index type; the vertex array (and its
-        // element buffer); the mode; the alignment of `indirect`; the indirect buffer.
+        // Mesa 22's order for indirect draws: counts; the stride of the multi-draws; the index
+        // type; the vertex array (and its element buffer); the mode; the alignment of
+        // `indirect`; the indirect buffer.
         checks.push(quote!(r.shadow().check_draw_counts(&[#(#counts),*])));
+        if f.params.iter().any(|p| p.name == "stride") {
+            let stride = arg("stride");
+            checks.push(quote!(r.shadow().check_indirect_stride(#stride as i64)));
+        }
         if elements {
             let t = arg("type");
             checks.push(quote!(r.shadow().check_indirect_index_type(#t)));
@@ -936,6 +941,10 @@ fn draw_checks(
         checks.push(if multi {
             let n = arg(draw_count_param(f).expect("a multi-draw has a draw count"));
             quote!(unsafe { r.shadow().check_multi_indices(raw, #c, #t, #i, #n) })
+        } else if f.params.iter().any(|p| p.name == "instancecount") {
+            // No instance reads no index: the GL draws nothing and raises nothing.
+            let n = arg("instancecount");
+            quote!(r.shadow().check_indices(raw, if #n == 0 { 0 } else { #c }, #t, #i as usize))
         } else {
             quote!(r.shadow().check_indices(raw, #c, #t, #i as usize))
         });

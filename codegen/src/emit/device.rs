@@ -709,6 +709,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
             let len_id = format_ident!("{}_len", param_ident(&p.name));
             let gl_name = &f.name;
             let arg = |n: &str| ident(param_named(f, n));
+            let first = read_error_first(f, p);
             match crate::sizing::sizing(f, p) {
                 // Sized here, on the render thread, from the GL's pack state (`runtime/pixels.rs`).
                 Some(Sizing::PackImage) if crate::sizing::sized_by_query(f, p) => {
@@ -719,15 +720,21 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
                             dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
                         };
                         // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
-                        let #len_id = unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image)? };
+                        let #len_id = match unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image) } {
+                            Ok(n) => n,
+                            Err(e) => return Err(#first),
+                        };
                     });
                 }
                 Some(Sizing::TexLevel) if crate::sizing::sized_by_query(f, p) => {
                     let (target, level, format, type_) = (arg("target"), arg("level"), arg("format"), arg("type"));
                     parts.setup.push(quote! {
                         // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
-                        let #len_id = unsafe {
-                            crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)?
+                        let #len_id = match unsafe {
+                            crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)
+                        } {
+                            Ok(n) => n,
+                            Err(e) => return Err(#first),
                         };
                     });
                 }
@@ -1074,5 +1081,41 @@ fn range_check(f: &Function) -> TokenStream {
         quote!()
     } else {
         quote!(arguments::check_ranges(#gl_name, &[#(#ranges),*])?;)
+    }
+}
+
+/// The error of a read sized on the render thread whose format/type pair glcmd cannot size:
+/// the GL's, asked with the read's robust form and a `bufSize` of 0, which writes nothing
+/// (`runtime/pixels.rs`, `read_error_first`); glcmd's own `e` for a read with no such form.
+fn read_error_first(f: &Function, out: &crate::model::Param) -> TokenStream {
+    let robust = match f.name.as_str() {
+        "glReadPixels" => "ReadnPixels",
+        "glGetTexImage" => "GetnTexImage",
+        _ if f.params.iter().any(|q| q.name == "bufSize") => f.short_name(),
+        _ => return quote!(e),
+    };
+    let field = format_ident!("{}", robust);
+    let mut args: Vec<TokenStream> = Vec::new();
+    for q in &f.params {
+        if q.name == out.name {
+            if !f.params.iter().any(|q| q.name == "bufSize") {
+                args.push(quote!(0));
+            }
+            args.push(quote!(probe_out.as_mut_ptr().cast()));
+        } else if q.name == "bufSize" {
+            args.push(quote!(0));
+        } else {
+            let a = ident(q);
+            args.push(quote!(#a));
+        }
+    }
+    quote! {
+        // SAFETY: on the render thread; a `bufSize` of 0: the GL writes nothing.
+        unsafe {
+            crate::pixels::read_error_first(ctx.raw_gl(), e, || {
+                let mut probe_out = [0u8; 1];
+                (ctx.raw_gl().#field)(#(#args),*)
+            })
+        }
     }
 }

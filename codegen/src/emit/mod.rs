@@ -18,8 +18,13 @@
 //! | `spec_errors.rs` | [`spec_errors`] | the GL error of each check where a function's differs from the usual one |
 //!
 //! Crate glcmd-capi's sources come from two more emitters, outside [`emit_all`]: [`capi`] (the C
-//! entry points, Rust) and [`c_header`] (`glcmd.h`, C).
+//! entry points, Rust) and [`c_header`] (`glcmd.h`, C). The test programs of two test crates
+//! come from [`sweep`] (glcmd-sweep's Rust calls) and [`c_calls`] (glcmd-run's C calls).
 
+// The C program of glcmd-run's generated differential calls (issue 30 items 3 and 4): the
+// sweep's kinds of arguments, in C.
+#[cfg(feature = "sweep")]
+pub mod c_calls;
 // Reads `capi/src/types.rs` and `api.rs` with syn: built with the `pretty` feature (the CLI and
 // the header test), not in build scripts.
 #[cfg(all(feature = "pretty", feature = "capi"))]

@@ -116,7 +116,9 @@ impl Device {
     /// `glGetProgramResourceiv(program, interface, index, props)`: one value per property, and
     /// for `GL_ACTIVE_VARIABLES` and `GL_COMPATIBLE_SUBROUTINES` as many as the resource has
     /// (the GL writes them all whatever size it is told, on Mesa, so glcmd asks for the counts
-    /// first and sizes the buffer). An unknown property is an error.
+    /// first and sizes the buffer). A property glcmd does not know gets room for 16 values and
+    /// goes to the GL, which refuses it (`GL_INVALID_ENUM`) after its own earlier checks of the
+    /// program, interface and index, as directly (issue 34 item 4).
     pub fn get_program_resourceiv(
         &self,
         program: GLuint,
@@ -157,7 +159,7 @@ impl Device {
                         one(gl::NUM_COMPATIBLE_SUBROUTINES) + interface_max(gl::MAX_NUM_COMPATIBLE_SUBROUTINES)
                     }
                     p if SINGLE_VALUE_PROPERTIES.contains(&p) => 1,
-                    p => return Err(Error::UnknownPname { function: F, pname: p }),
+                    _ => 16,
                 };
             }
             let prop_count = arguments::count_i32(props.len(), F, "props");

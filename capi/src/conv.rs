@@ -169,21 +169,36 @@ pub unsafe fn chunks<'a, T: Copy, const K: usize>(
     unsafe { slice(f, argument, p.cast::<[T; K]>(), n) }
 }
 
-/// How many values a pname-sized input array holds: the pname tables' count. A pname they do
-/// not know is an error, not a guess (the Rust method would pad the caller's slice; the C entry
-/// point does not know how long the caller's array is).
-pub fn pname_count(f: &str, pname: u32, count: Option<Count>) -> Result<usize, CallError> {
-    match count {
-        Some(Count::Fixed(n)) => Ok(n as usize),
-        _ => Err(CallError::new(
-            GLCMD_ERROR_UNKNOWN_PNAME,
-            format!(
-                "{f}: pname {} is not in glcmd's pname tables, so the length of its array is unknown \
-                 (add it to codegen/src/pname_tables.rs)",
-                glcmd::dump::EnumName(pname)
-            ),
-        )),
+/// The most values a pname's array holds (a matrix).
+const PNAME_MOST: usize = 16;
+
+/// A pname-sized input array: the pname tables' count of values at `p`. For a pname the tables
+/// do not know glcmd cannot tell how long the caller's array is, so it reads nothing: the call
+/// goes to the GL with 16 zeros in its place (noted: `GLCMD_ERROR_UNKNOWN_PNAME`, no GL error),
+/// and the GL refuses the pname itself, with its own error or an earlier one (a name that is no
+/// texture comes first: issue 34 item 4).
+///
+/// # Safety
+/// As for [`slice()`], with the pname's count of values.
+pub unsafe fn pname_slice<'a, T: Copy>(
+    f: &str,
+    argument: &str,
+    p: *const T,
+    pname: u32,
+    count: Option<Count>,
+) -> Result<Cow<'a, [T]>, CallError> {
+    if let Some(Count::Fixed(n)) = count {
+        // SAFETY: the caller's contract.
+        return unsafe { slice(f, argument, p, n as usize) };
     }
+    let message = format!(
+        "{f}: pname {} is not in glcmd's pname tables, so the length of `{argument}` is unknown; the call went to \
+         the GL with {PNAME_MOST} zeros in its place (add the pname to codegen/src/pname_tables.rs)",
+        glcmd::dump::EnumName(pname)
+    );
+    crate::error::fail(f, CallError::new(GLCMD_ERROR_UNKNOWN_PNAME, message));
+    // SAFETY: as in `stand_in`: all-zero bytes are a value of every GL element type.
+    Ok(Cow::Owned((0..PNAME_MOST).map(|_| unsafe { std::mem::zeroed::<T>() }).collect()))
 }
 
 /// A string argument: `length` bytes when `length` is given and not negative, else up to the

@@ -111,6 +111,11 @@ pub unsafe extern "system" fn glGetProgramResourceiv(
 ) {
     const F: &str = "glGetProgramResourceiv";
     call::round_trip(F, (), |d| {
+        if params.is_null() {
+            // Mesa 22's `_mesa_GetProgramResourceiv` returns at a NULL `params` before any check.
+            conv::null_noted(F, "params", "nothing was asked, as the GL asks nothing");
+            return Ok(());
+        }
         let n = conv::count(F, "propCount", propCount as i64)?;
         let room = conv::count(F, "count", count as i64)?;
         // SAFETY: the GL reads `propCount` properties.

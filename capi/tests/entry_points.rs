@@ -530,11 +530,12 @@ fn errors_are_codes_messages_callbacks_and_gl_errors() {
         (GL.TexSubImage2D)(gl::TEXTURE_2D, 0, 0, 0, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, null());
         assert_eq!(last().0, GLCMD_OK, "NULL sub-image pixels: the GL checks the call and reads nothing");
         let n = glcmd_capi::current::inspect_list(|l| l.len()).unwrap();
-        // The delete of two zeros, the empty delete, the upload of a type glcmd cannot size (as
-        // an allocation with no data, for the GL to refuse), the allocation, the list's unpack
-        // state (its 8 pixel-store values, recorded before its first upload from client memory)
-        // and the empty sub-image; nothing of the failed calls.
-        assert_eq!(n, 4 + 8 + 1);
+        // The delete of two zeros, the empty delete, the texture parameter of an unknown pname
+        // (16 zeros, for the GL to refuse), the upload of a type glcmd cannot size (as an
+        // allocation with no data, for the GL to refuse), the allocation, the list's unpack state
+        // (its 8 pixel-store values, recorded before its first upload from client memory) and the
+        // empty sub-image; nothing of the failed calls.
+        assert_eq!(n, 5 + 8 + 1);
 
         // Frames and handles.
         let mut frame = null_mut();

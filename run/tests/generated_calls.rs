@@ -77,11 +77,20 @@ const KNOWN: &str = "tests/generated_calls_known.txt";
 
 const KNOWN_HEADER: &str = "\
 # Calls of the generated differential test (tests/generated_calls.rs) that glcmd-run still answers
-# differently from the GL: `function variant :: direct || through glcmd-run`. Each is a check glcmd
-# makes before the GL's own (issue 30 item 4, issue 34 item 4: the GL's error must come first) or
-# a NaN glcmd refuses for the driver's sake. The test fails on a difference not listed here and on
-# a listed call that no longer differs; `GLCMD_BLESS=1 cargo test -p glcmd-run --test
-# generated_calls` rewrites the list.
+# differently from the GL (Mesa 22, llvmpipe): `function variant :: direct || through glcmd-run`.
+# The test fails on a difference not listed here and on a listed call that no longer differs;
+# `GLCMD_BLESS=1 cargo test -p glcmd-run --test generated_calls` rewrites the list. The classes:
+# * a negative count, size or offset that glcmd refuses (GL_INVALID_VALUE) before the GL's own
+#   earlier check (no buffer bound, a target, a texture name): the Rust API takes slices, so the
+#   count cannot reach the GL as it was given (issue 30 item 4, issue 34 item 4);
+# * NaN in range-checked float state, refused for the driver's sake (NVIDIA crashed on one);
+# * functions Mesa 22 lists but serves with a no-op (glGetnTexImage, glGetnCompressedTexImage,
+#   glGetnUniformdv: no error for anything), where glcmd's checks raise errors;
+# * compressed uploads and program-resource queries whose sizes glcmd checks before the GL's
+#   format and index checks;
+# * calls where glcmd is safer than Mesa (a `first` whose sum with `count` wraps 2^32, which
+#   Mesa indexes past its arrays with; buffer 0 bound at a non-zero offset; a debug-log count
+#   of 2^32 - 1, which glcmd cannot allocate room for).
 ";
 
 /// `N name variant: outcome` as `name variant`, `outcome`.

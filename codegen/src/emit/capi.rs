@@ -276,10 +276,13 @@ fn slice_conversion(f: &Function, p: &Param, rule: &Rule, target: Target) -> Con
         Rule::Pname { group, param } => {
             let count_fn = format_ident!("count_{}", group.to_lowercase());
             let pn = ident(param_named(f, param));
-            let mut prep = vec![quote! {
-                let n_pname = crate::conv::pname_count(F, #pn, glcmd::generated::pname::#count_fn(#pn))?;
+            let prep = vec![quote! {
+                // SAFETY: the GL reads the pname's count of values at this pointer; so does
+                // glcmd (none for a pname it does not know).
+                let #id = unsafe {
+                    crate::conv::pname_slice(F, #name, #id as *const #elem, #pn, glcmd::generated::pname::#count_fn(#pn))?
+                };
             }];
-            prep.push(slice(quote!(n_pname)));
             Conversion { prep, arg: Some(quote!(&*#id)) }
         }
         Rule::One => unreachable!("inputs have no `one` rule"),

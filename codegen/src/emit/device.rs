@@ -705,65 +705,7 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
             parts.setup.push(out_vec(f, &a, quote!([#elem; #k]), quote!(#a_len)));
             (quote!(Vec<[#elem; #k]>), quote!(#a))
         }
-        Rule::Bytes => {
-            let len_id = format_ident!("{}_len", param_ident(&p.name));
-            let gl_name = &f.name;
-            let arg = |n: &str| ident(param_named(f, n));
-            let first = read_error_first(f, p);
-            match crate::sizing::sizing(f, p) {
-                // Sized here, on the render thread, from the GL's pack state (`runtime/pixels.rs`).
-                Some(Sizing::PackImage) if crate::sizing::sized_by_query(f, p) => {
-                    let (w, h, format, type_) = (arg("width"), arg("height"), arg("format"), arg("type"));
-                    parts.setup.push(quote! {
-                        let (image_format, image_type) = (#format, #type_);
-                        let image = crate::pixels::Image {
-                            dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
-                        };
-                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
-                        let #len_id = match unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image) } {
-                            Ok(n) => n,
-                            Err(e) => return Err(#first),
-                        };
-                    });
-                }
-                Some(Sizing::TexLevel) if crate::sizing::sized_by_query(f, p) => {
-                    let (target, level, format, type_) = (arg("target"), arg("level"), arg("format"), arg("type"));
-                    parts.setup.push(quote! {
-                        // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
-                        let #len_id = match unsafe {
-                            crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)
-                        } {
-                            Ok(n) => n,
-                            Err(e) => return Err(#first),
-                        };
-                    });
-                }
-                _ => parts.args.push(quote!(#len_id: usize)),
-            }
-            parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
-            parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
-            if crate::sizing::sizing(f, p) == Some(Sizing::IndexedBoolean) {
-                // Sized by the integer form of the same pname, which a driver may answer where
-                // it writes no boolean (Mesa: GL_VIEWPORT): measured as a pname query is.
-                parts.setup.push(quote!(let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, #len_id, 0)?;));
-                parts.finish.push(quote! {
-                    let #len_id = crate::query_out::written(&#a, #len_id, |again: &mut [#elem]| PROBE_CALL);
-                    #a.truncate(#len_id);
-                });
-                parts.measured_out = Some(i);
-            } else {
-                parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
-                // From the C caller's memory: the GL writes the pixels, not the gaps between
-                // rows or what lies outside the framebuffer (`client_out.rs`).
-                let index = proc_macro2::Literal::usize_unsuffixed(i);
-                if uses_client_outputs(f) {
-                    parts.setup.push(quote!(client.prefill(#index, &mut #a[..#len_id], usize::MAX);));
-                }
-                parts.finish.push(quote!(#a.truncate(#len_id);));
-            }
-            parts.results.push((quote!(Vec<#elem>), quote!(#a)));
-            return;
-        }
+        Rule::Bytes => return out_bytes_parts(f, i, parts),
         Rule::String => return out_string_parts(f, i, parts),
         Rule::Pname { group, param } => return out_pname_parts(f, i, group, param, parts),
         Rule::Strings(_) => unreachable!("no output string arrays"),
@@ -783,6 +725,71 @@ fn out_array_parts(f: &Function, i: usize, rule: &Rule, parts: &mut RoundTripPar
     parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
     parts.finish.push(quote!(#a.truncate(#a_len);));
     parts.results.push(result);
+}
+
+/// The parts of an output array sized in bytes: by the GL's pack state or a level's size where
+/// the function's sizing says so (asked on the render thread), else by a length argument of the
+/// method; an indexed boolean query is measured as a pname query is.
+fn out_bytes_parts(f: &Function, i: usize, parts: &mut RoundTripParts) {
+    let p = &f.params[i];
+    let (ty, elem) = (rust_type(&p.ty), element_type(p));
+    let a = format_ident!("a{}", i);
+    let len_id = format_ident!("{}_len", param_ident(&p.name));
+    let gl_name = &f.name;
+    let arg = |n: &str| ident(param_named(f, n));
+    let first = read_error_first(f, p);
+    match crate::sizing::sizing(f, p) {
+        // Sized here, on the render thread, from the GL's pack state (`runtime/pixels.rs`).
+        Some(Sizing::PackImage) if crate::sizing::sized_by_query(f, p) => {
+            let (w, h, format, type_) = (arg("width"), arg("height"), arg("format"), arg("type"));
+            parts.setup.push(quote! {
+                let (image_format, image_type) = (#format, #type_);
+                let image = crate::pixels::Image {
+                    dims: 2, width: #w as i64, height: #h as i64, depth: 1, format: image_format, type_: image_type,
+                };
+                // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
+                let #len_id = match unsafe { crate::pixels::pack_len(ctx.raw_gl(), #gl_name, image) } {
+                    Ok(n) => n,
+                    Err(e) => return Err(#first),
+                };
+            });
+        }
+        Some(Sizing::TexLevel) if crate::sizing::sized_by_query(f, p) => {
+            let (target, level, format, type_) = (arg("target"), arg("level"), arg("format"), arg("type"));
+            parts.setup.push(quote! {
+                // SAFETY: on the render thread, with its current context's table (unaudited: glcmd's own reads).
+                let #len_id = match unsafe {
+                    crate::pixels::tex_level_len(ctx.raw_gl(), #gl_name, (#target, #level), #format, #type_)
+                } {
+                    Ok(n) => n,
+                    Err(e) => return Err(#first),
+                };
+            });
+        }
+        _ => parts.args.push(quote!(#len_id: usize)),
+    }
+    parts.call_args.push(quote!(#a.as_mut_ptr() as #ty));
+    parts.regions.push(quote!(arguments::region(#a.as_ptr(), std::mem::size_of_val(&#a[..]))));
+    if crate::sizing::sizing(f, p) == Some(Sizing::IndexedBoolean) {
+        // Sized by the integer form of the same pname, which a driver may answer where
+        // it writes no boolean (Mesa: GL_VIEWPORT): measured as a pname query is.
+        parts.setup.push(quote!(let mut #a: Vec<#elem> = crate::query_out::buffer(#gl_name, #len_id, 0)?;));
+        parts.finish.push(quote! {
+            let #len_id = crate::query_out::written(&#a, #len_id, |again: &mut [#elem]| PROBE_CALL);
+            #a.truncate(#len_id);
+        });
+        parts.measured_out = Some(i);
+    } else {
+        parts.setup.push(out_vec(f, &a, elem.clone(), quote!(#len_id)));
+        // From the C caller's memory: the GL writes the pixels, not the gaps between
+        // rows or what lies outside the framebuffer (`client_out.rs`).
+        let index = proc_macro2::Literal::usize_unsuffixed(i);
+        if uses_client_outputs(f) {
+            parts.setup.push(quote!(client.prefill(#index, &mut #a[..#len_id], usize::MAX);));
+        }
+        parts.finish.push(quote!(#a.truncate(#len_id);));
+    }
+    parts.results.push((quote!(Vec<#elem>), quote!(#a)));
 }
 
 /// A size argument, checked before anything is allocated or called: a negative one is an

@@ -335,11 +335,23 @@ fn item2_program_resource_queries_size_variable_length_properties_themselves() {
     members.sort();
     members.dedup();
     assert_eq!(members.len(), 3);
-    // An unknown property is an error, not a guess.
-    assert!(matches!(
-        device.get_program_resourceiv(program, gl::UNIFORM_BLOCK, block, &[0x1234]),
-        Err(Error::UnknownPname { .. })
-    ));
+    // A property glcmd does not know goes to the GL (with room for 16 values), which refuses
+    // it as directly: GL_INVALID_ENUM, nothing written.
+    let unknown = device.get_program_resourceiv(program, gl::UNIFORM_BLOCK, block, &[0x1234]).unwrap();
+    assert!(unknown.is_empty(), "{unknown:?}");
+    let through = device.get_error().unwrap();
+    let direct = device
+        .with_gl(move |g| {
+            let (prop, mut v, mut length) = (0x1234u32, [-7i32; 16], -3);
+            unsafe {
+                (g.GetProgramResourceiv)(program, gl::UNIFORM_BLOCK, block, 1, &prop, 16, &mut length, v.as_mut_ptr());
+                ((g.GetError)(), length, v)
+            }
+        })
+        .unwrap();
+    assert_eq!(through, direct.0);
+    assert_eq!(direct.0, gl::INVALID_ENUM);
+    assert_eq!((direct.1, direct.2), (-3, [-7; 16]), "the GL writes nothing for an unknown property");
 }
 
 // ---- 3. Sizes passed through unchecked ------------------------------------------------------

@@ -63,7 +63,7 @@ pub unsafe fn slice<'a, T: Copy>(f: &str, argument: &str, p: *const T, len: usiz
         return Ok(Cow::Borrowed(&[]));
     }
     if p.is_null() {
-        return stand_in(f, argument, len).map(Cow::Owned);
+        return stand_in(f, argument, len).map(Cow::Borrowed);
     }
     if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > isize::MAX as usize) {
         return Err(invalid(f, format!("`{argument}` would hold {len} values, more than memory can")));
@@ -78,20 +78,26 @@ pub unsafe fn slice<'a, T: Copy>(f: &str, argument: &str, p: *const T, len: usiz
 }
 
 /// The most bytes of zeros glcmd hands the GL for a NULL array (a larger count with NULL is
-/// refused: the GL would crash reading it, and glcmd will not allocate gigabytes of zeros).
-pub const NULL_STAND_IN_BYTES: usize = 1 << 20;
+/// refused: the GL would crash reading it).
+pub const NULL_STAND_IN_BYTES: usize = 64 << 10;
+
+/// The zeros of every stand-in: aligned for every GL element type, never written.
+#[repr(C, align(16))]
+struct Zeros([u8; NULL_STAND_IN_BYTES]);
+static ZEROS: Zeros = Zeros([0; NULL_STAND_IN_BYTES]);
 
 /// `len` zeros for a NULL array: the GL checks the call as it would with NULL. Reported as a
 /// failure of the call (`glcmdLastError`, the error callback) with no GL error: the GL's answer
 /// is the call's.
-fn stand_in<T: Copy>(f: &str, argument: &str, len: usize) -> Result<Vec<T>, CallError> {
+fn stand_in<'a, T: Copy>(f: &str, argument: &str, len: usize) -> Result<&'a [T], CallError> {
     if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > NULL_STAND_IN_BYTES) {
         return Err(CallError::null(f, argument));
     }
     null_noted(f, argument, &format!("the GL was given {len} zeros in its place, as it would read {len} values there"));
-    // SAFETY: the element types of GL arrays are C scalars, raw pointers (NULL when zeroed) and
-    // arrays of them, for which all-zero bytes are a value.
-    Ok((0..len).map(|_| unsafe { std::mem::zeroed::<T>() }).collect())
+    // SAFETY: `ZEROS` is static, never written, aligned to 16 (a multiple of the alignment of
+    // every GL element type: C scalars, raw pointers and arrays of them) and holds at least
+    // `len * size_of::<T>()` bytes (checked above), all zero, which is a value of each of them.
+    Ok(unsafe { std::slice::from_raw_parts(ZEROS.0.as_ptr().cast::<T>(), len) })
 }
 
 /// Notes a NULL argument the call went ahead with (`what` glcmd did instead of reading or
@@ -197,8 +203,10 @@ pub unsafe fn pname_slice<'a, T: Copy>(
         glcmd::dump::EnumName(pname)
     );
     crate::error::fail(f, CallError::new(GLCMD_ERROR_UNKNOWN_PNAME, message));
-    // SAFETY: as in `stand_in`: all-zero bytes are a value of every GL element type.
-    Ok(Cow::Owned((0..PNAME_MOST).map(|_| unsafe { std::mem::zeroed::<T>() }).collect()))
+    // 16 values of at most 8 bytes fit the stand-in's zeros.
+    let zeros = ZEROS.0.len() / std::mem::size_of::<T>().max(1);
+    // SAFETY: as in `stand_in`: static zeros, aligned for `T`, at least `PNAME_MOST` values of it.
+    Ok(Cow::Borrowed(unsafe { std::slice::from_raw_parts(ZEROS.0.as_ptr().cast::<T>(), PNAME_MOST.min(zeros)) }))
 }
 
 /// A string argument: `length` bytes when `length` is given and not negative, else up to the

@@ -83,7 +83,8 @@ const KNOWN_HEADER: &str = "\
 # * a negative count, size or offset that glcmd refuses (GL_INVALID_VALUE) before the GL's own
 #   earlier check (no buffer bound, a target, a texture name): the Rust API takes slices, so the
 #   count cannot reach the GL as it was given (issue 30 item 4, issue 34 item 4);
-# * NaN in range-checked float state, refused for the driver's sake (NVIDIA crashed on one);
+# * NaN in range-checked float state that the GL takes without an error (a depth range, a line
+#   width, a point size, a LOD), refused for the driver's sake (NVIDIA crashed on one);
 # * functions Mesa 22 lists but serves with a no-op (glGetnTexImage, glGetnCompressedTexImage,
 #   glGetnUniformdv: no error for anything), where glcmd's checks raise errors;
 # * compressed uploads and program-resource queries whose sizes glcmd checks before the GL's

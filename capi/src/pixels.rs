@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 
 use glcmd::dump::EnumName;
-use glcmd::generated::types::GLenum;
+use glcmd::generated::types::{GLenum, GLint, GLsizei, GLuint};
 use glcmd::pixels::{format_type_error, group_bytes, Image, SizeError};
 use glcmd::Bytes;
 
@@ -107,6 +107,98 @@ fn unsized_noted(f: &str, image: &Image) {
         EnumName(image.type_)
     );
     crate::error::fail(f, CallError::new(GLCMD_ERROR_UNSUPPORTED, message));
+}
+
+/// A sub-image upload (`glTexSubImage*D`, `glTextureSubImage*D`), for [`null_sub_image`].
+#[derive(Clone, Copy, Debug)]
+pub struct SubImage {
+    /// 1, 2 or 3.
+    pub dims: u8,
+    /// `glTextureSubImage*D`: `object` is the texture; else the target.
+    pub dsa: bool,
+    pub object: GLuint,
+    pub level: GLint,
+    pub offset: [GLint; 3],
+    pub size: [GLsizei; 3],
+    pub format: GLenum,
+    pub type_: GLenum,
+}
+
+/// A sub-image upload of NULL pixels on an immediate thread with no unpack buffer bound: the
+/// GL checks every argument and reads nothing (Mesa), but glcmd hands a driver no NULL pixels,
+/// and the empty region it hands it instead (`emit/capi.rs`) would pass the GL's check that
+/// the region lies in the level (piglit's `teximage-errors`). So, in one round trip, the GL is
+/// given the empty region, and where it raises nothing the region is checked against the
+/// level's size as the GL checks it (`GL_INVALID_VALUE`). True: the call was answered so (not
+/// recorded); false: record it as before (a deferred list, an unpack buffer, pixels not NULL).
+pub fn null_sub_image(f: &'static str, s: SubImage, null: bool) -> bool {
+    if !null || !crate::immediate::is_immediate() {
+        return false;
+    }
+    crate::call::round_trip(f, false, move |device| {
+        // SAFETY: `with_gl` runs this on the render thread, with `g` its current context's table.
+        let (handled, error) = crate::conv::checked(f, device.with_gl(move |g| unsafe { null_sub_image_on(g, &s) }))?;
+        if error != glcmd::gl::NO_ERROR {
+            crate::error::raise_gl(error);
+        }
+        Ok(handled)
+    })
+}
+
+/// [`null_sub_image`] on the render thread: (answered, the GL error of the call).
+///
+/// # Safety
+/// On the render thread, `g` the table of its current context.
+unsafe fn null_sub_image_on(g: &glcmd::Gl, s: &SubImage) -> (bool, GLenum) {
+    use glcmd::gl;
+    let mut unpack = 0;
+    // SAFETY: the caller's contract; one value into a local.
+    unsafe { (g.GetIntegerv)(gl::PIXEL_UNPACK_BUFFER_BINDING, &mut unpack) };
+    if unpack != 0 {
+        return (false, gl::NO_ERROR);
+    }
+    // An error an earlier call left is the program's first (the GL keeps the first).
+    // SAFETY: the caller's contract.
+    let earlier = unsafe { (g.GetError)() };
+    let ([x, y, z], [w, h, d]) = (s.offset, s.size.map(|v| v.min(0)));
+    let (o, l, f, t) = (s.object, s.level, s.format, s.type_);
+    let none = [0u8; 16];
+    let p = none.as_ptr().cast();
+    // SAFETY: an empty region (no size above 0): the GL reads nothing at `p`.
+    unsafe {
+        match (s.dsa, s.dims) {
+            (false, 1) => (g.TexSubImage1D)(o, l, x, w, f, t, p),
+            (false, 2) => (g.TexSubImage2D)(o, l, x, y, w, h, f, t, p),
+            (false, _) => (g.TexSubImage3D)(o, l, x, y, z, w, h, d, f, t, p),
+            (true, 1) => (g.TextureSubImage1D)(o, l, x, w, f, t, p),
+            (true, 2) => (g.TextureSubImage2D)(o, l, x, y, w, h, f, t, p),
+            (true, _) => (g.TextureSubImage3D)(o, l, x, y, z, w, h, d, f, t, p),
+        }
+    }
+    // SAFETY: the caller's contract.
+    let error = unsafe { (g.GetError)() };
+    if earlier != gl::NO_ERROR || error != gl::NO_ERROR {
+        return (true, if earlier != gl::NO_ERROR { earlier } else { error });
+    }
+    // The GL took every other argument: the region must lie in the level (core: no border).
+    let level_size = |pname: GLenum| {
+        let mut v = 0;
+        // SAFETY: the caller's contract; the GL took the target (or texture) and the level.
+        unsafe {
+            if s.dsa {
+                (g.GetTextureLevelParameteriv)(o, l, pname, &mut v)
+            } else {
+                (g.GetTexLevelParameteriv)(o, l, pname, &mut v)
+            }
+        };
+        v as i64
+    };
+    let sizes = [gl::TEXTURE_WIDTH, gl::TEXTURE_HEIGHT, gl::TEXTURE_DEPTH];
+    let outside = (0..s.dims as usize).any(|i| {
+        let (offset, size) = (s.offset[i] as i64, s.size[i] as i64);
+        offset < 0 || offset + size > level_size(sizes[i])
+    });
+    (true, if outside { gl::INVALID_VALUE } else { gl::NO_ERROR })
 }
 
 /// Compressed data sized by its `imageSize` argument: an offset when this list bound an unpack

@@ -768,6 +768,41 @@ fn after_round_trip(f: &Function) -> TokenStream {
     }
 }
 
+/// Before a sub-image upload: NULL pixels on an immediate thread are answered in one round
+/// trip, with the GL's check that the region lies in the level (`pixels::null_sub_image`).
+fn sub_image_hook(f: &Function) -> TokenStream {
+    let dims: u8 = match f.name.as_str() {
+        "glTexSubImage1D" | "glTextureSubImage1D" => 1,
+        "glTexSubImage2D" | "glTextureSubImage2D" => 2,
+        "glTexSubImage3D" | "glTextureSubImage3D" => 3,
+        _ => return quote!(),
+    };
+    let has = |n: &str| f.params.iter().any(|p| p.name == n);
+    let a = |n: &str| format_ident!("{}", crate::naming::param_ident(n));
+    let or = |n: &str, default: TokenStream| {
+        let v = a(n);
+        if has(n) {
+            quote!(#v)
+        } else {
+            default
+        }
+    };
+    let dsa = has("texture");
+    let object = if dsa { a("texture") } else { a("target") };
+    let offset = [or("xoffset", quote!(0)), or("yoffset", quote!(0)), or("zoffset", quote!(0))];
+    let size = [or("width", quote!(1)), or("height", quote!(1)), or("depth", quote!(1))];
+    let (level, format, type_, pixels) = (a("level"), a("format"), a("type"), a("pixels"));
+    quote! {
+        let sub_image = crate::pixels::SubImage {
+            dims: #dims, dsa: #dsa, object: #object, level: #level, offset: [#(#offset),*], size: [#(#size),*],
+            format: #format, type_: #type_,
+        };
+        if crate::pixels::null_sub_image(F, sub_image, #pixels.is_null()) {
+            return;
+        }
+    }
+}
+
 /// The hooks of `elements.rs` (client-memory indices, issue 34 item 6) around a recording entry
 /// point: before an element draw, the draw from client memory where the thread knows the
 /// vertex array has no element buffer (the entry point returns then); after a call that changes
@@ -871,6 +906,7 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
         Plan::Record => {
             let body = record_body(f);
             let (client, after) = element_hooks(f);
+            let sub_image = sub_image_hook(f);
             // The program's debug-output state, for synchronous delivery (capi/src/debug_sync.rs).
             let debug_cap = match f.name.as_str() {
                 "glEnable" => quote!(crate::call::debug_cap(F, cap, true);),
@@ -882,6 +918,7 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
                 quote! {
                     #debug_cap
                     #client
+                    #sub_image
                     crate::call::record(F, |cur| { #body });
                     #after
                 },

@@ -2,8 +2,8 @@
  * one line per call. Run directly and through glcmd-run (run/tests/unchanged.rs), the two
  * outputs must be equal (issue 30 item 4): where the GL takes NULL for "no array" it reaches
  * the GL as NULL or as what the GL makes of it, and where the GL refuses NULL glcmd raises the
- * GL's error. Not here (a known gap): glTexSubImage* with NULL pixels, no unpack buffer and a
- * region past the image (glcmd's empty region passes the GL's bounds check). */
+ * GL's error. NULL sub-image pixels with a region past the level raise the GL's
+ * GL_INVALID_VALUE (piglit's teximage-errors), in every dimension and the DSA forms. */
 #define PROGRAM "nulls"
 #define GL_GLEXT_PROTOTYPES
 #include <GL/glcorearb.h>
@@ -50,6 +50,26 @@ int main(void) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, NULL); E("glTexSubImage2D(bad type, NULL)");
     glTextureSubImage2D(4242, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(no texture, NULL)");
     glTextureSubImage2D(tex, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 2, 2, 100, 100, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(past the level, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 0, -2, 0, 2, 2, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(x -2, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 3, 4, 1, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(last row, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 4, 4, 1, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(row 4, NULL)");
+    glTexSubImage2D(GL_TEXTURE_2D, 1, 0, 0, 2, 2, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(level 1 missing, NULL)");
+    glTextureSubImage2D(tex, 0, 3, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(past the level, NULL)");
+    {
+        GLuint t3[2];
+        glGenTextures(2, t3);
+        glBindTexture(GL_TEXTURE_3D, t3[0]);
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 2, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 1, 2, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage3D(depth past, NULL)");
+        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, 2, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage3D(NULL)");
+        glBindTexture(GL_TEXTURE_1D, t3[1]);
+        glTexImage1D(GL_TEXTURE_1D, 0, GL_RGBA8, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexSubImage1D(GL_TEXTURE_1D, 0, 1, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTexSubImage1D(past, NULL)");
+        glTextureSubImage1D(t3[1], 0, 0, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage1D(NULL)");
+        glDeleteTextures(2, t3);
+        glBindTexture(GL_TEXTURE_2D, tex);
+    }
     memset(texels, 0, sizeof texels);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
     printf("texel_after_null_uploads=%d,%d\n", texels[0], texels[63]);

@@ -791,11 +791,11 @@ fn sub_image_hook(f: &Function) -> TokenStream {
     let object = if dsa { a("texture") } else { a("target") };
     let offset = [or("xoffset", quote!(0)), or("yoffset", quote!(0)), or("zoffset", quote!(0))];
     let size = [or("width", quote!(1)), or("height", quote!(1)), or("depth", quote!(1))];
-    let (level, format, type_, pixels) = (a("level"), a("format"), a("type"), a("pixels"));
+    // `level`, `format` and `type_` are the parameters' own names.
+    let pixels = a("pixels");
     quote! {
         let sub_image = crate::pixels::SubImage {
-            dims: #dims, dsa: #dsa, object: #object, level: #level, offset: [#(#offset),*], size: [#(#size),*],
-            format: #format, type_: #type_,
+            dims: #dims, dsa: #dsa, object: #object, level, offset: [#(#offset),*], size: [#(#size),*], format, type_,
         };
         if crate::pixels::null_sub_image(F, sub_image, #pixels.is_null()) {
             return;

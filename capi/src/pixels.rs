@@ -216,6 +216,11 @@ pub unsafe fn compressed<'a>(
     if cur.list.pixel_state().unpack_buffer {
         return Ok(Bytes::BufferOffset(p as usize));
     }
+    if p.is_null() && len > 0 {
+        // Not the stand-in of zeros: where the GL takes the call it ignores NULL data (Mesa), and
+        // zeros would be written. The GL's error for the common mistake (`SPEC_ERRORS`).
+        return Err(CallError::null(f, argument));
+    }
     // SAFETY: the caller's contract.
     let bytes = match unsafe { crate::conv::slice(f, argument, p, len)? } {
         Cow::Borrowed(b) => b,

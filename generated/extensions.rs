@@ -3510,7 +3510,7 @@ pub static EXTENSIONS: &[Provision] = &[
     },
     Provision {
         name: "GL_OES_EGL_image",
-        required: "glEGLImageTargetTexture2DOES:- glEGLImageTargetRenderbufferStorageOES:-",
+        required: "glEGLImageTargetTexture2DOES:v glEGLImageTargetRenderbufferStorageOES:v",
         conditional_lists: &[],
     },
     Provision {

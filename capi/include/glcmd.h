@@ -499,8 +499,8 @@ GLCMD_API GlcmdStatus glcmdThreadMakeImmediate(GlcmdDevice *device);
 /* ---- The GL entry points ---- */
 
 /* Functions of glcorearb.h, each with an entry point (glcmdGetProcAddress, GlcmdGL):
-   1280 = 948 record + 27 create + 18 delete + 267 query + 20 special. */
-#define GLCMD_FUNCTION_COUNT 1280
+   1282 = 948 record + 27 create + 18 delete + 267 query + 22 special. */
+#define GLCMD_FUNCTION_COUNT 1282
 
 /*
  * Every entry point, with the exact C signature of glcorearb.h, named without the `gl` prefix and
@@ -1195,11 +1195,13 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *DrawTransformFeedbackStream)(GLenum mode, GLuint id, GLuint stream); /* record */
     void (GLCMD_APIENTRY *DrawTransformFeedbackStreamInstanced)(GLenum mode, GLuint id, GLuint stream, GLsizei instancecount); /* record */
     void (GLCMD_APIENTRY *DrawVkImageNV)(GLuint64 vkImage, GLuint sampler, GLfloat x0, GLfloat y0, GLfloat x1, GLfloat y1, GLfloat z, GLfloat s0, GLfloat t0, GLfloat s1, GLfloat t1); /* record */
+    void (GLCMD_APIENTRY *EGLImageTargetRenderbufferStorageOES)(GLenum target, GLeglImageOES image); /* special */
     /*
      * glEGLImageTargetTexStorageEXT (special): the caller's contract
      *   `attrib_list`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
      */
     void (GLCMD_APIENTRY *EGLImageTargetTexStorageEXT)(GLenum target, GLeglImageOES image, const GLint *attrib_list); /* special, unsupported */
+    void (GLCMD_APIENTRY *EGLImageTargetTexture2DOES)(GLenum target, GLeglImageOES image); /* special */
     /*
      * glEGLImageTargetTextureStorageEXT (special): the caller's contract
      *   `attrib_list`: not read: the entry point is unsupported through C (GLCMD_ERROR_UNSUPPORTED)
@@ -5126,8 +5128,12 @@ extern GlcmdGL glcmd_gl;
 #define glDrawTransformFeedbackStreamInstanced (glcmd_gl.DrawTransformFeedbackStreamInstanced)
 #undef glDrawVkImageNV
 #define glDrawVkImageNV (glcmd_gl.DrawVkImageNV)
+#undef glEGLImageTargetRenderbufferStorageOES
+#define glEGLImageTargetRenderbufferStorageOES (glcmd_gl.EGLImageTargetRenderbufferStorageOES)
 #undef glEGLImageTargetTexStorageEXT
 #define glEGLImageTargetTexStorageEXT (glcmd_gl.EGLImageTargetTexStorageEXT)
+#undef glEGLImageTargetTexture2DOES
+#define glEGLImageTargetTexture2DOES (glcmd_gl.EGLImageTargetTexture2DOES)
 #undef glEGLImageTargetTextureStorageEXT
 #define glEGLImageTargetTextureStorageEXT (glcmd_gl.EGLImageTargetTextureStorageEXT)
 #undef glEdgeFlagFormatNV

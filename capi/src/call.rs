@@ -80,6 +80,15 @@ pub fn round_trip<R>(function: &'static str, default: R, body: impl Fn(&Device) 
     settle(function, default, result)
 }
 
+/// On an immediate thread, waits until the render thread has replayed every call the thread made
+/// (its pending calls are submitted first): for a call outside GL that reads GL objects as the
+/// driver has them (`eglCreateImage` of a texture or renderbuffer). Nothing elsewhere.
+pub fn wait_replayed(function: &'static str) {
+    if crate::immediate::is_immediate() {
+        round_trip(function, (), |d| crate::conv::checked(function, d.with_gl(|_| ())));
+    }
+}
+
 /// The answer of an entry point: the body's value, or `default` after raising its error (or
 /// the panic it caught) as the GL error and through the error callback. No panic crosses into C.
 fn settle<R>(function: &'static str, default: R, result: std::thread::Result<Result<R, CallError>>) -> R {

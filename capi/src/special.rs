@@ -7,6 +7,7 @@
 //! | --- | --- |
 //! | `glFenceSync` | records the fence into the current list (`CommandList::fence_sync`); the `GLsync` it returns is glcmd's handle, which becomes a sync object when the list replays |
 //! | `glClientWaitSync` | `Device::client_wait_sync`, a round trip (the fence's list must have been submitted); `GL_WAIT_FAILED` on error |
+//! | `glEGLImageTargetTexture2DOES`, `glEGLImageTargetRenderbufferStorageOES` | a round trip: the EGL image, the driver's handle, goes to the GL on the render thread as the program gave it |
 //! | `glFinish`, `glFlush` | `Device::finish`, `Device::flush`: round trips after every submitted list. On an immediate thread (`immediate.rs`) `glFlush` submits the pending calls and waits for nothing |
 //! | `glGetError` | the GL error a failed entry point of this thread raised, if any; else `Device::get_error` (which also returns the `GL_INVALID_OPERATION` of a command glcmd skipped). If it cannot ask (no device), it reports that and returns `GL_NO_ERROR`, so `while (glGetError())` loops end. On an immediate thread it sees the thread's own earlier calls, with one flag as Mesa keeps it (`immediate.rs`) |
 //! | `glGetProgramResourceiv` | `Device::get_program_resourceiv`; writes at most `count` values |
@@ -39,6 +40,39 @@ pub unsafe extern "system" fn glFenceSync(condition: GLenum, flags: GLbitfield) 
 pub unsafe extern "system" fn glClientWaitSync(sync: GLsync, flags: GLbitfield, timeout: GLuint64) -> GLenum {
     const F: &str = "glClientWaitSync";
     call::round_trip(F, gl::WAIT_FAILED, |d| checked(F, d.client_wait_sync(conv::sync(sync), flags, timeout)))
+}
+
+/// Gives `image`, an EGL image the program made with the driver's `eglCreateImage`, to the GL on
+/// the render thread, after the thread's earlier calls: the image is the driver's handle, which
+/// the driver looks up (Mesa: `GL_INVALID_VALUE` for one that is no image), as when the program
+/// calls it directly. The context's textures and renderbuffers are the render thread's, so the
+/// target's bound object takes the image there.
+fn egl_image_target(f: &'static str, target: GLenum, image: GLeglImageOES, renderbuffer: bool) {
+    let image = image as usize;
+    call::round_trip(f, (), move |d| {
+        checked(
+            f,
+            // SAFETY: `with_gl` runs this on the render thread with `g` its current context's
+            // table; the handle is passed as the program gave it, as the driver takes it directly.
+            d.with_gl(move |g| unsafe {
+                if renderbuffer {
+                    (g.EGLImageTargetRenderbufferStorageOES)(target, image as GLeglImageOES)
+                } else {
+                    (g.EGLImageTargetTexture2DOES)(target, image as GLeglImageOES)
+                }
+            }),
+        )
+    })
+}
+
+/// `glEGLImageTargetTexture2DOES` (GL_OES_EGL_image, special): a round trip.
+pub unsafe extern "system" fn glEGLImageTargetTexture2DOES(target: GLenum, image: GLeglImageOES) {
+    egl_image_target("glEGLImageTargetTexture2DOES", target, image, false)
+}
+
+/// `glEGLImageTargetRenderbufferStorageOES` (GL_OES_EGL_image, special): a round trip.
+pub unsafe extern "system" fn glEGLImageTargetRenderbufferStorageOES(target: GLenum, image: GLeglImageOES) {
+    egl_image_target("glEGLImageTargetRenderbufferStorageOES", target, image, true)
 }
 
 /// `glFinish` (GL_VERSION_1_0, special): a round trip.

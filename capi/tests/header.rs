@@ -111,6 +111,15 @@ const GLEXT_ONLY: &[(&str, &str)] = &[
         "glClearColorIuiEXT",
         "typedef void (APIENTRYP PFNGLCLEARCOLORIUIEXTPROC) (GLuint red, GLuint green, GLuint blue, GLuint alpha);",
     ),
+    // GL_OES_EGL_image: gl2ext.h's (and Mesa's gl.h's) typedefs.
+    (
+        "glEGLImageTargetTexture2DOES",
+        "typedef void (APIENTRYP PFNGLEGLIMAGETARGETTEXTURE2DOESPROC) (GLenum target, GLeglImageOES image);",
+    ),
+    (
+        "glEGLImageTargetRenderbufferStorageOES",
+        "typedef void (APIENTRYP PFNGLEGLIMAGETARGETRENDERBUFFERSTORAGEOESPROC) (GLenum target, GLeglImageOES image);",
+    ),
 ];
 
 #[test]

@@ -46,7 +46,12 @@ use crate::registry::Registry;
 /// shadow of the clear colour. Mesa (llvmpipe) serves them in a core context; through glcmd they
 /// are recorded like `glClearColor` (`tests/xml_only.rs` compares pixels and errors with the
 /// driver's).
-pub const REGISTRY_ONLY: &[&str] = &["glClearColorIiEXT", "glClearColorIuiEXT"];
+pub const REGISTRY_ONLY: &[&str] = &[
+    "glClearColorIiEXT",
+    "glClearColorIuiEXT",
+    "glEGLImageTargetTexture2DOES",
+    "glEGLImageTargetRenderbufferStorageOES",
+];
 
 /// Enumerants of the extensions served through [`REGISTRY_ONLY`] that `glcorearb.h` lacks and
 /// a core context answers: `GL_RGBA_INTEGER_MODE_EXT` (`GL_EXT_texture_integer`), which
@@ -84,7 +89,6 @@ pub const LEFT_OUT: &[(&str, &str)] = &[
     ),
     ("glCopyImageSubDataNV (GL_NV_copy_image)", "gl.xml gives its names no class, so glcmd could not check them"),
     ("glMultiModeDrawArraysIBM, glMultiModeDrawElementsIBM", "arrays of client pointers of unknown length"),
-    ("glEGLImageTargetTexture2DOES, glEGLImageTargetRenderbufferStorageOES", "take a process pointer (an EGLImage)"),
 ];
 
 /// The header-style prototypes of [`REGISTRY_ONLY`], from gl.xml, each in the block of the first
@@ -94,11 +98,26 @@ pub fn registry_only(registry: &Registry) -> Vec<Prototype> {
         .iter()
         .filter_map(|name| {
             let c = registry.commands.get(*name)?;
-            let feature = registry.providers.get(*name)?.first()?.clone();
+            let feature = desktop_providers(registry, name).first()?.clone();
             let params = c.params.iter().map(|p| (p.ty.clone(), p.name.clone())).collect();
             Some(Prototype { name: c.name.clone(), ret: c.ret.clone(), params, feature, line: c.line })
         })
         .collect()
+}
+
+/// What provides a function to a desktop context: gl.xml's desktop providers, or, for a function
+/// only an extension gl.xml lists for OpenGL ES provides (`GL_OES_EGL_image`, which Mesa lists in
+/// desktop contexts too), that extension: the runtime serves it where the driver lists it.
+pub fn desktop_providers(registry: &Registry, name: &str) -> Vec<String> {
+    match registry.providers.get(name) {
+        Some(list) if !list.is_empty() => list.clone(),
+        _ => registry
+            .extensions
+            .iter()
+            .filter(|e| e.commands.iter().any(|c| c == name))
+            .map(|e| e.name.clone())
+            .collect(),
+    }
 }
 
 /// `t` with its base followed through gl.xml's plain typedefs to the type it finally names.

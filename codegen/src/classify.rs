@@ -279,7 +279,7 @@ pub fn build(header: &Header, header_path: &std::path::Path, registry: &Registry
             special_reason: None,
             header_line: proto.line,
             unsafe_reason: None,
-            providers: registry.providers.get(&proto.name).cloned().unwrap_or_default(),
+            providers: crate::aliases::desktop_providers(registry, &proto.name),
             redirect: None,
             variant: None,
         };

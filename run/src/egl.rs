@@ -1,5 +1,6 @@
 //! The interposed EGL functions: making a context current, swapping, destroying contexts and
-//! surfaces, the current-context queries (`proc_address.rs` hands them out). Everything else of
+//! surfaces, the current-context queries, and image creation, which waits for the thread's GL
+//! calls to reach the driver (`proc_address.rs` hands them out). Everything else of
 //! EGL is the system's: `dl.rs` makes a program that opens libEGL with `dlopen` find these too.
 //!
 //! Each answers and sets `eglGetError` as the driver does (`tests/c/egl_entry.c` compares them
@@ -140,6 +141,46 @@ unsafe extern "C" fn swap_with_damage(dpy: *mut c_void, surface: *mut c_void, re
     }
 }
 
+/// `eglCreateImage` and `eglCreateImageKHR`: an image of a GL object (`EGL_GL_TEXTURE_2D`, a
+/// renderbuffer) is made from the object as the driver has it, so the calls that made it must
+/// have reached the driver: an immediate thread's recorded calls are replayed first (directly,
+/// they ran at once). Then the real function, with the program's arguments.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateImage(
+    dpy: *mut c_void,
+    ctx: *mut c_void,
+    target: u32,
+    buffer: *mut c_void,
+    attribs: *const isize,
+) -> *mut c_void {
+    glcmd_capi::call::wait_replayed("eglCreateImage");
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const isize) -> *mut c_void;
+    let f = real_egl(c"eglCreateImage");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, ctx, target, buffer, attribs) }
+}
+
+/// [`eglCreateImage`]'s `EGL_KHR_image_base` form (`EGLint` attributes).
+unsafe extern "C" fn create_image_khr(
+    dpy: *mut c_void,
+    ctx: *mut c_void,
+    target: u32,
+    buffer: *mut c_void,
+    attribs: *const i32,
+) -> *mut c_void {
+    glcmd_capi::call::wait_replayed("eglCreateImageKHR");
+    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const i32) -> *mut c_void;
+    let f = real_egl(c"eglCreateImageKHR");
+    if f.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the system's function of this name; the program's arguments.
+    unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, ctx, target, buffer, attribs) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn eglDestroyContext(dpy: *mut c_void, ctx: *mut c_void) -> EGLBoolean {
     contexts::destroy(ctx as usize);
@@ -263,6 +304,8 @@ pub fn interposed(name: &CStr) -> Option<*const c_void> {
         b"eglGetCurrentDisplay" => eglGetCurrentDisplay as *const c_void,
         b"eglReleaseThread" => eglReleaseThread as *const c_void,
         b"eglSwapInterval" => eglSwapInterval as *const c_void,
+        b"eglCreateImage" => eglCreateImage as *const c_void,
+        b"eglCreateImageKHR" => create_image_khr as *const c_void,
         _ => return None,
     })
 }

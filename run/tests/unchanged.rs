@@ -589,6 +589,28 @@ fn refused_calls_return_and_raise_what_the_gl_does() {
     );
 }
 
+/// Issue 34's last regression of the whole quick profile (`tests/c/egl_image.c`): GL_OES_EGL_image
+/// is listed and served, an image of a texture made right after its upload sees the upload, and
+/// the texture and renderbuffer given the image read back its texels, as directly.
+#[test]
+fn egl_images_of_gl_textures_are_served_as_directly() {
+    if !tools::require_cc() {
+        return;
+    }
+    let through = same_lines("egl_image.c", "egl-image-egl");
+    assert_lines(
+        &through,
+        &[
+            "GL_OES_EGL_image listed=1",
+            "image_nonnull=1 egl_error=0x3000",
+            "glEGLImageTargetTexture2DOES error=0x0",
+            "texels_equal=1 first=1 last=186 error=0x0",
+            "glEGLImageTargetRenderbufferStorageOES error=0x0 width=4",
+            "done=1",
+        ],
+    );
+}
+
 /// Issue 30 item 4 (`tests/c/nulls.c`): NULL pointer arguments reach the GL as the GL takes
 /// them (NULL, or what the GL makes of it), and where the GL refuses NULL, glcmd raises its error.
 #[test]

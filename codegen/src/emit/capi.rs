@@ -73,6 +73,8 @@ pub const SPECIALS: &[SpecialC] = &[
     special("glDebugMessageCallbackARB", true, true, "Device::set_debug_callback: the callback runs on the render thread, after glcmd's attribution"),
     special("glCreateSyncFromCLeventARB", false, false, "takes OpenCL process pointers"),
     special("glImportSyncEXT", false, false, "imports an external sync handle"),
+    special("glEGLImageTargetTexture2DOES", true, true, "a round trip: given to the GL on the render thread after the thread's earlier calls, the EGL image as the program gave it (the driver's handle, which it checks)"),
+    special("glEGLImageTargetRenderbufferStorageOES", true, true, "a round trip: given to the GL on the render thread after the thread's earlier calls, the EGL image as the program gave it (the driver's handle, which it checks)"),
     special("glEGLImageTargetTexStorageEXT", false, false, "takes an EGL image handle"),
     special("glEGLImageTargetTextureStorageEXT", false, false, "takes an EGL image handle"),
     special("glListDrawCommandsStatesClientNV", false, false, "takes an array of client-memory pointers"),

@@ -192,7 +192,14 @@ mod tests {
         assert!(api.aliases.windows(2).all(|w| w[0].name < w[1].name));
         for name in REGISTRY_ONLY {
             let f = api.functions.iter().find(|f| f.name == *name).expect("generated");
-            assert_eq!((f.feature.as_str(), f.family()), ("GL_EXT_texture_integer", Family::Ext));
+            // GL_OES_EGL_image is gl.xml's for OpenGL ES only: its own block, in the vendor family.
+            let expected = if name.contains("EGLImage") {
+                ("GL_OES_EGL_image", Family::Vendor)
+            } else {
+                ("GL_EXT_texture_integer", Family::Ext)
+            };
+            assert_eq!((f.feature.as_str(), f.family()), expected, "{name}");
+            assert_eq!(f.providers, [expected.0], "{name}");
         }
         assert!(api.enums.iter().any(|(n, v)| n == "GL_RGBA_INTEGER_MODE_EXT" && *v == 0x8D9E));
     }

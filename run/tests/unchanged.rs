@@ -630,6 +630,7 @@ fn null_arguments_answer_as_the_gl_does() {
             "glBindBuffersRange(NULL...) error=0x0",
             "glTexSubImage2D(NULL) error=0x0",
             "glTexSubImage1D(GL_TEXTURE_2D, NULL) error=0x500",
+            "buffer_after_null_sub_data=1,4,5,8",
             "glTexSubImage2D(past the level, NULL) error=0x501",
             "glTexSubImage2D(x -2, NULL) error=0x501",
             "glTexSubImage2D(last row, NULL) error=0x0",

@@ -247,6 +247,17 @@ fn slice_conversion(f: &Function, p: &Param, rule: &Rule, target: Target) -> Con
                 arg: Some(quote!(&*#id)),
             }
         }
+        Rule::Param(x) if null_rule(f, p) == Some(NullRule::NoZeros) => {
+            let n = len_of(f, x);
+            let check = quote! {
+                // NULL data passes the GL's checks and is then ignored (Mesa): zeros would be
+                // written. The common mistake's error instead, as before the stand-ins.
+                if #id.is_null() && #n > 0 {
+                    return Err(crate::error::CallError::null(F, #name));
+                }
+            };
+            Conversion { prep: vec![check, slice(n)], arg: Some(quote!(&*#id)) }
+        }
         // `&*`: a plain slice, also where the method is generic over its element.
         Rule::Param(x) => Conversion { prep: vec![slice(len_of(f, x))], arg: Some(quote!(&*#id)) },
         Rule::Quotient(x, d) => {
@@ -363,6 +374,10 @@ enum NullRule {
     /// NULL removes the object's label (GL 4.6 §20.7): the same as an empty label, which is
     /// what glcmd records.
     EmptyLabel,
+    /// Checked by the GL and then ignored (Mesa's `glBufferSubData` family writes nothing for NULL
+    /// data): the stand-in's zeros would be written, so NULL stays glcmd's error
+    /// (`GL_INVALID_VALUE`, the common mistake's) and nothing is recorded.
+    NoZeros,
     /// Ignored by the GL when the array `of` is NULL (the multi-binds' offsets, strides and
     /// sizes, GL 4.6 §7.9, §10.3.1): glcmd reads nothing there and records zeros.
     IgnoredWithout(&'static str),
@@ -374,6 +389,9 @@ fn null_rule(f: &Function, p: &Param) -> Option<NullRule> {
         ("glShaderSource" | "glShaderSourceARB", "string") => Some(NullRule::Refused),
         ("glCreateShaderProgramv", "strings") => Some(NullRule::RaisedAfter),
         ("glObjectLabel" | "glObjectPtrLabel", "label") => Some(NullRule::EmptyLabel),
+        ("glBufferSubData" | "glBufferSubDataARB" | "glNamedBufferSubData" | "glNamedBufferSubDataEXT", "data") => {
+            Some(NullRule::NoZeros)
+        }
         ("glBindVertexBuffers" | "glVertexArrayVertexBuffers", "offsets" | "strides")
         | ("glBindBuffersRange", "offsets" | "sizes") => Some(NullRule::IgnoredWithout("buffers")),
         _ => None,

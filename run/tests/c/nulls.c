@@ -50,6 +50,19 @@ int main(void) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, NULL); E("glTexSubImage2D(bad type, NULL)");
     glTextureSubImage2D(4242, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(no texture, NULL)");
     glTextureSubImage2D(tex, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL); E("glTextureSubImage2D(NULL)");
+    {
+        /* NULL sub-data: the GL checks it and writes nothing (Mesa); glcmd must not write zeros. */
+        GLuint b;
+        unsigned char d[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[8] = {0};
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_ARRAY_BUFFER, b);
+        glBufferData(GL_ARRAY_BUFFER, 8, d, GL_STATIC_DRAW);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, 4, NULL); glGetError();
+        glNamedBufferSubData(b, 4, 4, NULL); glGetError();
+        glGetBufferSubData(GL_ARRAY_BUFFER, 0, 8, o);
+        printf("buffer_after_null_sub_data=%d,%d,%d,%d\n", o[0], o[3], o[4], o[7]);
+        glDeleteBuffers(1, &b);
+    }
     glTexSubImage2D(GL_TEXTURE_2D, 0, 2, 2, 100, 100, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(past the level, NULL)");
     glTexSubImage2D(GL_TEXTURE_2D, 0, -2, 0, 2, 2, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(x -2, NULL)");
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 3, 4, 1, GL_RGBA, GL_FLOAT, NULL); E("glTexSubImage2D(last row, NULL)");

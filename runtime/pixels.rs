@@ -521,6 +521,14 @@ pub unsafe fn tex_level_len(
 /// On the render thread, `g` the table of its current context; `probe` writes nothing.
 pub unsafe fn read_error_first(g: &Gl, e: crate::Error, probe: impl FnOnce()) -> crate::Error {
     let crate::Error::PixelFormat { function, format, type_, .. } = e else { return e };
+    // With a pack buffer bound the probe's pointer would be an offset into it: no probe, so the
+    // GL is never handed an address as an offset (glcmd's own error stands).
+    let mut pack: GLint = 0;
+    // SAFETY: the caller's contract; one value into a local.
+    unsafe { (g.GetIntegerv)(gl::PIXEL_PACK_BUFFER_BINDING, &mut pack) };
+    if pack != 0 {
+        return e;
+    }
     probe();
     // SAFETY: the caller's contract.
     match unsafe { (g.GetError)() } {

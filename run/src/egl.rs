@@ -153,14 +153,8 @@ pub unsafe extern "C" fn eglCreateImage(
     buffer: *mut c_void,
     attribs: *const isize,
 ) -> *mut c_void {
-    glcmd_capi::call::wait_replayed("eglCreateImage");
-    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const isize) -> *mut c_void;
-    let f = real_egl(c"eglCreateImage");
-    if f.is_null() {
-        return std::ptr::null_mut();
-    }
-    // SAFETY: the system's function of this name; the program's arguments.
-    unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, ctx, target, buffer, attribs) }
+    // SAFETY: the program's arguments, for the system's function of this name.
+    unsafe { create_image(c"eglCreateImage", dpy, ctx, target, buffer, attribs) }
 }
 
 /// [`eglCreateImage`]'s `EGL_KHR_image_base` form (`EGLint` attributes).
@@ -171,14 +165,31 @@ unsafe extern "C" fn create_image_khr(
     buffer: *mut c_void,
     attribs: *const i32,
 ) -> *mut c_void {
-    glcmd_capi::call::wait_replayed("eglCreateImageKHR");
-    type F = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const i32) -> *mut c_void;
-    let f = real_egl(c"eglCreateImageKHR");
+    // SAFETY: as above.
+    unsafe { create_image(c"eglCreateImageKHR", dpy, ctx, target, buffer, attribs) }
+}
+
+/// Both image creations: the thread's calls replayed first, then the system's `name` (whose
+/// attribute list is of `A`: `EGLAttrib` or `EGLint`) with the program's arguments.
+///
+/// # Safety
+/// The program's arguments, as the real function takes them.
+unsafe fn create_image<A>(
+    name: &'static CStr,
+    dpy: *mut c_void,
+    ctx: *mut c_void,
+    target: u32,
+    buffer: *mut c_void,
+    attribs: *const A,
+) -> *mut c_void {
+    glcmd_capi::call::wait_replayed(name.to_str().unwrap_or("eglCreateImage"));
+    let f = real_egl(name);
     if f.is_null() {
         return std::ptr::null_mut();
     }
-    // SAFETY: the system's function of this name; the program's arguments.
-    unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, ctx, target, buffer, attribs) }
+    type F<A> = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const A) -> *mut c_void;
+    // SAFETY: the system's function of this name, whose signature `F<A>` is; the caller's arguments.
+    unsafe { std::mem::transmute::<*const c_void, F<A>>(f)(dpy, ctx, target, buffer, attribs) }
 }
 
 #[no_mangle]

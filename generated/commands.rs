@@ -7815,6 +7815,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn begin_query(&mut self, target: types::GLenum, id: types::GLuint) {
+        self.track_query_touches(&[id]);
         self.push_packet(BeginQueryPacket {
             op: <BeginQueryPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -7832,6 +7833,7 @@ impl CommandList {
         index: types::GLuint,
         id: types::GLuint,
     ) {
+        self.track_query_touches(&[id]);
         self.push_packet(BeginQueryIndexedPacket {
             op: <BeginQueryIndexedPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -10339,6 +10341,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_queries(&mut self, ids: &[types::GLuint]) {
+        self.track_query_touches(ids);
         let n = arguments::count_i32(ids.len(), "glDeleteQueries", "ids");
         let ids = self.push_slice(ids);
         self.push_packet(DeleteQueriesPacket {
@@ -10400,6 +10403,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_sync(&mut self, sync: crate::SyncHandle) {
+        self.track_delete_sync(sync);
         self.push_packet(DeleteSyncPacket {
             op: <DeleteSyncPacket as Packet>::OPCODE,
             sync: sync.id(),
@@ -14696,6 +14700,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn query_counter(&mut self, id: types::GLuint, target: types::GLenum) {
+        self.track_query_touches(&[id]);
         self.push_packet(QueryCounterPacket {
             op: <QueryCounterPacket as Packet>::OPCODE,
             id,
@@ -20278,6 +20283,7 @@ unsafe fn exec_begin_query(r: &mut Replayer<'_>, p: *const u64) {
     unsafe {
         (gl.BeginQuery)(a0, a1);
     }
+    r.queries_touched(&[a1]);
 }
 /// `glBeginQueryIndexed` (GL_VERSION_4_0, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
@@ -20291,6 +20297,7 @@ unsafe fn exec_begin_query_indexed(r: &mut Replayer<'_>, p: *const u64) {
     unsafe {
         (gl.BeginQueryIndexed)(a0, a1, a2);
     }
+    r.queries_touched(&[a2]);
 }
 /// `glBeginTransformFeedback` (GL_VERSION_3_0, record): execute function: unpacks the packet and calls the GL.
 #[allow(unused_variables)]
@@ -22497,6 +22504,7 @@ unsafe fn exec_delete_queries(r: &mut Replayer<'_>, p: *const u64) {
     unsafe {
         (gl.DeleteQueries)(a0, a1);
     }
+    r.queries_touched(unsafe { crate::replay::names(a1, a0) });
     r.shadow().names_deleted(Class::Query, unsafe { crate::replay::names(a1, a0) });
 }
 /// `glDeleteRenderbuffers` (GL_VERSION_3_0, delete): execute function: unpacks the packet and calls the GL.
@@ -23933,7 +23941,9 @@ unsafe fn exec_end_query(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
+        let ended = r.query_ending(a0, 0);
         (gl.EndQuery)(a0);
+        r.query_ended(ended);
     }
 }
 /// `glEndQueryIndexed` (GL_VERSION_4_0, record): execute function: unpacks the packet and calls the GL.
@@ -23945,7 +23955,9 @@ unsafe fn exec_end_query_indexed(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
+        let ended = r.query_ending(a0, a1);
         (gl.EndQueryIndexed)(a0, a1);
+        r.query_ended(ended);
     }
 }
 /// `glEndTransformFeedback` (GL_VERSION_3_0, record): execute function: unpacks the packet and calls the GL.
@@ -27376,7 +27388,12 @@ unsafe fn exec_query_counter(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
-        (gl.QueryCounter)(a0, a1);
+        r.query_counter(
+            a0,
+            |gl| {
+                (gl.QueryCounter)(a0, a1);
+            },
+        );
     }
 }
 /// `glReadBuffer` (GL_VERSION_1_0, record): execute function: unpacks the packet and calls the GL.

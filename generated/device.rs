@@ -6772,7 +6772,7 @@ impl Device {
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
     #[inline]
-    pub fn get_query_objecti64v(
+    pub(crate) fn get_query_objecti64v_round_trip(
         &self,
         id: types::GLuint,
         pname: types::GLenum,
@@ -6916,6 +6916,32 @@ impl Device {
             },
         )
     }
+    /// `glGetQueryObjecti64v` (GL_VERSION_3_3, query): a result the render thread has already read (the query's end replayed, nothing recorded since touched the query, no buffer bound to `GL_QUERY_BUFFER`) answers without a round trip (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
+    ///
+    /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn get_query_objecti64v(
+        &self,
+        id: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<Vec<i64>, crate::Error> {
+        if !crate::client_out::null_given(2) {
+            if let Some(v) = self.inner.shared.known.query_object::<i64>(id, pname) {
+                self.capture_call(
+                    275u16,
+                    &|w: &mut crate::capture::wire::Writer| {
+                        w.put(&id);
+                        w.put(&pname);
+                    },
+                    &v,
+                );
+                return Ok(v);
+            }
+        }
+        self.get_query_objecti64v_round_trip(id, pname)
+    }
     /// `glGetQueryObjecti64v` for a pname that yields one value: [`get_query_objecti64v`](Self::get_query_objecti64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
     #[inline]
@@ -6946,7 +6972,7 @@ impl Device {
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
     #[inline]
-    pub fn get_query_objectiv(
+    pub(crate) fn get_query_objectiv_round_trip(
         &self,
         id: types::GLuint,
         pname: types::GLenum,
@@ -7090,6 +7116,32 @@ impl Device {
             },
         )
     }
+    /// `glGetQueryObjectiv` (GL_VERSION_1_5, query): a result the render thread has already read (the query's end replayed, nothing recorded since touched the query, no buffer bound to `GL_QUERY_BUFFER`) answers without a round trip (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
+    ///
+    /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn get_query_objectiv(
+        &self,
+        id: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<Vec<i32>, crate::Error> {
+        if !crate::client_out::null_given(2) {
+            if let Some(v) = self.inner.shared.known.query_object::<i32>(id, pname) {
+                self.capture_call(
+                    276u16,
+                    &|w: &mut crate::capture::wire::Writer| {
+                        w.put(&id);
+                        w.put(&pname);
+                    },
+                    &v,
+                );
+                return Ok(v);
+            }
+        }
+        self.get_query_objectiv_round_trip(id, pname)
+    }
     /// `glGetQueryObjectiv` for a pname that yields one value: [`get_query_objectiv`](Self::get_query_objectiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
     #[inline]
@@ -7120,7 +7172,7 @@ impl Device {
     /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
     #[inline]
-    pub fn get_query_objectui64v(
+    pub(crate) fn get_query_objectui64v_round_trip(
         &self,
         id: types::GLuint,
         pname: types::GLenum,
@@ -7264,6 +7316,32 @@ impl Device {
             },
         )
     }
+    /// `glGetQueryObjectui64v` (GL_VERSION_3_3, query): a result the render thread has already read (the query's end replayed, nothing recorded since touched the query, no buffer bound to `GL_QUERY_BUFFER`) answers without a round trip (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
+    ///
+    /// Needs OpenGL 3.3 or `GL_ARB_timer_query`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn get_query_objectui64v(
+        &self,
+        id: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<Vec<u64>, crate::Error> {
+        if !crate::client_out::null_given(2) {
+            if let Some(v) = self.inner.shared.known.query_object::<u64>(id, pname) {
+                self.capture_call(
+                    277u16,
+                    &|w: &mut crate::capture::wire::Writer| {
+                        w.put(&id);
+                        w.put(&pname);
+                    },
+                    &v,
+                );
+                return Ok(v);
+            }
+        }
+        self.get_query_objectui64v_round_trip(id, pname)
+    }
     /// `glGetQueryObjectui64v` for a pname that yields one value: [`get_query_objectui64v`](Self::get_query_objectui64v), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
     #[inline]
@@ -7294,7 +7372,7 @@ impl Device {
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
     #[track_caller]
     #[inline]
-    pub fn get_query_objectuiv(
+    pub(crate) fn get_query_objectuiv_round_trip(
         &self,
         id: types::GLuint,
         pname: types::GLenum,
@@ -7437,6 +7515,32 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glGetQueryObjectuiv` (GL_VERSION_1_5, query): a result the render thread has already read (the query's end replayed, nothing recorded since touched the query, no buffer bound to `GL_QUERY_BUFFER`) answers without a round trip (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    /// * `params`: output, length rule `pname(pname:QueryObjectParameterName)`.
+    ///
+    /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glGetQueryObject.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn get_query_objectuiv(
+        &self,
+        id: types::GLuint,
+        pname: types::GLenum,
+    ) -> Result<Vec<u32>, crate::Error> {
+        if !crate::client_out::null_given(2) {
+            if let Some(v) = self.inner.shared.known.query_object::<u32>(id, pname) {
+                self.capture_call(
+                    278u16,
+                    &|w: &mut crate::capture::wire::Writer| {
+                        w.put(&id);
+                        w.put(&pname);
+                    },
+                    &v,
+                );
+                return Ok(v);
+            }
+        }
+        self.get_query_objectuiv_round_trip(id, pname)
     }
     /// `glGetQueryObjectuiv` for a pname that yields one value: [`get_query_objectuiv`](Self::get_query_objectuiv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
@@ -14093,7 +14197,10 @@ impl Device {
     /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsQuery.xhtml).
     #[track_caller]
     #[inline]
-    pub fn is_query(&self, id: types::GLuint) -> Result<bool, crate::Error> {
+    pub(crate) fn is_query_round_trip(
+        &self,
+        id: types::GLuint,
+    ) -> Result<bool, crate::Error> {
         self.call(
             "glIsQuery",
             move |ctx: &RenderContext| {
@@ -14114,6 +14221,25 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glIsQuery` (GL_VERSION_1_5, query): `true` without a round trip where the render thread has seen the object made and nothing recorded since can have deleted it (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    ///
+    /// Needs OpenGL 1.5. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsQuery.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn is_query(&self, id: types::GLuint) -> Result<bool, crate::Error> {
+        if self.inner.shared.known.is_query(id) {
+            let v = true;
+            self.capture_call(
+                367u16,
+                &|w: &mut crate::capture::wire::Writer| {
+                    w.put(&id);
+                },
+                &v,
+            );
+            return Ok(v);
+        }
+        self.is_query_round_trip(id)
     }
     /// `glIsRenderbuffer` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///
@@ -14210,7 +14336,10 @@ impl Device {
     /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSync.xhtml).
     #[track_caller]
     #[inline]
-    pub fn is_sync(&self, sync: crate::SyncHandle) -> Result<bool, crate::Error> {
+    pub(crate) fn is_sync_round_trip(
+        &self,
+        sync: crate::SyncHandle,
+    ) -> Result<bool, crate::Error> {
         let sync = sync.id();
         self.call(
             "glIsSync",
@@ -14230,6 +14359,18 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glIsSync` (GL_VERSION_3_2, query): `true` without a round trip where the render thread has seen the object made and nothing recorded since can have deleted it (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream.
+    ///
+    /// Needs OpenGL 3.2 or `GL_ARB_sync`. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsSync.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn is_sync(&self, sync: crate::SyncHandle) -> Result<bool, crate::Error> {
+        if self.inner.shared.known.is_sync(sync.id()) {
+            let v = true;
+            return Ok(v);
+        }
+        self.is_sync_round_trip(sync)
     }
     /// `glIsTexture` (GL_VERSION_1_1, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///

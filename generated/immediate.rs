@@ -1685,7 +1685,7 @@ impl Immediate {
         &mut self,
         id: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<Vec<types::GLint64>, crate::Error> {
+    ) -> Result<Vec<i64>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_query_objecti64v(id, pname);
         self.count_round_trips(mark);
@@ -1711,7 +1711,7 @@ impl Immediate {
         &mut self,
         id: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<Vec<types::GLint>, crate::Error> {
+    ) -> Result<Vec<i32>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_query_objectiv(id, pname);
         self.count_round_trips(mark);
@@ -1737,7 +1737,7 @@ impl Immediate {
         &mut self,
         id: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<Vec<types::GLuint64>, crate::Error> {
+    ) -> Result<Vec<u64>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_query_objectui64v(id, pname);
         self.count_round_trips(mark);
@@ -1763,7 +1763,7 @@ impl Immediate {
         &mut self,
         id: types::GLuint,
         pname: types::GLenum,
-    ) -> Result<Vec<types::GLuint>, crate::Error> {
+    ) -> Result<Vec<u32>, crate::Error> {
         let mark = self.before_query()?;
         let answer = self.device.get_query_objectuiv(id, pname);
         self.count_round_trips(mark);

@@ -54,6 +54,8 @@ pub(crate) struct SharedState {
     pub(crate) programs: Arc<crate::programs::Programs>,
     /// The buffer names that exist, for the lists' pixel-binding tracking (`buffer_names.rs`).
     pub(crate) buffer_names: Arc<crate::buffer_names::BufferNames>,
+    /// Query results and fence states the render thread has seen (`known_answers.rs`).
+    pub(crate) known: Arc<crate::known_answers::KnownAnswers>,
     /// The limits cache (`limits.rs`), read by the render thread before the device is handed
     /// out.
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,

@@ -85,6 +85,13 @@ pub fn take() -> ClientOutputs {
     PENDING.with(|p| p.take()).unwrap_or_default()
 }
 
+/// Whether the caller of this thread's current call passed NULL for parameter `index` (answers
+/// glcmd gives without asking the GL leave such a call to the GL's own checks).
+#[doc(hidden)]
+pub fn null_given(index: usize) -> bool {
+    PENDING.with(|p| p.get()).and_then(|o| o.address(index)) == Some(0)
+}
+
 /// Element types an output vector may have: every bit pattern is a value.
 #[doc(hidden)]
 pub trait Plain: Copy {}

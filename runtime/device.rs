@@ -206,6 +206,7 @@ impl Device {
             pools: Default::default(),
             programs: Default::default(),
             buffer_names: Default::default(),
+            known: Default::default(),
             limits: std::sync::OnceLock::new(),
             capture,
         });
@@ -259,6 +260,9 @@ impl Device {
         }
         if list.buffer_names.is_none() {
             list.buffer_names = Some(self.inner.shared.buffer_names.clone());
+        }
+        if list.known.is_none() {
+            list.known = Some(self.inner.shared.known.clone());
         }
         // Held by this thread until it is submitted or claimed (`open_frames.rs`: a query from
         // this thread that would wait for an unclaimed slot fails at once).
@@ -508,6 +512,13 @@ impl Device {
         drop(stats);
         self.fill_counters(&mut s);
         Ok(s)
+    }
+
+    /// What the device answers without a round trip from what its render thread read
+    /// (`known_answers.rs`): for tests and audits.
+    #[doc(hidden)]
+    pub fn known_answers(&self) -> &crate::known_answers::KnownAnswers {
+        &self.inner.shared.known
     }
 
     /// The context's implementation-dependent constants, read once at start-up (`limits.rs`):

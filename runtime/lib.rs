@@ -122,6 +122,7 @@
 // crates of this workspace (the C ABI, the sweep, the replayer, the benches and tests) need are
 // public but hidden from the documentation.
 mod adopt;
+mod answer_tracking;
 #[doc(hidden)]
 pub mod arguments;
 #[doc(hidden)]
@@ -151,6 +152,9 @@ mod frame;
 #[doc(hidden)]
 pub mod generated;
 mod immediate;
+#[doc(hidden)]
+pub mod known_answers;
+mod known_replay;
 mod limits;
 mod list;
 #[doc(hidden)]

@@ -42,6 +42,9 @@ pub struct CommandList {
     /// The buffer names of the device this list came from (`buffer_names.rs`): whether a
     /// recorded pixel-buffer bind will be accepted.
     pub(crate) buffer_names: Option<std::sync::Arc<crate::buffer_names::BufferNames>>,
+    /// What the device this list came from knows without asking (`known_answers.rs`), told of
+    /// recorded query touches, sync deletes and query-buffer binds.
+    pub(crate) known: Option<std::sync::Arc<crate::known_answers::KnownAnswers>>,
     /// The thread that holds this list unsubmitted and unclaimed (set by `Device::command_list`,
     /// cleared by a submit or a claim), shared with the device's registry of open frames, which
     /// keeps a weak reference: a dropped list holds nothing. Kept across the pool, so taking a
@@ -79,6 +82,7 @@ impl CommandList {
             claim: None,
             programs: None,
             buffer_names: None,
+            known: None,
             hold: None,
             implicit: false,
             pixels: Box::new(crate::pixels::PixelState::new()),

@@ -67,6 +67,11 @@ impl CommandList {
     /// Tracks a recorded `glBindBuffer`: believed where the GL is sure to accept it (the
     /// device's `buffer_names.rs`), unsure otherwise.
     pub(crate) fn track_bind_buffer(&mut self, target: u32, buffer: u32) {
+        if target == crate::gl::QUERY_BUFFER {
+            if let Some(k) = &self.known {
+                k.query_buffer_bound(buffer);
+            }
+        }
         if target != crate::gl::PIXEL_UNPACK_BUFFER && target != crate::gl::PIXEL_PACK_BUFFER {
             return;
         }

@@ -85,6 +85,9 @@ pub struct ReplayState {
     pub(crate) sink: Sink,
     /// The program interface cache, told of links and program deletes as they run.
     pub(crate) programs: std::sync::Arc<crate::programs::Programs>,
+    /// The device's known answers, told of query ends and touches and of fences as they run
+    /// (`known_answers.rs`, `known_replay.rs`); `None` outside a device.
+    pub(crate) known: Option<crate::known_answers::KnownAtReplay>,
 }
 
 // SAFETY: the raw pointers are GL sync handles and scratch pointers into lists; they are only
@@ -105,6 +108,7 @@ impl ReplayState {
             raised: Vec::new(),
             sink,
             programs,
+            known: None,
         }
     }
 
@@ -299,11 +303,22 @@ impl<'a> Replayer<'a> {
     /// Remembers the GL sync object a recorded fence created.
     pub fn set_sync(&mut self, id: u32, sync: GLsync) {
         self.state.syncs.insert(id, sync);
+        if let Some(k) = self.state.known.as_ref().filter(|_| !sync.is_null()) {
+            k.answers.fence_created(id);
+        }
     }
 
     /// Forgets a sync handle (after its delete ran).
     pub fn forget_sync(&mut self, id: u32) {
         self.state.syncs.remove(&id);
+        if let Some(k) = &self.state.known {
+            k.answers.fence_forgotten(id);
+        }
+    }
+
+    /// The replay state and the list being replayed, for the hooks of `known_replay.rs`.
+    pub(crate) fn state_and_list(&mut self) -> (&mut ReplayState, &CommandList) {
+        (self.state, self.list)
     }
 
     /// A link of `program` (or its binary) replayed: the interface cache reads it.

@@ -70,8 +70,14 @@ impl Device {
 
     /// `glClientWaitSync`: waits on the render thread, after the list that recorded the fence
     /// has run, and returns `GL_ALREADY_SIGNALED`, `GL_CONDITION_SATISFIED`,
-    /// `GL_TIMEOUT_EXPIRED` or `GL_WAIT_FAILED`.
+    /// `GL_TIMEOUT_EXPIRED` or `GL_WAIT_FAILED`. A fence the render thread has already seen
+    /// signalled (and no recorded delete since) answers `GL_ALREADY_SIGNALED` at once, without a
+    /// round trip (`known_answers.rs`): a signalled sync stays signalled, and the flags are the
+    /// ones the GL accepts.
     pub fn client_wait_sync(&self, sync: SyncHandle, flags: GLbitfield, timeout_ns: GLuint64) -> Result<GLenum, Error> {
+        if flags & !crate::gl::SYNC_FLUSH_COMMANDS_BIT == 0 && self.inner.shared.known.fence_signalled(sync.id()) {
+            return Ok(crate::gl::ALREADY_SIGNALED);
+        }
         self.call("glClientWaitSync", move |ctx| {
             let s = ctx.sync_object("glClientWaitSync", sync.id())?;
             // SAFETY: `s` is a live sync object of this context.
@@ -84,6 +90,8 @@ impl Device {
         self.call("glFinish", |ctx| {
             // SAFETY: no arguments.
             unsafe { (ctx.gl().Finish)() };
+            // Everything has completed: the known answers learn it before the caller asks.
+            ctx.poll_known();
             Ok(())
         })
     }

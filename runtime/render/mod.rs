@@ -46,6 +46,7 @@ use crate::replay::ReplayState;
 use crate::Error;
 
 mod phases;
+mod polls;
 mod render_context;
 mod scheduler;
 
@@ -98,7 +99,9 @@ pub(crate) fn run(
             common.robust.store(robust, Ordering::Relaxed);
         }
         let _ = common.limits.set(crate::limits::Limits::read(&gl));
-        let state = RefCell::new(ReplayState::new(&gl, common.sink.clone(), common.programs.clone()));
+        let mut replay_state = ReplayState::new(&gl, common.sink.clone(), common.programs.clone());
+        replay_state.known = Some(crate::known_answers::KnownAtReplay::new(common.known.clone(), info.version));
+        let state = RefCell::new(replay_state);
         let (gl, real) = match checking_table(&gl, options.checked_gl) {
             Ok(Some(checking)) => (checking, Some(gl)),
             Ok(None) => (gl, None),

@@ -314,13 +314,24 @@ impl RenderContext {
         }
     }
 
+    /// Polls the fences and query results the known answers wait for (`polls.rs`), unless a
+    /// replay further up this thread's stack holds the state.
+    pub(crate) fn poll_known(&self) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            super::polls::poll(self.raw_gl(), &mut state);
+        }
+    }
+
     /// Reads the bindings back after code that may have changed them behind the shadow.
-    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`).
+    /// Also forgets the cached interfaces of programs such code deleted (`programs.rs`), and
+    /// has the known answers poll again what they kept (`known_answers.rs`).
     pub(crate) fn refresh_shadow(&self) {
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.shadow.refresh(self.raw_gl());
         }
         self.shared.programs.forget_dead(self.raw_gl());
+        // The closure may have begun, ended or deleted queries (`known_answers.rs`).
+        self.shared.known.repoll();
     }
 
     /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the

@@ -221,6 +221,7 @@ impl Scheduler {
                     self.clock.switch(Phase::RoundTrip);
                     ctx.diag.round_trip(Some(call.name));
                     (call.job)(Ok(ctx));
+                    ctx.poll_known();
                     ctx.diag.round_trip(None);
                     self.clock.switch(Phase::Other);
                     continue;
@@ -528,6 +529,7 @@ pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: Command
             }
         }
         debug_groups::end_list(ctx.raw_gl(), pushed);
+        super::polls::poll(ctx.raw_gl(), &mut state);
     }
     let (packet_bytes, param_bytes) = list.byte_sizes();
     f.stats.lists += 1;

@@ -255,6 +255,9 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     if let Some(track) = pixel_tracking(f) {
         lengths.insert(0, track);
     }
+    if let Some(track) = answer_tracking(f) {
+        lengths.insert(0, track);
+    }
     if f.name == "glFenceSync" {
         return quote! {
             #docs
@@ -309,6 +312,27 @@ fn pixel_tracking(f: &Function) -> Option<TokenStream> {
         "glClientAttribDefaultEXT" | "glPushClientAttribDefaultEXT" => {
             let mask = p("mask")?;
             Some(quote!(self.track_client_defaults(#mask);))
+        }
+        _ => None,
+    }
+}
+
+/// What the device's known answers (`runtime/known_answers.rs`) must see of a recorded call:
+/// touches of query objects and deletes of syncs, before the GL sees them.
+fn answer_tracking(f: &Function) -> Option<TokenStream> {
+    let p = |n: &str| f.params.iter().find(|q| q.name == n).map(ident);
+    match f.name.as_str() {
+        "glBeginQuery" | "glBeginQueryIndexed" | "glQueryCounter" => {
+            let id = p("id")?;
+            Some(quote!(self.track_query_touches(&[#id]);))
+        }
+        "glDeleteQueries" => {
+            let ids = p("ids")?;
+            Some(quote!(self.track_query_touches(#ids);))
+        }
+        "glDeleteSync" => {
+            let sync = p("sync")?;
+            Some(quote!(self.track_delete_sync(#sync);))
         }
         _ => None,
     }
@@ -851,6 +875,8 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     } else if f.name == "glDeleteSync" {
         let sync_field = ident(&f.params[0]);
         quote! { #call; r.forget_sync(c.#sync_field); }
+    } else if let Some(body) = query_replay_body(f, &arg, &call) {
+        body
     } else if !unbind_flags.is_empty() {
         // Client memory while a pixel-unpack buffer is bound: unbind it around the call, so
         // the pointer stays a pointer.
@@ -1307,8 +1333,41 @@ fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<To
 
 /// The updates of the names the shadow and the program cache know, after the call: deletes
 /// forget their names when they run, and a link or a program's deletion reaches the cache.
+/// The execute body of a call that ends or counts a query: the known answers
+/// (`runtime/known_replay.rs`) note the query whose result will be there to poll.
+fn query_replay_body(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident, call: &TokenStream) -> Option<TokenStream> {
+    match f.name.as_str() {
+        "glEndQuery" | "glEndQueryIndexed" => {
+            let target = arg("target");
+            let index = if f.name == "glEndQuery" {
+                quote!(0)
+            } else {
+                let index = arg("index");
+                quote!(#index)
+            };
+            Some(quote! { let ended = r.query_ending(#target, #index); #call; r.query_ended(ended); })
+        }
+        "glQueryCounter" => {
+            let id = arg("id");
+            Some(quote! { r.query_counter(#id, |gl| { #call; }); })
+        }
+        _ => None,
+    }
+}
+
 fn name_updates(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<TokenStream> {
     let mut updates = Vec::new();
+    match f.name.as_str() {
+        "glBeginQuery" | "glBeginQueryIndexed" => {
+            let id = arg("id");
+            updates.push(quote!(r.queries_touched(&[#id]);));
+        }
+        "glDeleteQueries" => {
+            let (ids, n) = (arg("ids"), arg("n"));
+            updates.push(quote!(r.queries_touched(unsafe { crate::replay::names(#ids, #n) });));
+        }
+        _ => {}
+    }
     if f.kind == Kind::Delete {
         for p in &f.params {
             let Some(variant) = p.class.as_deref().and_then(shadow_hooks::class_variant) else { continue };

@@ -1,0 +1,66 @@
+//! Answers without a round trip (issue 35 item 5, issue 31's third item): a query result or a
+//! fence state the render thread has already read answers `glGetQueryObject*v`, `glIsQuery`,
+//! `glIsSync` and `glClientWaitSync` at once (`runtime/known_answers.rs`), and every call that
+//! could make such an answer stale sends the question to the GL again.
+//!
+//! `tests/c/known.c` asks as mpv does (a ring of queries read before they are begun again, a
+//! fence waited on two frames later), through every getter and pname, and after each call that
+//! must make an earlier answer stale (a query begun again while active, a refused begin, a
+//! refused counter, a delete, a buffer bound to `GL_QUERY_BUFFER`, a deleted sync, flags the GL
+//! refuses): its output through glcmd-run must be the direct run's, line for line. The round
+//! trips it saves are counted on the same program with and without its questions, a glFinish
+//! ending each frame so that the count cannot depend on the machine's speed.
+
+#[allow(dead_code)]
+#[path = "../../tests/common/process.rs"]
+mod process;
+#[allow(dead_code)]
+mod support;
+#[path = "../../tests/common/tools.rs"]
+mod tools;
+
+/// The round trips glcmd-run's `--stats` line reports ("round trips N (...)").
+fn round_trips(stderr: &str) -> u64 {
+    let line = stderr.lines().find(|l| l.contains("round trips")).unwrap_or_else(|| panic!("no stats:\n{stderr}"));
+    let after = line.split_once("round trips ").unwrap_or_else(|| panic!("{line}")).1;
+    after.split(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// Runs `known MODE` directly and through glcmd-run; the outputs must be equal. Returns the
+/// round trips through glcmd-run.
+fn same_both_ways(exe: &std::path::Path, mode: &str) -> u64 {
+    let direct = support::run(exe, &[mode], None, None);
+    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
+    assert!(direct.stdout.ends_with("done=1\n"), "{direct:?}");
+    let through = support::run(exe, &[mode], Some(&["--stats"]), None);
+    assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.stdout.lines().collect(), through.stdout.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "{mode}: line {i} differs (direct, then glcmd-run); stderr:\n{}", through.stderr);
+    }
+    assert_eq!(d.len(), t.len(), "{mode}: direct:\n{}\nglcmd-run:\n{}", direct.stdout, through.stdout);
+    round_trips(&through.stderr)
+}
+
+#[test]
+fn results_and_fences_answer_as_the_gl_and_stale_ones_ask_it() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = support::compile("known.c", "known", &[]);
+    same_both_ways(&exe, "all");
+}
+
+#[test]
+fn results_and_fences_already_read_cost_no_round_trip() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = support::compile("known.c", "known", &[]);
+    let asked = same_both_ways(&exe, "frames");
+    let unasked = same_both_ways(&exe, "frames-unasked");
+    // Twelve frames ask 12 `glIsQuery`, 9 reads, 10 `glIsSync` and 10 waits. Only the three
+    // `glIsQuery` of queries never begun (frames 0 to 2, answered false) go to the GL: the rest
+    // ask about queries and fences that completed before the frame's glFinish returned.
+    assert_eq!(asked, unasked + 3, "round trips with the questions {asked}, without {unasked}");
+}

@@ -13,7 +13,7 @@ use crate::device::Device;
 use crate::shadow::Class;
 /// Hash of the opcode table, the packet layouts, the argument roles and the call
 /// encoding: a capture records it, and a build with another value refuses the capture.
-pub const FINGERPRINT: u64 = 5591555176742765331u64;
+pub const FINGERPRINT: u64 = 1113007276258045820u64;
 /// The function index of `glGetError`, which `special.rs` records.
 pub const GET_ERROR: u16 = 229u16;
 /// What the capture loader knows about each opcode.
@@ -1525,7 +1525,7 @@ pub static OPCODES: [Opcode; 575usize] = [
                 param: "data",
                 at: 26u16,
                 wide: true,
-                nullable: false,
+                nullable: true,
                 len: Len::Bytes {
                     len: Int {
                         at: 22u16,
@@ -1583,7 +1583,7 @@ pub static OPCODES: [Opcode; 575usize] = [
                 param: "data",
                 at: 30u16,
                 wide: true,
-                nullable: false,
+                nullable: true,
                 len: Len::Bytes {
                     len: Int {
                         at: 26u16,
@@ -1645,7 +1645,7 @@ pub static OPCODES: [Opcode; 575usize] = [
                 param: "data",
                 at: 34u16,
                 wide: true,
-                nullable: false,
+                nullable: true,
                 len: Len::Bytes {
                     len: Int {
                         at: 30u16,

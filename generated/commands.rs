@@ -9427,7 +9427,7 @@ impl CommandList {
             );
         }
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glCompressedTexImage1D", "data", true, false);
+            .push_bytes_arg(data.into(), "glCompressedTexImage1D", "data", true, true);
         self.push_packet(CompressedTexImage1DPacket {
             op: <CompressedTexImage1DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -9439,6 +9439,34 @@ impl CommandList {
             data_len,
             data,
         });
+    }
+    /// `glCompressedTexImage1D` with `image_size` taken from the length in bytes of `data`: [`compressed_tex_image_1d`](Self::compressed_tex_image_1d) with `Some(data)`.
+    #[track_caller]
+    #[inline]
+    pub fn compressed_tex_image_1d_from_slice(
+        &mut self,
+        target: types::GLenum,
+        level: types::GLint,
+        internalformat: types::GLenum,
+        width: types::GLsizei,
+        border: types::GLint,
+        data: &[impl bytemuck::NoUninit],
+    ) {
+        let data: &[u8] = bytemuck::cast_slice(data);
+        let image_size = arguments::count_i32(
+            data.len(),
+            "glCompressedTexImage1D",
+            "data",
+        );
+        self.compressed_tex_image_1d(
+            target,
+            level,
+            internalformat,
+            width,
+            border,
+            image_size,
+            Some(data),
+        )
     }
     /// `glCompressedTexImage2D` (GL_VERSION_1_3, record): records one packet.
     /// * `data`: input array, length rule `param(imageSize)`.
@@ -9468,7 +9496,7 @@ impl CommandList {
             );
         }
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glCompressedTexImage2D", "data", true, false);
+            .push_bytes_arg(data.into(), "glCompressedTexImage2D", "data", true, true);
         self.push_packet(CompressedTexImage2DPacket {
             op: <CompressedTexImage2DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -9481,6 +9509,36 @@ impl CommandList {
             data_len,
             data,
         });
+    }
+    /// `glCompressedTexImage2D` with `image_size` taken from the length in bytes of `data`: [`compressed_tex_image_2d`](Self::compressed_tex_image_2d) with `Some(data)`.
+    #[track_caller]
+    #[inline]
+    pub fn compressed_tex_image_2d_from_slice(
+        &mut self,
+        target: types::GLenum,
+        level: types::GLint,
+        internalformat: types::GLenum,
+        width: types::GLsizei,
+        height: types::GLsizei,
+        border: types::GLint,
+        data: &[impl bytemuck::NoUninit],
+    ) {
+        let data: &[u8] = bytemuck::cast_slice(data);
+        let image_size = arguments::count_i32(
+            data.len(),
+            "glCompressedTexImage2D",
+            "data",
+        );
+        self.compressed_tex_image_2d(
+            target,
+            level,
+            internalformat,
+            width,
+            height,
+            border,
+            image_size,
+            Some(data),
+        )
     }
     /// `glCompressedTexImage3D` (GL_VERSION_1_3, record): records one packet.
     /// * `data`: input array, length rule `param(imageSize)`.
@@ -9511,7 +9569,7 @@ impl CommandList {
             );
         }
         let (data, data_len) = self
-            .push_bytes_arg(data.into(), "glCompressedTexImage3D", "data", true, false);
+            .push_bytes_arg(data.into(), "glCompressedTexImage3D", "data", true, true);
         self.push_packet(CompressedTexImage3DPacket {
             op: <CompressedTexImage3DPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -9525,6 +9583,38 @@ impl CommandList {
             data_len,
             data,
         });
+    }
+    /// `glCompressedTexImage3D` with `image_size` taken from the length in bytes of `data`: [`compressed_tex_image_3d`](Self::compressed_tex_image_3d) with `Some(data)`.
+    #[track_caller]
+    #[inline]
+    pub fn compressed_tex_image_3d_from_slice(
+        &mut self,
+        target: types::GLenum,
+        level: types::GLint,
+        internalformat: types::GLenum,
+        width: types::GLsizei,
+        height: types::GLsizei,
+        depth: types::GLsizei,
+        border: types::GLint,
+        data: &[impl bytemuck::NoUninit],
+    ) {
+        let data: &[u8] = bytemuck::cast_slice(data);
+        let image_size = arguments::count_i32(
+            data.len(),
+            "glCompressedTexImage3D",
+            "data",
+        );
+        self.compressed_tex_image_3d(
+            target,
+            level,
+            internalformat,
+            width,
+            height,
+            depth,
+            border,
+            image_size,
+            Some(data),
+        )
     }
     /// `glCompressedTexSubImage1D` (GL_VERSION_1_3, record): records one packet.
     /// * `data`: input array, length rule `param(imageSize)`.

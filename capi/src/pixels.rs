@@ -202,19 +202,24 @@ unsafe fn null_sub_image_on(g: &glcmd::Gl, s: &SubImage) -> (bool, GLenum) {
 }
 
 /// Compressed data sized by its `imageSize` argument: an offset when this list bound an unpack
-/// buffer, else `len` bytes.
+/// buffer, else `len` bytes; for an image upload (`allocates`), NULL is no data: the GL
+/// allocates the level with undefined contents, as `glTexImage2D` with NULL does.
 ///
 /// # Safety
-/// `p` is an offset (with an unpack buffer bound in this list) or points to `len` bytes.
+/// `p` is an offset (with an unpack buffer bound in this list), NULL, or points to `len` bytes.
 pub unsafe fn compressed<'a>(
     cur: &mut Recording,
     f: &str,
     argument: &str,
     p: *const u8,
     len: usize,
+    allocates: bool,
 ) -> Result<Bytes<'a>, CallError> {
     if cur.list.pixel_state().unpack_buffer {
         return Ok(Bytes::BufferOffset(p as usize));
+    }
+    if p.is_null() && allocates {
+        return Ok(Bytes::None);
     }
     if p.is_null() && len > 0 {
         // Not the stand-in of zeros: where the GL takes the call it ignores NULL data (Mesa), and

@@ -770,12 +770,14 @@ fn mark_unsafe_families(f: &mut Function) {
             None => f.unsafe_reason = Some(reason.to_string()),
         }
     }
-    // `Bytes::None` (no data: allocate only) is accepted where the GL allows a null pointer.
+    // `Bytes::None` (no data: allocate only) is accepted where the GL allows a null pointer:
+    // the image uploads, compressed ones included (their `imageSize` is still checked by the GL
+    // against the format; the contents are undefined, GL 4.6 §8.5, §8.7).
     if f.redirect == Some(Redirect::PixelUnpack) {
         let n = f.name.as_str();
-        let allocates = !n.contains("Sub") && !n.contains("Compressed") && n.contains("Image");
+        let allocates = !n.contains("Sub") && n.contains("Image");
         for p in f.params.iter_mut() {
-            if allocates && matches!(p.role, Role::In(Rule::Bytes)) {
+            if allocates && (matches!(p.role, Role::In(Rule::Bytes)) || p.unpack_offset) {
                 p.nullable = true;
             }
         }

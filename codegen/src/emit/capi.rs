@@ -200,11 +200,13 @@ fn compressed_conversion(f: &Function, p: &Param, rule: &Rule) -> Conversion {
     let (id, name) = (ident(p), p.name.as_str());
     let Rule::Param(x) = rule else { unreachable!("compressed data is sized by a byte count") };
     let n = len_of(f, x);
+    // An image (not a sub-image) upload allocates with NULL data: no bytes are read.
+    let allocates = p.nullable;
     Conversion {
         prep: vec![quote! {
             // SAFETY: the caller passes `imageSize` bytes (or an offset, with a
-            // pixel-unpack buffer bound in this list).
-            let #id = unsafe { crate::pixels::compressed(cur, F, #name, #id as *const u8, #n)? };
+            // pixel-unpack buffer bound in this list), or NULL.
+            let #id = unsafe { crate::pixels::compressed(cur, F, #name, #id as *const u8, #n, #allocates)? };
         }],
         arg: Some(quote!(#id)),
     }

@@ -449,13 +449,14 @@ fn unpack_offset_parts(f: &Function, p: &Param, rule: &Rule, parts: &mut RecordP
     let Rule::Param(x) = rule else { unreachable!("unpack_offset arrays are sized by a parameter") };
     let x_id = ident(param_named(f, x));
     let len_id = format_ident!("{}_len", param_ident(&p.name));
+    let none = p.nullable;
     parts.args.push(quote!(#id: impl Into<crate::Bytes<'b>>));
     parts.prelude.push(quote! {
         let #id: crate::Bytes<'b> = #id.into();
         if let crate::Bytes::Slice(s) = #id {
             arguments::check_len(#gl_name, #arg_name, s.len(), #x_id as i64, #x);
         }
-        let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, false);
+        let (#id, #len_id) = self.push_bytes_arg(#id.into(), #gl_name, #arg_name, true, #none);
     });
     parts.inits.push(quote!(#len_id));
     parts.inits.push(quote!(#id));

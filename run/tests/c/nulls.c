@@ -83,6 +83,34 @@ int main(void) {
         glDeleteTextures(2, t3);
         glBindTexture(GL_TEXTURE_2D, tex);
     }
+    {
+        /* A compressed image with NULL data allocates the level (undefined contents), as
+         * glTexImage2D with NULL does; a sub-image then fills it. RGTC1: 8 bytes a 4x4 block. */
+        GLuint ct;
+        unsigned char block[8] = {200, 10, 0, 0, 0, 0, 0, 0}, red[16 * 4];
+        glGenTextures(1, &ct);
+        glBindTexture(GL_TEXTURE_2D, ct);
+        glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 8, 8, 0, 32, NULL);
+        E("glCompressedTexImage2D(NULL)");
+        GLint w = -1, size = -1;
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &size);
+        printf("compressed_null_level width=%d size=%d\n", w, size);
+        glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 8, 8, 0, 31, NULL);
+        E("glCompressedTexImage2D(NULL, wrong size)");
+        glCompressedTexImage2D(GL_TEXTURE_2D, 1, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, NULL);
+        glCompressedTexSubImage2D(GL_TEXTURE_2D, 1, 0, 0, 4, 4, GL_COMPRESSED_RED_RGTC1, 8, block);
+        E("glCompressedTexSubImage2D(after NULL)");
+        memset(red, 0, sizeof red);
+        glGetTexImage(GL_TEXTURE_2D, 1, GL_RED, GL_UNSIGNED_BYTE, red);
+        printf("compressed_after_null=%d,%d\n", red[0], red[15]);
+        glCompressedTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RED_RGTC1, 4, 0, 8, NULL);
+        E("glCompressedTexImage1D(RGTC, NULL)");
+        glCompressedTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 2, 0, 16, NULL);
+        E("glCompressedTexImage3D(NULL)");
+        glDeleteTextures(1, &ct);
+        glBindTexture(GL_TEXTURE_2D, tex);
+    }
     memset(texels, 0, sizeof texels);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
     printf("texel_after_null_uploads=%d,%d\n", texels[0], texels[63]);

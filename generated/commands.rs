@@ -7768,6 +7768,7 @@ impl CommandList {
         pipeline: types::GLuint,
         program: types::GLuint,
     ) {
+        self.state_forget_all();
         self.push_packet(ActiveShaderProgramPacket {
             op: <ActiveShaderProgramPacket as Packet>::OPCODE,
             pipeline,
@@ -7780,6 +7781,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn active_texture(&mut self, texture: types::GLenum) {
+        self.state_active_texture(texture);
         self.push_packet(ActiveTexturePacket {
             op: <ActiveTexturePacket as Packet>::OPCODE,
             texture: arguments::pack_enum(texture),
@@ -7847,6 +7849,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn begin_transform_feedback(&mut self, primitive_mode: types::GLenum) {
+        self.state_begin_transform_feedback(primitive_mode);
         self.push_packet(BeginTransformFeedbackPacket {
             op: <BeginTransformFeedbackPacket as Packet>::OPCODE,
             primitive_mode: arguments::pack_enum(primitive_mode),
@@ -7878,6 +7881,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_buffer(&mut self, target: types::GLenum, buffer: types::GLuint) {
+        self.state_bind_buffer(target, buffer);
         self.track_bind_buffer(target, buffer);
         self.push_packet(BindBufferPacket {
             op: <BindBufferPacket as Packet>::OPCODE,
@@ -7938,6 +7942,7 @@ impl CommandList {
         count: types::GLsizei,
         buffers: Option<&[types::GLuint]>,
     ) {
+        self.state_forget_all();
         let buffers = match buffers {
             Some(s) => {
                 arguments::check_len(
@@ -7976,6 +7981,7 @@ impl CommandList {
         offsets: &[types::GLintptr],
         sizes: &[types::GLsizeiptr],
     ) {
+        self.state_forget_all();
         let buffers = match buffers {
             Some(s) => {
                 arguments::check_len(
@@ -8143,6 +8149,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_program_pipeline(&mut self, pipeline: types::GLuint) {
+        self.state_forget_all();
         self.push_packet(BindProgramPipelinePacket {
             op: <BindProgramPipelinePacket as Packet>::OPCODE,
             pipeline,
@@ -8170,6 +8177,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_sampler(&mut self, unit: types::GLuint, sampler: types::GLuint) {
+        self.state_bind_sampler(unit, sampler);
         self.push_packet(BindSamplerPacket {
             op: <BindSamplerPacket as Packet>::OPCODE,
             unit,
@@ -8188,6 +8196,7 @@ impl CommandList {
         count: types::GLsizei,
         samplers: Option<&[types::GLuint]>,
     ) {
+        self.state_forget_all();
         let samplers = match samplers {
             Some(s) => {
                 arguments::check_len(
@@ -8214,6 +8223,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_texture(&mut self, target: types::GLenum, texture: types::GLuint) {
+        self.state_bind_texture(target, texture);
         self.push_packet(BindTexturePacket {
             op: <BindTexturePacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -8226,6 +8236,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_texture_unit(&mut self, unit: types::GLuint, texture: types::GLuint) {
+        self.state_forget_all();
         self.push_packet(BindTextureUnitPacket {
             op: <BindTextureUnitPacket as Packet>::OPCODE,
             unit,
@@ -8244,6 +8255,7 @@ impl CommandList {
         count: types::GLsizei,
         textures: Option<&[types::GLuint]>,
     ) {
+        self.state_forget_all();
         let textures = match textures {
             Some(s) => {
                 arguments::check_len(
@@ -8282,6 +8294,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_vertex_array(&mut self, array: types::GLuint) {
+        self.state_bind_vertex_array(array);
         self.push_packet(BindVertexArrayPacket {
             op: <BindVertexArrayPacket as Packet>::OPCODE,
             array,
@@ -8403,6 +8416,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equation(&mut self, mode: types::GLenum) {
+        self.state_blend_equation(mode);
         self.push_packet(BlendEquationPacket {
             op: <BlendEquationPacket as Packet>::OPCODE,
             mode: arguments::pack_enum(mode),
@@ -8418,6 +8432,7 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
+        self.state_blend_equation_separate(mode_r_g_b, mode_alpha);
         self.push_packet(BlendEquationSeparatePacket {
             op: <BlendEquationSeparatePacket as Packet>::OPCODE,
             mode_r_g_b: arguments::pack_enum(mode_r_g_b),
@@ -8435,6 +8450,7 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendEquationSeparateiPacket {
             op: <BlendEquationSeparateiPacket as Packet>::OPCODE,
             buf,
@@ -8453,6 +8469,7 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendEquationSeparateiARBPacket {
             op: <BlendEquationSeparateiARBPacket as Packet>::OPCODE,
             buf,
@@ -8466,6 +8483,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equationi(&mut self, buf: types::GLuint, mode: types::GLenum) {
+        self.state_forget_all();
         self.push_packet(BlendEquationiPacket {
             op: <BlendEquationiPacket as Packet>::OPCODE,
             buf,
@@ -8478,6 +8496,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equationi_arb(&mut self, buf: types::GLuint, mode: types::GLenum) {
+        self.state_forget_all();
         self.push_packet(BlendEquationiARBPacket {
             op: <BlendEquationiARBPacket as Packet>::OPCODE,
             buf,
@@ -8490,6 +8509,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_func(&mut self, sfactor: types::GLenum, dfactor: types::GLenum) {
+        self.state_blend_func(sfactor, dfactor);
         self.push_packet(BlendFuncPacket {
             op: <BlendFuncPacket as Packet>::OPCODE,
             sfactor: arguments::pack_enum(sfactor),
@@ -8508,6 +8528,12 @@ impl CommandList {
         sfactor_alpha: types::GLenum,
         dfactor_alpha: types::GLenum,
     ) {
+        self.state_blend_func_separate(
+            sfactor_r_g_b,
+            dfactor_r_g_b,
+            sfactor_alpha,
+            dfactor_alpha,
+        );
         self.push_packet(BlendFuncSeparatePacket {
             op: <BlendFuncSeparatePacket as Packet>::OPCODE,
             sfactor_r_g_b: arguments::pack_enum(sfactor_r_g_b),
@@ -8529,6 +8555,7 @@ impl CommandList {
         src_alpha: types::GLenum,
         dst_alpha: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendFuncSeparateiPacket {
             op: <BlendFuncSeparateiPacket as Packet>::OPCODE,
             buf,
@@ -8551,6 +8578,7 @@ impl CommandList {
         src_alpha: types::GLenum,
         dst_alpha: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendFuncSeparateiARBPacket {
             op: <BlendFuncSeparateiARBPacket as Packet>::OPCODE,
             buf,
@@ -8571,6 +8599,7 @@ impl CommandList {
         src: types::GLenum,
         dst: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendFunciPacket {
             op: <BlendFunciPacket as Packet>::OPCODE,
             buf,
@@ -8589,6 +8618,7 @@ impl CommandList {
         src: types::GLenum,
         dst: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(BlendFunciARBPacket {
             op: <BlendFunciARBPacket as Packet>::OPCODE,
             buf,
@@ -8723,6 +8753,7 @@ impl CommandList {
         size: types::GLsizeiptr,
         commit: bool,
     ) {
+        self.state_forget_all();
         self.push_packet(BufferPageCommitmentARBPacket {
             op: <BufferPageCommitmentARBPacket as Packet>::OPCODE,
             target,
@@ -9312,6 +9343,7 @@ impl CommandList {
         flags: types::GLbitfield,
         timeout: types::GLuint64,
     ) {
+        self.state_forget_all();
         self.push_packet(ClientWaitSyncPacket {
             op: <ClientWaitSyncPacket as Packet>::OPCODE,
             sync: sync.id(),
@@ -9325,6 +9357,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn clip_control(&mut self, origin: types::GLenum, depth: types::GLenum) {
+        self.state_clip_control(origin, depth);
         self.push_packet(ClipControlPacket {
             op: <ClipControlPacket as Packet>::OPCODE,
             origin: arguments::pack_enum(origin),
@@ -9961,6 +9994,7 @@ impl CommandList {
         src_height: types::GLsizei,
         src_depth: types::GLsizei,
     ) {
+        self.state_forget_all();
         self.push_packet(CopyImageSubDataPacket {
             op: <CopyImageSubDataPacket as Packet>::OPCODE,
             src_name,
@@ -10347,6 +10381,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_buffers(&mut self, buffers: &[types::GLuint]) {
+        self.state_delete_buffers(buffers);
         self.track_delete_buffers(buffers);
         let n = arguments::count_i32(buffers.len(), "glDeleteBuffers", "buffers");
         let buffers = self.push_slice(buffers);
@@ -10384,6 +10419,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_named_string_arb(&mut self, name: &str) {
+        self.state_forget_all();
         let namelen = arguments::count_i32(name.len(), "glDeleteNamedStringARB", "name");
         let name = self.push_str("glDeleteNamedStringARB", "name", name, false);
         self.push_packet(DeleteNamedStringARBPacket {
@@ -10398,6 +10434,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_program(&mut self, program: types::GLuint) {
+        self.state_delete_program(program);
         self.push_packet(DeleteProgramPacket {
             op: <DeleteProgramPacket as Packet>::OPCODE,
             program,
@@ -10468,6 +10505,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_samplers(&mut self, samplers: &[types::GLuint]) {
+        self.state_forget_all();
         let count = arguments::count_i32(samplers.len(), "glDeleteSamplers", "samplers");
         let samplers = self.push_slice(samplers);
         self.push_packet(DeleteSamplersPacket {
@@ -10507,6 +10545,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_textures(&mut self, textures: &[types::GLuint]) {
+        self.state_forget_all();
         let n = arguments::count_i32(textures.len(), "glDeleteTextures", "textures");
         let textures = self.push_slice(textures);
         self.push_packet(DeleteTexturesPacket {
@@ -10539,6 +10578,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_vertex_arrays(&mut self, arrays: &[types::GLuint]) {
+        self.state_forget_all();
         let n = arguments::count_i32(arrays.len(), "glDeleteVertexArrays", "arrays");
         let arrays = self.push_slice(arrays);
         self.push_packet(DeleteVertexArraysPacket {
@@ -10689,6 +10729,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn disable(&mut self, cap: types::GLenum) {
+        self.state_disable(cap);
         self.push_packet(DisablePacket {
             op: <DisablePacket as Packet>::OPCODE,
             cap: arguments::pack_enum(cap),
@@ -10727,6 +10768,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn disablei(&mut self, target: types::GLenum, index: types::GLuint) {
+        self.state_disablei(target, index);
         self.push_packet(DisableiPacket {
             op: <DisableiPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -11218,6 +11260,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn enable(&mut self, cap: types::GLenum) {
+        self.state_enable(cap);
         self.push_packet(EnablePacket {
             op: <EnablePacket as Packet>::OPCODE,
             cap: arguments::pack_enum(cap),
@@ -11256,6 +11299,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn enablei(&mut self, target: types::GLenum, index: types::GLuint) {
+        self.state_enablei(target, index);
         self.push_packet(EnableiPacket {
             op: <EnableiPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -11311,6 +11355,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn evaluate_depth_values_arb(&mut self) {
+        self.state_forget_all();
         self.push_packet(EvaluateDepthValuesARBPacket {
             op: <EvaluateDepthValuesARBPacket as Packet>::OPCODE,
         });
@@ -11969,6 +12014,7 @@ impl CommandList {
         &mut self,
         handle: types::GLuint64,
     ) {
+        self.state_forget_all();
         self.push_packet(MakeImageHandleNonResidentARBPacket {
             op: <MakeImageHandleNonResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -11987,6 +12033,7 @@ impl CommandList {
         handle: types::GLuint64,
         access: types::GLenum,
     ) {
+        self.state_forget_all();
         self.push_packet(MakeImageHandleResidentARBPacket {
             op: <MakeImageHandleResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12005,6 +12052,7 @@ impl CommandList {
         &mut self,
         handle: types::GLuint64,
     ) {
+        self.state_forget_all();
         self.push_packet(MakeTextureHandleNonResidentARBPacket {
             op: <MakeTextureHandleNonResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12019,6 +12067,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub unsafe fn make_texture_handle_resident_arb(&mut self, handle: types::GLuint64) {
+        self.state_forget_all();
         self.push_packet(MakeTextureHandleResidentARBPacket {
             op: <MakeTextureHandleResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12715,6 +12764,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn named_string_arb(&mut self, type_: types::GLenum, name: &str, string: &str) {
+        self.state_forget_all();
         let namelen = arguments::count_i32(name.len(), "glNamedStringARB", "name");
         let stringlen = arguments::count_i32(string.len(), "glNamedStringARB", "string");
         let name = self.push_str("glNamedStringARB", "name", name, false);
@@ -12826,6 +12876,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storef(&mut self, pname: types::GLenum, param: types::GLfloat) {
+        self.state_pixel_storef(pname, param);
         self.track_pixel_store("glPixelStoref", pname, param as f64);
         self.push_packet(PixelStorefPacket {
             op: <PixelStorefPacket as Packet>::OPCODE,
@@ -12839,6 +12890,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storei(&mut self, pname: types::GLenum, param: types::GLint) {
+        self.state_pixel_storei(pname, param);
         self.track_pixel_store("glPixelStorei", pname, param as f64);
         self.push_packet(PixelStoreiPacket {
             op: <PixelStoreiPacket as Packet>::OPCODE,
@@ -12943,6 +12995,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn polygon_mode(&mut self, face: types::GLenum, mode: types::GLenum) {
+        self.state_polygon_mode(face, mode);
         self.push_packet(PolygonModePacket {
             op: <PolygonModePacket as Packet>::OPCODE,
             face: arguments::pack_enum(face),
@@ -13005,6 +13058,7 @@ impl CommandList {
         max_z: types::GLfloat,
         max_w: types::GLfloat,
     ) {
+        self.state_forget_all();
         self.push_packet(PrimitiveBoundingBoxARBPacket {
             op: <PrimitiveBoundingBoxARBPacket as Packet>::OPCODE,
             min_x,
@@ -14866,6 +14920,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn resume_transform_feedback(&mut self) {
+        self.state_resume_transform_feedback();
         self.push_packet(ResumeTransformFeedbackPacket {
             op: <ResumeTransformFeedbackPacket as Packet>::OPCODE,
         });
@@ -15066,6 +15121,7 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
+        self.state_scissor(x, y, width, height);
         self.push_packet(ScissorPacket {
             op: <ScissorPacket as Packet>::OPCODE,
             x,
@@ -15086,6 +15142,7 @@ impl CommandList {
         first: types::GLuint,
         v: &[[types::GLint; 4usize]],
     ) {
+        self.state_forget_all();
         let count = arguments::count_i32(v.len(), "glScissorArrayv", "v");
         let v = self.push_slice(v);
         self.push_packet(ScissorArrayvPacket {
@@ -15108,6 +15165,7 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
+        self.state_forget_all();
         self.push_packet(ScissorIndexedPacket {
             op: <ScissorIndexedPacket as Packet>::OPCODE,
             index,
@@ -15128,6 +15186,7 @@ impl CommandList {
         index: types::GLuint,
         v: &[types::GLint; 4usize],
     ) {
+        self.state_forget_all();
         let v = self.push_slice(v);
         self.push_packet(ScissorIndexedvPacket {
             op: <ScissorIndexedvPacket as Packet>::OPCODE,
@@ -15635,6 +15694,7 @@ impl CommandList {
         depth: types::GLsizei,
         commit: bool,
     ) {
+        self.state_forget_all();
         self.push_packet(TexPageCommitmentARBPacket {
             op: <TexPageCommitmentARBPacket as Packet>::OPCODE,
             target,
@@ -18058,6 +18118,7 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn use_program(&mut self, program: types::GLuint) {
+        self.state_use_program(program);
         self.push_packet(UseProgramPacket {
             op: <UseProgramPacket as Packet>::OPCODE,
             program,
@@ -18074,6 +18135,7 @@ impl CommandList {
         stages: types::GLbitfield,
         program: types::GLuint,
     ) {
+        self.state_forget_all();
         self.push_packet(UseProgramStagesPacket {
             op: <UseProgramStagesPacket as Packet>::OPCODE,
             pipeline,
@@ -18217,6 +18279,7 @@ impl CommandList {
         vaobj: types::GLuint,
         buffer: types::GLuint,
     ) {
+        self.state_vertex_array_element_buffer(vaobj, buffer);
         self.push_packet(VertexArrayElementBufferPacket {
             op: <VertexArrayElementBufferPacket as Packet>::OPCODE,
             vaobj,
@@ -19880,6 +19943,7 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
+        self.state_viewport(x, y, width, height);
         self.push_packet(ViewportPacket {
             op: <ViewportPacket as Packet>::OPCODE,
             x,
@@ -19900,6 +19964,7 @@ impl CommandList {
         first: types::GLuint,
         v: &[[types::GLfloat; 4usize]],
     ) {
+        self.state_forget_all();
         let count = arguments::count_i32(v.len(), "glViewportArrayv", "v");
         let v = self.push_slice(v);
         self.push_packet(ViewportArrayvPacket {
@@ -19922,6 +19987,7 @@ impl CommandList {
         w: types::GLfloat,
         h: types::GLfloat,
     ) {
+        self.state_forget_all();
         self.push_packet(ViewportIndexedfPacket {
             op: <ViewportIndexedfPacket as Packet>::OPCODE,
             index,
@@ -19942,6 +20008,7 @@ impl CommandList {
         index: types::GLuint,
         v: &[types::GLfloat; 4usize],
     ) {
+        self.state_forget_all();
         let v = self.push_slice(v);
         self.push_packet(ViewportIndexedfvPacket {
             op: <ViewportIndexedfvPacket as Packet>::OPCODE,

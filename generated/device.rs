@@ -4331,7 +4331,23 @@ impl Device {
             );
             return Ok(v);
         }
-        self.get_integerv_round_trip(pname)
+        let recorded = &self.inner.shared.recorded;
+        if !crate::client_out::null_given(1) {
+            if let Some(v) = recorded.integerv(pname) {
+                self.capture_call(
+                    242u16,
+                    &|w: &mut crate::capture::wire::Writer| {
+                        w.put(&pname);
+                    },
+                    &v,
+                );
+                return Ok(v);
+            }
+        }
+        let version = recorded.version();
+        let v = self.get_integerv_round_trip(pname)?;
+        recorded.learn(pname, &v, version);
+        Ok(v)
     }
     /// `glGetIntegerv` for a pname that yields one value: [`get_integerv`](Self::get_integerv), first value. Panics, at the caller's line, for a pname that yields several.
     #[track_caller]
@@ -13956,7 +13972,10 @@ impl Device {
     /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
     #[track_caller]
     #[inline]
-    pub fn is_enabled(&self, cap: types::GLenum) -> Result<bool, crate::Error> {
+    pub(crate) fn is_enabled_round_trip(
+        &self,
+        cap: types::GLenum,
+    ) -> Result<bool, crate::Error> {
         self.call(
             "glIsEnabled",
             move |ctx: &RenderContext| {
@@ -13978,6 +13997,24 @@ impl Device {
                 Ok(answer)
             },
         )
+    }
+    /// `glIsEnabled` (GL_VERSION_1_0, query): on a C immediate thread, a cap whose state its own recorded calls set is answered without a round trip (`runtime/recorded_state.rs`); otherwise a round trip, answered from the submitted stream.
+    ///
+    /// Needs OpenGL 1.0. [Reference page](https://registry.khronos.org/OpenGL-Refpages/gl4/html/glIsEnabled.xhtml).
+    #[track_caller]
+    #[inline]
+    pub fn is_enabled(&self, cap: types::GLenum) -> Result<bool, crate::Error> {
+        if let Some(v) = self.inner.shared.recorded.is_enabled(cap) {
+            self.capture_call(
+                360u16,
+                &|w: &mut crate::capture::wire::Writer| {
+                    w.put(&cap);
+                },
+                &v,
+            );
+            return Ok(v);
+        }
+        self.is_enabled_round_trip(cap)
     }
     /// `glIsEnabledi` (GL_VERSION_3_0, query): a round trip to the render thread. It answers from the submitted stream: calls recorded in a list not yet submitted are not seen (submit first, or ask through an immediate context, `Device::immediate`, whose twin submits its pending calls first).
     ///

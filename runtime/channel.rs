@@ -56,6 +56,8 @@ pub(crate) struct SharedState {
     pub(crate) buffer_names: Arc<crate::buffer_names::BufferNames>,
     /// Query results and fence states the render thread has seen (`known_answers.rs`).
     pub(crate) known: Arc<crate::known_answers::KnownAnswers>,
+    /// The state an immediate thread recorded, for `glGetIntegerv` (`recorded_state.rs`).
+    pub(crate) recorded: Arc<crate::recorded_state::RecordedState>,
     /// The limits cache (`limits.rs`), read by the render thread before the device is handed
     /// out.
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,

@@ -207,6 +207,7 @@ impl Device {
             programs: Default::default(),
             buffer_names: Default::default(),
             known: Default::default(),
+            recorded: Default::default(),
             limits: std::sync::OnceLock::new(),
             capture,
         });
@@ -222,7 +223,7 @@ impl Device {
             .map_err(|e| Error::DeviceLost { reason: format!("cannot start the render thread: {e}") })?;
         let render_thread = thread.thread().id();
         match ready_rx.recv() {
-            Ok(Ok(())) => {}
+            Ok(Ok(())) => common.recorded.set_bounds(common.limits.get().and_then(crate::recorded_state::Bounds::of)),
             Ok(Err(e)) => {
                 let _ = thread.join();
                 return Err(e);
@@ -263,6 +264,9 @@ impl Device {
         }
         if list.known.is_none() {
             list.known = Some(self.inner.shared.known.clone());
+        }
+        if list.recorded_state.is_none() {
+            list.recorded_state = Some(self.inner.shared.recorded.clone());
         }
         // Held by this thread until it is submitted or claimed (`open_frames.rs`: a query from
         // this thread that would wait for an unclaimed slot fails at once).
@@ -519,6 +523,13 @@ impl Device {
     #[doc(hidden)]
     pub fn known_answers(&self) -> &crate::known_answers::KnownAnswers {
         &self.inner.shared.known
+    }
+
+    /// The state this device's owning immediate thread recorded (`recorded_state.rs`): for
+    /// tests and audits.
+    #[doc(hidden)]
+    pub fn recorded_state(&self) -> &crate::recorded_state::RecordedState {
+        &self.inner.shared.recorded
     }
 
     /// The context's implementation-dependent constants, read once at start-up (`limits.rs`):

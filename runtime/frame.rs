@@ -218,8 +218,9 @@ impl Device {
 fn send_list(device: &Device, frame: u64, slot: u32, list: CommandList) -> Result<(), SubmitError> {
     let known = &device.inner.shared.known;
     if !list.known.as_ref().is_some_and(|k| std::sync::Arc::ptr_eq(k, known)) {
-        // Touches nobody counted (`known_answers.rs`).
+        // Touches and setters nobody counted (`known_answers.rs`, `recorded_state.rs`).
         known.foreign_list();
+        device.inner.shared.recorded.off();
     }
     let msg = Msg::List { frame, slot, list };
     let back = if device.is_render_thread() {

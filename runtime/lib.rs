@@ -181,7 +181,10 @@ pub mod replay;
 mod round_trips;
 #[doc(hidden)]
 pub mod served;
+#[doc(hidden)]
+pub mod recorded_state;
 mod shadow;
+mod state_tracking;
 pub mod special;
 mod sync;
 mod vocab;

@@ -45,6 +45,11 @@ pub struct CommandList {
     /// What the device this list came from knows without asking (`known_answers.rs`), told of
     /// recorded query touches, sync deletes and query-buffer binds.
     pub(crate) known: Option<std::sync::Arc<crate::known_answers::KnownAnswers>>,
+    /// The recorded-state shadow of the device this list came from (`recorded_state.rs`).
+    pub(crate) recorded_state: Option<std::sync::Arc<crate::recorded_state::RecordedState>>,
+    /// Recorded by a C immediate thread, in the order the GL will see it
+    /// ([`CommandList::mark_immediate_recording`]).
+    pub(crate) immediate_recording: bool,
     /// The thread that holds this list unsubmitted and unclaimed (set by `Device::command_list`,
     /// cleared by a submit or a claim), shared with the device's registry of open frames, which
     /// keeps a weak reference: a dropped list holds nothing. Kept across the pool, so taking a
@@ -83,6 +88,8 @@ impl CommandList {
             programs: None,
             buffer_names: None,
             known: None,
+            recorded_state: None,
+            immediate_recording: false,
             hold: None,
             implicit: false,
             pixels: Box::new(crate::pixels::PixelState::new()),
@@ -95,6 +102,14 @@ impl CommandList {
     #[doc(hidden)]
     pub fn mark_implicit(&mut self) {
         self.implicit = true;
+    }
+
+    /// Marks the list as a C immediate thread's implicit list from its first call: its setters
+    /// reach the GL in the order they are recorded, so the device's recorded-state shadow may
+    /// follow them (`recorded_state.rs`). Setters in any other list turn the shadow off.
+    #[doc(hidden)]
+    pub fn mark_immediate_recording(&mut self) {
+        self.immediate_recording = true;
     }
 
     /// Marks the list as held by no thread (submitted, claimed, or an immediate context's).
@@ -186,6 +201,7 @@ impl CommandList {
         self.forget_links();
         self.claim = None;
         self.implicit = false;
+        self.immediate_recording = false;
         *self.pixels = crate::pixels::PixelState::new();
     }
 

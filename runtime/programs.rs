@@ -399,6 +399,16 @@ impl Programs {
         }
     }
 
+    /// Whether `program`'s latest link is known, without waiting, to have succeeded: it
+    /// replayed with `GL_LINK_STATUS` true, no later link is recorded or in flight, and its
+    /// delete has not run (then `glUseProgram` of it is accepted, transform feedback aside).
+    pub(crate) fn linked_now(&self, program: GLuint) -> bool {
+        let entries = self.lock();
+        entries.get(&program).is_some_and(|e| {
+            e.recorded == 0 && e.replayed >= e.submitted && e.interface.as_ref().is_some_and(|i| i.link_status != 0)
+        })
+    }
+
     /// The cached link status, after waiting for the latest link.
     pub(crate) fn link_status(
         &self,

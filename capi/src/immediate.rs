@@ -183,9 +183,12 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
     Ok(())
 }
 
+/// A new implicit list of an immediate thread: its setters reach the GL in the order it
+/// records them (glcmd's `recorded_state.rs`).
 fn fresh(device: &Device) -> glcmd::CommandList {
     let mut list = device.command_list();
     list.track_sites(false);
+    list.mark_immediate_recording();
     list
 }
 
@@ -242,15 +245,30 @@ enum Mode {
 /// Runs `body` (a create, query or special of `function`) with the calling thread's device,
 /// as the thread's style requires (the module's doc).
 pub fn ask<R>(function: &'static str, body: impl Fn(&Device) -> Result<R, CallError>) -> Result<R, CallError> {
-    let (entry, mode) = current::with_thread(function, |t| {
+    let (entry, mode, immediate) = current::with_thread(function, |t| {
         let entry = t.device.clone().ok_or_else(|| CallError::no_device(function))?;
         let mode = match &t.recording {
             Some(r) if !r.list.is_empty() && t.immediate => Mode::Immediate,
             Some(r) if !r.list.is_empty() => Mode::Deferred(r.list.len()),
             _ => Mode::Ask,
         };
-        Ok((entry, mode))
+        Ok((entry, mode, t.immediate))
     })?;
+    if immediate {
+        // The answer must see every call the thread recorded: what it set itself can be
+        // answered from the recorded state (glcmd's `recorded_state.rs`).
+        return glcmd::recorded_state::answering(|| ask_as(function, &entry, mode, body));
+    }
+    ask_as(function, &entry, mode, body)
+}
+
+/// [`ask`] with the thread's device and mode.
+fn ask_as<R>(
+    function: &'static str,
+    entry: &DeviceEntry,
+    mode: Mode,
+    body: impl Fn(&Device) -> Result<R, CallError>,
+) -> Result<R, CallError> {
     let device = entry.device(function)?;
     let before = Device::thread_round_trips();
     let result = match mode {

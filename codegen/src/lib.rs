@@ -33,6 +33,7 @@ pub mod pname_tables;
 pub mod registry;
 pub mod shadow_hooks;
 pub mod sizing;
+pub mod state_calls;
 pub mod spec_errors;
 
 use std::path::{Path, PathBuf};

@@ -64,3 +64,35 @@ fn results_and_fences_already_read_cost_no_round_trip() {
     // ask about queries and fences that completed before the frame's glFinish returned.
     assert_eq!(asked, unasked + 3, "round trips with the questions {asked}, without {unasked}");
 }
+
+/// The tutorial frame (`bench/tutorial.c`, issue 31's program) through glcmd-run: its digest (every
+/// answer and the pixels) and the round trips glcmd-run's `--stats` line counts.
+fn tutorial(exe: &std::path::Path, frame: &str) -> u64 {
+    let args = [frame, "20", "40"];
+    let digest = |stdout: &str| stdout.split_once("digest=").map(|(_, d)| d.trim().to_string());
+    let direct = support::run(exe, &args, None, None);
+    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
+    let through = support::run(exe, &args, Some(&["--stats"]), None);
+    assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
+    assert!(digest(&direct.stdout).is_some(), "{direct:?}");
+    assert_eq!(digest(&through.stdout), digest(&direct.stdout), "{frame}: stderr:\n{}", through.stderr);
+    round_trips(&through.stderr)
+}
+
+#[test]
+fn state_an_immediate_thread_set_is_answered_without_a_round_trip() {
+    if !tools::require_cc() {
+        return;
+    }
+    let exe = support::compile("../../bench/tutorial.c", "tutorial-state", &[]);
+    // 60 frames (20 warm-up and 40 timed) of Dear ImGui's 25 state queries and its restores, over
+    // the same frame without them: the queries go to the GL the first time only (the shadow
+    // keeps the GL's answers, and follows the restores), not 25 times a frame.
+    let imgui = tutorial(&exe, "imgui");
+    let cached = tutorial(&exe, "cached");
+    assert!(imgui <= cached + 25, "round trips with ImGui's state queries {imgui}, without {cached}");
+    // A glGetIntegerv(GL_VIEWPORT) after every draw (and a glGetError, which does go to the GL).
+    let queries = tutorial(&exe, "queries");
+    // Without the shadow: two a draw; with it, the glGetError and the first viewport.
+    assert!(queries <= cached + 60 * 20 + 1, "round trips of the queries frame {queries}, of the plain frame {cached}");
+}

@@ -330,8 +330,10 @@ impl RenderContext {
             state.shadow.refresh(self.raw_gl());
         }
         self.shared.programs.forget_dead(self.raw_gl());
-        // The closure may have begun, ended or deleted queries (`known_answers.rs`).
+        // The closure may have begun, ended or deleted queries (`known_answers.rs`) and changed
+        // any state (`recorded_state.rs`).
         self.shared.known.repoll();
+        self.shared.recorded.forget_behind();
     }
 
     /// [`Shadow::audit`](crate::shadow::Shadow::audit) of the binding shadow (empty if the

@@ -258,6 +258,9 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
     if let Some(track) = answer_tracking(f) {
         lengths.insert(0, track);
     }
+    if let Some(track) = state_tracking(f) {
+        lengths.insert(0, track);
+    }
     if f.name == "glFenceSync" {
         return quote! {
             #docs
@@ -335,6 +338,26 @@ fn answer_tracking(f: &Function) -> Option<TokenStream> {
             Some(quote!(self.track_delete_sync(#sync);))
         }
         _ => None,
+    }
+}
+
+/// What the device's recorded-state shadow (`runtime/recorded_state.rs`) must see of a recorded
+/// call (`state_calls.rs` says which kind each function is): the modelled setter's
+/// `state_<method>`, or forgetting everything.
+fn state_tracking(f: &Function) -> Option<TokenStream> {
+    match crate::state_calls::effect(&f.name) {
+        crate::state_calls::StateEffect::Unchanged => None,
+        crate::state_calls::StateEffect::ForgetsAll => Some(quote!(self.state_forget_all();)),
+        crate::state_calls::StateEffect::Modelled => {
+            let method = format_ident!("state_{}", f.method_name());
+            let args: Vec<_> = f
+                .params
+                .iter()
+                .filter(|p| matches!(p.role, Role::Value) || (f.name == "glDeleteBuffers" && p.name == "buffers"))
+                .map(ident)
+                .collect();
+            Some(quote!(self.#method(#(#args),*);))
+        }
     }
 }
 

@@ -259,6 +259,9 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if let Some(&(_, accessor)) = KNOWN_IS.iter().find(|(n, _)| *n == f.name) {
         return known_is(api, f, accessor);
     }
+    if f.name == "glIsEnabled" {
+        return recorded_is_enabled(api, f);
+    }
     round_trip_method(api, f, None)
 }
 
@@ -326,6 +329,35 @@ fn known_is(api: &Api, f: &Function, accessor: &str) -> TokenStream {
     }
 }
 
+/// `glIsEnabled`, answered from the state an immediate thread recorded where it is known
+/// (`runtime/recorded_state.rs`), and asked of the GL otherwise.
+fn recorded_is_enabled(api: &Api, f: &Function) -> TokenStream {
+    let method = format_ident!("{}", f.method_name());
+    let asked = format_ident!("{}_round_trip", f.method_name());
+    let inner = round_trip_method(api, f, Some(&asked));
+    let cap = ident(&f.params[0]);
+    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
+    let docs = doc(
+        f,
+        "on a C immediate thread, a cap whose state its own recorded calls set is answered without a round trip \
+         (`runtime/recorded_state.rs`); otherwise a round trip, answered from the submitted stream",
+    );
+    quote! {
+        #inner
+
+        #docs
+        #[track_caller]
+        #[inline]
+        pub fn #method(&self, #cap: types::GLenum) -> Result<bool, crate::Error> {
+            if let Some(v) = self.inner.shared.recorded.is_enabled(#cap) {
+                #capture
+                return Ok(v);
+            }
+            self.#asked(#cap)
+        }
+    }
+}
+
 /// A query-object getter that answers from a result the render thread kept, when nothing recorded
 /// since can have changed it, and asks the GL otherwise.
 fn known_getter(api: &Api, f: &Function, ty: &str) -> TokenStream {
@@ -387,6 +419,26 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
     // goes to the GL as an index past the GL's own list, so that the GL raises
     // `GL_INVALID_VALUE` and returns NULL, as it does past its list.
     let remap = (f.name == "glGetStringi").then(|| quote!(let index = self.limits().uncached_index(name, index);));
+    // glGetIntegerv also answers from the state an immediate thread recorded, and keeps the
+    // GL's answers of that state (`runtime/recorded_state.rs`); a NULL output (C callers) goes to
+    // the GL's checks.
+    let asked = if f.name == "glGetIntegerv" {
+        quote! {
+            let recorded = &self.inner.shared.recorded;
+            if !crate::client_out::null_given(1) {
+                if let Some(v) = recorded.integerv(pname) {
+                    #capture
+                    return Ok(v);
+                }
+            }
+            let version = recorded.version();
+            let v = self.#uncached(#(#ids),*)?;
+            recorded.learn(pname, &v, version);
+            Ok(v)
+        }
+    } else {
+        quote!(self.#uncached(#(#ids),*))
+    };
     quote! {
         #inner
 
@@ -399,7 +451,7 @@ fn limit_getter(api: &Api, f: &Function, accessor: &str) -> TokenStream {
                 return Ok(v);
             }
             #remap
-            self.#uncached(#(#ids),*)
+            #asked
         }
     }
 }

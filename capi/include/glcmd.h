@@ -732,17 +732,17 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *CompileShaderIncludeARB)(GLuint shader, GLsizei count, const GLchar *const*path, const GLint *length); /* record */
     /*
      * glCompressedMultiTexImage1DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedMultiTexImage1DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*
      * glCompressedMultiTexImage2DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedMultiTexImage2DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*
      * glCompressedMultiTexImage3DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedMultiTexImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*
@@ -762,17 +762,17 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *CompressedMultiTexSubImage3DEXT)(GLenum texunit, GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *bits); /* record */
     /*
      * glCompressedTexImage1D (record): the caller's contract
-     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTexImage1D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *data); /* record */
     /*
      * glCompressedTexImage2D (record): the caller's contract
-     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTexImage2D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *data); /* record */
     /*
      * glCompressedTexImage3D (record): the caller's contract
-     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `data`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTexImage3D)(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *data); /* record */
     /*
@@ -792,17 +792,17 @@ struct GlcmdGL {
     void (GLCMD_APIENTRY *CompressedTexSubImage3D)(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize, const void *data); /* record */
     /*
      * glCompressedTextureImage1DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTextureImage1DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*
      * glCompressedTextureImage2DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTextureImage2DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*
      * glCompressedTextureImage3DEXT (record): the caller's contract
-     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it
+     *   `bits`: `imageSize` bytes of compressed data; or, while the current list has a buffer bound to GL_PIXEL_UNPACK_BUFFER, a byte offset into it; or NULL (no data: the level is allocated)
      */
     void (GLCMD_APIENTRY *CompressedTextureImage3DEXT)(GLuint texture, GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, GLint border, GLsizei imageSize, const void *bits); /* record */
     /*

@@ -29,6 +29,12 @@ fn counted(f: impl FnOnce()) -> (u64, u64) {
     (b.implicit_submits - a.implicit_submits, b.round_trips - a.round_trips)
 }
 
+fn depth_func() -> GLenum {
+    let mut v = -1;
+    unsafe { (GL.GetIntegerv)(gl::DEPTH_FUNC, &mut v) };
+    v as GLenum
+}
+
 fn viewport() -> [GLint; 4] {
     let mut v = [-1; 4];
     unsafe { (GL.GetIntegerv)(gl::VIEWPORT, v.as_mut_ptr()) };
@@ -42,9 +48,9 @@ fn implicit_submits_happen_only_where_an_answer_needs_them() {
     check(glcmdThreadMakeImmediate(d));
     unsafe {
         // Nothing pending: a query is a round trip, with no submit.
-        assert_eq!(counted(|| assert_eq!(viewport(), [0, 0, 0, 0])), (0, 1));
+        assert_eq!(counted(|| assert_eq!(depth_func(), gl::LESS)), (0, 1));
         // Pending calls: a limit, a string and a pooled create answer without either.
-        (GL.Viewport)(1, 2, 3, 4);
+        (GL.DepthFunc)(gl::LEQUAL);
         let mut max = 0;
         let mut buffer = 0;
         let (submits, _) = counted(|| {
@@ -55,14 +61,17 @@ fn implicit_submits_happen_only_where_an_answer_needs_them() {
         assert!(max >= 1024 && buffer != 0);
         assert_eq!(submits, 0, "limits, strings and creates need no submit");
         // A query that needs them: one submit, one round trip; asked again: no submit.
-        assert_eq!(counted(|| assert_eq!(viewport(), [1, 2, 3, 4])), (1, 1));
-        assert_eq!(counted(|| assert_eq!(viewport(), [1, 2, 3, 4])), (0, 1));
+        assert_eq!(counted(|| assert_eq!(depth_func(), gl::LEQUAL)), (1, 1));
+        assert_eq!(counted(|| assert_eq!(depth_func(), gl::LEQUAL)), (0, 1));
         // glFlush and glFinish with nothing pending submit nothing; glFlush waits for nothing.
         assert_eq!(counted(|| (GL.Flush)()), (0, 0));
         assert_eq!(counted(|| (GL.Finish)()).0, 0);
-        (GL.Viewport)(5, 6, 7, 8);
+        (GL.DepthFunc)(gl::GEQUAL);
         assert_eq!(counted(|| (GL.Flush)()), (1, 0));
-        assert_eq!(counted(|| assert_eq!(viewport(), [5, 6, 7, 8])), (0, 1));
+        assert_eq!(counted(|| assert_eq!(depth_func(), gl::GEQUAL)), (0, 1));
+        // State the thread set itself (glcmd's recorded_state.rs) needs neither, pending or not.
+        (GL.Viewport)(1, 2, 3, 4);
+        assert_eq!(counted(|| assert_eq!(viewport(), [1, 2, 3, 4])), (0, 0));
 
         // The program cache answers lookups while calls are pending.
         let program = (GL.CreateProgram)();

@@ -12,9 +12,10 @@
 #
 # GLCMD_RUN: the launcher (default target/release/glcmd-run; `cargo build --release -p
 # glcmd-run`); GLCMD_RUN_BEFORE: another launcher (an earlier build), variant `before`.
-# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread before glcmd mesa nvidia":
+# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread before glcmd batch mesa nvidia":
 # thread = the frames on a second thread, context made on the first (the driver's cost of that
-# arrangement, which glcmd-run's render thread has); mesa = mesa_glthread=true (Mesa drivers
+# arrangement, which glcmd-run's render thread has); batch = glcmd-run with GLCMD_BATCH_BYTES=
+# $GLCMD_BENCH_BATCH (default 16384: calls handed over in smaller batches); mesa = mesa_glthread=true (Mesa drivers
 # only); nvidia = __GL_THREADED_OPTIMIZATIONS=1 (NVIDIA only). GLCMD_BENCH_FRAMES chooses the
 # frame kinds (default "cached lookups lean queries imgui"). Needs a C compiler.
 set -euo pipefail
@@ -41,6 +42,7 @@ for ((r = 0; r < rounds; r++)); do
                 thread) out=$("$exe" "$kind" "$objects" "$frames" thread) ;;
                 glcmd) out=$("$run" -- "$exe" "$kind" "$objects" "$frames") ;;
                 before) out=$("$GLCMD_RUN_BEFORE" -- "$exe" "$kind" "$objects" "$frames") ;;
+                batch) out=$(GLCMD_BATCH_BYTES=${GLCMD_BENCH_BATCH:-16384} "$run" -- "$exe" "$kind" "$objects" "$frames") ;;
                 mesa) out=$(mesa_glthread=true "$exe" "$kind" "$objects" "$frames" 2>/dev/null) ;;
                 nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$kind" "$objects" "$frames") ;;
                 *) echo "tutorial.sh: unknown variant $v" >&2; exit 1 ;;

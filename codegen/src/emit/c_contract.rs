@@ -40,9 +40,10 @@ fn input(f: &Function, p: &Param, rule: &Rule) -> String {
     let elem = element(p);
     if p.unpack_offset {
         let Rule::Param(x) = rule else { return "compressed pixel data".into() };
+        let null = if p.nullable { "; or NULL (no data: the level is allocated)" } else { "" };
         return format!(
             "`{x}` bytes of compressed data; or, while the current list has a buffer bound to \
-             GL_PIXEL_UNPACK_BUFFER, a byte offset into it"
+             GL_PIXEL_UNPACK_BUFFER, a byte offset into it{null}"
         );
     }
     match rule {

@@ -174,6 +174,14 @@ pub fn answering<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// The calling thread's id, without `thread::current`'s reference count.
+fn me() -> ThreadId {
+    thread_local! {
+        static ME: ThreadId = std::thread::current().id();
+    }
+    ME.with(|id| *id)
+}
+
 fn asking_immediately() -> bool {
     ANSWERING.try_with(|a| a.get()).unwrap_or(false)
 }
@@ -209,6 +217,16 @@ impl RecordedState {
         self.off.load(Ordering::Relaxed)
     }
 
+    /// Whether `pname` is known to be `value` already on the owner's side: a setter of that value
+    /// changes nothing (the fast path of the recording side: one lock, no allocation).
+    pub(crate) fn already(&self, immediate: bool, pname: GLenum, value: &[GLint]) -> bool {
+        if !immediate {
+            return false;
+        }
+        let inner = self.lock();
+        inner.owner == Some(me()) && inner.values.get(&pname).is_some_and(|v| v.as_slice() == value)
+    }
+
     /// A recorded call changed `changes` (`immediate`: in an immediate thread's list). The
     /// first thread to record one owns the shadow; another thread turns it off.
     pub(crate) fn record(&self, immediate: bool, changes: &[(GLenum, Set)]) {
@@ -218,7 +236,7 @@ impl RecordedState {
         if !immediate {
             return self.off();
         }
-        let me = std::thread::current().id();
+        let me = me();
         let mut inner = self.lock();
         match inner.owner {
             Some(owner) if owner != me => {
@@ -301,7 +319,7 @@ impl RecordedState {
             return None;
         }
         let inner = self.lock();
-        if inner.owner != Some(std::thread::current().id()) {
+        if inner.owner != Some(me()) {
             return None;
         }
         inner.values.get(&pname).cloned()
@@ -326,7 +344,7 @@ impl RecordedState {
         if self.is_off() || !asking_immediately() || !SHADOWED.contains(&pname) || value.is_empty() {
             return;
         }
-        let me = std::thread::current().id();
+        let me = me();
         let mut inner = self.lock();
         if inner.version != version || inner.owner.is_some_and(|o| o != me) {
             return;

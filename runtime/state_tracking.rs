@@ -6,7 +6,7 @@
 
 use crate::generated::{enums as gl, types::*};
 use crate::list::CommandList;
-use crate::recorded_state::{Set, CAPS};
+use crate::recorded_state::{RecordedState, Set, CAPS};
 
 /// The blend factors the GL accepts for every argument of `glBlendFunc*`.
 const FACTORS: [GLenum; 19] = [
@@ -39,21 +39,32 @@ fn int(v: GLenum) -> Set {
 }
 
 impl CommandList {
+    /// The device's shadow, unless it is off (then every tracker returns at once: one atomic
+    /// load for the lists of programs that never ask).
+    fn shadow(&self) -> Option<&RecordedState> {
+        self.recorded_state.as_deref().filter(|s| !s.is_off())
+    }
+
+    /// Whether `pname` is already `value`: the setter changes nothing.
+    fn state_already(&self, pname: GLenum, value: &[GLint]) -> bool {
+        self.shadow().is_some_and(|s| s.already(self.immediate_recording, pname, value))
+    }
+
     fn state_record(&self, changes: &[(GLenum, Set)]) {
-        if let Some(s) = &self.recorded_state {
+        if let Some(s) = self.shadow() {
             s.record(self.immediate_recording, changes);
         }
     }
 
     /// A recorded call the generator does not list as leaving the shadowed values alone.
     pub(crate) fn state_forget_all(&self) {
-        if let Some(s) = &self.recorded_state {
+        if let Some(s) = self.shadow() {
             s.forget_all(self.immediate_recording);
         }
     }
 
     pub(crate) fn state_viewport(&self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
-        let bounds = self.recorded_state.as_ref().and_then(|s| s.bounds());
+        let bounds = self.shadow().and_then(|s| s.bounds());
         let set = match bounds {
             Some(b)
                 if width >= 0
@@ -73,7 +84,7 @@ impl CommandList {
     }
 
     fn state_cap(&self, cap: GLenum, on: bool) {
-        if CAPS.contains(&cap) {
+        if CAPS.contains(&cap) && !self.state_already(cap, &[on as GLint]) {
             self.state_record(&[(cap, Set::To(vec![on as GLint]))]);
         }
     }
@@ -136,11 +147,11 @@ impl CommandList {
     /// `glActiveTexture`: the unit, if it exists; the bindings asked "of the active unit" then
     /// name another unit's, unknown.
     pub(crate) fn state_active_texture(&self, texture: GLenum) {
-        if self.recorded_state.as_ref().and_then(|s| s.value(gl::ACTIVE_TEXTURE)) == Some(vec![texture as GLint]) {
+        if self.shadow().is_none() || self.state_already(gl::ACTIVE_TEXTURE, &[texture as GLint]) {
             // The same unit: its bindings stay what they are.
-            return self.state_record(&[]);
+            return;
         }
-        let units = self.recorded_state.as_ref().and_then(|s| s.bounds()).map_or(0, |b| b.texture_units);
+        let units = self.shadow().and_then(|s| s.bounds()).map_or(0, |b| b.texture_units);
         let set = if texture >= gl::TEXTURE0 && texture - gl::TEXTURE0 < units { int(texture) } else { Set::Unknown };
         self.state_record(&[
             (gl::ACTIVE_TEXTURE, set),
@@ -152,10 +163,13 @@ impl CommandList {
     /// `glBindBuffer`: `GL_ARRAY_BUFFER` is shadowed; a bind the GL is sure to accept (0, or a
     /// name that exists) is known.
     pub(crate) fn state_bind_buffer(&self, target: GLenum, buffer: GLuint) {
+        if self.shadow().is_none() || (target == gl::ARRAY_BUFFER && self.state_already(gl::ARRAY_BUFFER_BINDING, &[buffer as GLint])) {
+            return;
+        }
         let exists = buffer == 0 || self.buffer_names.as_ref().is_some_and(|n| n.exists(buffer));
         if target == gl::ELEMENT_ARRAY_BUFFER {
             // Vertex-array state: known with a vertex array (not 0) known bound.
-            let array = self.recorded_state.as_ref().and_then(|s| s.value(gl::VERTEX_ARRAY_BINDING));
+            let array = self.shadow().and_then(|s| s.value(gl::VERTEX_ARRAY_BINDING));
             let known = exists && array.is_some_and(|a| a[0] != 0);
             return self.state_record(&[(gl::ELEMENT_ARRAY_BUFFER_BINDING, if known { int(buffer) } else { Set::Unknown })]);
         }
@@ -167,7 +181,7 @@ impl CommandList {
 
     /// `glDeleteBuffers`: a deleted array buffer is unbound (GL 4.6 §6.1).
     pub(crate) fn state_delete_buffers(&self, buffers: &[GLuint]) {
-        let Some(s) = &self.recorded_state else { return };
+        let Some(s) = self.shadow() else { return };
         s.elements_changed(buffers, None);
         let set = match s.value(gl::ARRAY_BUFFER_BINDING) {
             Some(v) if buffers.contains(&(v[0] as GLuint)) => int(0),
@@ -189,14 +203,17 @@ impl CommandList {
     /// it (0, or a name the GL reported bound there since the last call that could delete it; a
     /// program the interface cache knows linked).
     fn state_rebind(&self, pname: GLenum, name: GLuint) {
-        let Some(s) = &self.recorded_state else { return };
+        let Some(s) = self.shadow() else { return };
+        if self.state_already(pname, &[name as GLint]) {
+            return;
+        }
         let set = if s.rebindable(pname, name, self.programs.as_deref()) { int(name) } else { Set::Unknown };
         self.state_record(&[(pname, set)]);
     }
 
     /// `glBindSampler(unit, sampler)`: the active unit's binding is shadowed.
     pub(crate) fn state_bind_sampler(&self, unit: GLuint, sampler: GLuint) {
-        let Some(s) = &self.recorded_state else { return };
+        let Some(s) = self.shadow() else { return };
         match s.value(gl::ACTIVE_TEXTURE) {
             Some(v) if (v[0] as GLuint).wrapping_sub(gl::TEXTURE0) != unit => self.state_record(&[]),
             Some(_) => self.state_rebind(gl::SAMPLER_BINDING, sampler),
@@ -208,7 +225,10 @@ impl CommandList {
     /// `glBindVertexArray`: the element buffer binding becomes the array's (remembered per
     /// array by the shadow where known).
     pub(crate) fn state_bind_vertex_array(&self, array: GLuint) {
-        let Some(s) = &self.recorded_state else { return };
+        let Some(s) = self.shadow() else { return };
+        if self.state_already(gl::VERTEX_ARRAY_BINDING, &[array as GLint]) {
+            return;
+        }
         if s.rebindable(gl::VERTEX_ARRAY_BINDING, array, None) {
             self.state_record(&[(gl::VERTEX_ARRAY_BINDING, int(array))]);
         } else {
@@ -221,13 +241,13 @@ impl CommandList {
     }
 
     pub(crate) fn state_delete_program(&self, program: GLuint) {
-        if let Some(s) = &self.recorded_state {
+        if let Some(s) = self.shadow() {
             s.program_deleted(self.immediate_recording, program);
         }
     }
 
     fn state_feedback_begun(&self) {
-        if let Some(s) = &self.recorded_state {
+        if let Some(s) = self.shadow() {
             s.feedback_begun(self.immediate_recording);
         }
     }
@@ -260,7 +280,7 @@ impl CommandList {
     }
 
     pub(crate) fn state_vertex_array_element_buffer(&self, array: GLuint, _buffer: GLuint) {
-        if let Some(s) = &self.recorded_state {
+        if let Some(s) = self.shadow() {
             s.elements_changed(&[], Some(array));
         }
         self.state_record(&[(gl::ELEMENT_ARRAY_BUFFER_BINDING, Set::Unknown)]);
@@ -269,7 +289,7 @@ impl CommandList {
     /// `glPolygonMode`: the core profile takes only `GL_FRONT_AND_BACK` and the three modes, so
     /// every value of the pname (its count as the GL gave it before) is the mode.
     pub(crate) fn state_polygon_mode(&self, face: GLenum, mode: GLenum) {
-        let known = self.recorded_state.as_ref().and_then(|s| s.value(gl::POLYGON_MODE));
+        let known = self.shadow().and_then(|s| s.value(gl::POLYGON_MODE));
         let set = match known {
             Some(v) if face == gl::FRONT_AND_BACK && matches!(mode, gl::POINT | gl::LINE | gl::FILL) => {
                 Set::To(vec![mode as GLint; v.len()])

@@ -62,7 +62,7 @@ for line in open(sys.argv[1]):
 bad = [f"{k} {v}: digest {sorted(d)} against direct {sorted(digests.get((k, 'direct'), []))}"
        for (k, v), d in sorted(digests.items()) if v != "direct" and d != digests.get((k, "direct"))]
 kinds = sorted({k[1] for k in runs}, key=["cached", "lookups", "lean", "queries", "imgui"].index)
-variants = sorted({k[2] for k in runs}, key=["direct", "thread", "before", "glcmd", "mesa", "nvidia"].index)
+variants = sorted({k[2] for k in runs}, key=["direct", "thread", "before", "glcmd", "batch", "mesa", "nvidia"].index)
 print(f"{'frame':8} {'variant':7} {'median ms':>10}  {'paired ratio to direct: median (min-max)':>42}")
 for kind in kinds:
     for v in variants:

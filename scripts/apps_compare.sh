@@ -132,6 +132,9 @@ for s in ("glcmd", "glthread"):
     print(f"{name}: {s}/direct median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f} "
           f"(median {statistics.median(t[s]):.2f} s against {statistics.median(t['direct']):.2f} s, {rounds} rounds; "
           "each run includes Xvfb's start)")
+# Issue 35's goal is glcmd-run against the driver's own threading, paired in the same round.
+ratios = sorted(t["glcmd"][i] / t["glthread"][i] for i in range(rounds))
+print(f"{name}: glcmd/glthread median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 EOF
     done
 fi

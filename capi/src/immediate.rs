@@ -84,8 +84,13 @@ use crate::recording::Recording;
 use crate::types::GLCMD_ERROR_LIST_ACTIVE;
 
 /// An implicit list is submitted once its packets and parameters pass this many bytes, by
-/// default ([`set_submit_bytes`] changes it for the process).
-pub const SUBMIT_BYTES: usize = 1 << 20;
+/// default ([`set_submit_bytes`] changes it for the process): the streaming hand-over of issue
+/// 31. The render thread replays a batch while the thread records the next, as Mesa's glthread
+/// does with its batches. 16 KiB measured best: against 1 MiB (a hand-over only at queries,
+/// flushes and swaps), the tutorial frames that are GL calls and nothing else run faster with it
+/// on NVIDIA (H100 and H200) and on llvmpipe, and 8 and 4 KiB gained nothing more
+/// (BENCHMARKS.md, "Answers without round trips and 16 KiB hand-overs").
+pub const SUBMIT_BYTES: usize = 16 << 10;
 
 /// The size past which an implicit list is submitted now ([`SUBMIT_BYTES`] unless set).
 static SUBMIT_BYTES_NOW: AtomicUsize = AtomicUsize::new(SUBMIT_BYTES);
@@ -93,7 +98,7 @@ static SUBMIT_BYTES_NOW: AtomicUsize = AtomicUsize::new(SUBMIT_BYTES);
 /// Sets the size past which every immediate thread of the process submits its implicit list
 /// (at least 1 KiB): smaller batches let the render thread replay while the thread records
 /// (issue 31's streaming hand-over), at a cost per list. glcmd-run sets it from
-/// `GLCMD_BATCH_BYTES`; the default is [`SUBMIT_BYTES`] until measurement chooses another.
+/// `GLCMD_BATCH_BYTES`; the default is [`SUBMIT_BYTES`].
 pub fn set_submit_bytes(bytes: usize) {
     SUBMIT_BYTES_NOW.store(bytes.max(1024), Ordering::Relaxed);
 }

@@ -39,7 +39,7 @@ preloaded library reads; set the variables yourself to the same effect):
   --spin-us N              how long the render thread and a waiting query spin
                            before sleeping (default 20) [GLCMD_SPIN_US]
   --batch-bytes N          hand a thread's recorded calls to the render thread past N
-                           bytes (default 1048576, at least 1024) [GLCMD_BATCH_BYTES]
+                           bytes (default 16384, at least 1024) [GLCMD_BATCH_BYTES]
   --capture FILE           capture the whole run to FILE, for glcmd-replay [GLCMD_CAPTURE]
   --post-mortem FILE       keep the last frames in memory; write them to FILE if the
                            device is lost or stalls [GLCMD_POST_MORTEM]

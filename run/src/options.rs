@@ -11,7 +11,7 @@
 //! | `GLCMD_POST_MORTEM=FILE` | keep the last frames in memory; write them to FILE if the device is lost or stalls |
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
 //! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
-//! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 1 MiB, at least 1 KiB; issue 31's streaming, for measuring) |
+//! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next) |
 //! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the

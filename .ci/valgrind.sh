@@ -66,12 +66,13 @@ echo "memcheck: the audit took $(($(date +%s) - start)) s"
 # compiled into target/debug/run-tests/ and compared with the direct runs, here under memcheck,
 # each output again equal to the program's own direct run: reads into client memory and into
 # bound buffers (sentinels around every read), pixel-buffer bindings and deletes, refused calls,
-# NULL arguments, client-memory indices, debug output on the calling thread, EGL's entry points.
+# NULL arguments, client-memory indices, debug output on the calling thread, EGL's entry points,
+# query results and fences answered without a round trip (known.c).
 run_tests=target/debug/run-tests
 [ -x "$run_tests/reads" ] || { echo "memcheck: $run_tests/reads is missing (cargo test --workspace builds it)"; exit 1; }
 start=$(date +%s)
 for program in "reads" "bindings deletes" "bindings pixels" "bindings switch" "refusals-egl" "nulls-egl" \
-    "client-indices-egl" "debug" "egl-entry"; do
+    "client-indices-egl" "debug" "egl-entry" "known"; do
     read -r exe mode <<<"$program"
     echo "memcheck: $program through glcmd-run"
     direct=$("$run_tests/$exe" ${mode:+"$mode"} 2>/dev/null)

@@ -56,7 +56,8 @@ fn results_and_fences_already_read_cost_no_round_trip() {
     if !tools::require_cc() {
         return;
     }
-    let exe = support::compile("known.c", "known", &[]);
+    // Its own name: tests run in parallel, and a program being written cannot be started.
+    let exe = support::compile("known.c", "known-frames", &[]);
     let asked = same_both_ways(&exe, "frames");
     let unasked = same_both_ways(&exe, "frames-unasked");
     // Twelve frames ask 12 `glIsQuery`, 9 reads, 10 `glIsSync` and 10 waits. Only the three

@@ -7768,7 +7768,9 @@ impl CommandList {
         pipeline: types::GLuint,
         program: types::GLuint,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(ActiveShaderProgramPacket {
             op: <ActiveShaderProgramPacket as Packet>::OPCODE,
             pipeline,
@@ -7781,7 +7783,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn active_texture(&mut self, texture: types::GLenum) {
-        self.state_active_texture(texture);
+        if self.state_live() {
+            self.state_active_texture(texture);
+        }
         self.push_packet(ActiveTexturePacket {
             op: <ActiveTexturePacket as Packet>::OPCODE,
             texture: arguments::pack_enum(texture),
@@ -7849,7 +7853,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn begin_transform_feedback(&mut self, primitive_mode: types::GLenum) {
-        self.state_begin_transform_feedback(primitive_mode);
+        if self.state_live() {
+            self.state_begin_transform_feedback(primitive_mode);
+        }
         self.push_packet(BeginTransformFeedbackPacket {
             op: <BeginTransformFeedbackPacket as Packet>::OPCODE,
             primitive_mode: arguments::pack_enum(primitive_mode),
@@ -7881,7 +7887,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_buffer(&mut self, target: types::GLenum, buffer: types::GLuint) {
-        self.state_bind_buffer(target, buffer);
+        if self.state_live() {
+            self.state_bind_buffer(target, buffer);
+        }
         self.track_bind_buffer(target, buffer);
         self.push_packet(BindBufferPacket {
             op: <BindBufferPacket as Packet>::OPCODE,
@@ -7942,7 +7950,9 @@ impl CommandList {
         count: types::GLsizei,
         buffers: Option<&[types::GLuint]>,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let buffers = match buffers {
             Some(s) => {
                 arguments::check_len(
@@ -7981,7 +7991,9 @@ impl CommandList {
         offsets: &[types::GLintptr],
         sizes: &[types::GLsizeiptr],
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let buffers = match buffers {
             Some(s) => {
                 arguments::check_len(
@@ -8149,7 +8161,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_program_pipeline(&mut self, pipeline: types::GLuint) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BindProgramPipelinePacket {
             op: <BindProgramPipelinePacket as Packet>::OPCODE,
             pipeline,
@@ -8177,7 +8191,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_sampler(&mut self, unit: types::GLuint, sampler: types::GLuint) {
-        self.state_bind_sampler(unit, sampler);
+        if self.state_live() {
+            self.state_bind_sampler(unit, sampler);
+        }
         self.push_packet(BindSamplerPacket {
             op: <BindSamplerPacket as Packet>::OPCODE,
             unit,
@@ -8196,7 +8212,9 @@ impl CommandList {
         count: types::GLsizei,
         samplers: Option<&[types::GLuint]>,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let samplers = match samplers {
             Some(s) => {
                 arguments::check_len(
@@ -8223,7 +8241,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_texture(&mut self, target: types::GLenum, texture: types::GLuint) {
-        self.state_bind_texture(target, texture);
+        if self.state_live() {
+            self.state_bind_texture(target, texture);
+        }
         self.push_packet(BindTexturePacket {
             op: <BindTexturePacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -8236,7 +8256,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_texture_unit(&mut self, unit: types::GLuint, texture: types::GLuint) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BindTextureUnitPacket {
             op: <BindTextureUnitPacket as Packet>::OPCODE,
             unit,
@@ -8255,7 +8277,9 @@ impl CommandList {
         count: types::GLsizei,
         textures: Option<&[types::GLuint]>,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let textures = match textures {
             Some(s) => {
                 arguments::check_len(
@@ -8294,7 +8318,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn bind_vertex_array(&mut self, array: types::GLuint) {
-        self.state_bind_vertex_array(array);
+        if self.state_live() {
+            self.state_bind_vertex_array(array);
+        }
         self.push_packet(BindVertexArrayPacket {
             op: <BindVertexArrayPacket as Packet>::OPCODE,
             array,
@@ -8416,7 +8442,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equation(&mut self, mode: types::GLenum) {
-        self.state_blend_equation(mode);
+        if self.state_live() {
+            self.state_blend_equation(mode);
+        }
         self.push_packet(BlendEquationPacket {
             op: <BlendEquationPacket as Packet>::OPCODE,
             mode: arguments::pack_enum(mode),
@@ -8432,7 +8460,9 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
-        self.state_blend_equation_separate(mode_r_g_b, mode_alpha);
+        if self.state_live() {
+            self.state_blend_equation_separate(mode_r_g_b, mode_alpha);
+        }
         self.push_packet(BlendEquationSeparatePacket {
             op: <BlendEquationSeparatePacket as Packet>::OPCODE,
             mode_r_g_b: arguments::pack_enum(mode_r_g_b),
@@ -8450,7 +8480,9 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendEquationSeparateiPacket {
             op: <BlendEquationSeparateiPacket as Packet>::OPCODE,
             buf,
@@ -8469,7 +8501,9 @@ impl CommandList {
         mode_r_g_b: types::GLenum,
         mode_alpha: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendEquationSeparateiARBPacket {
             op: <BlendEquationSeparateiARBPacket as Packet>::OPCODE,
             buf,
@@ -8483,7 +8517,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equationi(&mut self, buf: types::GLuint, mode: types::GLenum) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendEquationiPacket {
             op: <BlendEquationiPacket as Packet>::OPCODE,
             buf,
@@ -8496,7 +8532,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_equationi_arb(&mut self, buf: types::GLuint, mode: types::GLenum) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendEquationiARBPacket {
             op: <BlendEquationiARBPacket as Packet>::OPCODE,
             buf,
@@ -8509,7 +8547,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn blend_func(&mut self, sfactor: types::GLenum, dfactor: types::GLenum) {
-        self.state_blend_func(sfactor, dfactor);
+        if self.state_live() {
+            self.state_blend_func(sfactor, dfactor);
+        }
         self.push_packet(BlendFuncPacket {
             op: <BlendFuncPacket as Packet>::OPCODE,
             sfactor: arguments::pack_enum(sfactor),
@@ -8528,12 +8568,14 @@ impl CommandList {
         sfactor_alpha: types::GLenum,
         dfactor_alpha: types::GLenum,
     ) {
-        self.state_blend_func_separate(
-            sfactor_r_g_b,
-            dfactor_r_g_b,
-            sfactor_alpha,
-            dfactor_alpha,
-        );
+        if self.state_live() {
+            self.state_blend_func_separate(
+                sfactor_r_g_b,
+                dfactor_r_g_b,
+                sfactor_alpha,
+                dfactor_alpha,
+            );
+        }
         self.push_packet(BlendFuncSeparatePacket {
             op: <BlendFuncSeparatePacket as Packet>::OPCODE,
             sfactor_r_g_b: arguments::pack_enum(sfactor_r_g_b),
@@ -8555,7 +8597,9 @@ impl CommandList {
         src_alpha: types::GLenum,
         dst_alpha: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendFuncSeparateiPacket {
             op: <BlendFuncSeparateiPacket as Packet>::OPCODE,
             buf,
@@ -8578,7 +8622,9 @@ impl CommandList {
         src_alpha: types::GLenum,
         dst_alpha: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendFuncSeparateiARBPacket {
             op: <BlendFuncSeparateiARBPacket as Packet>::OPCODE,
             buf,
@@ -8599,7 +8645,9 @@ impl CommandList {
         src: types::GLenum,
         dst: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendFunciPacket {
             op: <BlendFunciPacket as Packet>::OPCODE,
             buf,
@@ -8618,7 +8666,9 @@ impl CommandList {
         src: types::GLenum,
         dst: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BlendFunciARBPacket {
             op: <BlendFunciARBPacket as Packet>::OPCODE,
             buf,
@@ -8753,7 +8803,9 @@ impl CommandList {
         size: types::GLsizeiptr,
         commit: bool,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(BufferPageCommitmentARBPacket {
             op: <BufferPageCommitmentARBPacket as Packet>::OPCODE,
             target,
@@ -9343,7 +9395,9 @@ impl CommandList {
         flags: types::GLbitfield,
         timeout: types::GLuint64,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(ClientWaitSyncPacket {
             op: <ClientWaitSyncPacket as Packet>::OPCODE,
             sync: sync.id(),
@@ -9357,7 +9411,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn clip_control(&mut self, origin: types::GLenum, depth: types::GLenum) {
-        self.state_clip_control(origin, depth);
+        if self.state_live() {
+            self.state_clip_control(origin, depth);
+        }
         self.push_packet(ClipControlPacket {
             op: <ClipControlPacket as Packet>::OPCODE,
             origin: arguments::pack_enum(origin),
@@ -9994,7 +10050,9 @@ impl CommandList {
         src_height: types::GLsizei,
         src_depth: types::GLsizei,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(CopyImageSubDataPacket {
             op: <CopyImageSubDataPacket as Packet>::OPCODE,
             src_name,
@@ -10381,7 +10439,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_buffers(&mut self, buffers: &[types::GLuint]) {
-        self.state_delete_buffers(buffers);
+        if self.state_live() {
+            self.state_delete_buffers(buffers);
+        }
         self.track_delete_buffers(buffers);
         let n = arguments::count_i32(buffers.len(), "glDeleteBuffers", "buffers");
         let buffers = self.push_slice(buffers);
@@ -10419,7 +10479,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_named_string_arb(&mut self, name: &str) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let namelen = arguments::count_i32(name.len(), "glDeleteNamedStringARB", "name");
         let name = self.push_str("glDeleteNamedStringARB", "name", name, false);
         self.push_packet(DeleteNamedStringARBPacket {
@@ -10434,7 +10496,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_program(&mut self, program: types::GLuint) {
-        self.state_delete_program(program);
+        if self.state_live() {
+            self.state_delete_program(program);
+        }
         self.push_packet(DeleteProgramPacket {
             op: <DeleteProgramPacket as Packet>::OPCODE,
             program,
@@ -10505,7 +10569,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_samplers(&mut self, samplers: &[types::GLuint]) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let count = arguments::count_i32(samplers.len(), "glDeleteSamplers", "samplers");
         let samplers = self.push_slice(samplers);
         self.push_packet(DeleteSamplersPacket {
@@ -10545,7 +10611,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_textures(&mut self, textures: &[types::GLuint]) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let n = arguments::count_i32(textures.len(), "glDeleteTextures", "textures");
         let textures = self.push_slice(textures);
         self.push_packet(DeleteTexturesPacket {
@@ -10578,7 +10646,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn delete_vertex_arrays(&mut self, arrays: &[types::GLuint]) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let n = arguments::count_i32(arrays.len(), "glDeleteVertexArrays", "arrays");
         let arrays = self.push_slice(arrays);
         self.push_packet(DeleteVertexArraysPacket {
@@ -10729,7 +10799,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn disable(&mut self, cap: types::GLenum) {
-        self.state_disable(cap);
+        if self.state_live() {
+            self.state_disable(cap);
+        }
         self.push_packet(DisablePacket {
             op: <DisablePacket as Packet>::OPCODE,
             cap: arguments::pack_enum(cap),
@@ -10768,7 +10840,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn disablei(&mut self, target: types::GLenum, index: types::GLuint) {
-        self.state_disablei(target, index);
+        if self.state_live() {
+            self.state_disablei(target, index);
+        }
         self.push_packet(DisableiPacket {
             op: <DisableiPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -11260,7 +11334,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn enable(&mut self, cap: types::GLenum) {
-        self.state_enable(cap);
+        if self.state_live() {
+            self.state_enable(cap);
+        }
         self.push_packet(EnablePacket {
             op: <EnablePacket as Packet>::OPCODE,
             cap: arguments::pack_enum(cap),
@@ -11299,7 +11375,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn enablei(&mut self, target: types::GLenum, index: types::GLuint) {
-        self.state_enablei(target, index);
+        if self.state_live() {
+            self.state_enablei(target, index);
+        }
         self.push_packet(EnableiPacket {
             op: <EnableiPacket as Packet>::OPCODE,
             target: arguments::pack_enum(target),
@@ -11355,7 +11433,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn evaluate_depth_values_arb(&mut self) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(EvaluateDepthValuesARBPacket {
             op: <EvaluateDepthValuesARBPacket as Packet>::OPCODE,
         });
@@ -12014,7 +12094,9 @@ impl CommandList {
         &mut self,
         handle: types::GLuint64,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(MakeImageHandleNonResidentARBPacket {
             op: <MakeImageHandleNonResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12033,7 +12115,9 @@ impl CommandList {
         handle: types::GLuint64,
         access: types::GLenum,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(MakeImageHandleResidentARBPacket {
             op: <MakeImageHandleResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12052,7 +12136,9 @@ impl CommandList {
         &mut self,
         handle: types::GLuint64,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(MakeTextureHandleNonResidentARBPacket {
             op: <MakeTextureHandleNonResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12067,7 +12153,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub unsafe fn make_texture_handle_resident_arb(&mut self, handle: types::GLuint64) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(MakeTextureHandleResidentARBPacket {
             op: <MakeTextureHandleResidentARBPacket as Packet>::OPCODE,
             handle,
@@ -12764,7 +12852,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn named_string_arb(&mut self, type_: types::GLenum, name: &str, string: &str) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let namelen = arguments::count_i32(name.len(), "glNamedStringARB", "name");
         let stringlen = arguments::count_i32(string.len(), "glNamedStringARB", "string");
         let name = self.push_str("glNamedStringARB", "name", name, false);
@@ -12876,7 +12966,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storef(&mut self, pname: types::GLenum, param: types::GLfloat) {
-        self.state_pixel_storef(pname, param);
+        if self.state_live() {
+            self.state_pixel_storef(pname, param);
+        }
         self.track_pixel_store("glPixelStoref", pname, param as f64);
         self.push_packet(PixelStorefPacket {
             op: <PixelStorefPacket as Packet>::OPCODE,
@@ -12890,7 +12982,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn pixel_storei(&mut self, pname: types::GLenum, param: types::GLint) {
-        self.state_pixel_storei(pname, param);
+        if self.state_live() {
+            self.state_pixel_storei(pname, param);
+        }
         self.track_pixel_store("glPixelStorei", pname, param as f64);
         self.push_packet(PixelStoreiPacket {
             op: <PixelStoreiPacket as Packet>::OPCODE,
@@ -12995,7 +13089,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn polygon_mode(&mut self, face: types::GLenum, mode: types::GLenum) {
-        self.state_polygon_mode(face, mode);
+        if self.state_live() {
+            self.state_polygon_mode(face, mode);
+        }
         self.push_packet(PolygonModePacket {
             op: <PolygonModePacket as Packet>::OPCODE,
             face: arguments::pack_enum(face),
@@ -13058,7 +13154,9 @@ impl CommandList {
         max_z: types::GLfloat,
         max_w: types::GLfloat,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(PrimitiveBoundingBoxARBPacket {
             op: <PrimitiveBoundingBoxARBPacket as Packet>::OPCODE,
             min_x,
@@ -14920,7 +15018,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn resume_transform_feedback(&mut self) {
-        self.state_resume_transform_feedback();
+        if self.state_live() {
+            self.state_resume_transform_feedback();
+        }
         self.push_packet(ResumeTransformFeedbackPacket {
             op: <ResumeTransformFeedbackPacket as Packet>::OPCODE,
         });
@@ -15121,7 +15221,9 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
-        self.state_scissor(x, y, width, height);
+        if self.state_live() {
+            self.state_scissor(x, y, width, height);
+        }
         self.push_packet(ScissorPacket {
             op: <ScissorPacket as Packet>::OPCODE,
             x,
@@ -15142,7 +15244,9 @@ impl CommandList {
         first: types::GLuint,
         v: &[[types::GLint; 4usize]],
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let count = arguments::count_i32(v.len(), "glScissorArrayv", "v");
         let v = self.push_slice(v);
         self.push_packet(ScissorArrayvPacket {
@@ -15165,7 +15269,9 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(ScissorIndexedPacket {
             op: <ScissorIndexedPacket as Packet>::OPCODE,
             index,
@@ -15186,7 +15292,9 @@ impl CommandList {
         index: types::GLuint,
         v: &[types::GLint; 4usize],
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let v = self.push_slice(v);
         self.push_packet(ScissorIndexedvPacket {
             op: <ScissorIndexedvPacket as Packet>::OPCODE,
@@ -15694,7 +15802,9 @@ impl CommandList {
         depth: types::GLsizei,
         commit: bool,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(TexPageCommitmentARBPacket {
             op: <TexPageCommitmentARBPacket as Packet>::OPCODE,
             target,
@@ -18118,7 +18228,9 @@ impl CommandList {
     #[track_caller]
     #[inline]
     pub fn use_program(&mut self, program: types::GLuint) {
-        self.state_use_program(program);
+        if self.state_live() {
+            self.state_use_program(program);
+        }
         self.push_packet(UseProgramPacket {
             op: <UseProgramPacket as Packet>::OPCODE,
             program,
@@ -18135,7 +18247,9 @@ impl CommandList {
         stages: types::GLbitfield,
         program: types::GLuint,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(UseProgramStagesPacket {
             op: <UseProgramStagesPacket as Packet>::OPCODE,
             pipeline,
@@ -18279,7 +18393,9 @@ impl CommandList {
         vaobj: types::GLuint,
         buffer: types::GLuint,
     ) {
-        self.state_vertex_array_element_buffer(vaobj, buffer);
+        if self.state_live() {
+            self.state_vertex_array_element_buffer(vaobj, buffer);
+        }
         self.push_packet(VertexArrayElementBufferPacket {
             op: <VertexArrayElementBufferPacket as Packet>::OPCODE,
             vaobj,
@@ -19943,7 +20059,9 @@ impl CommandList {
         width: types::GLsizei,
         height: types::GLsizei,
     ) {
-        self.state_viewport(x, y, width, height);
+        if self.state_live() {
+            self.state_viewport(x, y, width, height);
+        }
         self.push_packet(ViewportPacket {
             op: <ViewportPacket as Packet>::OPCODE,
             x,
@@ -19964,7 +20082,9 @@ impl CommandList {
         first: types::GLuint,
         v: &[[types::GLfloat; 4usize]],
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let count = arguments::count_i32(v.len(), "glViewportArrayv", "v");
         let v = self.push_slice(v);
         self.push_packet(ViewportArrayvPacket {
@@ -19987,7 +20107,9 @@ impl CommandList {
         w: types::GLfloat,
         h: types::GLfloat,
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         self.push_packet(ViewportIndexedfPacket {
             op: <ViewportIndexedfPacket as Packet>::OPCODE,
             index,
@@ -20008,7 +20130,9 @@ impl CommandList {
         index: types::GLuint,
         v: &[types::GLfloat; 4usize],
     ) {
-        self.state_forget_all();
+        if self.state_live() {
+            self.state_forget_all();
+        }
         let v = self.push_slice(v);
         self.push_packet(ViewportIndexedfvPacket {
             op: <ViewportIndexedfvPacket as Packet>::OPCODE,

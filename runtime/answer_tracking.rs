@@ -8,6 +8,7 @@ use crate::list::CommandList;
 impl CommandList {
     /// Tracks recorded touches of queries (`glBeginQuery*`, `glQueryCounter`, `glDeleteQueries`):
     /// their kept results answer nothing until these replay (`known_answers.rs`).
+    #[inline]
     pub(crate) fn track_query_touches(&mut self, ids: &[u32]) {
         if let Some(k) = &self.known {
             k.queries_touched(ids);
@@ -15,6 +16,7 @@ impl CommandList {
     }
 
     /// Tracks a recorded `glDeleteSync`: the sync answers nothing from here on.
+    #[inline]
     pub(crate) fn track_delete_sync(&mut self, sync: crate::SyncHandle) {
         if let Some(k) = &self.known {
             k.fence_deleted(sync.id());

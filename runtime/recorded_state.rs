@@ -213,6 +213,7 @@ impl RecordedState {
         self.off.store(true, Ordering::Relaxed);
     }
 
+    #[inline]
     pub(crate) fn is_off(&self) -> bool {
         self.off.load(Ordering::Relaxed)
     }

@@ -45,6 +45,13 @@ impl CommandList {
         self.recorded_state.as_deref().filter(|s| !s.is_off())
     }
 
+    /// Whether the device's shadow follows this list at all: the generated recording methods
+    /// check this inline before they call a tracker.
+    #[inline(always)]
+    pub(crate) fn state_live(&self) -> bool {
+        self.recorded_state.as_ref().is_some_and(|s| !s.is_off())
+    }
+
     /// Whether `pname` is already `value`: the setter changes nothing.
     fn state_already(&self, pname: GLenum, value: &[GLint]) -> bool {
         self.shadow().is_some_and(|s| s.already(self.immediate_recording, pname, value))
@@ -57,12 +64,14 @@ impl CommandList {
     }
 
     /// A recorded call the generator does not list as leaving the shadowed values alone.
+    #[inline(never)]
     pub(crate) fn state_forget_all(&self) {
         if let Some(s) = self.shadow() {
             s.forget_all(self.immediate_recording);
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_viewport(&self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
         let bounds = self.shadow().and_then(|s| s.bounds());
         let set = match bounds {
@@ -78,6 +87,7 @@ impl CommandList {
         self.state_record(&[(gl::VIEWPORT, set)]);
     }
 
+    #[inline(never)]
     pub(crate) fn state_scissor(&self, x: GLint, y: GLint, width: GLsizei, height: GLsizei) {
         let set = if width >= 0 && height >= 0 { Set::To(vec![x, y, width, height]) } else { Set::Unknown };
         self.state_record(&[(gl::SCISSOR_BOX, set)]);
@@ -89,10 +99,12 @@ impl CommandList {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_enable(&self, cap: GLenum) {
         self.state_cap(cap, true);
     }
 
+    #[inline(never)]
     pub(crate) fn state_disable(&self, cap: GLenum) {
         self.state_cap(cap, false);
     }
@@ -111,18 +123,22 @@ impl CommandList {
         self.state_record(&[(cap, set)]);
     }
 
+    #[inline(never)]
     pub(crate) fn state_enablei(&self, cap: GLenum, index: GLuint) {
         self.state_cap_indexed(cap, index, true);
     }
 
+    #[inline(never)]
     pub(crate) fn state_disablei(&self, cap: GLenum, index: GLuint) {
         self.state_cap_indexed(cap, index, false);
     }
 
+    #[inline(never)]
     pub(crate) fn state_blend_func(&self, src: GLenum, dst: GLenum) {
         self.state_blend_func_separate(src, dst, src, dst);
     }
 
+    #[inline(never)]
     pub(crate) fn state_blend_func_separate(&self, src_rgb: GLenum, dst_rgb: GLenum, src_a: GLenum, dst_a: GLenum) {
         let known = [src_rgb, dst_rgb, src_a, dst_a].iter().all(|f| FACTORS.contains(f));
         let set = |v: GLenum| if known { int(v) } else { Set::Unknown };
@@ -134,10 +150,12 @@ impl CommandList {
         ]);
     }
 
+    #[inline(never)]
     pub(crate) fn state_blend_equation(&self, mode: GLenum) {
         self.state_blend_equation_separate(mode, mode);
     }
 
+    #[inline(never)]
     pub(crate) fn state_blend_equation_separate(&self, rgb: GLenum, alpha: GLenum) {
         let known = EQUATIONS.contains(&rgb) && EQUATIONS.contains(&alpha);
         let set = |v: GLenum| if known { int(v) } else { Set::Unknown };
@@ -146,6 +164,7 @@ impl CommandList {
 
     /// `glActiveTexture`: the unit, if it exists; the bindings asked "of the active unit" then
     /// name another unit's, unknown.
+    #[inline(never)]
     pub(crate) fn state_active_texture(&self, texture: GLenum) {
         if self.shadow().is_none() || self.state_already(gl::ACTIVE_TEXTURE, &[texture as GLint]) {
             // The same unit: its bindings stay what they are.
@@ -162,6 +181,7 @@ impl CommandList {
 
     /// `glBindBuffer`: `GL_ARRAY_BUFFER` is shadowed; a bind the GL is sure to accept (0, or a
     /// name that exists) is known.
+    #[inline(never)]
     pub(crate) fn state_bind_buffer(&self, target: GLenum, buffer: GLuint) {
         if self.shadow().is_none() || (target == gl::ARRAY_BUFFER && self.state_already(gl::ARRAY_BUFFER_BINDING, &[buffer as GLint])) {
             return;
@@ -180,6 +200,7 @@ impl CommandList {
     }
 
     /// `glDeleteBuffers`: a deleted array buffer is unbound (GL 4.6 §6.1).
+    #[inline(never)]
     pub(crate) fn state_delete_buffers(&self, buffers: &[GLuint]) {
         let Some(s) = self.shadow() else { return };
         s.elements_changed(buffers, None);
@@ -193,6 +214,7 @@ impl CommandList {
 
     /// `glBindTexture`: binding 0 to `GL_TEXTURE_2D` is always accepted; another name's
     /// acceptance depends on its target, unknown here.
+    #[inline(never)]
     pub(crate) fn state_bind_texture(&self, target: GLenum, texture: GLuint) {
         if target == gl::TEXTURE_2D {
             self.state_rebind(gl::TEXTURE_BINDING_2D, texture);
@@ -212,6 +234,7 @@ impl CommandList {
     }
 
     /// `glBindSampler(unit, sampler)`: the active unit's binding is shadowed.
+    #[inline(never)]
     pub(crate) fn state_bind_sampler(&self, unit: GLuint, sampler: GLuint) {
         let Some(s) = self.shadow() else { return };
         match s.value(gl::ACTIVE_TEXTURE) {
@@ -224,6 +247,7 @@ impl CommandList {
     /// `glBindVertexArray`: the element buffer binding is the new vertex array's.
     /// `glBindVertexArray`: the element buffer binding becomes the array's (remembered per
     /// array by the shadow where known).
+    #[inline(never)]
     pub(crate) fn state_bind_vertex_array(&self, array: GLuint) {
         let Some(s) = self.shadow() else { return };
         if self.state_already(gl::VERTEX_ARRAY_BINDING, &[array as GLint]) {
@@ -236,10 +260,12 @@ impl CommandList {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_use_program(&self, program: GLuint) {
         self.state_rebind(gl::CURRENT_PROGRAM, program);
     }
 
+    #[inline(never)]
     pub(crate) fn state_delete_program(&self, program: GLuint) {
         if let Some(s) = self.shadow() {
             s.program_deleted(self.immediate_recording, program);
@@ -252,16 +278,19 @@ impl CommandList {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_begin_transform_feedback(&self, _mode: GLenum) {
         self.state_feedback_begun();
     }
 
+    #[inline(never)]
     pub(crate) fn state_resume_transform_feedback(&self) {
         self.state_feedback_begun();
     }
 
     /// `glPixelStore*`: the alignments are shadowed; a value the GL takes for sure (1, 2, 4 or 8
     /// through the integer form) is known.
+    #[inline(never)]
     pub(crate) fn state_pixel_storei(&self, pname: GLenum, param: GLint) {
         if matches!(pname, gl::UNPACK_ALIGNMENT | gl::PACK_ALIGNMENT) {
             let set = if matches!(param, 1 | 2 | 4 | 8) { Set::To(vec![param]) } else { Set::Unknown };
@@ -269,16 +298,19 @@ impl CommandList {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_pixel_storef(&self, pname: GLenum, _param: GLfloat) {
         if matches!(pname, gl::UNPACK_ALIGNMENT | gl::PACK_ALIGNMENT) {
             self.state_record(&[(pname, Set::Unknown)]);
         }
     }
 
+    #[inline(never)]
     pub(crate) fn state_clip_control(&self, _origin: GLenum, _depth: GLenum) {
         self.state_record(&[(gl::CLIP_ORIGIN, Set::Unknown)]);
     }
 
+    #[inline(never)]
     pub(crate) fn state_vertex_array_element_buffer(&self, array: GLuint, _buffer: GLuint) {
         if let Some(s) = self.shadow() {
             s.elements_changed(&[], Some(array));
@@ -288,6 +320,7 @@ impl CommandList {
 
     /// `glPolygonMode`: the core profile takes only `GL_FRONT_AND_BACK` and the three modes, so
     /// every value of the pname (its count as the GL gave it before) is the mode.
+    #[inline(never)]
     pub(crate) fn state_polygon_mode(&self, face: GLenum, mode: GLenum) {
         let known = self.shadow().and_then(|s| s.value(gl::POLYGON_MODE));
         let set = match known {

@@ -347,7 +347,9 @@ fn answer_tracking(f: &Function) -> Option<TokenStream> {
 fn state_tracking(f: &Function) -> Option<TokenStream> {
     match crate::state_calls::effect(&f.name) {
         crate::state_calls::StateEffect::Unchanged => None,
-        crate::state_calls::StateEffect::ForgetsAll => Some(quote!(self.state_forget_all();)),
+        crate::state_calls::StateEffect::ForgetsAll => Some(quote!(if self.state_live() {
+            self.state_forget_all();
+        })),
         crate::state_calls::StateEffect::Modelled => {
             let method = format_ident!("state_{}", f.method_name());
             let args: Vec<_> = f
@@ -356,7 +358,11 @@ fn state_tracking(f: &Function) -> Option<TokenStream> {
                 .filter(|p| matches!(p.role, Role::Value) || (f.name == "glDeleteBuffers" && p.name == "buffers"))
                 .map(ident)
                 .collect();
-            Some(quote!(self.#method(#(#args),*);))
+            // The check inline, the tracking out of line: a list whose device's shadow is off
+            // (or that has none) pays two loads and a branch.
+            Some(quote!(if self.state_live() {
+                self.#method(#(#args),*);
+            }))
         }
     }
 }

@@ -253,14 +253,8 @@ pub fn method(api: &Api, f: &Function) -> TokenStream {
     if let Some(&(_, accessor)) = LIMIT_GETTERS.iter().find(|(n, _)| *n == f.name) {
         return limit_getter(api, f, accessor);
     }
-    if let Some(&(_, ty)) = KNOWN_GETTERS.iter().find(|(n, _)| *n == f.name) {
-        return known_getter(api, f, ty);
-    }
-    if let Some(&(_, accessor)) = KNOWN_IS.iter().find(|(n, _)| *n == f.name) {
-        return known_is(api, f, accessor);
-    }
-    if f.name == "glIsEnabled" {
-        return recorded_is_enabled(api, f);
+    if let Some(method) = super::device_known::method(api, f) {
+        return method;
     }
     round_trip_method(api, f, None)
 }
@@ -278,118 +272,6 @@ const LIMIT_GETTERS: &[(&str, &str)] = &[
     ("glGetString", "string"),
     ("glGetStringi", "stringi"),
 ];
-
-/// Getters answered from the device's known answers (`runtime/known_answers.rs`) when a kept
-/// result answers them: (GL function, the type they write).
-const KNOWN_GETTERS: &[(&str, &str)] = &[
-    ("glGetQueryObjectiv", "i32"),
-    ("glGetQueryObjectuiv", "u32"),
-    ("glGetQueryObjecti64v", "i64"),
-    ("glGetQueryObjectui64v", "u64"),
-];
-
-/// `glIs*` functions answered `true` from the device's known answers when an object is known
-/// to exist (a kept query result, a replayed fence not deleted since): (GL function, accessor).
-const KNOWN_IS: &[(&str, &str)] = &[("glIsQuery", "is_query"), ("glIsSync", "is_sync")];
-
-/// A `glIs*` that answers `true` without a round trip where the known answers prove the object
-/// exists, and asks the GL otherwise.
-fn known_is(api: &Api, f: &Function, accessor: &str) -> TokenStream {
-    let method = format_ident!("{}", f.method_name());
-    let asked = format_ident!("{}_round_trip", f.method_name());
-    let inner = round_trip_method(api, f, Some(&asked));
-    let accessor = format_ident!("{}", accessor);
-    let p = &f.params[0];
-    let name = ident(p);
-    let (ty, key) = if f.name == "glIsSync" {
-        (quote!(crate::SyncHandle), quote!(#name.id()))
-    } else {
-        (rust_type(&p.ty), quote!(#name))
-    };
-    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
-    let docs = doc(
-        f,
-        "`true` without a round trip where the render thread has seen the object made and nothing recorded since \
-         can have deleted it (`runtime/known_answers.rs`); otherwise a round trip, answered from the submitted stream",
-    );
-    quote! {
-        #inner
-
-        #docs
-        #[track_caller]
-        #[inline]
-        pub fn #method(&self, #name: #ty) -> Result<bool, crate::Error> {
-            if self.inner.shared.known.#accessor(#key) {
-                let v = true;
-                #capture
-                return Ok(v);
-            }
-            self.#asked(#name)
-        }
-    }
-}
-
-/// `glIsEnabled`, answered from the state an immediate thread recorded where it is known
-/// (`runtime/recorded_state.rs`), and asked of the GL otherwise.
-fn recorded_is_enabled(api: &Api, f: &Function) -> TokenStream {
-    let method = format_ident!("{}", f.method_name());
-    let asked = format_ident!("{}_round_trip", f.method_name());
-    let inner = round_trip_method(api, f, Some(&asked));
-    let cap = ident(&f.params[0]);
-    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
-    let docs = doc(
-        f,
-        "on a C immediate thread, a cap whose state its own recorded calls set is answered without a round trip \
-         (`runtime/recorded_state.rs`); otherwise a round trip, answered from the submitted stream",
-    );
-    quote! {
-        #inner
-
-        #docs
-        #[track_caller]
-        #[inline]
-        pub fn #method(&self, #cap: types::GLenum) -> Result<bool, crate::Error> {
-            if let Some(v) = self.inner.shared.recorded.is_enabled(#cap) {
-                #capture
-                return Ok(v);
-            }
-            self.#asked(#cap)
-        }
-    }
-}
-
-/// A query-object getter that answers from a result the render thread kept, when nothing recorded
-/// since can have changed it, and asks the GL otherwise.
-fn known_getter(api: &Api, f: &Function, ty: &str) -> TokenStream {
-    let method = format_ident!("{}", f.method_name());
-    let asked = format_ident!("{}_round_trip", f.method_name());
-    let inner = round_trip_method(api, f, Some(&asked));
-    let ty = format_ident!("{}", ty);
-    let capture = super::capture::hook(api, f, super::capture::HookAt::Method, &format_ident!("v"));
-    let docs = doc(
-        f,
-        "a result the render thread has already read (the query's end replayed, nothing recorded since touched the \
-         query, no buffer bound to `GL_QUERY_BUFFER`) answers without a round trip (`runtime/known_answers.rs`); \
-         otherwise a round trip, answered from the submitted stream",
-    );
-    quote! {
-        #inner
-
-        #docs
-        #[track_caller]
-        #[inline]
-        pub fn #method(&self, id: types::GLuint, pname: types::GLenum) -> Result<Vec<#ty>, crate::Error> {
-            // A NULL output (C callers) goes to the GL's checks.
-            if !crate::client_out::null_given(2) {
-                if let Some(v) = self.inner.shared.known.query_object::<#ty>(id, pname) {
-                    #capture
-                    return Ok(v);
-                }
-            }
-            self.#asked(id, pname)
-        }
-    }
-}
 
 /// A getter that answers the context's constants from the limits cache and asks the GL for the
 /// rest.
@@ -570,7 +452,7 @@ fn cached_program_query(api: &Api, f: &Function) -> TokenStream {
 }
 
 /// A create or query method as a round trip (`rename`: under another name, crate-private).
-fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident>) -> TokenStream {
+pub(super) fn round_trip_method(api: &Api, f: &Function, rename: Option<&proc_macro2::Ident>) -> TokenStream {
     let index = api.functions.iter().position(|g| g.name == f.name).expect("a function of the api");
     let gl_name = &f.name;
     let field = format_ident!("{}", f.short_name());

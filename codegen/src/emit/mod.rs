@@ -40,6 +40,7 @@ pub mod capture;
 pub mod checked;
 pub mod commands;
 pub mod device;
+pub mod device_known;
 pub mod enums;
 pub mod extensions;
 pub mod immediate;

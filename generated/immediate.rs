@@ -1136,7 +1136,9 @@ impl Immediate {
         pname: types::GLenum,
     ) -> Result<Vec<types::GLint>, crate::Error> {
         let mark = self.before_query()?;
-        let answer = self.device.get_integerv(pname);
+        let answer = crate::immediate::answering_recorded(|| {
+            self.device.get_integerv(pname)
+        });
         self.count_round_trips(mark);
         answer
     }
@@ -1148,7 +1150,9 @@ impl Immediate {
         pname: types::GLenum,
     ) -> Result<types::GLint, crate::Error> {
         let mark = self.before_query()?;
-        let answer = self.device.get_integer(pname);
+        let answer = crate::immediate::answering_recorded(|| {
+            self.device.get_integer(pname)
+        });
         self.count_round_trips(mark);
         answer
     }
@@ -3216,7 +3220,9 @@ impl Immediate {
     #[inline]
     pub fn is_enabled(&mut self, cap: types::GLenum) -> Result<bool, crate::Error> {
         let mark = self.before_query()?;
-        let answer = self.device.is_enabled(cap);
+        let answer = crate::immediate::answering_recorded(|| {
+            self.device.is_enabled(cap)
+        });
         self.count_round_trips(mark);
         answer
     }

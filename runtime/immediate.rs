@@ -12,6 +12,9 @@
 //!   submits the context's pending list, as [`Device::submit`] would (a frame of one list; an
 //!   empty list is not submitted), then asks the device. The answer therefore comes after every
 //!   call this context made, and after every frame begun before the submit (rule 1);
+//! * `get_integerv`, `get_integer` and `is_enabled` of state this context's own calls set
+//!   (viewport, scissor, enables, blending, bindings, ...) are answered from what it recorded,
+//!   without a round trip (`recorded_state.rs`, audited against the GL);
 //! * a **create** asks at once, with nothing submitted: a new name cannot depend on earlier
 //!   calls (names come from pools or from a create that runs before anything else, rule 5);
 //! * the pending list is also submitted by [`Immediate::flush`] and [`Immediate::finish`], when
@@ -59,6 +62,7 @@ impl Device {
     pub fn immediate(&self) -> Immediate {
         let mut list = self.command_list();
         list.release_hold();
+        list.mark_immediate_recording();
         Immediate {
             device: self.clone(),
             list,
@@ -101,6 +105,8 @@ impl Immediate {
         }
         let mut fresh = self.device.command_list();
         fresh.release_hold();
+        // Recorded in this context's order, which is the GL's (`recorded_state.rs`).
+        fresh.mark_immediate_recording();
         // The GL's pixel-store state carries over, as the tracked one does (`pixels.rs`).
         fresh.carry_pixel_state(&self.list);
         let mut list = std::mem::replace(&mut self.list, fresh);
@@ -179,6 +185,12 @@ impl Immediate {
         self.count_round_trips(mark);
         answer
     }
+}
+
+/// Runs a query of an immediate context with the device's recorded state allowed to answer it
+/// (`recorded_state.rs`): the generated twins of `get_integerv` and `is_enabled` call this.
+pub(crate) fn answering_recorded<R>(f: impl FnOnce() -> R) -> R {
+    crate::recorded_state::answering(f)
 }
 
 impl Deref for Immediate {

@@ -27,8 +27,9 @@
 //! Record order is the GL's order only for one thread's implicit lists. So the shadow belongs to
 //! the first thread that records a shadowed call on the device; a second thread doing so, a
 //! shadowed call in a list that is not an immediate thread's, or a list the device did not hand
-//! out turns it off for good. Only that thread's C immediate queries are answered from it
-//! ([`answering`]); every other query goes to the GL as before. The audit
+//! out turns it off for good. Only that thread's immediate queries (a C immediate thread's, a
+//! Rust `Immediate`'s `get_integerv` and `is_enabled`) are answered from it ([`answering`]);
+//! every other query goes to the GL as before. The audit
 //! (`tests/recorded_state.rs`) compares every answer with the GL's over adversarial calls.
 
 use std::collections::HashMap;

@@ -271,3 +271,24 @@ fn a_vertex_arrays_element_buffer_follows_it_when_bound_again() {
     l.bind_vertex_array(arrays[0]);
     check(&mut l, "after its buffer was deleted");
 }
+
+#[test]
+fn a_rust_immediate_context_gets_the_same_answers_without_round_trips() {
+    let device = Device::headless().unwrap();
+    let mut imm = device.immediate();
+    imm.viewport(1, 2, 3, 4);
+    imm.enable(gl::BLEND);
+    imm.blend_func(gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA);
+    let before = imm.round_trips();
+    assert_eq!(imm.get_integerv(gl::VIEWPORT).unwrap(), vec![1, 2, 3, 4]);
+    assert!(imm.is_enabled(gl::BLEND).unwrap());
+    assert_eq!(imm.get_integer(gl::BLEND_DST_RGB).unwrap(), gl::ONE_MINUS_SRC_ALPHA as i32);
+    assert_eq!(imm.round_trips(), before, "state the context set itself needs no round trip");
+    // The GL agrees (asked outside the immediate context's answering: a round trip).
+    imm.submit_pending().unwrap();
+    assert_eq!(device.get_integerv(gl::VIEWPORT).unwrap(), vec![1, 2, 3, 4]);
+    assert!(device.is_enabled(gl::BLEND).unwrap());
+    // State it did not set goes to the GL.
+    assert_eq!(imm.get_integer(gl::DEPTH_FUNC).unwrap(), gl::LESS as i32);
+    assert_eq!(imm.round_trips(), before + 1);
+}

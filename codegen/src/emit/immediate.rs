@@ -158,6 +158,13 @@ fn twin(item: &FnItem, create: bool) -> TokenStream {
         .collect();
     let call = quote!(self.device.#name(#(#args),*));
     let call = if *unsafety { quote!(unsafe { #call }) } else { call };
+    // State this context's own calls set is answered from what it recorded
+    // (`runtime/recorded_state.rs`), as for the C ABI's immediate threads.
+    let call = if matches!(name.to_string().as_str(), "get_integerv" | "get_integer" | "is_enabled") {
+        quote!(crate::immediate::answering_recorded(|| #call))
+    } else {
+        call
+    };
     let (helper, what) = if create {
         (format_ident!("before_create"), "asks at once: a name cannot depend on earlier calls")
     } else {

@@ -22,5 +22,4 @@ impl CommandList {
             k.fence_deleted(sync.id());
         }
     }
-
 }

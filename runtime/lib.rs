@@ -175,17 +175,17 @@ mod present_queue;
 pub mod programs;
 pub mod query_out;
 mod recent_lookups;
+#[doc(hidden)]
+pub mod recorded_state;
 mod render;
 #[doc(hidden)]
 pub mod replay;
 mod round_trips;
 #[doc(hidden)]
 pub mod served;
-#[doc(hidden)]
-pub mod recorded_state;
 mod shadow;
-mod state_tracking;
 pub mod special;
+mod state_tracking;
 mod sync;
 mod vocab;
 

@@ -78,7 +78,9 @@ impl CommandList {
             Some(b)
                 if width >= 0
                     && height >= 0
-                    && [x, y].iter().all(|&c| (c as f32) >= b.viewport_range[0] && (c as f32) <= b.viewport_range[1]) =>
+                    && [x, y]
+                        .iter()
+                        .all(|&c| (c as f32) >= b.viewport_range[0] && (c as f32) <= b.viewport_range[1]) =>
             {
                 Set::To(vec![x, y, width.min(b.max_viewport[0]), height.min(b.max_viewport[1])])
             }
@@ -183,7 +185,9 @@ impl CommandList {
     /// name that exists) is known.
     #[inline(never)]
     pub(crate) fn state_bind_buffer(&self, target: GLenum, buffer: GLuint) {
-        if self.shadow().is_none() || (target == gl::ARRAY_BUFFER && self.state_already(gl::ARRAY_BUFFER_BINDING, &[buffer as GLint])) {
+        if self.shadow().is_none()
+            || (target == gl::ARRAY_BUFFER && self.state_already(gl::ARRAY_BUFFER_BINDING, &[buffer as GLint]))
+        {
             return;
         }
         let exists = buffer == 0 || self.buffer_names.as_ref().is_some_and(|n| n.exists(buffer));
@@ -191,7 +195,8 @@ impl CommandList {
             // Vertex-array state: known with a vertex array (not 0) known bound.
             let array = self.shadow().and_then(|s| s.value(gl::VERTEX_ARRAY_BINDING));
             let known = exists && array.is_some_and(|a| a[0] != 0);
-            return self.state_record(&[(gl::ELEMENT_ARRAY_BUFFER_BINDING, if known { int(buffer) } else { Set::Unknown })]);
+            return self
+                .state_record(&[(gl::ELEMENT_ARRAY_BUFFER_BINDING, if known { int(buffer) } else { Set::Unknown })]);
         }
         if target != gl::ARRAY_BUFFER {
             return;
@@ -256,7 +261,10 @@ impl CommandList {
         if s.rebindable(gl::VERTEX_ARRAY_BINDING, array, None) {
             self.state_record(&[(gl::VERTEX_ARRAY_BINDING, int(array))]);
         } else {
-            self.state_record(&[(gl::VERTEX_ARRAY_BINDING, Set::Unknown), (gl::ELEMENT_ARRAY_BUFFER_BINDING, Set::Unknown)]);
+            self.state_record(&[
+                (gl::VERTEX_ARRAY_BINDING, Set::Unknown),
+                (gl::ELEMENT_ARRAY_BUFFER_BINDING, Set::Unknown),
+            ]);
         }
     }
 

@@ -17,24 +17,11 @@
 //! for every getter's type and every pname. The audit also checks that such answers are given
 //! (a known-answer path that never answers would pass the rule).
 
+mod common;
+
+use common::Rng;
 use glcmd::types::GLuint;
 use glcmd::{gl, Device, SyncHandle};
-
-/// A small deterministic generator (xorshift64*), so a failure names a step that repeats.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn pick<T: Copy>(&mut self, from: &[T]) -> T {
-        from[(self.next() % from.len() as u64) as usize]
-    }
-}
 
 const TARGETS: [u32; 6] =
     [gl::SAMPLES_PASSED, gl::ANY_SAMPLES_PASSED, gl::PRIMITIVES_GENERATED, gl::TIME_ELAPSED, gl::TIMESTAMP, 0xFFFF];
@@ -63,37 +50,38 @@ fn gl_sync_status(imm: &mut glcmd::Immediate, sync: SyncHandle) -> Option<i32> {
 fn known_answers_are_the_gls() {
     let device = Device::headless().unwrap();
     let mut imm = device.immediate();
-    let mut rng = Rng(0x0DDB_A11C_AFE5_EED5);
+    let mut rng = Rng::new(0x0DDB_A11C_AFE5_EED5);
     let mut ids: Vec<GLuint> = imm.gen_queries(4).unwrap();
     ids.extend([4242, 0]);
     let mut syncs: Vec<SyncHandle> = Vec::new();
     let (mut checked, mut answered) = (0, 0);
     for step in 0..1500 {
-        match rng.next() % 11 {
+        match rng.next_u64() % 11 {
             0 | 1 => imm.begin_query(rng.pick(&TARGETS), rng.pick(&ids)),
             2 | 3 => imm.end_query(rng.pick(&TARGETS)),
             4 => imm.query_counter(rng.pick(&ids), rng.pick(&[gl::TIMESTAMP, gl::SAMPLES_PASSED])),
-            5 if rng.next() % 4 == 0 => {
+            5 if rng.next_u64() % 4 == 0 => {
                 let id = rng.pick(&ids);
                 imm.delete_queries(&[id]);
-                if rng.next() % 2 == 0 {
+                if rng.next_u64() % 2 == 0 {
                     ids.extend(imm.gen_queries(1).unwrap());
                 }
             }
             6 => {
-                let (condition, flags) = rng.pick(&[(gl::SYNC_GPU_COMMANDS_COMPLETE, 0), (0, 0), (gl::SYNC_GPU_COMMANDS_COMPLETE, 1)]);
+                let (condition, flags) =
+                    rng.pick(&[(gl::SYNC_GPU_COMMANDS_COMPLETE, 0), (0, 0), (gl::SYNC_GPU_COMMANDS_COMPLETE, 1)]);
                 syncs.push(imm.fence_sync(condition, flags));
             }
-            7 if !syncs.is_empty() && rng.next() % 3 == 0 => imm.delete_sync(rng.pick(&syncs)),
-            8 => match rng.next() % 3 {
+            7 if !syncs.is_empty() && rng.next_u64() % 3 == 0 => imm.delete_sync(rng.pick(&syncs)),
+            8 => match rng.next_u64() % 3 {
                 0 => imm.submit_pending().unwrap(),
                 1 => imm.flush().unwrap(),
                 _ => imm.finish().unwrap(),
             },
-            9 if rng.next() % 20 == 0 => {
+            9 if rng.next_u64() % 20 == 0 => {
                 // Behind glcmd's back: a query begun and ended, and one left active.
                 let id = rng.pick(&ids);
-                let active = rng.next() % 2 == 0;
+                let active = rng.next_u64() % 2 == 0;
                 imm.with_gl(move |g| unsafe {
                     (g.BeginQuery)(gl::SAMPLES_PASSED, id);
                     if !active {
@@ -105,7 +93,7 @@ fn known_answers_are_the_gls() {
             _ => {}
         }
         // Hand the calls over now and then, so that answers are asked with touches in flight.
-        if rng.next() % 3 == 0 {
+        if rng.next_u64() % 3 == 0 {
             imm.submit_pending().unwrap();
         }
         for &id in &ids {
@@ -125,7 +113,8 @@ fn known_answers_are_the_gls() {
             assert!(!known_is || gl_is, "step {step}: query {id} known to exist, the GL says it is none");
         }
         for &s in &syncs {
-            let (signalled, is) = (device.known_answers().fence_signalled(s.id()), device.known_answers().is_sync(s.id()));
+            let (signalled, is) =
+                (device.known_answers().fence_signalled(s.id()), device.known_answers().is_sync(s.id()));
             if signalled || is {
                 let status = gl_sync_status(&mut imm, s);
                 checked += 1;

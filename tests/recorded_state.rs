@@ -14,25 +14,12 @@
 //! The rule checked: an answer the shadow gives is the GL's, exactly. The audit also checks that
 //! answers are given (a shadow that never answers would pass the rule).
 
+mod common;
+
+use common::Rng;
 use glcmd::recorded_state::{answering, SHADOWED};
 use glcmd::types::GLuint;
 use glcmd::{gl, CommandList, Device};
-
-/// A small deterministic generator (xorshift64*), so a failure names a step that repeats.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn pick<T: Copy>(&mut self, from: &[T]) -> T {
-        from[(self.next() % from.len() as u64) as usize]
-    }
-}
 
 fn list(device: &Device) -> CommandList {
     let mut list = device.command_list();
@@ -40,17 +27,11 @@ fn list(device: &Device) -> CommandList {
     list
 }
 
-const CAPS: [u32; 9] = [
-    gl::BLEND,
-    gl::CULL_FACE,
-    gl::DEPTH_TEST,
-    gl::STENCIL_TEST,
-    gl::SCISSOR_TEST,
-    gl::PRIMITIVE_RESTART,
-    gl::POLYGON_OFFSET_FILL,
-    gl::DITHER,
-    0xFFFF,
-];
+/// The shadowed caps, and caps the shadow does not follow (one that is no cap).
+const CAPS: [u32; 9] = {
+    let s = glcmd::recorded_state::CAPS;
+    [s[0], s[1], s[2], s[3], s[4], s[5], gl::POLYGON_OFFSET_FILL, gl::DITHER, 0xFFFF]
+};
 const FACTORS: [u32; 6] = [gl::ONE, gl::ZERO, gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::SRC1_COLOR, 0x1234];
 const EQUATIONS: [u32; 5] = [gl::FUNC_ADD, gl::MIN, gl::FUNC_REVERSE_SUBTRACT, 0x9294, 0];
 const INTS: [i32; 8] = [0, 1, 7, 16, -1, -5, 40000, i32::MAX];
@@ -59,7 +40,7 @@ const INTS: [i32; 8] = [0, 1, 7, 16, -1, -5, 40000, i32::MAX];
 /// vertex arrays, a linked program.
 fn step(rng: &mut Rng, l: &mut CommandList, names: &Names) {
     let int = |rng: &mut Rng| rng.pick(&INTS);
-    match rng.next() % 24 {
+    match rng.next_u64() % 24 {
         0 => l.viewport(int(rng), int(rng), int(rng), int(rng)),
         1 => l.scissor(int(rng), int(rng), int(rng), int(rng)),
         2 => l.enable(rng.pick(&CAPS)),
@@ -75,26 +56,29 @@ fn step(rng: &mut Rng, l: &mut CommandList, names: &Names) {
             let target = rng.pick(&[gl::ARRAY_BUFFER, gl::ELEMENT_ARRAY_BUFFER, gl::ELEMENT_ARRAY_BUFFER, 0xFFFF]);
             l.bind_buffer(target, rng.pick(&names.buffers))
         }
-        12 if rng.next() % 4 == 0 => l.delete_buffers(&[rng.pick(&names.buffers)]),
+        12 if rng.next_u64() % 4 == 0 => l.delete_buffers(&[rng.pick(&names.buffers)]),
         13 => l.bind_texture(rng.pick(&[gl::TEXTURE_2D, gl::TEXTURE_2D, gl::TEXTURE_3D]), rng.pick(&names.textures)),
         14 => l.bind_sampler(rng.pick(&[0, 3, 100_000]), rng.pick(&names.samplers)),
         15 => l.bind_vertex_array(rng.pick(&names.arrays)),
         16 => l.use_program(rng.pick(&names.programs)),
-        17 => l.polygon_mode(rng.pick(&[gl::FRONT_AND_BACK, gl::FRONT_AND_BACK, gl::FRONT]), rng.pick(&[gl::LINE, gl::FILL, gl::POINT, 0])),
-        18 => match rng.next() % 4 {
+        17 => l.polygon_mode(
+            rng.pick(&[gl::FRONT_AND_BACK, gl::FRONT_AND_BACK, gl::FRONT]),
+            rng.pick(&[gl::LINE, gl::FILL, gl::POINT, 0]),
+        ),
+        18 => match rng.next_u64() % 4 {
             0 => l.bind_textures(0, 2, Some(&[0, 0])),
-            1 if rng.next() % 4 == 0 => l.delete_textures(&[rng.pick(&names.textures)]),
+            1 if rng.next_u64() % 4 == 0 => l.delete_textures(&[rng.pick(&names.textures)]),
             2 => l.viewport_indexedf(0, 1.0, 2.0, 3.0, 4.0),
             _ => l.blend_funci(0, gl::ONE, gl::ONE),
         },
         19 => l.pixel_storei(rng.pick(&[gl::UNPACK_ALIGNMENT, gl::PACK_ALIGNMENT]), rng.pick(&[1, 4, 8, 3, 0])),
-        20 => match rng.next() % 3 {
+        20 => match rng.next_u64() % 3 {
             0 => l.pixel_storef(gl::PACK_ALIGNMENT, 2.0),
             1 => l.clip_control(rng.pick(&[gl::LOWER_LEFT, gl::UPPER_LEFT]), gl::NEGATIVE_ONE_TO_ONE),
             _ => l.vertex_array_element_buffer(rng.pick(&names.arrays), rng.pick(&names.buffers)),
         },
-        21 if rng.next() % 8 == 0 => l.link_program(rng.pick(&names.programs)),
-        22 if rng.next() % 200 == 0 => l.begin_transform_feedback(gl::POINTS),
+        21 if rng.next_u64() % 8 == 0 => l.link_program(rng.pick(&names.programs)),
+        22 if rng.next_u64() % 200 == 0 => l.begin_transform_feedback(gl::POINTS),
         _ => {}
     }
 }
@@ -130,19 +114,19 @@ fn recorded_state_answers_are_the_gls() {
     let device = Device::headless().unwrap();
     let names = names(&device);
     let recorded = device.recorded_state();
-    let mut rng = Rng(0x05EE_D0F5_747E);
+    let mut rng = Rng::new(0x05EE_D0F5_747E);
     let mut l = list(&device);
     let (mut answered, mut learned) = (0, 0);
     for n in 0..3000 {
         step(&mut rng, &mut l, &names);
-        if rng.next() % 40 == 0 {
+        if rng.next_u64() % 40 == 0 {
             device.submit(std::mem::replace(&mut l, list(&device))).unwrap();
             device.with_gl(|g| unsafe { (g.Viewport)(3, 4, 5, 6) }).unwrap();
         }
         // The shadow's answers now (the calls recorded so far included).
         let shadow: Vec<_> = SHADOWED.iter().map(|&p| (p, answering(|| recorded.integerv(p)))).collect();
         let enabled: Vec<_> = CAPS.iter().map(|&c| (c, answering(|| recorded.is_enabled(c)))).collect();
-        if shadow.iter().all(|(_, v)| v.is_none()) && rng.next() % 3 != 0 {
+        if shadow.iter().all(|(_, v)| v.is_none()) && rng.next_u64() % 3 != 0 {
             continue;
         }
         device.submit(std::mem::replace(&mut l, list(&device))).unwrap();

@@ -33,8 +33,8 @@ pub mod pname_tables;
 pub mod registry;
 pub mod shadow_hooks;
 pub mod sizing;
-pub mod state_calls;
 pub mod spec_errors;
+pub mod state_calls;
 
 use std::path::{Path, PathBuf};
 

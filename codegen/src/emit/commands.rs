@@ -1365,7 +1365,11 @@ fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<To
 /// forget their names when they run, and a link or a program's deletion reaches the cache.
 /// The execute body of a call that ends or counts a query: the known answers
 /// (`runtime/known_replay.rs`) note the query whose result will be there to poll.
-fn query_replay_body(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident, call: &TokenStream) -> Option<TokenStream> {
+fn query_replay_body(
+    f: &Function,
+    arg: &dyn Fn(&str) -> proc_macro2::Ident,
+    call: &TokenStream,
+) -> Option<TokenStream> {
     match f.name.as_str() {
         "glEndQuery" | "glEndQueryIndexed" => {
             let target = arg("target");

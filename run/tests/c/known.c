@@ -120,6 +120,15 @@ static void finished_query(GLuint q, int draws) {
     glFlush();
 }
 
+/* glGetQueryObjectuiv(GL_QUERY_RESULT) into a sentinel, then the error: a refused read writes
+ * nothing. */
+static void read_result(GLuint q, const char *what, const char *error_label) {
+    GLuint v = 77;
+    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
+    printf("%s=%u ", what, v);
+    E(error_label);
+}
+
 /* Calls after which an earlier answer would be stale. */
 static void stale(void) {
     GLuint q;
@@ -131,16 +140,10 @@ static void stale(void) {
 
     /* Begun again and still active: the GL refuses the read and writes nothing. */
     glBeginQuery(GL_SAMPLES_PASSED, q);
-    GLuint v = 77;
-    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
-    printf("read while active=%u ", v);
-    E("active");
+    read_result(q, "read while active", "active");
     glEndQuery(GL_SAMPLES_PASSED);
     glFinish();
-    v = 77;
-    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
-    printf("read after empty end=%u ", v);
-    E("ended");
+    read_result(q, "read after empty end", "ended");
 
     /* A failed begin (another query is active on the target) changes nothing. */
     GLuint other;
@@ -151,26 +154,17 @@ static void stale(void) {
     E("begin while another is active");
     glEndQuery(GL_SAMPLES_PASSED);
     glFinish();
-    v = 77;
-    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
-    printf("after a refused begin=%u ", v);
-    E("refused begin");
+    read_result(q, "after a refused begin", "refused begin");
 
     /* A counter on a samples query: the GL refuses it (the query's type differs). */
     glQueryCounter(q, GL_TIMESTAMP);
     E("counter on a samples query");
-    v = 77;
-    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
-    printf("after a refused counter=%u ", v);
-    E("refused counter");
+    read_result(q, "after a refused counter", "refused counter");
 
     /* Deleted: no query object, the read is refused. */
     glDeleteQueries(1, &q);
     printf("is_query(deleted)=%d ", glIsQuery(q));
-    v = 77;
-    glGetQueryObjectuiv(q, GL_QUERY_RESULT, &v);
-    printf("read deleted=%u ", v);
-    E("deleted");
+    read_result(q, "read deleted", "deleted");
 
     /* A timestamp counter: a query object with a result. */
     GLuint t;
@@ -199,10 +193,7 @@ static void stale(void) {
     glGetBufferSubData(GL_QUERY_BUFFER, 0, sizeof back, back);
     printf("query buffer=%u,%u,%u,%u ", back[0], back[1], back[2], back[3]);
     glBindBuffer(GL_QUERY_BUFFER, 0);
-    v = 77;
-    glGetQueryObjectuiv(qb, GL_QUERY_RESULT, &v);
-    printf("unbound again=%u ", v);
-    E("query buffer");
+    read_result(qb, "unbound again", "query buffer");
     glDeleteBuffers(1, &b);
     glDeleteQueries(1, &qb);
 

@@ -30319,7 +30319,9 @@ unsafe fn exec_uniform_subroutinesuiv(r: &mut Replayer<'_>, p: *const u64) {
     let gl = r.gl;
     let raw = r.raw;
     unsafe {
-        (gl.UniformSubroutinesuiv)(a0, a1, a2);
+        if r.subroutine_call_is_safe(a0, a1) {
+            (gl.UniformSubroutinesuiv)(a0, a1, a2);
+        }
     }
 }
 /// `glUseProgram` (GL_VERSION_2_0, record): execute function: unpacks the packet and calls the GL.

@@ -39,6 +39,7 @@ use crate::generated::Gl;
 use crate::list::CommandList;
 use crate::open_frames::OpenFrames;
 use crate::render::{self, ContextSource, RenderContext};
+use crate::render_host::{RenderBody, RenderEnd};
 use crate::vocab::{DebugMessage, Sink};
 use crate::Error;
 
@@ -214,22 +215,25 @@ impl Device {
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
         let thread_common = common.clone();
-        let thread = std::thread::Builder::new()
-            .name("glcmd-render".into())
-            .spawn(move || {
-                let _alive = alive_tx;
-                render::run(source, rx, thread_common, ready_tx)
-            })
+        let body: RenderBody = Box::new(move |jobs| {
+            render::run(source, rx, thread_common, ready_tx, jobs);
+            RenderEnd::new(alive_tx)
+        });
+        let (thread, render_thread) = crate::render_host::start(common.options.render_host.as_ref(), body)
             .map_err(|e| Error::DeviceLost { reason: format!("cannot start the render thread: {e}") })?;
-        let render_thread = thread.thread().id();
+        // The render thread has ended when its end of `alive` is gone (a host's thread lives on).
+        let join = |thread: Option<JoinHandle<()>>| match thread {
+            Some(t) => drop(t.join()),
+            None => drop(alive_rx.recv()),
+        };
         match ready_rx.recv() {
             Ok(Ok(())) => common.recorded.set_bounds(common.limits.get().and_then(crate::recorded_state::Bounds::of)),
             Ok(Err(e)) => {
-                let _ = thread.join();
+                join(thread);
                 return Err(e);
             }
             Err(_) => {
-                let _ = thread.join();
+                join(thread);
                 return Err(Error::DeviceLost { reason: lost_reason(&common) });
             }
         }
@@ -238,7 +242,7 @@ impl Device {
                 tx,
                 alive: alive_rx,
                 shared: common,
-                thread: Mutex::new(Some(thread)),
+                thread: Mutex::new(thread),
                 render_thread,
                 track_sites,
                 presents: Default::default(),
@@ -684,8 +688,10 @@ impl Drop for HandleInner {
             return;
         }
         let _ = self.tx.send(Msg::Shutdown);
-        if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = t.join();
+        match self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(t) => drop(t.join()),
+            // A host's thread: the body has ended when its end of `alive` is gone.
+            None => drop(self.alive.recv()),
         }
     }
 }

@@ -178,8 +178,10 @@ mod recent_lookups;
 #[doc(hidden)]
 pub mod recorded_state;
 mod render;
+pub mod render_host;
 #[doc(hidden)]
 pub mod replay;
+mod replay_quirks;
 mod round_trips;
 #[doc(hidden)]
 pub mod served;

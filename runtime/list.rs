@@ -339,7 +339,11 @@ impl CommandList {
     fn push_bytes(&mut self, bytes: &[u8], extra_zeros: usize) -> u32 {
         let at = self.params.len();
         let total = bytes.len() + extra_zeros;
-        let slots = total.div_ceil(8);
+        // An empty array still gets one zeroed slot: the driver receives a pointer to 8 readable
+        // bytes of this list, never a dangling one. Mesa 22's glUniformSubroutinesuiv reads the
+        // first index even for a count of 0 (a do-while loop); an empty `Vec`'s pointer or the
+        // end of the buffer crashed it on the render thread.
+        let slots = total.div_ceil(8).max(1);
         let offset = at * 8;
         if offset + total > u32::MAX as usize {
             panic!("a command list's parameter buffer is limited to 4 GiB; split the uploads over several lists");

@@ -82,6 +82,9 @@ pub struct Options {
     /// submits its pending calls at its next recording call, so a thread that asks nothing
     /// still streams its work. Default 4 MiB.
     pub immediate_flush_bytes: usize,
+    /// Runs the render thread on a host's thread instead of one of its own (`glcmd::render_host`:
+    /// glcmd-run's one driver thread). Default `None`: the device starts its own thread.
+    pub render_host: Option<crate::render_host::RenderHost>,
 }
 
 impl Default for Options {
@@ -96,6 +99,7 @@ impl Default for Options {
             checked_gl: false,
             capture: None,
             immediate_flush_bytes: 4 << 20,
+            render_host: None,
         }
     }
 }
@@ -110,6 +114,7 @@ builders!(Options {
     checked_gl: bool,
     capture: Option<CaptureOptions>,
     immediate_flush_bytes: usize,
+    render_host: Option<crate::render_host::RenderHost>,
 });
 
 /// Counters of the render thread, for `Device::stats`. `#[non_exhaustive]`: a new counter is not

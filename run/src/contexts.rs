@@ -151,11 +151,22 @@ pub fn bound() -> Option<Current> {
 /// real function.
 pub enum Outcome {
     Done(bool),
+    /// Pass to the real function: the driver answers (glcmd's render thread, a destroyed
+    /// context).
     PassThrough,
+    /// Pass to the real function on this thread: the context runs directly, so this thread
+    /// calls the driver itself from now on (`driver::make_local`).
+    Direct,
     /// Pass to the real function; if it succeeds, end this thread's glcmd binding
     /// ([`release_thread`]). A make-current the driver refuses leaves the thread's context
     /// current, glcmd's included, as the driver leaves its own.
     PassThenRelease,
+    /// [`Outcome::PassThenRelease`] for a context that runs directly ([`Outcome::Direct`]).
+    DirectThenRelease,
+    /// EGL: the context is current on another program thread. Directly the driver refuses it
+    /// with `EGL_BAD_ACCESS`; where the program's EGL calls go to the driver thread, which has
+    /// the context current, glcmd answers that itself.
+    BadAccess,
 }
 
 /// The interposed make-current, for both APIs. `probe` makes `c` current on this thread with
@@ -185,7 +196,7 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
             flush_bound_unless(c.context);
             switch::settle(c.context);
             free_surfaces_for(c);
-            Outcome::PassThenRelease
+            Outcome::DirectThenRelease
         }
         Some(Some((device, first, thread))) => {
             free_surfaces_for(c);
@@ -235,7 +246,7 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
         release_thread();
         switch::settle(c.context);
         free_surfaces_for(c);
-        return Outcome::PassThrough;
+        return Outcome::Direct;
     }
     match adopt::adopt(c) {
         Ok(device) => {
@@ -251,7 +262,7 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
             contexts(|m| m.insert(c.context, Served::Direct { display: c.display }));
             release_thread();
             switch::settle(c.context);
-            Outcome::PassThrough
+            Outcome::Direct
         }
     }
 }
@@ -267,7 +278,7 @@ fn bind_adopted(c: Current, device: usize, first: Current, thread: Option<Thread
         return match c.api {
             // EGL's driver refuses it with its own error (EGL_BAD_ACCESS): the context is
             // current on the render thread.
-            Api::Egl => Outcome::PassThrough,
+            Api::Egl => Outcome::BadAccess,
             // Mesa's GLX (22) does not refuse it, against the GLX specification, and would make
             // the context current on two threads at once, one of them glcmd's render thread:
             // refused here, with the message (no BadAccess: an X error can be raised only
@@ -568,6 +579,7 @@ pub fn forget_display(display: usize) {
 
 /// Makes `c` current on this thread with the real function (for [`hand_back`]).
 fn make_current_directly(c: Current) {
+    crate::driver::make_local_quietly();
     match c.api {
         Api::Egl => {
             if let Some(f) = real::egl_make_current() {
@@ -661,14 +673,16 @@ fn classify_version(version: &str) -> Verdict {
 /// Runs `f` on the render thread of `c`'s device, after this thread's pending calls (for a
 /// window-system call that needs the context current, such as a swap interval).
 pub fn on_render_thread(c: Current, f: impl FnOnce() -> bool + Send + 'static) -> bool {
-    let Some(handle) = device_for(c.context) else { return false };
-    let Some(device) = glcmd_capi::handles::device("glcmd-run", handle).ok().and_then(|d| d.device("glcmd-run").ok())
-    else {
-        return false;
-    };
+    on_render_thread_with(c, f).unwrap_or(false)
+}
+
+/// [`on_render_thread`] with any answer; None if `c` has no device (any more).
+pub fn on_render_thread_with<R: Send + 'static>(c: Current, f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+    let handle = device_for(c.context)?;
+    let device = glcmd_capi::handles::device("glcmd-run", handle).ok().and_then(|d| d.device("glcmd-run").ok())?;
     // SAFETY: glcmd's glFlush on an immediate thread submits what is pending.
     unsafe { glcmd_capi::special::glFlush() };
-    device.with_gl(move |_| f()).unwrap_or(false)
+    device.with_gl(move |_| f()).ok()
 }
 
 #[cfg(test)]

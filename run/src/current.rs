@@ -23,11 +23,12 @@ pub struct Current {
     pub context: usize,
 }
 
-/// Whether the calling thread is one of glcmd's render threads.
+/// Whether the calling thread is one of glcmd's render threads, or the driver thread
+/// (`driver.rs`), or a thread the driver started from one of them (which inherits its name).
 pub fn on_render_thread() -> bool {
     let mut name = [0 as c_char; 32];
     // SAFETY: a buffer of the given length for the calling thread's name.
     let ok = unsafe { libc::pthread_getname_np(libc::pthread_self(), name.as_mut_ptr(), name.len()) } == 0;
     // SAFETY: pthread_getname_np NUL-terminates what it writes.
-    ok && unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes() == b"glcmd-render"
+    ok && matches!(unsafe { CStr::from_ptr(name.as_ptr()) }.to_bytes(), b"glcmd-render" | b"glcmd-driver")
 }

@@ -61,7 +61,13 @@ fn glcmd_table() -> &'static Table {
 
 /// The driver's table.
 fn driver_table() -> &'static Table {
-    &DRIVER.get_or_init(|| Shared(NAMES.iter().map(|n| real::gl_function(n)).collect())).0
+    // The lookups ask the GL loader, which may ask the driver: on the driver thread where this
+    // thread's EGL calls go.
+    // SAFETY: lookups by name touch no thread state of the caller's.
+    let lookup = || NAMES.iter().map(|n| real::gl_function(n) as usize).collect::<Vec<_>>();
+    &DRIVER
+        .get_or_init(|| Shared(unsafe { crate::driver::run(lookup) }.into_iter().map(|p| p as *const c_void).collect()))
+        .0
 }
 
 /// Entry `i` of the calling thread's table.

@@ -14,17 +14,32 @@
 use std::ffi::{c_void, CStr};
 
 use crate::contexts::{self, Api, Current, Outcome, Verdict};
-use crate::real;
+use crate::{driver, egl_forward, real};
 
 type EGLBoolean = u32;
 const EGL_TRUE: EGLBoolean = 1;
 const EGL_FALSE: EGLBoolean = 0;
 const EGL_DRAW: i32 = 0x3059;
 const EGL_READ: i32 = 0x305A;
+const EGL_BAD_ACCESS: i32 = 0x3002;
+const EGL_OPENGL_API: u32 = 0x30A2;
 
-/// Makes `c` current on this thread with the real function, classifies it, and releases it.
-/// An OpenGL ES context is known from `eglQueryContext` alone and is not made current here.
+/// Makes `c` current with the real function, classifies it, and releases it: on this thread,
+/// or on the driver thread with nothing else current there meanwhile (`driver::isolated`), with
+/// desktop OpenGL bound (its release is that API's).
 fn probe(c: Current) -> Result<Verdict, String> {
+    if !driver::forwarding() {
+        return probe_here(c);
+    }
+    let fail = || Err("no eglBindAPI".to_string());
+    // SAFETY: real EGL and GL calls with the program's handles, on the driver thread's state,
+    // which `isolated` and `with_api` restore.
+    unsafe { driver::isolated(|| egl_forward::with_api(EGL_OPENGL_API, fail, || probe_here(c))) }
+}
+
+/// [`probe`] on the calling thread. An OpenGL ES context is known from `eglQueryContext` alone
+/// and is not made current.
+fn probe_here(c: Current) -> Result<Verdict, String> {
     let make_current = real::egl_make_current().ok_or("no eglMakeCurrent")?;
     let (d, s, r, x) =
         (c.display as *mut c_void, c.draw as *mut c_void, c.read as *mut c_void, c.context as *mut c_void);
@@ -80,23 +95,46 @@ pub unsafe extern "C" fn eglMakeCurrent(
         read: read as usize,
         context: ctx as usize,
     };
-    match contexts::make_current(c, || probe(c)) {
+    let Some(real_make_current) = real::egl_make_current() else { return EGL_FALSE };
+    // SAFETY (each use): the program's call, passed on unchanged.
+    let here = || unsafe { real_make_current(dpy, draw, read, ctx) };
+    let outcome = contexts::make_current(c, || probe(c));
+    match outcome {
         Outcome::Done(true) => succeed(EGL_TRUE),
         Outcome::Done(false) => EGL_FALSE,
-        Outcome::PassThrough => match real::egl_make_current() {
-            // SAFETY: the program's call, passed on unchanged.
-            Some(f) => unsafe { f(dpy, draw, read, ctx) },
-            None => EGL_FALSE,
-        },
-        Outcome::PassThenRelease => {
-            // SAFETY: the program's call, passed on unchanged.
-            let made = real::egl_make_current().map_or(EGL_FALSE, |f| unsafe { f(dpy, draw, read, ctx) });
-            if made == EGL_TRUE {
-                contexts::release_thread();
-            }
-            made
+        // The driver answers for a thread with nothing current (on the driver thread, isolated).
+        // SAFETY: as above.
+        Outcome::PassThrough => unsafe { driver::isolated(here) },
+        Outcome::BadAccess if driver::forwarding() => fail(EGL_BAD_ACCESS),
+        Outcome::BadAccess => here(),
+        Outcome::Direct => {
+            driver::make_local();
+            here()
         }
+        Outcome::DirectThenRelease => {
+            driver::make_local();
+            released(here())
+        }
+        // A release: the driver checks the display and surfaces as for a thread with nothing
+        // current (the program's thread has nothing current in the driver).
+        // SAFETY: as above.
+        Outcome::PassThenRelease => released(unsafe { driver::isolated(here) }),
     }
+}
+
+/// After a release or a switch to a direct context: if the driver accepted it, this thread's
+/// glcmd binding ends.
+fn released(made: EGLBoolean) -> EGLBoolean {
+    if made == EGL_TRUE {
+        contexts::release_thread();
+    }
+    made
+}
+
+/// `EGL_FALSE` with this thread's EGL error set to `code` (on a forwarding thread).
+fn fail(code: i32) -> EGLBoolean {
+    driver::set_error(code);
+    EGL_FALSE
 }
 
 /// Returns `value` after setting this thread's EGL error to `EGL_SUCCESS`, for a call glcmd
@@ -104,6 +142,10 @@ pub unsafe extern "C" fn eglMakeCurrent(
 /// it says after the real one (`EGL_SUCCESS`, not the error of an earlier call). The real
 /// `eglGetCurrentContext` succeeds always and sets it (libglvnd's and Mesa's alike).
 fn succeed<T>(value: T) -> T {
+    if driver::forwarding() {
+        driver::set_error(driver::EGL_SUCCESS);
+        return value;
+    }
     if let Some(f) = real::egl_get_current_context() {
         // SAFETY: no arguments; asks this thread's current context.
         unsafe { f() };
@@ -117,8 +159,9 @@ pub unsafe extern "C" fn eglSwapBuffers(dpy: *mut c_void, surface: *mut c_void) 
         Some(true) => succeed(EGL_TRUE),
         Some(false) => EGL_FALSE,
         None => match real::egl_swap_buffers() {
-            // SAFETY: the program's call, passed on unchanged.
-            Some(f) => unsafe { f(dpy, surface) },
+            // SAFETY: the program's call, passed on unchanged, as for a thread with nothing
+            // current where this one's calls are forwarded.
+            Some(f) => unsafe { driver::isolated(|| f(dpy, surface)) },
             None => EGL_FALSE,
         },
     }
@@ -136,7 +179,7 @@ unsafe extern "C" fn swap_with_damage(dpy: *mut c_void, surface: *mut c_void, re
                 return EGL_FALSE;
             }
             // SAFETY: the system's function of this name; the program's arguments.
-            unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, surface, rects, n) }
+            unsafe { driver::isolated(|| std::mem::transmute::<*const c_void, F>(f)(dpy, surface, rects, n)) }
         }
     }
 }
@@ -189,7 +232,7 @@ unsafe fn create_image<A>(
     }
     type F<A> = unsafe extern "C" fn(*mut c_void, *mut c_void, u32, *mut c_void, *const A) -> *mut c_void;
     // SAFETY: the system's function of this name, whose signature `F<A>` is; the caller's arguments.
-    unsafe { std::mem::transmute::<*const c_void, F<A>>(f)(dpy, ctx, target, buffer, attribs) }
+    unsafe { driver::egl(|| std::mem::transmute::<*const c_void, F<A>>(f)(dpy, ctx, target, buffer, attribs)) }
 }
 
 #[no_mangle]
@@ -197,7 +240,7 @@ pub unsafe extern "C" fn eglDestroyContext(dpy: *mut c_void, ctx: *mut c_void) -
     contexts::destroy(ctx as usize);
     match real::egl_destroy_context() {
         // SAFETY: the program's call, passed on unchanged.
-        Some(f) => unsafe { f(dpy, ctx) },
+        Some(f) => unsafe { driver::egl(|| f(dpy, ctx)) },
         None => EGL_FALSE,
     }
 }
@@ -207,7 +250,7 @@ pub unsafe extern "C" fn eglDestroySurface(dpy: *mut c_void, surface: *mut c_voi
     contexts::surface_destroyed(dpy as usize, surface as usize);
     match real::egl_destroy_surface() {
         // SAFETY: the program's call, passed on unchanged.
-        Some(f) => unsafe { f(dpy, surface) },
+        Some(f) => unsafe { driver::egl(|| f(dpy, surface)) },
         None => EGL_FALSE,
     }
 }
@@ -224,8 +267,20 @@ pub unsafe extern "C" fn eglCreateContext(
     if f.is_null() {
         return std::ptr::null_mut();
     }
-    // SAFETY: the system's function of this name; the program's arguments.
-    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, attribs) };
+    let create = || {
+        // SAFETY: the system's function of this name; the program's arguments.
+        unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, attribs) }
+    };
+    // The context is of the API the calling thread bound: bound around the call where it runs
+    // on the driver thread.
+    let ctx = match driver::forwarding() {
+        true => {
+            let api = egl_forward::bound_api();
+            // SAFETY: on the driver thread's state, restored by `with_api`.
+            unsafe { driver::egl(|| egl_forward::with_api(api, std::ptr::null_mut, create)) }
+        }
+        false => create(),
+    };
     if !ctx.is_null() && !share.is_null() {
         contexts::shared_created(ctx as usize, share as usize);
     }
@@ -236,6 +291,8 @@ pub unsafe extern "C" fn eglCreateContext(
 pub unsafe extern "C" fn eglGetCurrentContext() -> *mut c_void {
     match contexts::bound() {
         Some(c) if c.api == Api::Egl => succeed(c.context as *mut c_void),
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => succeed(std::ptr::null_mut()),
         // SAFETY: passed on.
         _ => real::egl_get_current_context().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -246,6 +303,8 @@ pub unsafe extern "C" fn eglGetCurrentSurface(readdraw: i32) -> *mut c_void {
     match contexts::bound() {
         Some(c) if c.api == Api::Egl && readdraw == EGL_DRAW => succeed(c.draw as *mut c_void),
         Some(c) if c.api == Api::Egl && readdraw == EGL_READ => succeed(c.read as *mut c_void),
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => succeed(std::ptr::null_mut()),
         // SAFETY: passed on.
         _ => real::egl_get_current_surface().map_or(std::ptr::null_mut(), |f| unsafe { f(readdraw) }),
     }
@@ -255,6 +314,8 @@ pub unsafe extern "C" fn eglGetCurrentSurface(readdraw: i32) -> *mut c_void {
 pub unsafe extern "C" fn eglGetCurrentDisplay() -> *mut c_void {
     match contexts::bound() {
         Some(c) if c.api == Api::Egl => succeed(c.display as *mut c_void),
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => succeed(std::ptr::null_mut()),
         // SAFETY: passed on.
         _ => real::egl_get_current_display().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -266,6 +327,12 @@ pub unsafe extern "C" fn eglReleaseThread() -> EGLBoolean {
     if let Some(device) = contexts::bound().and_then(|c| contexts::device_for(c.context)) {
         contexts::release_thread();
         crate::switch::drain(device);
+    }
+    if driver::forwarding() {
+        // The thread's EGL state, as a release leaves it: nothing current (above), OpenGL ES
+        // bound, no error. The driver thread's own state is not the program's to release.
+        egl_forward::release_thread_state();
+        return succeed(EGL_TRUE);
     }
     // SAFETY: passed on.
     real::egl_release_thread().map_or(EGL_TRUE, |f| unsafe { f() })
@@ -284,21 +351,28 @@ pub unsafe extern "C" fn eglSwapInterval(dpy: *mut c_void, interval: i32) -> EGL
             true => succeed(EGL_TRUE),
             false => EGL_FALSE,
         },
-        _ => run() as EGLBoolean,
+        // SAFETY: the system's function with the program's arguments, for a thread with
+        // nothing current.
+        _ => (unsafe { driver::isolated(run) }) as EGLBoolean,
     }
 }
 
 /// The system's EGL function `name` (through the real `eglGetProcAddress`, which serves
 /// extension functions, then the next definition).
 pub fn real_egl(name: &CStr) -> *const c_void {
-    if let Some(f) = real::egl_get_proc_address() {
-        // SAFETY: a NUL-terminated name.
-        let p = unsafe { f(name.as_ptr()) };
-        if !p.is_null() {
-            return p;
+    let lookup = || {
+        if let Some(f) = real::egl_get_proc_address() {
+            // SAFETY: a NUL-terminated name.
+            let p = unsafe { f(name.as_ptr()) };
+            if !p.is_null() {
+                return p as usize;
+            }
         }
-    }
-    real::next(name)
+        real::next(name) as usize
+    };
+    // SAFETY: a lookup, which touches no thread state of the caller's (on the driver thread
+    // where this thread's EGL calls go: the lookup of an extension asks the driver).
+    unsafe { driver::run(lookup) as *const c_void }
 }
 
 /// This library's stand-in for an EGL function, if it has one.

@@ -49,8 +49,10 @@ pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx
     match make_current(dpy, drawable, drawable, ctx, true) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
-        Outcome::PassThrough => real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) }),
-        Outcome::PassThenRelease => {
+        Outcome::PassThrough | Outcome::Direct | Outcome::BadAccess => {
+            real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) })
+        }
+        Outcome::PassThenRelease | Outcome::DirectThenRelease => {
             // SAFETY: as above.
             let made = real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) });
             if made != 0 {
@@ -71,8 +73,10 @@ pub unsafe extern "C" fn glXMakeContextCurrent(
     match make_current(dpy, draw, read, ctx, false) {
         Outcome::Done(ok) => ok as c_int,
         // SAFETY: the program's call, passed on unchanged.
-        Outcome::PassThrough => real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) }),
-        Outcome::PassThenRelease => {
+        Outcome::PassThrough | Outcome::Direct | Outcome::BadAccess => {
+            real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) })
+        }
+        Outcome::PassThenRelease | Outcome::DirectThenRelease => {
             // SAFETY: as above.
             let made = real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) });
             if made != 0 {

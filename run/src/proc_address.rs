@@ -12,7 +12,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-use crate::{dispatch, egl, glx, teardown};
+use crate::{dispatch, egl, egl_forward, glx, teardown};
 
 /// The answer for `name`, or None for the system's.
 fn ours(name: &CStr) -> Option<*const c_void> {
@@ -24,6 +24,7 @@ fn ours(name: &CStr) -> Option<*const c_void> {
     }
     dispatch::exported(name)
         .or_else(|| egl::interposed(name))
+        .or_else(|| egl_forward::interposed(name))
         .or_else(|| glx::interposed(name))
         .or_else(|| teardown::interposed(name))
 }
@@ -36,7 +37,7 @@ fn name<'a>(name: *const c_char) -> Option<&'a CStr> {
 
 #[no_mangle]
 pub unsafe extern "C" fn eglGetProcAddress(procname: *const c_char) -> *const c_void {
-    name(procname).map_or(std::ptr::null(), |n| ours(n).unwrap_or_else(|| egl::real_egl(n)))
+    name(procname).map_or(std::ptr::null(), |n| ours(n).unwrap_or_else(|| egl_forward::for_name(n)))
 }
 
 #[no_mangle]

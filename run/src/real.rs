@@ -43,6 +43,7 @@ real_fn!(egl_destroy_surface, c"eglDestroySurface", unsafe extern "C" fn(*mut c_
 real_fn!(egl_get_current_context, c"eglGetCurrentContext", unsafe extern "C" fn() -> *mut c_void);
 real_fn!(egl_get_current_surface, c"eglGetCurrentSurface", unsafe extern "C" fn(i32) -> *mut c_void);
 real_fn!(egl_get_current_display, c"eglGetCurrentDisplay", unsafe extern "C" fn() -> *mut c_void);
+real_fn!(egl_get_error, c"eglGetError", unsafe extern "C" fn() -> i32);
 real_fn!(egl_release_thread, c"eglReleaseThread", unsafe extern "C" fn() -> u32);
 real_fn!(egl_swap_interval, c"eglSwapInterval", unsafe extern "C" fn(*mut c_void, i32) -> u32);
 real_fn!(egl_query_api, c"eglQueryAPI", unsafe extern "C" fn() -> u32);

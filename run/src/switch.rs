@@ -89,6 +89,10 @@ fn release_direct_glx() {
 
 fn release_direct_egl() {
     const EGL_OPENGL_API: u32 = 0x30A2;
+    if crate::driver::forwarding() {
+        // This thread's EGL calls go to the driver thread: it has no direct context current.
+        return;
+    }
     let (Some(current), Some(display), Some(make_current), Some(query), Some(bind)) = (
         real::egl_get_current_context(),
         real::egl_get_current_display(),

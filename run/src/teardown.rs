@@ -53,7 +53,7 @@ use std::ffi::{c_int, c_ulong, c_void, CStr};
 
 use crate::contexts::{self, Api, Rebind};
 use crate::native::{self, known, EGL_PLATFORM_X11_KHR};
-use crate::{egl, glx, real};
+use crate::{driver, egl, glx, real};
 
 /// `XCloseDisplay(dpy)` is about to run: what glcmd knows of `dpy` goes.
 pub fn connection_closed(dpy: usize) {
@@ -100,7 +100,9 @@ fn get_platform_display(name: &CStr, platform: u32, native: *mut c_void, attribs
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let display = unsafe { std::mem::transmute::<*const c_void, GetPlatformDisplay>(f)(platform, native, attribs) };
+    let display = unsafe {
+        driver::egl(|| std::mem::transmute::<*const c_void, GetPlatformDisplay>(f)(platform, native, attribs))
+    };
     note_display(display, platform, native);
     display
 }
@@ -126,7 +128,7 @@ pub unsafe extern "C" fn eglGetDisplay(native: *mut c_void) -> *mut c_void {
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's argument.
-    let display = unsafe { std::mem::transmute::<*const c_void, F>(f)(native) };
+    let display = unsafe { driver::egl(|| std::mem::transmute::<*const c_void, F>(f)(native)) };
     note_display(display, 0, native);
     display
 }
@@ -144,7 +146,7 @@ pub unsafe extern "C" fn eglCreateWindowSurface(
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let surface = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, window, attribs) };
+    let surface = unsafe { driver::egl(|| std::mem::transmute::<*const c_void, F>(f)(dpy, config, window, attribs)) };
     note_window(dpy as usize, surface as usize, window);
     surface
 }
@@ -164,8 +166,11 @@ fn create_platform_window_surface(
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let surface =
-        unsafe { std::mem::transmute::<*const c_void, CreatePlatformWindowSurface>(f)(dpy, config, native, attribs) };
+    let surface = unsafe {
+        driver::egl(|| {
+            std::mem::transmute::<*const c_void, CreatePlatformWindowSurface>(f)(dpy, config, native, attribs)
+        })
+    };
     if !surface.is_null() {
         if let Some(window) = platform_window(dpy, native) {
             note_window(dpy as usize, surface as usize, window);
@@ -207,7 +212,7 @@ pub unsafe extern "C" fn eglTerminate(dpy: *mut c_void) -> u32 {
         return 0;
     }
     // SAFETY: the system's function of this name; the program's argument.
-    unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy) }
+    unsafe { driver::egl(|| std::mem::transmute::<*const c_void, F>(f)(dpy)) }
 }
 
 #[no_mangle]

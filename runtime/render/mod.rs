@@ -36,12 +36,13 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{Receiver, Sender};
 
 use crate::channel::SharedState;
 use crate::context::GlContext;
 
 use crate::diagnostics::{self, Diagnostics};
+use crate::render_host::HostJob;
 use crate::replay::ReplayState;
 use crate::Error;
 
@@ -61,6 +62,7 @@ pub(crate) fn run(
     rx: Receiver<Msg>,
     common: Arc<SharedState>,
     ready: Sender<Result<(), Error>>,
+    jobs: Option<Receiver<HostJob>>,
 ) {
     let options = common.options.clone();
     let diag = Diagnostics::new(options.diagnostics.clone(), common.sink.clone());
@@ -135,7 +137,9 @@ pub(crate) fn run(
             waiting: None,
             clock: phases::PhaseClock::new(),
         };
-        serve(&mut scheduler, &ctx, &rx, options.spin);
+        // Without a host, a receiver that never delivers: the waits below stay one shape.
+        let jobs = jobs.unwrap_or_else(crossbeam_channel::never);
+        serve(&mut scheduler, &ctx, &Inbox { rx: &rx, jobs: &jobs }, options.spin);
         // The context may outlive `ctx.diag` (an adopted one is released, not destroyed).
         ctx.diag.detach(ctx.raw_gl());
         // Sync objects still alive are deleted with the context.
@@ -174,49 +178,94 @@ pub(crate) fn run(
 #[allow(clippy::large_enum_variant)]
 enum Next {
     Msg(Msg),
+    /// A job of the render host's (`render_host.rs`), run between the device's work.
+    Job(HostJob),
     /// A stall deadline passed.
     Timeout,
     /// Every sender is gone.
     Disconnected,
 }
 
+/// What the render loop waits on: the device's channel and the host's jobs (a receiver that
+/// never delivers where there is no host).
+struct Inbox<'a> {
+    rx: &'a Receiver<Msg>,
+    jobs: &'a Receiver<HostJob>,
+}
+
+impl Inbox<'_> {
+    /// A message or job already queued, or why there is none.
+    fn try_next(&self) -> Result<Next, crossbeam_channel::TryRecvError> {
+        if let Ok(job) = self.jobs.try_recv() {
+            return Ok(Next::Job(job));
+        }
+        match self.rx.try_recv() {
+            Ok(m) => Ok(Next::Msg(m)),
+            Err(crossbeam_channel::TryRecvError::Disconnected) => Ok(Next::Disconnected),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Waits for a message or a job, at most `timeout` (None: without a limit).
+    fn wait(&self, timeout: Option<Duration>) -> Next {
+        let mut select = crossbeam_channel::Select::new();
+        let msgs = select.recv(self.rx);
+        select.recv(self.jobs);
+        let op = match timeout {
+            Some(t) => match select.select_timeout(t) {
+                Ok(op) => op,
+                Err(_) => return Next::Timeout,
+            },
+            None => select.select(),
+        };
+        if op.index() == msgs {
+            match op.recv(self.rx) {
+                Ok(m) => Next::Msg(m),
+                Err(_) => Next::Disconnected,
+            }
+        } else {
+            // The host's receiver never disconnects while the host lives; if it does, there is
+            // nothing to run and the loop goes on.
+            op.recv(self.jobs).map_or(Next::Timeout, Next::Job)
+        }
+    }
+}
+
 /// The message loop: run what can run, then wait (spinning first) for the next message or a
 /// stall deadline.
-fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) {
+fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, inbox: &Inbox, spin: Duration) {
     loop {
         scheduler.run(ctx);
         ctx.shared.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
         if scheduler.shutting_down && scheduler.idle() {
             return;
         }
-        let got = next(scheduler, ctx, rx, spin);
+        let got = next(scheduler, ctx, inbox, spin);
         scheduler.clock.switch(phases::Phase::Other);
         match got {
             Next::Msg(msg) => {
                 scheduler.handle(msg, ctx);
                 // Take whatever else is queued before running, so a burst is handled in one pass.
-                while let Ok(msg) = rx.try_recv() {
+                while let Ok(msg) = inbox.rx.try_recv() {
                     scheduler.handle(msg, ctx);
                 }
             }
+            Next::Job(job) => job(),
             Next::Timeout => scheduler.check_stall(ctx),
             Next::Disconnected => scheduler.shutting_down = true,
         }
     }
 }
 
-fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin: Duration) -> Next {
+fn next(scheduler: &mut Scheduler, ctx: &RenderContext, inbox: &Inbox, spin: Duration) -> Next {
     // Spin a little first: the next list or query usually comes within microseconds. The wait
     // is charged to what it waits for (`phases.rs`).
     let spin_until = scheduler.clock.switch(scheduler.wait_phase()) + spin;
     loop {
-        match rx.try_recv() {
-            Ok(m) => return Next::Msg(m),
-            Err(crossbeam_channel::TryRecvError::Disconnected) => return Next::Disconnected,
-            Err(crossbeam_channel::TryRecvError::Empty) if Instant::now() < spin_until && !scheduler.shutting_down => {
-                std::hint::spin_loop()
-            }
-            Err(crossbeam_channel::TryRecvError::Empty) => break,
+        match inbox.try_next() {
+            Ok(next) => return next,
+            Err(_) if Instant::now() < spin_until && !scheduler.shutting_down => std::hint::spin_loop(),
+            Err(_) => break,
         }
     }
     if scheduler.shutting_down {
@@ -228,17 +277,7 @@ fn next(scheduler: &mut Scheduler, ctx: &RenderContext, rx: &Receiver<Msg>, spin
     scheduler.publish_waiting(ctx);
     let timeout = scheduler.timeout(ctx);
     let start = Instant::now();
-    let next = match timeout {
-        Some(t) => match rx.recv_timeout(t) {
-            Ok(m) => Next::Msg(m),
-            Err(RecvTimeoutError::Timeout) => Next::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Next::Disconnected,
-        },
-        None => match rx.recv() {
-            Ok(m) => Next::Msg(m),
-            Err(_) => Next::Disconnected,
-        },
-    };
+    let next = inbox.wait(timeout);
     let parked = start.elapsed();
     if let Some(f) = scheduler.frame_in_progress() {
         f.stats.parks += 1;

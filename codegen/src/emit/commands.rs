@@ -1364,7 +1364,8 @@ fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<To
 /// The updates of the names the shadow and the program cache know, after the call: deletes
 /// forget their names when they run, and a link or a program's deletion reaches the cache.
 /// The execute body of a call that ends or counts a query: the known answers
-/// (`runtime/known_replay.rs`) note the query whose result will be there to poll.
+/// (`runtime/known_replay.rs`) note the query whose result will be there to poll; and of a
+/// call whose driver defect replay keeps away from (`runtime/replay_quirks.rs`).
 fn query_replay_body(
     f: &Function,
     arg: &dyn Fn(&str) -> proc_macro2::Ident,
@@ -1384,6 +1385,11 @@ fn query_replay_body(
         "glQueryCounter" => {
             let id = arg("id");
             Some(quote! { r.query_counter(#id, |gl| { #call; }); })
+        }
+        // A driver defect kept away from (`runtime/replay_quirks.rs`).
+        "glUniformSubroutinesuiv" => {
+            let (t, n) = (arg("shadertype"), arg("count"));
+            Some(quote! { if r.subroutine_call_is_safe(#t, #n) { #call; } })
         }
         _ => None,
     }

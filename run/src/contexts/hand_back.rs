@@ -72,6 +72,7 @@ pub(super) fn hand_back_current() {
     {
         adopt::destroy(device);
     }
+    crate::driver::make_local_quietly();
     let made = match c.api {
         Api::Egl => real::egl_make_current().map(|f| {
             let p = |h: usize| h as *mut std::ffi::c_void;
@@ -114,6 +115,7 @@ pub(super) extern "C" fn fork_parent() {
 /// not in the child; their devices are never touched again), and this thread, if its context
 /// was served, is on nothing: its GL calls say once that they do nothing.
 pub(super) extern "C" fn fork_child() {
+    crate::driver::forget_after_fork();
     if let Some(mut guard) = HELD.try_with(|h| h.borrow_mut().take()).ok().flatten() {
         for served in guard.get_or_insert_with(HashMap::new).values_mut() {
             let display = match served {

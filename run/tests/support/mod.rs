@@ -55,6 +55,25 @@ pub fn compile(source: &str, name: &str, defines: &[&str]) -> PathBuf {
     exe
 }
 
+/// Compiles `tests/c/<source>` into the shared library `target/<profile>/run-tests/<name>`.
+pub fn compile_library(source: &str, name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(source);
+    let out_dir = launcher().parent().unwrap().join("run-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let lib = out_dir.join(name);
+    let cc = tools::cc();
+    let output = Command::new(&cc)
+        .args(["-std=c99", "-O1", "-Wall", "-Werror", "-shared", "-fPIC"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&lib)
+        .args(["-ldl", "-pthread"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}` (install gcc, or set CC): {e}"));
+    assert!(output.status.success(), "{cc} {} failed:\n{}", source.display(), String::from_utf8_lossy(&output.stderr));
+    lib
+}
+
 /// How a program ended and what it printed.
 #[derive(Debug, PartialEq)]
 pub struct Ran {
@@ -66,6 +85,17 @@ pub struct Ran {
 /// Runs `exe args` on `display` (None: without DISPLAY), directly or through glcmd-run with
 /// `launcher_args` before `--`.
 pub fn run(exe: &Path, args: &[&str], through: Option<&[&str]>, display: Option<&str>) -> Ran {
+    run_with_env(exe, args, through, display, &[])
+}
+
+/// [`run`] with environment variables set for the program (and the launcher).
+pub fn run_with_env(
+    exe: &Path,
+    args: &[&str],
+    through: Option<&[&str]>,
+    display: Option<&str>,
+    env: &[(&str, &str)],
+) -> Ran {
     let mut command = match through {
         None => Command::new(exe),
         Some(launcher_args) => {
@@ -74,7 +104,7 @@ pub fn run(exe: &Path, args: &[&str], through: Option<&[&str]>, display: Option<
             c
         }
     };
-    command.args(args);
+    command.args(args).envs(env.iter().copied());
     match display {
         Some(d) => command.env("DISPLAY", d),
         None => command.env_remove("DISPLAY"),

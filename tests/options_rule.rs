@@ -171,6 +171,7 @@ fn every_options_builder_sets_its_field() {
         checked_gl = true,
         capture = Some(CaptureOptions::default()),
         immediate_flush_bytes = 123,
+        render_host = Some(glcmd::render_host::RenderHost::new(|_| Err("no thread in this test".into()))),
     );
     check_builders!(DiagnosticOptions::default();
         debug_output = true,

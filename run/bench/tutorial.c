@@ -2,7 +2,7 @@
  * shape), for comparing direct GL, glcmd-run, Mesa's glthread and NVIDIA's threaded
  * optimisations side by side (run/bench/tutorial.sh).
  *
- *   tutorial FRAME OBJECTS FRAMES [thread]
+ *   tutorial FRAME OBJECTS FRAMES [thread|moved]
  *
  * A GL 4.5 core context on an EGL pbuffer. Each frame clears, draws OBJECTS textured quads
  * (glDrawElements of 6 indices from a vertex array), calls glGetError once, and swaps. FRAME is
@@ -19,8 +19,11 @@
  *            to save the state it changes (and the restores), once a frame;
  *
  * `thread` runs the frames on a second thread: the context is made (and made current once) on
- * the main thread and then current on the second one only, as glcmd-run's render thread has it,
- * without glcmd (the driver's own cost of a context used from a thread other than its maker's).
+ * the main thread and then current on the second one only, as glcmd-run's render thread had it
+ * before its one driver thread, without glcmd (the driver's own cost of a context used from a
+ * thread other than its maker's). `moved` runs everything, the EGL set-up included, on a second
+ * thread while the main thread only waits for it: every EGL and GL call from one thread that is
+ * not the main one, as glcmd-run's driver thread makes them (the driver's cost of that, if any).
  *
  * After 20 warm-up frames it times FRAMES frames, ends with glFinish, and prints the mean frame
  * time and a digest of the pixels and answers (equal across the ways of running one FRAME, so a
@@ -213,8 +216,16 @@ static void *second_thread(void *unused) {
     return NULL;
 }
 
+/* `moved`: the EGL set-up and the frames, all on this thread. */
+static void *whole_program(void *unused) {
+    (void)unused;
+    make_egl_context();
+    elapsed = run_frames(eglGetCurrentDisplay(), eglGetCurrentSurface(EGL_DRAW));
+    return NULL;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage: tutorial cached|lookups|lean|queries|imgui OBJECTS FRAMES [thread]");
+    if (argc < 4) die("usage: tutorial cached|lookups|lean|queries|imgui OBJECTS FRAMES [thread|moved]");
     const char *names[] = {"cached", "lookups", "lean", "queries", "imgui"};
     frame_kind = (enum frame)-1;
     for (int i = 0; i < 5; i++)
@@ -223,6 +234,12 @@ int main(int argc, char **argv) {
     objects = atoi(argv[2]);
     frames = atoi(argv[3]);
     if (objects <= 0 || frames <= 0) die("OBJECTS and FRAMES must be positive");
+    if (argc > 4 && strcmp(argv[4], "moved") == 0) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, whole_program, NULL) != 0 || pthread_join(t, NULL) != 0) die("thread");
+        printf("frame_ms=%.4f digest=%016llx\n", elapsed * 1000.0 / frames, digest);
+        return 0;
+    }
     make_egl_context();
     display = eglGetCurrentDisplay();
     draw_surface = eglGetCurrentSurface(EGL_DRAW);

@@ -12,7 +12,9 @@
 #
 # GLCMD_RUN: the launcher (default target/release/glcmd-run; `cargo build --release -p
 # glcmd-run`); GLCMD_RUN_BEFORE: another launcher (an earlier build), variant `before`.
-# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread before split glcmd batch mesa nvidia":
+# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread moved before split glcmd batch mesa nvidia":
+# moved = every EGL and GL call on one second thread, the main thread idle (what glcmd-run's driver
+# thread does, without glcmd);
 # split = glcmd-run with GLCMD_RUN_DRIVER_THREAD=0 (the program's EGL calls on its own thread, as
 # before the one driver thread); thread = the frames on a second thread, context made on the first (the driver's cost of that
 # arrangement, which glcmd-run's render thread has); batch = glcmd-run with GLCMD_BATCH_BYTES=
@@ -41,6 +43,7 @@ for ((r = 0; r < rounds; r++)); do
             case $v in
                 direct) out=$("$exe" "$kind" "$objects" "$frames") ;;
                 thread) out=$("$exe" "$kind" "$objects" "$frames" thread) ;;
+                moved) out=$("$exe" "$kind" "$objects" "$frames" moved) ;;
                 glcmd) out=$("$run" -- "$exe" "$kind" "$objects" "$frames") ;;
                 before) out=$("$GLCMD_RUN_BEFORE" -- "$exe" "$kind" "$objects" "$frames") ;;
                 split) out=$(GLCMD_RUN_DRIVER_THREAD=0 "$run" -- "$exe" "$kind" "$objects" "$frames") ;;
@@ -64,7 +67,7 @@ for line in open(sys.argv[1]):
 bad = [f"{k} {v}: digest {sorted(d)} against direct {sorted(digests.get((k, 'direct'), []))}"
        for (k, v), d in sorted(digests.items()) if v != "direct" and d != digests.get((k, "direct"))]
 kinds = sorted({k[1] for k in runs}, key=["cached", "lookups", "lean", "queries", "imgui"].index)
-variants = sorted({k[2] for k in runs}, key=["direct", "thread", "before", "split", "glcmd", "batch", "mesa", "nvidia"].index)
+variants = sorted({k[2] for k in runs}, key=["direct", "thread", "moved", "before", "split", "glcmd", "batch", "mesa", "nvidia"].index)
 print(f"{'frame':8} {'variant':7} {'median ms':>10}  {'paired ratio to direct: median (min-max)':>42}")
 for kind in kinds:
     for v in variants:

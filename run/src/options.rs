@@ -12,7 +12,7 @@
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
 //! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
 //! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next) |
-//! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present |
+//! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present; and the render thread's time per present by phase (replay, waits, round trips, frame end) |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the
 //! context then runs directly), rather than running with options the user did not ask for.
@@ -158,6 +158,13 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
                 per(t.implicit_submits),
                 t.size_submits
             );
+            // Where the render thread's time went, per present (the breakdown of a frame through
+            // glcmd-run: replay is the driver's work, to set beside the same frame made directly).
+            let phases = s
+                .render
+                .phases()
+                .map(|(name, d)| format!("{name} {:.1}", d.as_secs_f64() * 1e6 / r.presents.max(1) as f64));
+            eprintln!("glcmd-run: device {handle}: render thread per present (us): {}", phases.join(", "));
         }
     }
     r.capture

@@ -31,12 +31,12 @@ unsafe extern "C" fn glx_get_proc_address(name: *const c_char) -> *mut c_void {
 /// device handle.
 pub fn adopt(c: Current) -> Result<usize, String> {
     let mut opts = options::from_environment()?;
+    // The render thread is the driver thread, where the program's EGL and GLX calls go.
+    if crate::driver::forwarding() {
+        opts.device = opts.device.render_host(crate::driver::host());
+    }
     let device = match c.api {
         Api::Egl => {
-            // The render thread is the driver thread, where the program's EGL calls go.
-            if crate::driver::forwarding() {
-                opts.device = opts.device.render_host(crate::driver::host());
-            }
             let adopt = GlcmdAdoptEGL {
                 display: c.display as *mut c_void,
                 context: c.context as *mut c_void,

@@ -177,6 +177,14 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
         return Outcome::PassThrough;
     }
     if c.context == 0 {
+        if bound().is_some_and(|b| crate::driver::forwarding() && releases(c, b)) {
+            // The thread's own adopted context, released on its display: the driver, which has
+            // nothing current for this thread, would accept it; asking it on the driver thread
+            // would release and restore the render loop's context for nothing (a flush each time
+            // a program releases its context per frame, as Qt does).
+            release_thread();
+            return Outcome::Done(true);
+        }
         return Outcome::PassThenRelease;
     }
     if contexts(|_| destroy_pending(c.context)) {
@@ -208,6 +216,12 @@ pub fn make_current(c: Current, probe: impl FnOnce() -> Result<Verdict, String>)
             first_use(c, verdict)
         }
     }
+}
+
+/// Whether `c` (no context) is a release the driver accepts for a thread whose context is `b`:
+/// the same API and display, and no surfaces.
+fn releases(c: Current, b: Current) -> bool {
+    c.api == b.api && c.display == b.display && c.draw == 0 && c.read == 0
 }
 
 /// Before this thread makes `context` current directly: if it has another, adopted context
@@ -251,6 +265,7 @@ fn first_use(c: Current, verdict: Result<Verdict, String>) -> Outcome {
     match adopt::adopt(c) {
         Ok(device) => {
             register_exit();
+            crate::driver::keep_current_when(destroy_pending);
             contexts(|m| m.insert(c.context, Served::Glcmd { device, current: c, thread: None }));
             bind_adopted(c, device, c, None)
         }

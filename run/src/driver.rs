@@ -1,18 +1,19 @@
-//! The one driver thread: every EGL call of the program, and the render thread of the context
-//! glcmd adopts, on one thread (issue 31).
+//! The one driver thread: every EGL and GLX call of the program, and the render thread of the
+//! context glcmd adopts, on one thread (issue 31).
 //!
 //! NVIDIA's driver runs GL 1.3–1.7× slower in any process whose EGL calls come from two
 //! threads, whichever calls they are (a display initialised on one thread and a context used on
 //! another is enough). Under glcmd-run the program's thread records and glcmd's render thread
 //! calls the driver, so without this module the process is always in that mode, and glcmd-run
-//! pays it before any cost of its own. So every EGL call the program makes is **forwarded** to
-//! one thread, started at the program's first EGL call, and the render thread of the EGL
-//! context glcmd adopts runs on that same thread (`glcmd::render_host`): while the device lives,
-//! its render loop runs the forwarded calls between lists.
+//! pays it before any cost of its own. So every EGL and GLX call the program makes is
+//! **forwarded** to one thread, started at the program's first such call, and the render thread
+//! of the context glcmd adopts runs on that same thread (`glcmd::render_host`): while the device
+//! lives, its render loop runs the forwarded calls between lists (`egl_forward.rs`,
+//! `glx_forward.rs`, `forward.rs`).
 //!
 //! ## What a forwarded call keeps
 //!
-//! * **Its error.** EGL's error is per thread: after each forwarded call the driver thread reads
+//! * **Its error.** EGL's error is per thread: after each forwarded EGL call the driver thread reads
 //!   its own `eglGetError` and the calling thread keeps it ([`set_error`]); the program's
 //!   `eglGetError` answers from there and resets it, as EGL does.
 //! * **The caller's thread state.** EGL keeps the bound API and the current context per thread.
@@ -28,12 +29,13 @@
 //!
 //! A thread that makes a context current that runs directly (an OpenGL ES or compatibility
 //! context: glcmd does not serve it) calls the driver itself from then on ([`make_local`]):
-//! its GL calls reach the driver on its own thread, so its EGL calls must too. The process is then
-//! in the driver's two-thread mode, and glcmd says so once on stderr. The same holds for a
-//! second adopted context while the first is alive (its render thread is a thread of its own),
-//! and for GLX, whose calls are not forwarded (GLX programs are served as before).
-//! `GLCMD_RUN_DRIVER_THREAD=0` turns forwarding off (every EGL call on the program's threads, each
-//! adopted context on a render thread of its own).
+//! its GL calls reach the driver on its own thread, so its EGL and GLX calls must too. The
+//! process is then in the driver's two-thread mode, and glcmd says so once on stderr. The same
+//! holds for a second adopted context while the first is alive (its render thread is a thread of
+//! its own). X errors of a forwarded GLX call reach the program's Xlib error handler, which is
+//! the process's, from the driver thread. `GLCMD_RUN_DRIVER_THREAD=0` turns forwarding off (every
+//! EGL and GLX call on the program's threads, each adopted context on a render thread of its
+//! own).
 //!
 //! ## Nothing waits forever
 //!
@@ -248,42 +250,125 @@ pub unsafe fn isolated<R>(f: impl FnOnce() -> R) -> R {
     answer
 }
 
+/// [`isolated`] for a GLX call (GLX keeps no error of its own: the thread's EGL error is left
+/// as it was).
+///
+/// # Safety
+/// As [`run`].
+pub unsafe fn isolated_glx<R>(f: impl FnOnce() -> R) -> R {
+    if !forwarding() {
+        return f();
+    }
+    // SAFETY: as the caller promised.
+    unsafe { run(|| with_nothing_current(f)).0 }
+}
+
+/// Contexts [`Saved::release`] must leave current: set by the registry (`contexts.rs`) to the
+/// contexts the program destroyed while current, which the driver frees when they are released
+/// (the render loop still replays their last calls, so they stay current until the device goes).
+static KEEP_CURRENT: OnceLock<fn(usize) -> bool> = OnceLock::new();
+
+/// Sets the rule of [`KEEP_CURRENT`].
+pub fn keep_current_when(rule: fn(usize) -> bool) {
+    let _ = KEEP_CURRENT.set(rule);
+}
+
+fn keep_current(context: usize) -> bool {
+    KEEP_CURRENT.get().is_some_and(|rule| rule(context))
+}
+
+/// What is current on this thread, EGL's (of the bound API) and GLX's, released by
+/// [`Saved::release`] and made current again by [`Saved::restore`].
+struct Saved {
+    egl: Option<[usize; 4]>,
+    glx: Option<(usize, std::ffi::c_ulong, std::ffi::c_ulong, usize)>,
+}
+
+impl Saved {
+    /// Releases what is current on this thread, remembering it; a context [`keep_current`] names
+    /// stays current (the call then runs beside it).
+    ///
+    /// # Safety
+    /// The system's functions, on this thread's own state.
+    unsafe fn release() -> Saved {
+        const EGL_DRAW: i32 = 0x3059;
+        const EGL_READ: i32 = 0x305A;
+        let mut saved = Saved { egl: None, glx: None };
+        let null = std::ptr::null_mut();
+        // SAFETY: as the caller promised; the handles were current here, so alive.
+        unsafe {
+            if let (Some(ctx), Some(dpy), Some(surface), Some(make_current)) = (
+                real::egl_get_current_context(),
+                real::egl_get_current_display(),
+                real::egl_get_current_surface(),
+                real::egl_make_current(),
+            ) {
+                let c = ctx();
+                if !c.is_null() && !keep_current(c as usize) {
+                    let d = dpy();
+                    saved.egl = Some([d as usize, surface(EGL_DRAW) as usize, surface(EGL_READ) as usize, c as usize]);
+                    make_current(d, null, null, null);
+                }
+            }
+            if let (Some(ctx), Some(dpy), Some(draw), Some(read), Some(make_current)) = (
+                real::glx_get_current_context(),
+                real::glx_get_current_display(),
+                real::glx_get_current_drawable(),
+                real::glx_get_current_read_drawable(),
+                real::glx_make_context_current(),
+            ) {
+                let c = ctx();
+                if !c.is_null() && !keep_current(c as usize) {
+                    let d = dpy();
+                    saved.glx = Some((d as usize, draw(), read(), c as usize));
+                    make_current(d, 0, 0, null);
+                }
+            }
+        }
+        saved
+    }
+
+    /// Makes current again what [`Saved::release`] released.
+    ///
+    /// # Safety
+    /// On the thread that released it; the handles are still alive (nothing ran between that
+    /// could end them but the program's own call, which the driver defers for a current
+    /// context).
+    unsafe fn restore(self) {
+        let p = |h: usize| h as *mut std::ffi::c_void;
+        // SAFETY: as the caller promised.
+        unsafe {
+            if let (Some([d, s, r, c]), Some(make_current)) = (self.egl, real::egl_make_current()) {
+                make_current(p(d), p(s), p(r), p(c));
+            }
+            if let (Some((d, s, r, c)), Some(make_current)) = (self.glx, real::glx_make_context_current()) {
+                make_current(p(d), s, r, p(c));
+            }
+        }
+    }
+}
+
 /// Runs `f` with nothing current on this thread, then makes current again what was; `f`'s
 /// answer and the EGL error it left.
 ///
 /// # Safety
-/// `f` is a real EGL call with the program's arguments.
+/// `f` is a real EGL or GLX call with the program's arguments.
 unsafe fn with_nothing_current<R>(f: impl FnOnce() -> R) -> (R, i32) {
-    const EGL_DRAW: i32 = 0x3059;
-    const EGL_READ: i32 = 0x305A;
-    let (Some(context), Some(display), Some(surface), Some(make_current), Some(get_error)) = (
-        real::egl_get_current_context(),
-        real::egl_get_current_display(),
-        real::egl_get_current_surface(),
-        real::egl_make_current(),
-        real::egl_get_error(),
-    ) else {
-        return (f(), EGL_SUCCESS);
-    };
-    // SAFETY: the system's functions, on this thread's own state; the saved handles are
-    // current here, so alive.
+    let get_error = real::egl_get_error();
+    // SAFETY: as the caller promised; this thread's own state.
     unsafe {
-        let saved = (display(), surface(EGL_DRAW), surface(EGL_READ), context());
-        let null = std::ptr::null_mut();
-        if !saved.3.is_null() {
-            make_current(saved.0, null, null, null);
+        let saved = Saved::release();
+        if let Some(e) = get_error {
+            e();
         }
-        get_error();
         let answer = f();
-        let error = get_error();
-        if !saved.3.is_null() {
-            make_current(saved.0, saved.1, saved.2, saved.3);
-        }
+        let error = get_error.map_or(EGL_SUCCESS, |e| e());
+        saved.restore();
         (answer, error)
     }
 }
 
-/// The render host glcmd's EGL devices run on: the driver thread while no other device is hosted
+/// The render host glcmd's devices run on: the driver thread while no other device is hosted
 /// there, else a thread of the device's own (said once: the driver's two-thread mode again).
 pub fn host() -> Option<RenderHost> {
     let d = driver()?;

@@ -8,12 +8,19 @@
 use std::ffi::{c_int, c_ulong, c_void, CStr};
 
 use crate::contexts::{self, Api, Current, Outcome, Verdict};
-use crate::real;
+use crate::{driver, real};
 
 /// Makes `c` current on this thread with the real function the program called
 /// (`glXMakeCurrent` if `legacy`: an X error it raises names the program's request),
 /// classifies it, and releases it.
 fn probe(c: Current, legacy: bool) -> Result<Verdict, String> {
+    // SAFETY: real GLX and GL calls with the program's handles; on the driver thread (when this
+    // thread's calls go there) with nothing else current meanwhile.
+    unsafe { driver::isolated_glx(|| probe_here(c, legacy)) }
+}
+
+/// [`probe`] on the calling thread.
+fn probe_here(c: Current, legacy: bool) -> Result<Verdict, String> {
     let make_current = real::glx_make_context_current().ok_or("no glXMakeContextCurrent")?;
     let d = c.display as *mut c_void;
     let x = c.context as *mut c_void;
@@ -44,23 +51,30 @@ fn make_current(dpy: *mut c_void, draw: c_ulong, read: c_ulong, ctx: *mut c_void
     contexts::make_current(c, || probe(c, legacy))
 }
 
+/// A make-current that glcmd passes to the driver (`here`, the real call): where this thread's
+/// calls go to the driver thread, as for a thread with nothing current there, else here; a
+/// context that runs directly makes this thread call the driver itself from now on.
+fn passed_on(outcome: Outcome, here: impl FnOnce() -> c_int) -> c_int {
+    let made = match outcome {
+        Outcome::Done(ok) => return ok as c_int,
+        Outcome::Direct | Outcome::DirectThenRelease => {
+            driver::make_local();
+            here()
+        }
+        // SAFETY: the real call with the program's arguments.
+        Outcome::PassThrough | Outcome::BadAccess | Outcome::PassThenRelease => unsafe { driver::isolated_glx(here) },
+    };
+    if matches!(outcome, Outcome::PassThenRelease | Outcome::DirectThenRelease) && made != 0 {
+        contexts::release_thread();
+    }
+    made
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn glXMakeCurrent(dpy: *mut c_void, drawable: c_ulong, ctx: *mut c_void) -> c_int {
-    match make_current(dpy, drawable, drawable, ctx, true) {
-        Outcome::Done(ok) => ok as c_int,
-        // SAFETY: the program's call, passed on unchanged.
-        Outcome::PassThrough | Outcome::Direct | Outcome::BadAccess => {
-            real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) })
-        }
-        Outcome::PassThenRelease | Outcome::DirectThenRelease => {
-            // SAFETY: as above.
-            let made = real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) });
-            if made != 0 {
-                contexts::release_thread();
-            }
-            made
-        }
-    }
+    let outcome = make_current(dpy, drawable, drawable, ctx, true);
+    // SAFETY: the program's call, passed on unchanged.
+    passed_on(outcome, || real::glx_make_current().map_or(0, |f| unsafe { f(dpy, drawable, ctx) }))
 }
 
 #[no_mangle]
@@ -70,29 +84,18 @@ pub unsafe extern "C" fn glXMakeContextCurrent(
     read: c_ulong,
     ctx: *mut c_void,
 ) -> c_int {
-    match make_current(dpy, draw, read, ctx, false) {
-        Outcome::Done(ok) => ok as c_int,
-        // SAFETY: the program's call, passed on unchanged.
-        Outcome::PassThrough | Outcome::Direct | Outcome::BadAccess => {
-            real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) })
-        }
-        Outcome::PassThenRelease | Outcome::DirectThenRelease => {
-            // SAFETY: as above.
-            let made = real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) });
-            if made != 0 {
-                contexts::release_thread();
-            }
-            made
-        }
-    }
+    let outcome = make_current(dpy, draw, read, ctx, false);
+    // SAFETY: the program's call, passed on unchanged.
+    passed_on(outcome, || real::glx_make_context_current().map_or(0, |f| unsafe { f(dpy, draw, read, ctx) }))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn glXSwapBuffers(dpy: *mut c_void, drawable: c_ulong) {
     if contexts::swap(dpy as usize, drawable as usize).is_none() {
         if let Some(f) = real::glx_swap_buffers() {
-            // SAFETY: the program's call, passed on unchanged.
-            unsafe { f(dpy, drawable) }
+            // SAFETY: the program's call, passed on unchanged (on the driver thread, with nothing
+            // current there, where this thread's calls go).
+            unsafe { driver::isolated_glx(|| f(dpy, drawable)) }
         }
     }
 }
@@ -102,7 +105,7 @@ pub unsafe extern "C" fn glXDestroyContext(dpy: *mut c_void, ctx: *mut c_void) {
     contexts::destroy(ctx as usize);
     if let Some(f) = real::glx_destroy_context() {
         // SAFETY: the program's call, passed on unchanged.
-        unsafe { f(dpy, ctx) }
+        unsafe { driver::run(|| f(dpy, ctx)) }
     }
 }
 
@@ -113,7 +116,7 @@ fn drawable_destroyed(name: &'static CStr, dpy: *mut c_void, drawable: c_ulong) 
     let f = real_glx(name);
     if !f.is_null() {
         // SAFETY: the system's function of this name; the program's arguments.
-        unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, drawable) }
+        unsafe { driver::run(|| std::mem::transmute::<*const c_void, F>(f)(dpy, drawable)) }
     }
 }
 
@@ -131,6 +134,8 @@ pub unsafe extern "C" fn glXDestroyPbuffer(dpy: *mut c_void, pbuffer: c_ulong) {
 pub unsafe extern "C" fn glXGetCurrentContext() -> *mut c_void {
     match contexts::bound() {
         Some(c) if c.api == Api::Glx => c.context as *mut c_void,
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => std::ptr::null_mut(),
         // SAFETY: passed on.
         _ => real::glx_get_current_context().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -140,6 +145,8 @@ pub unsafe extern "C" fn glXGetCurrentContext() -> *mut c_void {
 pub unsafe extern "C" fn glXGetCurrentDrawable() -> c_ulong {
     match contexts::bound() {
         Some(c) if c.api == Api::Glx => c.draw as c_ulong,
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => 0,
         // SAFETY: passed on.
         _ => real::glx_get_current_drawable().map_or(0, |f| unsafe { f() }),
     }
@@ -149,6 +156,8 @@ pub unsafe extern "C" fn glXGetCurrentDrawable() -> c_ulong {
 pub unsafe extern "C" fn glXGetCurrentReadDrawable() -> c_ulong {
     match contexts::bound() {
         Some(c) if c.api == Api::Glx => c.read as c_ulong,
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => 0,
         // SAFETY: passed on.
         _ => real::glx_get_current_read_drawable().map_or(0, |f| unsafe { f() }),
     }
@@ -158,6 +167,8 @@ pub unsafe extern "C" fn glXGetCurrentReadDrawable() -> c_ulong {
 pub unsafe extern "C" fn glXGetCurrentDisplay() -> *mut c_void {
     match contexts::bound() {
         Some(c) if c.api == Api::Glx => c.display as *mut c_void,
+        // A forwarding thread has nothing current in the driver.
+        _ if driver::forwarding() => std::ptr::null_mut(),
         // SAFETY: passed on.
         _ => real::glx_get_current_display().map_or(std::ptr::null_mut(), |f| unsafe { f() }),
     }
@@ -177,7 +188,8 @@ unsafe extern "C" fn create_context_attribs(
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, direct, attribs) };
+    let ctx =
+        unsafe { driver::run(|| std::mem::transmute::<*const c_void, F>(f)(dpy, config, share, direct, attribs)) };
     if !ctx.is_null() && !share.is_null() {
         contexts::shared_created(ctx as usize, share as usize);
     }
@@ -200,7 +212,7 @@ pub unsafe extern "C" fn glXCreateContext(
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, visual, share, direct) };
+    let ctx = unsafe { driver::run(|| std::mem::transmute::<*const c_void, F>(f)(dpy, visual, share, direct)) };
     if !ctx.is_null() && !share.is_null() {
         contexts::shared_created(ctx as usize, share as usize);
     }
@@ -223,7 +235,8 @@ pub unsafe extern "C" fn glXCreateNewContext(
         return std::ptr::null_mut();
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let ctx = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, render_type, share, direct) };
+    let ctx =
+        unsafe { driver::run(|| std::mem::transmute::<*const c_void, F>(f)(dpy, config, render_type, share, direct)) };
     if !ctx.is_null() && !share.is_null() {
         contexts::shared_created(ctx as usize, share as usize);
     }
@@ -247,8 +260,10 @@ unsafe extern "C" fn swap_interval_ext(dpy: *mut c_void, drawable: c_ulong, inte
         Some(c) if c.api == Api::Glx => {
             contexts::on_render_thread(c, run);
         }
+        // SAFETY: the system's function with the program's arguments, as for a thread with
+        // nothing current.
         _ => {
-            run();
+            unsafe { driver::isolated_glx(run) };
         }
     }
 }
@@ -274,8 +289,10 @@ fn swap_interval(name: &'static CStr, interval: c_int) -> c_int {
         Some(c) if c.api == Api::Glx => {
             contexts::on_render_thread(c, run);
         }
+        // SAFETY: the system's function with the program's arguments, as for a thread with
+        // nothing current.
         _ => {
-            run();
+            unsafe { driver::isolated_glx(run) };
         }
     }
     answer.load(std::sync::atomic::Ordering::SeqCst)
@@ -291,14 +308,19 @@ unsafe extern "C" fn swap_interval_sgi(interval: c_int) -> c_int {
 
 /// The system's GLX function `name`.
 pub fn real_glx(name: &CStr) -> *const c_void {
-    if let Some(f) = real::glx_get_proc_address() {
-        // SAFETY: a NUL-terminated name.
-        let p = unsafe { f(name.as_ptr()) };
-        if !p.is_null() {
-            return p;
+    let lookup = || {
+        if let Some(f) = real::glx_get_proc_address() {
+            // SAFETY: a NUL-terminated name.
+            let p = unsafe { f(name.as_ptr()) };
+            if !p.is_null() {
+                return p as usize;
+            }
         }
-    }
-    real::next(name)
+        real::next(name) as usize
+    };
+    // SAFETY: a lookup, which touches no thread state of the caller's (on the driver thread
+    // where this thread's calls go: the lookup of an extension asks the driver).
+    unsafe { driver::run(lookup) as *const c_void }
 }
 
 /// This library's stand-in for a GLX function, if it has one.

@@ -40,13 +40,18 @@ preloaded library reads; set the variables yourself to the same effect):
                            before sleeping (default 20) [GLCMD_SPIN_US]
   --batch-bytes N          hand a thread's recorded calls to the render thread past N
                            bytes (default 16384, at least 1024) [GLCMD_BATCH_BYTES]
+  --no-driver-thread       leave the program's EGL and GLX calls on its own threads; by
+                           default they all go to one thread, which is also the render
+                           thread of the context glcmd adopts (drivers such as NVIDIA's run
+                           GL slower when two threads call EGL) [GLCMD_RUN_DRIVER_THREAD=0]
   --capture FILE           capture the whole run to FILE, for glcmd-replay [GLCMD_CAPTURE]
   --post-mortem FILE       keep the last frames in memory; write them to FILE if the
                            device is lost or stalls [GLCMD_POST_MORTEM]
   --post-mortem-frames N   frames the post-mortem ring keeps (default 3)
                            [GLCMD_POST_MORTEM_FRAMES]
   --stats                  at the end, print presents, lists, commands and round trips
-                           per device [GLCMD_RUN_STATS=1]
+                           per device, and the render thread's time per present by
+                           phase [GLCMD_RUN_STATS=1]
   -h, --help               this text
 ";
 
@@ -106,6 +111,7 @@ fn parse(args: Vec<OsString>) -> Result<(Environment, Vec<OsString>), String> {
             }
             "--direct" => env.push(("GLCMD_RUN", "direct".into())),
             "--stats" => env.push(("GLCMD_RUN_STATS", "1".into())),
+            "--no-driver-thread" => env.push(("GLCMD_RUN_DRIVER_THREAD", "0".into())),
             "--diagnostics" => value("GLCMD_DIAGNOSTICS")?,
             "--watchdog-ms" => value("GLCMD_WATCHDOG_MS")?,
             "--wait-limit-ms" => value("GLCMD_WAIT_LIMIT_MS")?,

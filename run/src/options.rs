@@ -11,6 +11,7 @@
 //! | `GLCMD_POST_MORTEM=FILE` | keep the last frames in memory; write them to FILE if the device is lost or stalls |
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
 //! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
+//! | `GLCMD_RUN_DRIVER_THREAD=0` | the program's EGL calls stay on its own threads, and each adopted context gets a render thread of its own (`driver.rs`: by default one driver thread makes every EGL call and hosts the first adopted context's render loop) |
 //! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next) |
 //! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present; and the render thread's time per present by phase (replay, waits, round trips, frame end) |
 //!
@@ -164,7 +165,7 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
                 .render
                 .phases()
                 .map(|(name, d)| format!("{name} {:.1}", d.as_secs_f64() * 1e6 / r.presents.max(1) as f64));
-            eprintln!("glcmd-run: device {handle}: render thread per present (us): {}", phases.join(", "));
+            eprintln!("glcmd-run: render thread of device {handle}, per present (us): {}", phases.join(", "));
         }
     }
     r.capture

@@ -12,7 +12,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-use crate::{dispatch, egl, egl_forward, glx, teardown};
+use crate::{dispatch, egl, egl_forward, glx, glx_forward, teardown};
 
 /// The answer for `name`, or None for the system's.
 fn ours(name: &CStr) -> Option<*const c_void> {
@@ -25,6 +25,7 @@ fn ours(name: &CStr) -> Option<*const c_void> {
     dispatch::exported(name)
         .or_else(|| egl::interposed(name))
         .or_else(|| egl_forward::interposed(name))
+        .or_else(|| glx_forward::interposed(name))
         .or_else(|| glx::interposed(name))
         .or_else(|| teardown::interposed(name))
 }
@@ -42,7 +43,15 @@ pub unsafe extern "C" fn eglGetProcAddress(procname: *const c_char) -> *const c_
 
 #[no_mangle]
 pub unsafe extern "C" fn glXGetProcAddressARB(procname: *const c_char) -> *const c_void {
-    name(procname).map_or(std::ptr::null(), |n| ours(n).unwrap_or_else(|| glx::real_glx(n)))
+    name(procname).map_or(std::ptr::null(), |n| {
+        ours(n).unwrap_or_else(|| {
+            if n.to_bytes().starts_with(b"egl") {
+                egl_forward::for_name(n)
+            } else {
+                glx_forward::for_name(n)
+            }
+        })
+    })
 }
 
 #[no_mangle]

@@ -70,6 +70,10 @@ pub fn release_direct(api: Api) {
 }
 
 fn release_direct_glx() {
+    if crate::driver::forwarding() {
+        // This thread's calls go to the driver thread: it has no direct context current.
+        return;
+    }
     let (Some(current), Some(display), Some(make_current)) =
         (real::glx_get_current_context(), real::glx_get_current_display(), real::glx_make_current())
     else {

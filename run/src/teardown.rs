@@ -228,7 +228,8 @@ pub unsafe extern "C" fn glXCreateWindow(
         return 0;
     }
     // SAFETY: the system's function of this name; the program's arguments.
-    let glx_window = unsafe { std::mem::transmute::<*const c_void, F>(f)(dpy, config, window, attribs) };
+    let glx_window =
+        unsafe { driver::run(|| std::mem::transmute::<*const c_void, F>(f)(dpy, config, window, attribs)) };
     note_window(dpy as usize, glx_window as usize, window);
     glx_window
 }

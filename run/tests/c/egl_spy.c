@@ -1,16 +1,18 @@
-/* A spy between glcmd-run's preload library and libEGL (tests/driver_thread.rs): preloaded after
- * libglcmd_preload.so, it is the "next" definition of every EGL 1.5 function that library finds,
+/* A spy between glcmd-run's preload library and libEGL and libGL (tests/driver_thread.rs):
+ * preloaded after libglcmd_preload.so, it is the "next" definition of every EGL 1.5 function and
+ * of the GLX functions a program uses that that library finds,
  * and the definition a program that runs without glcmd-run links to. It notes which thread
  * makes each call and, at exit, writes to $EGL_SPY_OUT one line per calling thread:
  *   <main|other> <calls> <first function>
  * so that a test can check that one thread, and which one, called EGL. The spy's
  * eglGetProcAddress hands out its own functions for the names it defines, so calls made
  * through looked-up pointers (glcmd's render thread makes all of its calls that way) are seen
- * too. */
+ * too (and its glXGetProcAddress(ARB) likewise). */
 #define _GNU_SOURCE
 #define EGL_EGL_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <GL/glx.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -101,7 +103,22 @@ WRAP(EGLSync, eglCreateSync, (EGLDisplay a, EGLenum b, const EGLAttrib *c), (a, 
 WRAP(EGLBoolean, eglDestroySync, (EGLDisplay a, EGLSync b), (a, b))
 WRAP(EGLint, eglClientWaitSync, (EGLDisplay a, EGLSync b, EGLint c, EGLTime d), (a, b, c, d))
 WRAP(EGLDisplay, eglGetPlatformDisplay, (EGLenum a, void *b, const EGLAttrib *c), (a, b, c))
-static void *ext_get_platform_display, *ext_query_devices;
+WRAP(GLXFBConfig *, glXChooseFBConfig, (Display *a, int b, const int *c, int *d), (a, b, c, d))
+WRAP(XVisualInfo *, glXGetVisualFromFBConfig, (Display *a, GLXFBConfig b), (a, b))
+WRAP(int, glXGetFBConfigAttrib, (Display *a, GLXFBConfig b, int c, int *d), (a, b, c, d))
+WRAP(Bool, glXQueryVersion, (Display *a, int *b, int *c), (a, b, c))
+WRAP(const char *, glXQueryExtensionsString, (Display *a, int b), (a, b))
+WRAP(GLXWindow, glXCreateWindow, (Display *a, GLXFBConfig b, Window c, const int *d), (a, b, c, d))
+WRAP(Bool, glXMakeContextCurrent, (Display *a, GLXDrawable b, GLXDrawable c, GLXContext d), (a, b, c, d))
+WRAP(Bool, glXMakeCurrent, (Display *a, GLXDrawable b, GLXContext c), (a, b, c))
+WRAP(GLXContext, glXGetCurrentContext, (void), ())
+WRAP(void, glXQueryDrawable, (Display *a, GLXDrawable b, int c, unsigned int *d), (a, b, c, d))
+WRAP(void, glXSwapBuffers, (Display *a, GLXDrawable b), (a, b))
+WRAP(void, glXDestroyContext, (Display *a, GLXContext b), (a, b))
+WRAP(void, glXDestroyWindow, (Display *a, GLXWindow b), (a, b))
+WRAP(void, glXWaitGL, (void), ())
+
+static void *ext_get_platform_display, *ext_query_devices, *ext_create_context_attribs;
 
 static EGLDisplay spy_get_platform_display_ext(EGLenum a, void *b, const EGLint *c) {
     note("eglGetPlatformDisplayEXT");
@@ -111,6 +128,11 @@ static EGLDisplay spy_get_platform_display_ext(EGLenum a, void *b, const EGLint 
 static EGLBoolean spy_query_devices_ext(EGLint a, EGLDeviceEXT *b, EGLint *c) {
     note("eglQueryDevicesEXT");
     return ((PFNEGLQUERYDEVICESEXTPROC)ext_query_devices)(a, b, c);
+}
+
+static GLXContext spy_create_context_attribs(Display *a, GLXFBConfig b, GLXContext c, Bool d, const int *e) {
+    note("glXCreateContextAttribsARB");
+    return ((PFNGLXCREATECONTEXTATTRIBSARBPROC)ext_create_context_attribs)(a, b, c, d, e);
 }
 
 /* The spy's own definition of `name`, if it has one (its own object only, not libEGL's). */
@@ -139,4 +161,23 @@ __eglMustCastToProperFunctionPointerType eglGetProcAddress(const char *name) {
     }
     void *mine = strncmp(name, "egl", 3) == 0 ? own(name) : NULL;
     return mine ? (__eglMustCastToProperFunctionPointerType)mine : f(name);
+}
+
+static __GLXextFuncPtr glx_lookup(const char *callee, const GLubyte *name) {
+    note(callee);
+    __GLXextFuncPtr (*f)(const GLubyte *) = (__GLXextFuncPtr(*)(const GLubyte *))next(callee);
+    if (strcmp((const char *)name, "glXCreateContextAttribsARB") == 0) {
+        ext_create_context_attribs = (void *)f(name);
+        return ext_create_context_attribs ? (__GLXextFuncPtr)spy_create_context_attribs : NULL;
+    }
+    void *mine = strncmp((const char *)name, "glX", 3) == 0 ? own((const char *)name) : NULL;
+    return mine ? (__GLXextFuncPtr)mine : f(name);
+}
+
+__GLXextFuncPtr glXGetProcAddressARB(const GLubyte *name) {
+    return glx_lookup("glXGetProcAddressARB", name);
+}
+
+__GLXextFuncPtr glXGetProcAddress(const GLubyte *name) {
+    return glx_lookup("glXGetProcAddress", name);
 }

@@ -20506,6 +20506,7 @@ unsafe fn exec_active_shader_program(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ActiveShaderProgram)(a0, a1);
     }
@@ -20517,6 +20518,10 @@ unsafe fn exec_active_texture(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLenum = c.texture as u32;
     let gl = r.gl;
     let raw = r.raw;
+    if r.repeats.active_texture(a0) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.ActiveTexture)(a0);
     }
@@ -20537,6 +20542,7 @@ unsafe fn exec_attach_shader(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.AttachShader)(a0, a1);
     }
@@ -20587,6 +20593,7 @@ unsafe fn exec_begin_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLenum = c.primitive_mode as u32;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.BeginTransformFeedback)(a0);
     }
@@ -20794,6 +20801,7 @@ unsafe fn exec_bind_image_texture(r: &mut Replayer<'_>, p: *const u64) {
     let a6: types::GLenum = c.format as u32;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.BindImageTexture)(a0, a1, a2, a3, a4, a5, a6);
     }
@@ -20816,6 +20824,7 @@ unsafe fn exec_bind_image_textures(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.BindImageTextures)(a0, a1, a2);
     }
@@ -20827,6 +20836,7 @@ unsafe fn exec_bind_program_pipeline(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.pipeline;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.BindProgramPipeline)(a0);
     }
@@ -20885,6 +20895,10 @@ unsafe fn exec_bind_texture(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLuint = c.texture;
     let gl = r.gl;
     let raw = r.raw;
+    if r.repeats.bind_texture(a0, a1) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.BindTexture)(a0, a1);
     }
@@ -20897,6 +20911,7 @@ unsafe fn exec_bind_texture_unit(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLuint = c.texture;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.BindTextureUnit)(a0, a1);
     }
@@ -20919,6 +20934,7 @@ unsafe fn exec_bind_textures(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.BindTextures)(a0, a1, a2);
     }
@@ -20931,6 +20947,7 @@ unsafe fn exec_bind_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLuint = c.id;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.BindTransformFeedback)(a0, a1);
     }
@@ -20942,6 +20959,10 @@ unsafe fn exec_bind_vertex_array(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.array;
     let gl = r.gl;
     let raw = r.raw;
+    if r.repeats.bind_vertex_array(a0) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.BindVertexArray)(a0);
     }
@@ -21882,6 +21903,7 @@ unsafe fn exec_compile_shader(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.CompileShader)(a0);
     }
@@ -21903,6 +21925,7 @@ unsafe fn exec_compile_shader_include_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.CompileShaderIncludeARB)(a0, a1, a2, a3);
     }
@@ -22152,6 +22175,7 @@ unsafe fn exec_compressed_texture_sub_image_1d(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind6,
@@ -22192,6 +22216,7 @@ unsafe fn exec_compressed_texture_sub_image_2d(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind8,
@@ -22234,6 +22259,7 @@ unsafe fn exec_compressed_texture_sub_image_3d(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind10,
@@ -22548,6 +22574,7 @@ unsafe fn exec_copy_texture_sub_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.CopyTextureSubImage1D)(a0, a1, a2, a3, a4, a5);
     }
@@ -22570,6 +22597,7 @@ unsafe fn exec_copy_texture_sub_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.CopyTextureSubImage2D)(a0, a1, a2, a3, a4, a5, a6, a7);
     }
@@ -22593,6 +22621,7 @@ unsafe fn exec_copy_texture_sub_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.CopyTextureSubImage3D)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     }
@@ -22744,6 +22773,7 @@ unsafe fn exec_delete_program(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.program;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteProgram)(a0);
     }
@@ -22763,6 +22793,7 @@ unsafe fn exec_delete_program_pipelines(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const types::GLuint = r.param::<u8>(c.pipelines) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteProgramPipelines)(a0, a1);
     }
@@ -22836,6 +22867,7 @@ unsafe fn exec_delete_shader(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.shader;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteShader)(a0);
     }
@@ -22872,6 +22904,7 @@ unsafe fn exec_delete_textures(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const types::GLuint = r.param::<u8>(c.textures) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteTextures)(a0, a1);
     }
@@ -22890,6 +22923,7 @@ unsafe fn exec_delete_transform_feedbacks(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const types::GLuint = r.param::<u8>(c.ids) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteTransformFeedbacks)(a0, a1);
     }
@@ -22912,6 +22946,7 @@ unsafe fn exec_delete_vertex_arrays(r: &mut Replayer<'_>, p: *const u64) {
     let a1: *const types::GLuint = r.param::<u8>(c.arrays) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.DeleteVertexArrays)(a0, a1);
     }
@@ -23100,6 +23135,7 @@ unsafe fn exec_detach_shader(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DetachShader)(a0, a1);
     }
@@ -23127,6 +23163,7 @@ unsafe fn exec_disable_vertex_array_attrib(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DisableVertexArrayAttrib)(a0, a1);
     }
@@ -24041,6 +24078,7 @@ unsafe fn exec_draw_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DrawTransformFeedback)(a0, a1);
     }
@@ -24073,6 +24111,7 @@ unsafe fn exec_draw_transform_feedback_instanced(r: &mut Replayer<'_>, p: *const
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DrawTransformFeedbackInstanced)(a0, a1, a2);
     }
@@ -24106,6 +24145,7 @@ unsafe fn exec_draw_transform_feedback_stream(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DrawTransformFeedbackStream)(a0, a1, a2);
     }
@@ -24148,6 +24188,7 @@ unsafe fn exec_draw_transform_feedback_stream_instanced(
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.DrawTransformFeedbackStreamInstanced)(a0, a1, a2, a3);
     }
@@ -24175,6 +24216,7 @@ unsafe fn exec_enable_vertex_array_attrib(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.EnableVertexArrayAttrib)(a0, a1);
     }
@@ -24247,6 +24289,7 @@ unsafe fn exec_end_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<EndTransformFeedbackPacket>().read_unaligned() };
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.EndTransformFeedback)();
     }
@@ -24427,6 +24470,7 @@ unsafe fn exec_framebuffer_texture(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTexture)(a0, a1, a2, a3);
     }
@@ -24446,6 +24490,7 @@ unsafe fn exec_framebuffer_texture_1d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTexture1D)(a0, a1, a2, a3, a4);
     }
@@ -24465,6 +24510,7 @@ unsafe fn exec_framebuffer_texture_2d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTexture2D)(a0, a1, a2, a3, a4);
     }
@@ -24485,6 +24531,7 @@ unsafe fn exec_framebuffer_texture_3d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTexture3D)(a0, a1, a2, a3, a4, a5);
     }
@@ -24503,6 +24550,7 @@ unsafe fn exec_framebuffer_texture_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTextureARB)(a0, a1, a2, a3);
     }
@@ -24522,6 +24570,7 @@ unsafe fn exec_framebuffer_texture_face_arb(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTextureFaceARB)(a0, a1, a2, a3, a4);
     }
@@ -24541,6 +24590,7 @@ unsafe fn exec_framebuffer_texture_layer(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTextureLayer)(a0, a1, a2, a3, a4);
     }
@@ -24560,6 +24610,7 @@ unsafe fn exec_framebuffer_texture_layer_arb(r: &mut Replayer<'_>, p: *const u64
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.FramebufferTextureLayerARB)(a0, a1, a2, a3, a4);
     }
@@ -24593,6 +24644,7 @@ unsafe fn exec_generate_texture_mipmap(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.texture;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.GenerateTextureMipmap)(a0);
     }
@@ -24940,6 +24992,7 @@ unsafe fn exec_link_program(r: &mut Replayer<'_>, p: *const u64) {
         r.program_link_skipped(a0);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.LinkProgram)(a0);
     }
@@ -24991,6 +25044,7 @@ unsafe fn exec_make_texture_handle_non_resident_arb(
     let a0: types::GLuint64 = c.handle;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.MakeTextureHandleNonResidentARB)(a0);
     }
@@ -25002,6 +25056,7 @@ unsafe fn exec_make_texture_handle_resident_arb(r: &mut Replayer<'_>, p: *const 
     let a0: types::GLuint64 = c.handle;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.MakeTextureHandleResidentARB)(a0);
     }
@@ -25013,6 +25068,7 @@ unsafe fn exec_max_shader_compiler_threads_arb(r: &mut Replayer<'_>, p: *const u
     let a0: types::GLuint = c.count;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.MaxShaderCompilerThreadsARB)(a0);
     }
@@ -25024,6 +25080,7 @@ unsafe fn exec_max_shader_compiler_threads_khr(r: &mut Replayer<'_>, p: *const u
     let a0: types::GLuint = c.count;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.MaxShaderCompilerThreadsKHR)(a0);
     }
@@ -25850,6 +25907,7 @@ unsafe fn exec_named_framebuffer_texture(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.NamedFramebufferTexture)(a0, a1, a2, a3);
     }
@@ -25873,6 +25931,7 @@ unsafe fn exec_named_framebuffer_texture_layer(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.NamedFramebufferTextureLayer)(a0, a1, a2, a3, a4);
     }
@@ -26018,6 +26077,7 @@ unsafe fn exec_pause_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<PauseTransformFeedbackPacket>().read_unaligned() };
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.PauseTransformFeedback)();
     }
@@ -26255,6 +26315,7 @@ unsafe fn exec_program_binary(r: &mut Replayer<'_>, p: *const u64) {
         r.program_link_skipped(a0);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramBinary)(a0, a1, a2, a3);
     }
@@ -26273,6 +26334,7 @@ unsafe fn exec_program_parameteri(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramParameteri)(a0, a1, a2);
     }
@@ -26290,6 +26352,7 @@ unsafe fn exec_program_parameteri_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramParameteriARB)(a0, a1, a2);
     }
@@ -26307,6 +26370,7 @@ unsafe fn exec_program_uniform1d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1d)(a0, a1, a2);
     }
@@ -26327,6 +26391,7 @@ unsafe fn exec_program_uniform1dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1dv)(a0, a1, a2, a3);
     }
@@ -26344,6 +26409,7 @@ unsafe fn exec_program_uniform1f(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1f)(a0, a1, a2);
     }
@@ -26364,6 +26430,7 @@ unsafe fn exec_program_uniform1fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1fv)(a0, a1, a2, a3);
     }
@@ -26381,6 +26448,7 @@ unsafe fn exec_program_uniform1i(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1i)(a0, a1, a2);
     }
@@ -26398,6 +26466,7 @@ unsafe fn exec_program_uniform1i64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1i64ARB)(a0, a1, a2);
     }
@@ -26418,6 +26487,7 @@ unsafe fn exec_program_uniform1i64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1i64vARB)(a0, a1, a2, a3);
     }
@@ -26438,6 +26508,7 @@ unsafe fn exec_program_uniform1iv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1iv)(a0, a1, a2, a3);
     }
@@ -26455,6 +26526,7 @@ unsafe fn exec_program_uniform1ui(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1ui)(a0, a1, a2);
     }
@@ -26472,6 +26544,7 @@ unsafe fn exec_program_uniform1ui64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1ui64ARB)(a0, a1, a2);
     }
@@ -26492,6 +26565,7 @@ unsafe fn exec_program_uniform1ui64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1ui64vARB)(a0, a1, a2, a3);
     }
@@ -26512,6 +26586,7 @@ unsafe fn exec_program_uniform1uiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform1uiv)(a0, a1, a2, a3);
     }
@@ -26530,6 +26605,7 @@ unsafe fn exec_program_uniform2d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2d)(a0, a1, a2, a3);
     }
@@ -26550,6 +26626,7 @@ unsafe fn exec_program_uniform2dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2dv)(a0, a1, a2, a3);
     }
@@ -26568,6 +26645,7 @@ unsafe fn exec_program_uniform2f(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2f)(a0, a1, a2, a3);
     }
@@ -26588,6 +26666,7 @@ unsafe fn exec_program_uniform2fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2fv)(a0, a1, a2, a3);
     }
@@ -26606,6 +26685,7 @@ unsafe fn exec_program_uniform2i(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2i)(a0, a1, a2, a3);
     }
@@ -26624,6 +26704,7 @@ unsafe fn exec_program_uniform2i64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2i64ARB)(a0, a1, a2, a3);
     }
@@ -26644,6 +26725,7 @@ unsafe fn exec_program_uniform2i64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2i64vARB)(a0, a1, a2, a3);
     }
@@ -26664,6 +26746,7 @@ unsafe fn exec_program_uniform2iv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2iv)(a0, a1, a2, a3);
     }
@@ -26682,6 +26765,7 @@ unsafe fn exec_program_uniform2ui(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2ui)(a0, a1, a2, a3);
     }
@@ -26700,6 +26784,7 @@ unsafe fn exec_program_uniform2ui64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2ui64ARB)(a0, a1, a2, a3);
     }
@@ -26720,6 +26805,7 @@ unsafe fn exec_program_uniform2ui64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2ui64vARB)(a0, a1, a2, a3);
     }
@@ -26740,6 +26826,7 @@ unsafe fn exec_program_uniform2uiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform2uiv)(a0, a1, a2, a3);
     }
@@ -26759,6 +26846,7 @@ unsafe fn exec_program_uniform3d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3d)(a0, a1, a2, a3, a4);
     }
@@ -26779,6 +26867,7 @@ unsafe fn exec_program_uniform3dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3dv)(a0, a1, a2, a3);
     }
@@ -26798,6 +26887,7 @@ unsafe fn exec_program_uniform3f(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3f)(a0, a1, a2, a3, a4);
     }
@@ -26818,6 +26908,7 @@ unsafe fn exec_program_uniform3fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3fv)(a0, a1, a2, a3);
     }
@@ -26837,6 +26928,7 @@ unsafe fn exec_program_uniform3i(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3i)(a0, a1, a2, a3, a4);
     }
@@ -26856,6 +26948,7 @@ unsafe fn exec_program_uniform3i64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3i64ARB)(a0, a1, a2, a3, a4);
     }
@@ -26876,6 +26969,7 @@ unsafe fn exec_program_uniform3i64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3i64vARB)(a0, a1, a2, a3);
     }
@@ -26896,6 +26990,7 @@ unsafe fn exec_program_uniform3iv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3iv)(a0, a1, a2, a3);
     }
@@ -26915,6 +27010,7 @@ unsafe fn exec_program_uniform3ui(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3ui)(a0, a1, a2, a3, a4);
     }
@@ -26934,6 +27030,7 @@ unsafe fn exec_program_uniform3ui64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3ui64ARB)(a0, a1, a2, a3, a4);
     }
@@ -26954,6 +27051,7 @@ unsafe fn exec_program_uniform3ui64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3ui64vARB)(a0, a1, a2, a3);
     }
@@ -26974,6 +27072,7 @@ unsafe fn exec_program_uniform3uiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform3uiv)(a0, a1, a2, a3);
     }
@@ -26994,6 +27093,7 @@ unsafe fn exec_program_uniform4d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4d)(a0, a1, a2, a3, a4, a5);
     }
@@ -27014,6 +27114,7 @@ unsafe fn exec_program_uniform4dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4dv)(a0, a1, a2, a3);
     }
@@ -27034,6 +27135,7 @@ unsafe fn exec_program_uniform4f(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4f)(a0, a1, a2, a3, a4, a5);
     }
@@ -27054,6 +27156,7 @@ unsafe fn exec_program_uniform4fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4fv)(a0, a1, a2, a3);
     }
@@ -27074,6 +27177,7 @@ unsafe fn exec_program_uniform4i(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4i)(a0, a1, a2, a3, a4, a5);
     }
@@ -27094,6 +27198,7 @@ unsafe fn exec_program_uniform4i64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4i64ARB)(a0, a1, a2, a3, a4, a5);
     }
@@ -27114,6 +27219,7 @@ unsafe fn exec_program_uniform4i64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4i64vARB)(a0, a1, a2, a3);
     }
@@ -27134,6 +27240,7 @@ unsafe fn exec_program_uniform4iv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4iv)(a0, a1, a2, a3);
     }
@@ -27154,6 +27261,7 @@ unsafe fn exec_program_uniform4ui(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4ui)(a0, a1, a2, a3, a4, a5);
     }
@@ -27174,6 +27282,7 @@ unsafe fn exec_program_uniform4ui64_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4ui64ARB)(a0, a1, a2, a3, a4, a5);
     }
@@ -27194,6 +27303,7 @@ unsafe fn exec_program_uniform4ui64v_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4ui64vARB)(a0, a1, a2, a3);
     }
@@ -27214,6 +27324,7 @@ unsafe fn exec_program_uniform4uiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniform4uiv)(a0, a1, a2, a3);
     }
@@ -27231,6 +27342,7 @@ unsafe fn exec_program_uniform_handleui64_arb(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformHandleui64ARB)(a0, a1, a2);
     }
@@ -27251,6 +27363,7 @@ unsafe fn exec_program_uniform_handleui64v_arb(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformHandleui64vARB)(a0, a1, a2, a3);
     }
@@ -27272,6 +27385,7 @@ unsafe fn exec_program_uniform_matrix2dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2dv)(a0, a1, a2, a3, a4);
     }
@@ -27293,6 +27407,7 @@ unsafe fn exec_program_uniform_matrix2fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2fv)(a0, a1, a2, a3, a4);
     }
@@ -27314,6 +27429,7 @@ unsafe fn exec_program_uniform_matrix2x3dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2x3dv)(a0, a1, a2, a3, a4);
     }
@@ -27335,6 +27451,7 @@ unsafe fn exec_program_uniform_matrix2x3fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2x3fv)(a0, a1, a2, a3, a4);
     }
@@ -27356,6 +27473,7 @@ unsafe fn exec_program_uniform_matrix2x4dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2x4dv)(a0, a1, a2, a3, a4);
     }
@@ -27377,6 +27495,7 @@ unsafe fn exec_program_uniform_matrix2x4fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix2x4fv)(a0, a1, a2, a3, a4);
     }
@@ -27398,6 +27517,7 @@ unsafe fn exec_program_uniform_matrix3dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3dv)(a0, a1, a2, a3, a4);
     }
@@ -27419,6 +27539,7 @@ unsafe fn exec_program_uniform_matrix3fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3fv)(a0, a1, a2, a3, a4);
     }
@@ -27440,6 +27561,7 @@ unsafe fn exec_program_uniform_matrix3x2dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3x2dv)(a0, a1, a2, a3, a4);
     }
@@ -27461,6 +27583,7 @@ unsafe fn exec_program_uniform_matrix3x2fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3x2fv)(a0, a1, a2, a3, a4);
     }
@@ -27482,6 +27605,7 @@ unsafe fn exec_program_uniform_matrix3x4dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3x4dv)(a0, a1, a2, a3, a4);
     }
@@ -27503,6 +27627,7 @@ unsafe fn exec_program_uniform_matrix3x4fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix3x4fv)(a0, a1, a2, a3, a4);
     }
@@ -27524,6 +27649,7 @@ unsafe fn exec_program_uniform_matrix4dv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4dv)(a0, a1, a2, a3, a4);
     }
@@ -27545,6 +27671,7 @@ unsafe fn exec_program_uniform_matrix4fv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4fv)(a0, a1, a2, a3, a4);
     }
@@ -27566,6 +27693,7 @@ unsafe fn exec_program_uniform_matrix4x2dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4x2dv)(a0, a1, a2, a3, a4);
     }
@@ -27587,6 +27715,7 @@ unsafe fn exec_program_uniform_matrix4x2fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4x2fv)(a0, a1, a2, a3, a4);
     }
@@ -27608,6 +27737,7 @@ unsafe fn exec_program_uniform_matrix4x3dv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4x3dv)(a0, a1, a2, a3, a4);
     }
@@ -27629,6 +27759,7 @@ unsafe fn exec_program_uniform_matrix4x3fv(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ProgramUniformMatrix4x3fv)(a0, a1, a2, a3, a4);
     }
@@ -27694,6 +27825,7 @@ unsafe fn exec_release_shader_compiler(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<ReleaseShaderCompilerPacket>().read_unaligned() };
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.ReleaseShaderCompiler)();
     }
@@ -27733,6 +27865,7 @@ unsafe fn exec_resume_transform_feedback(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<ResumeTransformFeedbackPacket>().read_unaligned() };
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.ResumeTransformFeedback)();
     }
@@ -27978,6 +28111,7 @@ unsafe fn exec_shader_binary(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLsizei = c.length;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.ShaderBinary)(a0, a1, a2, a3, a4);
     }
@@ -27999,6 +28133,7 @@ unsafe fn exec_shader_source(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ShaderSource)(a0, a1, a2, a3);
     }
@@ -28016,6 +28151,7 @@ unsafe fn exec_shader_storage_block_binding(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ShaderStorageBlockBinding)(a0, a1, a2);
     }
@@ -28042,6 +28178,7 @@ unsafe fn exec_specialize_shader(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.SpecializeShader)(a0, a1, a2, a3, a4);
     }
@@ -28068,6 +28205,7 @@ unsafe fn exec_specialize_shader_arb(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.SpecializeShaderARB)(a0, a1, a2, a3, a4);
     }
@@ -28754,6 +28892,7 @@ unsafe fn exec_texture_barrier(r: &mut Replayer<'_>, p: *const u64) {
     let c = unsafe { p.cast::<TextureBarrierPacket>().read_unaligned() };
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         (gl.TextureBarrier)();
     }
@@ -28775,6 +28914,7 @@ unsafe fn exec_texture_buffer(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureBuffer)(a0, a1, a2);
     }
@@ -28816,6 +28956,7 @@ unsafe fn exec_texture_buffer_range(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureBufferRange)(a0, a1, a2, a3, a4);
     }
@@ -28834,6 +28975,7 @@ unsafe fn exec_texture_parameter_iiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameterIiv)(a0, a1, a2);
     }
@@ -28852,6 +28994,7 @@ unsafe fn exec_texture_parameter_iuiv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameterIuiv)(a0, a1, a2);
     }
@@ -28874,6 +29017,7 @@ unsafe fn exec_texture_parameterf(r: &mut Replayer<'_>, p: *const u64) {
         crate::replay::FloatParameter::Substitute(v) => v[0],
         crate::replay::FloatParameter::Done => return,
     };
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameterf)(a0, a1, a2);
     }
@@ -28918,6 +29062,7 @@ unsafe fn exec_texture_parameterfv(r: &mut Replayer<'_>, p: *const u64) {
         }
         crate::replay::FloatParameter::Done => return,
     };
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameterfv)(a0, a1, a2);
     }
@@ -28935,6 +29080,7 @@ unsafe fn exec_texture_parameteri(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameteri)(a0, a1, a2);
     }
@@ -28953,6 +29099,7 @@ unsafe fn exec_texture_parameteriv(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureParameteriv)(a0, a1, a2);
     }
@@ -28971,6 +29118,7 @@ unsafe fn exec_texture_storage_1d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureStorage1D)(a0, a1, a2, a3);
     }
@@ -28990,6 +29138,7 @@ unsafe fn exec_texture_storage_2d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureStorage2D)(a0, a1, a2, a3, a4);
     }
@@ -29010,6 +29159,7 @@ unsafe fn exec_texture_storage_2d_multisample(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureStorage2DMultisample)(a0, a1, a2, a3, a4, a5);
     }
@@ -29030,6 +29180,7 @@ unsafe fn exec_texture_storage_3d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureStorage3D)(a0, a1, a2, a3, a4, a5);
     }
@@ -29051,6 +29202,7 @@ unsafe fn exec_texture_storage_3d_multisample(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureStorage3DMultisample)(a0, a1, a2, a3, a4, a5, a6);
     }
@@ -29093,6 +29245,7 @@ unsafe fn exec_texture_sub_image_1d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind6,
@@ -29140,6 +29293,7 @@ unsafe fn exec_texture_sub_image_2d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind8,
@@ -29189,6 +29343,7 @@ unsafe fn exec_texture_sub_image_3d(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         r.without_unpack_buffer(
             unbind10,
@@ -29214,6 +29369,7 @@ unsafe fn exec_texture_view(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TextureView)(a0, a1, a2, a3, a4, a5, a6, a7);
     }
@@ -29235,6 +29391,7 @@ unsafe fn exec_transform_feedback_buffer_base(r: &mut Replayer<'_>, p: *const u6
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TransformFeedbackBufferBase)(a0, a1, a2);
     }
@@ -29265,6 +29422,7 @@ unsafe fn exec_transform_feedback_buffer_range(r: &mut Replayer<'_>, p: *const u
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TransformFeedbackBufferRange)(a0, a1, a2, a3, a4);
     }
@@ -29287,6 +29445,7 @@ unsafe fn exec_transform_feedback_varyings(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.TransformFeedbackVaryings)(a0, a1, a2, a3);
     }
@@ -30331,6 +30490,10 @@ unsafe fn exec_use_program(r: &mut Replayer<'_>, p: *const u64) {
     let a0: types::GLuint = c.program;
     let gl = r.gl;
     let raw = r.raw;
+    if r.repeats.use_program(a0) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UseProgram)(a0);
     }
@@ -30348,6 +30511,7 @@ unsafe fn exec_use_program_stages(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.UseProgramStages)(a0, a1, a2);
     }
@@ -30363,6 +30527,7 @@ unsafe fn exec_validate_program(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ValidateProgram)(a0);
     }
@@ -30378,6 +30543,7 @@ unsafe fn exec_validate_program_pipeline(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.ValidateProgramPipeline)(a0);
     }
@@ -30395,6 +30561,7 @@ unsafe fn exec_vertex_array_attrib_binding(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayAttribBinding)(a0, a1, a2);
     }
@@ -30416,6 +30583,7 @@ unsafe fn exec_vertex_array_attrib_format(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayAttribFormat)(a0, a1, a2, a3, a4, a5);
     }
@@ -30435,6 +30603,7 @@ unsafe fn exec_vertex_array_attrib_i_format(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayAttribIFormat)(a0, a1, a2, a3, a4);
     }
@@ -30454,6 +30623,7 @@ unsafe fn exec_vertex_array_attrib_l_format(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayAttribLFormat)(a0, a1, a2, a3, a4);
     }
@@ -30471,6 +30641,7 @@ unsafe fn exec_vertex_array_binding_divisor(r: &mut Replayer<'_>, p: *const u64)
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayBindingDivisor)(a0, a1, a2);
     }
@@ -30491,6 +30662,7 @@ unsafe fn exec_vertex_array_element_buffer(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayElementBuffer)(a0, a1);
     }
@@ -30519,6 +30691,7 @@ unsafe fn exec_vertex_array_vertex_buffer(r: &mut Replayer<'_>, p: *const u64) {
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayVertexBuffer)(a0, a1, a2, a3, a4);
     }
@@ -30555,6 +30728,7 @@ unsafe fn exec_vertex_array_vertex_buffers(r: &mut Replayer<'_>, p: *const u64) 
         r.refuse(p, why);
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.VertexArrayVertexBuffers)(a0, a1, a2, a3, a4, a5);
     }
@@ -31873,6 +32047,7 @@ unsafe fn exec_get_compressed_texture_image_to_buffer(
     {
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.GetCompressedTextureImage)(a0, a1, a2, a3);
     }
@@ -31918,6 +32093,7 @@ unsafe fn exec_get_compressed_texture_sub_image_to_buffer(
     {
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.GetCompressedTextureSubImage)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
     }
@@ -31983,6 +32159,7 @@ unsafe fn exec_get_texture_image_to_buffer(r: &mut Replayer<'_>, p: *const u64) 
     {
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.GetTextureImage)(a0, a1, a2, a3, a4, a5);
     }
@@ -32026,6 +32203,7 @@ unsafe fn exec_get_texture_sub_image_to_buffer(r: &mut Replayer<'_>, p: *const u
     {
         return;
     }
+    r.repeats.forget();
     unsafe {
         (gl.GetTextureSubImage)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     }

@@ -19,7 +19,7 @@
 //!   calls (names come from pools or from a create that runs before anything else, rule 5);
 //! * the pending list is also submitted by [`Immediate::flush`] and [`Immediate::finish`], when
 //!   it is dropped (nothing recorded is lost), by [`Immediate::submit_pending`], and when a
-//!   recording call finds it larger than `Options::immediate_flush_bytes` (default 4 MiB), so a
+//!   recording call finds it larger than `Options::immediate_flush_bytes` (default 16 KiB), so a
 //!   thread that never asks anything still streams its work to the render thread.
 //!
 //! The twins of the generated creates and queries are generated too (`generated/immediate.rs`);

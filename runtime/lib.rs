@@ -179,6 +179,7 @@ mod recent_lookups;
 pub mod recorded_state;
 mod render;
 pub mod render_host;
+mod repeats;
 #[doc(hidden)]
 pub mod replay;
 mod replay_quirks;

@@ -80,7 +80,10 @@ pub struct Options {
     pub capture: Option<CaptureOptions>,
     /// The size (packet and array bytes) past which an immediate context (`Device::immediate`)
     /// submits its pending calls at its next recording call, so a thread that asks nothing
-    /// still streams its work. Default 4 MiB.
+    /// still streams its work: the render thread replays one batch while the thread records the
+    /// next. Default 16 KiB, the C immediate threads' and glcmd-run's rule (issue 31: on the
+    /// H100, the H200 and llvmpipe every call-bound frame ran faster at 16 KiB than at 1 MiB and
+    /// none slower; BENCHMARKS.md).
     pub immediate_flush_bytes: usize,
     /// Runs the render thread on a host's thread instead of one of its own (`glcmd::render_host`:
     /// glcmd-run's one driver thread). Default `None`: the device starts its own thread.
@@ -98,7 +101,7 @@ impl Default for Options {
             robust_access: false,
             checked_gl: false,
             capture: None,
-            immediate_flush_bytes: 4 << 20,
+            immediate_flush_bytes: 16 << 10,
             render_host: None,
         }
     }
@@ -129,6 +132,9 @@ pub struct Stats {
     pub commands: u64,
     /// Commands not passed to the GL because an argument was unsafe (each was reported).
     pub refused: u64,
+    /// Binding calls not passed to the GL because they repeated the last of their kind in the
+    /// list, with nothing between that could change what they set (`repeats.rs`).
+    pub repeats_skipped: u64,
     /// Round trips (create and query calls) served.
     pub round_trips: u64,
     /// Swaps of the window's or the adopted context's surface: at the end of a window device's

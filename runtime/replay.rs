@@ -77,6 +77,8 @@ pub struct ReplayState {
     pub(crate) executed: u64,
     /// Commands not passed to the GL because an argument was unsafe.
     pub(crate) refused: u64,
+    /// Binding calls skipped as repeats (`repeats.rs`), for `Stats::repeats_skipped`.
+    pub(crate) repeats_skipped: u64,
     /// The binding shadow.
     pub(crate) shadow: Shadow,
     /// GL errors glcmd raised itself (for skipped commands), returned by `Device::get_error`
@@ -104,6 +106,7 @@ impl ReplayState {
             running_deferred: false,
             executed: 0,
             refused: 0,
+            repeats_skipped: 0,
             shadow: Shadow::new(gl_fns),
             raised: Vec::new(),
             sink,
@@ -131,11 +134,22 @@ pub struct Replayer<'a> {
     list: &'a CommandList,
     list_index: u32,
     base: *const u64,
+    /// The binding calls this list executed last (`repeats.rs`): a repeat is skipped.
+    pub(crate) repeats: crate::repeats::Repeats,
+}
+
+impl Replayer<'_> {
+    /// A binding call was skipped as a repeat (`repeats.rs`): counted for `Stats`.
+    #[inline]
+    pub(crate) fn repeat_skipped(&mut self) {
+        self.state.repeats_skipped += 1;
+    }
 }
 
 impl<'a> Replayer<'a> {
     fn new(gl: &'a Gl, raw: &'a Gl, state: &'a mut ReplayState, list: &'a CommandList, list_index: u32) -> Self {
-        Replayer { gl, raw, params: list.params.as_ptr().cast(), state, list, list_index, base: list.packets.as_ptr() }
+        let (params, base) = (list.params.as_ptr().cast(), list.packets.as_ptr());
+        Replayer { gl, raw, params, state, list, list_index, base, repeats: Default::default() }
     }
 
     /// A pointer into the current list's parameter buffer.

@@ -111,7 +111,13 @@ impl Device {
     pub fn get_error(&self) -> Result<GLenum, Error> {
         self.call("glGetError", |ctx| {
             let raised = match ctx.state.try_borrow_mut() {
-                Ok(mut state) if !state.raised.is_empty() => Some(state.raised.remove(0)),
+                Ok(mut state) if !state.raised.is_empty() => {
+                    // One flag per error code, as the GL keeps them: the GL's own pending flags
+                    // join glcmd's (a code both hold is one flag), so the same code is not
+                    // returned twice.
+                    crate::known_replay::keep_pending_errors(ctx.gl(), &mut state);
+                    Some(state.raised.remove(0))
+                }
                 _ => None,
             };
             // SAFETY: no arguments.

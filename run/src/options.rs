@@ -149,10 +149,11 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
             let t = glcmd_capi::immediate::total_stats();
             let per = |n: u64| n as f64 / r.presents.max(1) as f64;
             eprintln!(
-                "glcmd-run: device {handle}: {} presents, {} lists, {} commands, round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
+                "glcmd-run: device {handle}: {} presents, {} lists, {} commands ({} repeated bindings skipped), round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
                 r.presents,
                 s.lists,
                 s.commands,
+                s.repeats_skipped,
                 s.round_trips,
                 per(s.round_trips),
                 t.implicit_submits,

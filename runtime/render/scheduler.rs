@@ -456,13 +456,17 @@ impl Scheduler {
         // that waited for the end finds them there.
         recycle_all(common, &mut f.replayed);
         {
-            let refused = ctx.state.borrow().refused;
+            let (refused, repeats_skipped) = {
+                let state = ctx.state.borrow();
+                (state.refused, state.repeats_skipped)
+            };
             let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.frames += 1;
             stats.lists += f.stats.lists as u64;
             stats.commands += f.stats.commands;
             stats.replay += f.stats.replay;
             stats.refused = refused;
+            stats.repeats_skipped = repeats_skipped;
             stats.deleted_names = ctx.diag.deleted_names();
             stats.last_frame = f.stats;
             stats.render = self.clock.reading();

@@ -914,6 +914,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
     } else {
         quote! { #call; }
     };
+    let repeat = repeat_check(f, &arg);
     let edoc = doc_brief(f, "execute function: unpacks the packet and calls the GL");
     if let Some(fits) = draw_fast_path(f, &arg) {
         return fast_draw_exec(FastDraw { edoc, exec, packet, fits, lets: &lets, body, pre, post });
@@ -930,6 +931,7 @@ fn exec_fn(api: &Api, f: &Function, packet: &proc_macro2::Ident, exec: &proc_mac
             let gl = r.gl;
             let raw = r.raw;
             #pre
+            #repeat
             // SAFETY: the arguments are those the application recorded, checked against the
             // binding shadow where a pointer could be an offset; array arguments point into the
             // list's parameter buffer, which outlives the call.
@@ -1363,6 +1365,33 @@ fn name_checks(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Vec<To
 
 /// The updates of the names the shadow and the program cache know, after the call: deletes
 /// forget their names when they run, and a link or a program's deletion reaches the cache.
+/// Before the GL call, after glcmd's checks (`runtime/repeats.rs`): a binding call that repeats
+/// the last of its kind in the list is skipped; a call whose name says it may touch programs,
+/// shaders, textures, vertex arrays, pipelines or transform feedback forgets what is known.
+fn repeat_check(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> TokenStream {
+    let tracked = match f.name.as_str() {
+        "glUseProgram" => Some((quote!(use_program), vec![arg("program")])),
+        "glBindVertexArray" => Some((quote!(bind_vertex_array), vec![arg("array")])),
+        "glActiveTexture" => Some((quote!(active_texture), vec![arg("texture")])),
+        "glBindTexture" => Some((quote!(bind_texture), vec![arg("target"), arg("texture")])),
+        _ => None,
+    };
+    if let Some((method, args)) = tracked {
+        return quote! {
+            if r.repeats.#method(#(#args),*) {
+                r.repeat_skipped();
+                return;
+            }
+        };
+    }
+    const TOUCHES: [&str; 6] = ["Program", "Shader", "Texture", "VertexArray", "Pipeline", "TransformFeedback"];
+    if TOUCHES.iter().any(|t| f.name.contains(t)) {
+        quote!(r.repeats.forget();)
+    } else {
+        quote!()
+    }
+}
+
 /// The execute body of a call that ends or counts a query: the known answers
 /// (`runtime/known_replay.rs`) note the query whose result will be there to poll; and of a
 /// call whose driver defect replay keeps away from (`runtime/replay_quirks.rs`).

@@ -1,0 +1,132 @@
+//! Calls that change nothing do not reach the driver (issue 31): within one list, a binding call
+//! that repeats the last one of its kind, with nothing between them that can change what it
+//! sets, is skipped at replay.
+//!
+//! A tutorial-style frame makes `glUseProgram`, `glActiveTexture`, `glBindTexture` and
+//! `glBindVertexArray` for every object with the same arguments; drivers do real work for each
+//! (NVIDIA revalidates state on every `glUseProgram`: the same picture costs five times more
+//! directly than with those calls made once a frame). Mesa's glthread and NVIDIA's threaded
+//! optimisations leave them in; glcmd's render thread, which replays the list in order, can see
+//! that the call before it of the same kind set the same value.
+//!
+//! ## Why it is exact
+//!
+//! * **Same state.** An entry is the arguments of the last *executed* call of its kind in this
+//!   list (the current program; the vertex array; the active texture unit; the texture bound to
+//!   each (unit, target) pair). Every call that could change what an entry describes clears
+//!   the entries ([`Repeats::forget`]: the generator adds it to every function whose name says
+//!   it touches programs, shaders, textures, vertex arrays, pipelines or transform feedback,
+//!   deny by name rather than by a list of known setters); a tracked setter with other
+//!   arguments executes and replaces its own entry. Lists start with nothing known, so
+//!   nothing glcmd or the program does between lists (a `with_gl` closure, the frame's deferred
+//!   deletes, a round trip) can make an entry stale.
+//! * **Same answer.** The skipped call is the same call, with the same arguments, on the same
+//!   state, as the one that ran just before: it would have succeeded as that one did, or failed
+//!   as that one did, setting an error flag that is already set (no `glGetError` can run inside
+//!   a list: it is a round trip, between lists). A success changes nothing, since the state
+//!   already holds its value. The one thing lost is a second identical debug message where the
+//!   first call raised one.
+//!
+//! `Options`-free: on for every device. A capture records what the program recorded (the
+//! recording side is untouched), so replaying a capture skips the same calls again.
+
+use crate::generated::types::{GLenum, GLuint};
+
+/// The last executed binding calls of the list being replayed.
+#[derive(Default)]
+pub struct Repeats {
+    program: Option<GLuint>,
+    vertex_array: Option<GLuint>,
+    unit: Option<GLenum>,
+    /// (unit, target, texture): a few pairs, the most recent last.
+    textures: Vec<(GLenum, GLenum, GLuint)>,
+}
+
+/// At most this many (unit, target) pairs are remembered (a frame binds a few per draw).
+const TEXTURE_PAIRS: usize = 8;
+
+impl Repeats {
+    /// Something that may change a binding ran: nothing is known any more.
+    #[inline]
+    pub fn forget(&mut self) {
+        self.program = None;
+        self.vertex_array = None;
+        self.unit = None;
+        self.textures.clear();
+    }
+
+    /// `glUseProgram(program)` is about to run: whether it repeats the last one (skip it);
+    /// otherwise it is remembered.
+    #[inline]
+    pub fn use_program(&mut self, program: GLuint) -> bool {
+        Self::repeat(&mut self.program, program)
+    }
+
+    /// `glBindVertexArray(array)`, as [`Repeats::use_program`].
+    #[inline]
+    pub fn bind_vertex_array(&mut self, array: GLuint) -> bool {
+        Self::repeat(&mut self.vertex_array, array)
+    }
+
+    /// `glActiveTexture(unit)`, as [`Repeats::use_program`].
+    #[inline]
+    pub fn active_texture(&mut self, unit: GLenum) -> bool {
+        Self::repeat(&mut self.unit, unit)
+    }
+
+    /// `glBindTexture(target, texture)` on the active unit, as [`Repeats::use_program`]. Unknown
+    /// while the active unit is not known (the call runs).
+    #[inline]
+    pub fn bind_texture(&mut self, target: GLenum, texture: GLuint) -> bool {
+        let Some(unit) = self.unit else { return false };
+        match self.textures.iter().position(|&(u, t, _)| u == unit && t == target) {
+            Some(i) if self.textures[i].2 == texture => true,
+            Some(i) => {
+                self.textures[i].2 = texture;
+                false
+            }
+            None => {
+                if self.textures.len() == TEXTURE_PAIRS {
+                    self.textures.remove(0);
+                }
+                self.textures.push((unit, target, texture));
+                false
+            }
+        }
+    }
+
+    fn repeat<T: PartialEq + Copy>(slot: &mut Option<T>, value: T) -> bool {
+        if *slot == Some(value) {
+            return true;
+        }
+        *slot = Some(value);
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Repeats;
+
+    #[test]
+    fn only_an_unchanged_repeat_is_skipped() {
+        let mut r = Repeats::default();
+        assert!(!r.use_program(3), "the first runs");
+        assert!(r.use_program(3), "the same again is skipped");
+        assert!(!r.use_program(4), "another runs");
+        assert!(!r.use_program(3), "and the first again runs");
+        r.forget();
+        assert!(!r.use_program(3), "after a forget, everything runs");
+        // Textures are per unit and target, and unknown until the unit is.
+        assert!(!r.bind_texture(0x0DE1, 7), "no unit known: runs");
+        assert!(!r.bind_texture(0x0DE1, 7), "still no unit known: runs");
+        assert!(!r.active_texture(0x84C0));
+        assert!(!r.bind_texture(0x0DE1, 7));
+        assert!(r.bind_texture(0x0DE1, 7));
+        assert!(!r.bind_texture(0x8513, 7), "another target of the unit runs");
+        assert!(!r.active_texture(0x84C1));
+        assert!(!r.bind_texture(0x0DE1, 7), "another unit runs");
+        assert!(!r.active_texture(0x84C0));
+        assert!(r.bind_texture(0x0DE1, 7), "back on the first unit, its binding is still known");
+    }
+}

@@ -38,20 +38,26 @@ pub struct Repeats {
     program: Option<GLuint>,
     vertex_array: Option<GLuint>,
     unit: Option<GLenum>,
-    /// (unit, target, texture): a few pairs, the most recent last.
-    textures: Vec<(GLenum, GLenum, GLuint)>,
+    /// A forget ran since the last `glActiveTexture`: the active unit is not the list's first.
+    unit_unknown: bool,
+    /// (unit, target, texture): a few pairs, the most recent last. Unit `None` is the unit that
+    /// was active when the list began, while no `glActiveTexture` of the list has run.
+    textures: Vec<(Option<GLenum>, GLenum, GLuint)>,
 }
 
 /// At most this many (unit, target) pairs are remembered (a frame binds a few per draw).
 const TEXTURE_PAIRS: usize = 8;
 
 impl Repeats {
-    /// Something that may change a binding ran: nothing is known any more.
+    /// Something that may change a binding ran: nothing is known any more. (The active unit is
+    /// then unknown too, so texture bindings are not known again until a `glActiveTexture`:
+    /// `unit_known` keeps the list-start unit from standing for an unknown one.)
     #[inline]
     pub fn forget(&mut self) {
         self.program = None;
         self.vertex_array = None;
         self.unit = None;
+        self.unit_unknown = true;
         self.textures.clear();
     }
 
@@ -68,17 +74,32 @@ impl Repeats {
         Self::repeat(&mut self.vertex_array, array)
     }
 
-    /// `glActiveTexture(unit)`, as [`Repeats::use_program`].
+    /// `glActiveTexture(unit)`, as [`Repeats::use_program`]. A unit that may not exist (past the
+    /// 80 every OpenGL 4 context has) leaves the active unit unknown: the GL may have refused it
+    /// and kept the unit it had, whose bindings the texture entries would then misname.
     #[inline]
     pub fn active_texture(&mut self, unit: GLenum) -> bool {
-        Self::repeat(&mut self.unit, unit)
+        const SURE_UNITS: GLenum = 80;
+        if self.unit == Some(unit) {
+            return true;
+        }
+        let sure = unit.wrapping_sub(crate::generated::enums::TEXTURE0) < SURE_UNITS;
+        self.unit = Some(unit).filter(|_| sure);
+        self.unit_unknown = !sure;
+        false
     }
 
-    /// `glBindTexture(target, texture)` on the active unit, as [`Repeats::use_program`]. Unknown
-    /// while the active unit is not known (the call runs).
+    /// `glBindTexture(target, texture)` on the active unit, as [`Repeats::use_program`]. Before
+    /// any `glActiveTexture` of the list the active unit is the one the list began with, whatever
+    /// it is (a lean frame sets it once, in an earlier list, and binds a texture per object).
     #[inline]
     pub fn bind_texture(&mut self, target: GLenum, texture: GLuint) -> bool {
-        let Some(unit) = self.unit else { return false };
+        if self.unit_unknown {
+            // Bound on a unit not known: any entry may name that unit.
+            self.textures.clear();
+            return false;
+        }
+        let unit = self.unit;
         match self.textures.iter().position(|&(u, t, _)| u == unit && t == target) {
             Some(i) if self.textures[i].2 == texture => true,
             Some(i) => {
@@ -117,9 +138,13 @@ mod tests {
         assert!(!r.use_program(3), "and the first again runs");
         r.forget();
         assert!(!r.use_program(3), "after a forget, everything runs");
-        // Textures are per unit and target, and unknown until the unit is.
-        assert!(!r.bind_texture(0x0DE1, 7), "no unit known: runs");
-        assert!(!r.bind_texture(0x0DE1, 7), "still no unit known: runs");
+        // Textures are per unit and target; before any glActiveTexture, per the list's first unit.
+        let mut r = Repeats::default();
+        assert!(!r.bind_texture(0x0DE1, 7), "the first runs");
+        assert!(r.bind_texture(0x0DE1, 7), "on the list's first unit, the same again is skipped");
+        r.forget();
+        assert!(!r.bind_texture(0x0DE1, 7), "after a forget the unit is unknown: runs");
+        assert!(!r.bind_texture(0x0DE1, 7), "and stays unknown until a glActiveTexture: runs");
         assert!(!r.active_texture(0x84C0));
         assert!(!r.bind_texture(0x0DE1, 7));
         assert!(r.bind_texture(0x0DE1, 7));
@@ -128,5 +153,8 @@ mod tests {
         assert!(!r.bind_texture(0x0DE1, 7), "another unit runs");
         assert!(!r.active_texture(0x84C0));
         assert!(r.bind_texture(0x0DE1, 7), "back on the first unit, its binding is still known");
+        assert!(!r.active_texture(0x84C0 + 200), "a unit that may not exist runs");
+        assert!(!r.bind_texture(0x0DE1, 7), "and leaves the unit unknown: runs");
+        assert!(!r.bind_texture(0x0DE1, 7), "still unknown: runs");
     }
 }

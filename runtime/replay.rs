@@ -368,6 +368,10 @@ impl<'a> Replayer<'a> {
         // SAFETY: `p` is the packet being executed, inside the current list.
         let slot = unsafe { p.offset_from(self.base) } as usize;
         self.state.refused += 1;
+        // The GL's pending flags came first: they go before glcmd's, so the program reads its
+        // errors in the order they arose (a refusal after an error the GL holds is not read
+        // first).
+        crate::known_replay::keep_pending_errors(self.raw, self.state);
         self.state.raise(error);
         let list = self.list;
         let index = list.index_of_slot(slot);

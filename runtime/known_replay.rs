@@ -59,7 +59,7 @@ impl Replayer<'_> {
             call(gl);
             return;
         }
-        keep_pending_errors(raw, state);
+        state.keep_pending_errors(raw);
         call(gl);
         // SAFETY: no arguments.
         let error = unsafe { (raw.GetError)() };
@@ -68,18 +68,5 @@ impl Replayer<'_> {
         } else if let Some(k) = &state.known {
             k.answers.query_ended(id);
         }
-    }
-}
-
-/// Moves the GL's pending error flags to glcmd's (`ReplayState::raised`), in their order.
-pub(crate) fn keep_pending_errors(raw: &Gl, state: &mut crate::replay::ReplayState) {
-    // At most a few flags (a lost context keeps answering GL_CONTEXT_LOST).
-    for _ in 0..8 {
-        // SAFETY: no arguments.
-        let e = unsafe { (raw.GetError)() };
-        if e == gl::NO_ERROR {
-            break;
-        }
-        state.raise(e);
     }
 }

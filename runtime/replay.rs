@@ -121,6 +121,20 @@ impl ReplayState {
             self.raised.push(error);
         }
     }
+
+    /// Moves the GL's pending error flags to glcmd's (`raised`), in their order: they are the
+    /// program's, and what glcmd asks or raises next comes after them.
+    pub(crate) fn keep_pending_errors(&mut self, raw: &Gl) {
+        // At most a few flags (a lost context keeps answering GL_CONTEXT_LOST).
+        for _ in 0..8 {
+            // SAFETY: no arguments.
+            let e = unsafe { (raw.GetError)() };
+            if e == crate::generated::enums::NO_ERROR {
+                break;
+            }
+            self.raise(e);
+        }
+    }
 }
 
 /// What an execute function sees: the GL, the current list, and the replay state.
@@ -371,7 +385,7 @@ impl<'a> Replayer<'a> {
         // The GL's pending flags came first: they go before glcmd's, so the program reads its
         // errors in the order they arose (a refusal after an error the GL holds is not read
         // first).
-        crate::known_replay::keep_pending_errors(self.raw, self.state);
+        self.state.keep_pending_errors(self.raw);
         self.state.raise(error);
         let list = self.list;
         let index = list.index_of_slot(slot);

@@ -37,7 +37,7 @@ impl Replayer<'_> {
         }
         let raw = self.raw;
         let (state, _) = self.state_and_list();
-        crate::known_replay::keep_pending_errors(raw, state);
+        state.keep_pending_errors(raw);
         let program = program_of_stage(raw, shadertype);
         if program == 0 {
             return true;

@@ -115,7 +115,7 @@ impl Device {
                     // One flag per error code, as the GL keeps them: the GL's own pending flags
                     // join glcmd's (a code both hold is one flag), so the same code is not
                     // returned twice.
-                    crate::known_replay::keep_pending_errors(ctx.gl(), &mut state);
+                    state.keep_pending_errors(ctx.gl());
                     Some(state.raised.remove(0))
                 }
                 _ => None,

@@ -23,7 +23,7 @@ pub(super) fn poll(raw: &Gl, state: &mut ReplayState) {
     if !known.wants_poll() {
         return;
     }
-    crate::known_replay::keep_pending_errors(raw, state);
+    state.keep_pending_errors(raw);
     let state = &*state;
     let fence = |id: u32| {
         let Some(&sync) = state.syncs.get(&id) else { return false };

@@ -19,7 +19,11 @@
 //!   attributed to calls), printed on stderr (`reports.rs`);
 //! * `dlopen` of the GL loader libraries (`dl.rs`: libEGL, libGL, libGLX, libOpenGL, libGLESv2,
 //!   libGLESv1_CM), so programs that open one themselves (waffle, SDL, GLFW, piglit's dispatch)
-//!   find the same stand-ins.
+//!   find the same stand-ins;
+//! * every other EGL and GLX function (`egl_forward.rs`, `glx_forward.rs`, on `forward.rs`):
+//!   with the ones above, each reaches the system on **one driver thread** (`driver.rs`), which
+//!   is also the render thread of the context glcmd adopts, so the driver sees one thread as
+//!   without glcmd (NVIDIA's runs GL 1.2-1.7× slower when two threads call EGL).
 //!
 //! This is Mesa's glthread for any driver: the program's GL calls are recorded on its own
 //! threads and replayed on a render thread, and queries wait for the calls before them. glcmd's
@@ -30,12 +34,14 @@
 //!
 //! `current` (what a thread made current), `real` (the system's functions), `native` (what is
 //! known of the program's displays and windows), `reports` (printing glcmd's reports), `options`
-//! and `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `dispatch` (on `real` and
+//! and `lifetime` (the thread-exit, exit and fork hooks) at the bottom; `driver` (the driver
+//! thread and its forwarding, on `real`, `options` and `lifetime`); `dispatch` (on `real` and
 //! the generated `exports`); `adopt` (starting, presenting and destroying a device); `switch`
 //! (the side effects of a switch between contexts); `contexts` (the registry of the program's
-//! contexts, on adopt and switch; `contexts/hand_back.rs`: thread end, exit and fork); `egl`,
-//! `glx`, `teardown`, `x11` and `dl`, the interposed functions, and `proc_address` (which hands
-//! them out) at the top.
+//! contexts, on adopt and switch; `contexts/hand_back.rs`: thread end, exit and fork); `forward`
+//! (the forwarded functions' machinery, on `driver` and `contexts`); `egl`, `egl_forward`, `glx`,
+//! `glx_forward`, `teardown`, `x11` and `dl`, the interposed functions, and `proc_address`
+//! (which hands them out) at the top.
 
 mod adopt;
 mod contexts;

@@ -11,7 +11,7 @@
 //!
 //! ## Rules a host keeps
 //!
-//! * The body runs to its end on the thread [`RenderHost::start`] names, and nothing else runs
+//! * The body runs to its end on the thread the host's start function names, and nothing else runs
 //!   on that thread meanwhile except the jobs the body takes from the receiver it was given.
 //! * A job leaves the thread as it found it: the context current there and the EGL API bound
 //!   there are the render loop's (a job that makes another context current restores the

@@ -100,7 +100,8 @@ fn one_thread(exe: &Path, display: Option<&str>, api: &str, expected: &[&str]) {
     let (through, threads) = spied(exe, Some(&[]), display, &[], &format!("{api}-through"));
     assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
     assert_eq!(through.stdout, direct.stdout, "glcmd-run's stderr:\n{}", through.stderr);
-    assert!(through.stderr.is_empty(), "glcmd-run printed: {}", through.stderr);
+    // Nothing of glcmd-run's (the driver's own warnings, if any, are the direct run's too).
+    assert!(!through.stderr.contains("glcmd-run:"), "glcmd-run printed: {}", through.stderr);
     assert_eq!(threads.len(), 1, "through glcmd-run, one thread calls {api}: {threads:?}");
     assert_eq!(threads[0].0, "other", "glcmd's driver thread, not the program's: {threads:?}");
     assert!(threads[0].1 >= direct_calls(&direct), "{threads:?}");

@@ -40,9 +40,11 @@ pub struct Repeats {
     unit: Option<GLenum>,
     /// A forget ran since the last `glActiveTexture`: the active unit is not the list's first.
     unit_unknown: bool,
-    /// (unit, target, texture): a few pairs, the most recent last. Unit `None` is the unit that
-    /// was active when the list began, while no `glActiveTexture` of the list has run.
-    textures: Vec<(Option<GLenum>, GLenum, GLuint)>,
+    /// (unit, target, texture) for a few pairs, the most recent last; `textures_len` are in use.
+    /// Unit 0 (no unit enum is 0) is the unit that was active when the list began, while no
+    /// `glActiveTexture` of the list has run. A fixed array: this runs for every replayed bind.
+    textures: [(GLenum, GLenum, GLuint); TEXTURE_PAIRS],
+    textures_len: usize,
 }
 
 /// At most this many (unit, target) pairs are remembered (a frame binds a few per draw).
@@ -58,7 +60,7 @@ impl Repeats {
         self.vertex_array = None;
         self.unit = None;
         self.unit_unknown = true;
-        self.textures.clear();
+        self.textures_len = 0;
     }
 
     /// `glUseProgram(program)` is about to run: whether it repeats the last one (skip it);
@@ -96,24 +98,30 @@ impl Repeats {
     pub fn bind_texture(&mut self, target: GLenum, texture: GLuint) -> bool {
         if self.unit_unknown {
             // Bound on a unit not known: any entry may name that unit.
-            self.textures.clear();
+            self.textures_len = 0;
             return false;
         }
-        let unit = self.unit;
-        match self.textures.iter().position(|&(u, t, _)| u == unit && t == target) {
-            Some(i) if self.textures[i].2 == texture => true,
-            Some(i) => {
-                self.textures[i].2 = texture;
-                false
-            }
-            None => {
-                if self.textures.len() == TEXTURE_PAIRS {
-                    self.textures.remove(0);
+        let unit = self.unit.unwrap_or(0);
+        let len = self.textures_len;
+        // The most recent first: a frame binds on one or two pairs.
+        for entry in self.textures[..len].iter_mut().rev() {
+            if entry.0 == unit && entry.1 == target {
+                if entry.2 == texture {
+                    return true;
                 }
-                self.textures.push((unit, target, texture));
-                false
+                entry.2 = texture;
+                return false;
             }
         }
+        let at = if len == TEXTURE_PAIRS {
+            self.textures.copy_within(1.., 0);
+            TEXTURE_PAIRS - 1
+        } else {
+            self.textures_len += 1;
+            len
+        };
+        self.textures[at] = (unit, target, texture);
+        false
     }
 
     fn repeat<T: PartialEq + Copy>(slot: &mut Option<T>, value: T) -> bool {

@@ -218,6 +218,28 @@ pub unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// The system's function `name`, through `get_proc_address` (the real `eglGetProcAddress` or
+/// `glXGetProcAddressARB`, which serve extension functions), then the next definition; looked
+/// up on the driver thread where this thread's calls go (the lookup of an extension asks the
+/// driver).
+pub fn system_function(
+    get_proc_address: Option<real::GetProcAddress>,
+    name: &std::ffi::CStr,
+) -> *const std::ffi::c_void {
+    let lookup = || {
+        if let Some(f) = get_proc_address {
+            // SAFETY: a NUL-terminated name.
+            let p = unsafe { f(name.as_ptr()) };
+            if !p.is_null() {
+                return p as usize;
+            }
+        }
+        real::next(name) as usize
+    };
+    // SAFETY: a lookup, which touches no thread state of the caller's.
+    unsafe { run(lookup) as *const std::ffi::c_void }
+}
+
 /// [`run`] for a real EGL call: on a forwarding thread, the driver thread's `eglGetError`
 /// after it becomes this thread's ([`take_error`]).
 ///

@@ -360,19 +360,7 @@ pub unsafe extern "C" fn eglSwapInterval(dpy: *mut c_void, interval: i32) -> EGL
 /// The system's EGL function `name` (through the real `eglGetProcAddress`, which serves
 /// extension functions, then the next definition).
 pub fn real_egl(name: &CStr) -> *const c_void {
-    let lookup = || {
-        if let Some(f) = real::egl_get_proc_address() {
-            // SAFETY: a NUL-terminated name.
-            let p = unsafe { f(name.as_ptr()) };
-            if !p.is_null() {
-                return p as usize;
-            }
-        }
-        real::next(name) as usize
-    };
-    // SAFETY: a lookup, which touches no thread state of the caller's (on the driver thread
-    // where this thread's EGL calls go: the lookup of an extension asks the driver).
-    unsafe { driver::run(lookup) as *const c_void }
+    driver::system_function(real::egl_get_proc_address(), name)
 }
 
 /// This library's stand-in for an EGL function, if it has one.

@@ -8,7 +8,8 @@
 //! * **Calls on the calling thread's current context** (`eglWaitClient`, `eglWaitGL`,
 //!   `eglWaitNative`, `eglBindTexImage`, `eglReleaseTexImage`, `eglCopyBuffers`,
 //!   `eglCreateSync`, `eglWaitSync`, `eglClientWaitSync` and their KHR forms): where that context
-//!   is (`forward::on_current_context`).
+//!   is (`forward::on_current_context`); a client wait is polled there, never held
+//!   ([`client_wait`]).
 //! * **Per-thread state**: `eglGetError` answers the error the thread's last forwarded call left
 //!   (or glcmd's own answer); `eglBindAPI` is checked by the driver (bound and restored on the
 //!   driver thread) and kept per thread, `eglQueryAPI` answers it, and the calls that depend on
@@ -25,6 +26,9 @@ use std::cell::Cell;
 use std::ffi::{c_char, c_ulong, c_void, CStr};
 
 use crate::driver;
+use std::sync::atomic::AtomicUsize;
+
+use crate::contexts;
 use crate::forward::{self, forwarded, on_current, Api};
 
 type P = *mut c_void;
@@ -73,8 +77,55 @@ on_current! {
     fn eglWaitSync(dpy: P, sync: P, flags: i32) -> u32;
     fn eglCreateSyncKHR(dpy: P, kind: u32, attribs: *const i32) -> P;
     fn eglWaitSyncKHR(dpy: P, sync: P, flags: i32) -> i32;
-    fn eglClientWaitSync(dpy: P, sync: P, flags: i32, timeout: u64) -> i32;
-    fn eglClientWaitSyncKHR(dpy: P, sync: P, flags: i32, timeout: u64) -> i32;
+}
+
+/// `eglClientWaitSync` and its KHR form, polled: the wait is made with a timeout of 0, again
+/// and again (the flush flag with the first only), sleeping between (20 µs, doubling to 1 ms),
+/// until the sync is signalled, an error comes or `timeout` has passed. A wait made with the
+/// program's timeout would hold the driver thread (or an adopted context's render thread) for
+/// that long, and with it every other thread's EGL calls: a reusable sync that another thread
+/// signals (`eglSignalSyncKHR`) would then never be signalled. A thread whose calls reach the
+/// driver itself waits as it asked.
+fn client_wait(name: &'static CStr, real: usize, args: [usize; 4], timeout: u64) -> i32 {
+    const EGL_TIMEOUT_EXPIRED: i32 = 0x30F5;
+    const EGL_FOREVER: u64 = u64::MAX;
+    fn call(f: usize, a: [usize; 4]) -> usize {
+        type F = unsafe extern "C" fn(P, P, i32, u64) -> i32;
+        // SAFETY: the system's eglClientWaitSync(KHR), whose signature this is (the KHR form
+        // takes EGLint flags and EGLTimeKHR, the same registers); the program's arguments.
+        unsafe { std::mem::transmute::<usize, F>(f)(a[0] as P, a[1] as P, a[2] as i32, a[3] as u64) as u32 as usize }
+    }
+    let bound = contexts::bound().is_some_and(|c| c.api == Api::Egl && !crate::current::on_render_thread());
+    if !driver::forwarding() && !bound {
+        return forward::on_current_context(Api::Egl, name, real, call, [args[0], args[1], args[2], timeout as usize])
+            as i32;
+    }
+    let start = std::time::Instant::now();
+    let (mut flags, mut pause) = (args[2], std::time::Duration::from_micros(20));
+    loop {
+        let answer =
+            forward::on_current_context(Api::Egl, name, real, call, [args[0], args[1], flags, 0]) as u32 as i32;
+        let passed = start.elapsed().as_nanos();
+        if answer != EGL_TIMEOUT_EXPIRED || (timeout != EGL_FOREVER && passed >= u128::from(timeout)) {
+            return answer;
+        }
+        flags = 0;
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(1));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn eglClientWaitSync(dpy: P, sync: P, flags: i32, timeout: u64) -> i32 {
+    static REAL: AtomicUsize = AtomicUsize::new(0);
+    let f = forward::real(&REAL, c"eglClientWaitSync", crate::egl::real_egl);
+    client_wait(c"eglClientWaitSync", f, [dpy as usize, sync as usize, flags as u32 as usize, 0], timeout)
+}
+
+unsafe extern "C" fn client_wait_sync_khr(dpy: P, sync: P, flags: i32, timeout: u64) -> i32 {
+    static REAL: AtomicUsize = AtomicUsize::new(0);
+    let f = forward::real(&REAL, c"eglClientWaitSyncKHR", crate::egl::real_egl);
+    client_wait(c"eglClientWaitSyncKHR", f, [dpy as usize, sync as usize, flags as u32 as usize, 0], timeout)
 }
 
 #[no_mangle]
@@ -160,6 +211,8 @@ pub fn interposed(name: &CStr) -> Option<*const c_void> {
     let name = name.to_bytes();
     forwarded_by_name(name).or_else(|| on_current_by_name(name)).or(match name {
         b"eglGetError" => Some(eglGetError as *const c_void),
+        b"eglClientWaitSync" => Some(eglClientWaitSync as *const c_void),
+        b"eglClientWaitSyncKHR" => Some(client_wait_sync_khr as *const c_void),
         b"eglBindAPI" => Some(eglBindAPI as *const c_void),
         b"eglQueryAPI" => Some(eglQueryAPI as *const c_void),
         _ => None,

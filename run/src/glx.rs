@@ -308,19 +308,7 @@ unsafe extern "C" fn swap_interval_sgi(interval: c_int) -> c_int {
 
 /// The system's GLX function `name`.
 pub fn real_glx(name: &CStr) -> *const c_void {
-    let lookup = || {
-        if let Some(f) = real::glx_get_proc_address() {
-            // SAFETY: a NUL-terminated name.
-            let p = unsafe { f(name.as_ptr()) };
-            if !p.is_null() {
-                return p as usize;
-            }
-        }
-        real::next(name) as usize
-    };
-    // SAFETY: a lookup, which touches no thread state of the caller's (on the driver thread
-    // where this thread's calls go: the lookup of an extension asks the driver).
-    unsafe { driver::run(lookup) as *const c_void }
+    driver::system_function(real::glx_get_proc_address(), name)
 }
 
 /// This library's stand-in for a GLX function, if it has one.

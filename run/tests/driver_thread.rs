@@ -118,3 +118,26 @@ fn one_thread(exe: &Path, display: Option<&str>, api: &str, expected: &[&str]) {
 fn direct_calls(direct: &support::Ran) -> u64 {
     direct.stdout.lines().count() as u64
 }
+
+/// A client wait never holds the driver thread: a second thread waits with `EGL_FOREVER` on a
+/// reusable sync that the main thread signals (`tests/c/reusable_sync.c`), through glcmd-run as
+/// directly. (A wait made on the driver thread with the program's timeout held the signal behind
+/// it for ever.) The signal comes after the wait began most of the time, in either order the wait
+/// must end signalled.
+#[test]
+fn a_client_wait_does_not_hold_the_signal_of_another_thread() {
+    if !tools::require(&[(tools::cc().as_str(), "gcc")]) {
+        return;
+    }
+    let exe = support::compile("reusable_sync.c", "reusable_sync", &[]);
+    let direct = support::run(&exe, &[], None, None);
+    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
+    if direct.stdout.contains("no EGL_KHR_reusable_sync") {
+        eprintln!("the driver has no EGL_KHR_reusable_sync: nothing to check");
+        return;
+    }
+    assert_eq!(direct.stdout, "signal 1 wait 0x30f6\n", "directly: EGL_CONDITION_SATISFIED");
+    let through = support::run(&exe, &[], Some(&[]), None);
+    assert_eq!(through.status, Some(0), "through glcmd-run (a hang ends in the harness's limit): {through:?}");
+    assert_eq!(through.stdout, direct.stdout, "glcmd-run's stderr:\n{}", through.stderr);
+}

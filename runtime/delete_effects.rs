@@ -98,9 +98,7 @@ pub(crate) fn unbound_in_place(g: &Gl, shadow: &mut Shadow, raised: &mut Vec<GLe
         if e == gl::NO_ERROR {
             break;
         }
-        if !raised.contains(&e) {
-            raised.push(e);
-        }
+        crate::vocab::check::record_error(raised, e);
     }
     if class == "buffer" {
         buffers_unbound(g, shadow, &names);

@@ -209,7 +209,5 @@ fn drop_errors(raw: &Gl) {
 }
 
 fn raise(raised: &mut Vec<GLenum>, e: GLenum) {
-    if !raised.contains(&e) {
-        raised.push(e);
-    }
+    crate::vocab::check::record_error(raised, e);
 }

@@ -289,9 +289,7 @@ impl Programs {
             if e == gl::NO_ERROR {
                 break;
             }
-            if !raised.contains(&e) {
-                raised.push(e);
-            }
+            crate::vocab::check::record_error(raised, e);
         }
         // A link of a name that is no program (deleted before the link replayed, or never
         // made): the GL refused it, and there is nothing to read or keep.

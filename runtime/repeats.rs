@@ -1,6 +1,6 @@
-//! Calls that change nothing do not reach the driver (issue 31): within one list, a binding call
-//! that repeats the last one of its kind, with nothing between them that can change what it
-//! sets, is skipped at replay.
+//! Calls that change nothing do not reach the driver (issue 31): a binding call that repeats
+//! the last one of its kind, with nothing between them that can change what it sets, is
+//! skipped at replay, within a list and from one list to the next.
 //!
 //! A tutorial-style frame makes `glUseProgram`, `glActiveTexture`, `glBindTexture` and
 //! `glBindVertexArray` for every object with the same arguments; drivers do real work for each
@@ -17,9 +17,7 @@
 //!   the entries ([`Repeats::forget`]: the generator adds it to every function whose name says
 //!   it touches programs, shaders, textures, vertex arrays, pipelines or transform feedback,
 //!   deny by name rather than by a list of known setters); a tracked setter with other
-//!   arguments executes and replaces its own entry. Lists start with nothing known, so
-//!   nothing glcmd or the program does between lists (a `with_gl` closure, the frame's deferred
-//!   deletes, a round trip) can make an entry stale.
+//!   arguments executes and replaces its own entry. Between lists, see *Across lists*.
 //! * **Same answer.** The skipped call is the same call, with the same arguments, on the same
 //!   state, as the one that ran just before: it would have succeeded as that one did, or failed
 //!   as that one did, setting an error flag that is already set (no `glGetError` can run inside
@@ -27,12 +25,32 @@
 //!   already holds its value. The one thing lost is a second identical debug message where the
 //!   first call raised one.
 //!
+//! ## Across lists
+//!
+//! A program that asks `glGetError` after every draw (or any query glcmd cannot answer itself)
+//! hands over one list per draw; with nothing carried, each would bind everything again. So the
+//! render thread keeps the entries at the end of a list for the next one
+//! (`ReplayState::carried`) while what runs between is known to change no binding, and the two
+//! lists are then one sequence for the argument above. Deny by default: the scheduler forgets
+//! before everything it runs between lists (creates, `with_gl` and every other special, a
+//! host's EGL job, a pool refill, a present, deferred deletes, a stall's give-up) except the
+//! GL's own queries (`glGet*`, `glIs*`), `glFlush`, `glFinish` and `glClientWaitSync`
+//! (`render/scheduler.rs`, `keeps_repeats`).
+//!
+//! One thing can change *the answer* between lists: a `glGetError` that reads a flag. A skipped
+//! repeat of a call that failed relies on that failure's flag being still set; once it is read,
+//! the repeat must run and raise it again. So a `glGetError` that reports an error forgets
+//! (`special.rs`); one that reports `GL_NO_ERROR` proves that every call since the last read
+//! succeeded, so what is kept describes the GL's state. (glcmd keeps one error flag, as the GL
+//! does: `vocab::check::record_error`.)
+//!
 //! `Options`-free: on for every device. A capture records what the program recorded (the
 //! recording side is untouched), so replaying a capture skips the same calls again.
 
 use crate::generated::types::{GLenum, GLuint};
 
-/// The last executed binding calls of the list being replayed.
+/// The last executed binding calls of the list being replayed (and of those before it, while
+/// carried: *Across lists*).
 #[derive(Default)]
 pub struct Repeats {
     program: Option<GLuint>,

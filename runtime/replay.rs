@@ -41,6 +41,7 @@ pub use crate::float_params::{FloatParameter, ParamOf};
 use crate::generated::{enums as gl, types::*, Gl, EXECUTE, SLOTS};
 use crate::list::CommandList;
 use crate::shadow::{Refusal, Shadow, Target};
+use crate::vocab::check::record_error;
 use crate::vocab::{Report, ReportKind, Sink};
 
 /// The signature of every generated execute function.
@@ -79,6 +80,10 @@ pub struct ReplayState {
     pub(crate) refused: u64,
     /// Binding calls skipped as repeats (`repeats.rs`), for `Stats::repeats_skipped`.
     pub(crate) repeats_skipped: u64,
+    /// The binding calls known at the end of the last list replayed, kept for the next list
+    /// only while nothing but a pure query has run on the context since (`repeats.rs`, *Across
+    /// lists*); `None`: the next list starts with nothing known.
+    pub(crate) carried: Option<crate::repeats::Repeats>,
     /// The binding shadow.
     pub(crate) shadow: Shadow,
     /// GL errors glcmd raised itself (for skipped commands), returned by `Device::get_error`
@@ -107,6 +112,7 @@ impl ReplayState {
             executed: 0,
             refused: 0,
             repeats_skipped: 0,
+            carried: None,
             shadow: Shadow::new(gl_fns),
             raised: Vec::new(),
             sink,
@@ -115,11 +121,9 @@ impl ReplayState {
         }
     }
 
-    /// Raises a GL error the way the GL would (one flag per error code).
+    /// Raises a GL error the way the GL would ([`record_error`]).
     pub(crate) fn raise(&mut self, error: GLenum) {
-        if !self.raised.contains(&error) {
-            self.raised.push(error);
-        }
+        record_error(&mut self.raised, error);
     }
 
     /// Moves the GL's pending error flags to glcmd's (`raised`), in their order: they are the
@@ -163,7 +167,17 @@ impl Replayer<'_> {
 impl<'a> Replayer<'a> {
     fn new(gl: &'a Gl, raw: &'a Gl, state: &'a mut ReplayState, list: &'a CommandList, list_index: u32) -> Self {
         let (params, base) = (list.params.as_ptr().cast(), list.packets.as_ptr());
-        Replayer { gl, raw, params, state, list, list_index, base, repeats: Default::default() }
+        // Whatever else runs with a replayer (a deferred delete) takes the carried knowledge
+        // too, so it is gone unless a list's replay puts it back (`finish`).
+        let repeats = state.carried.take().unwrap_or_default();
+        Replayer { gl, raw, params, state, list, list_index, base, repeats }
+    }
+
+    /// The list has replayed: what its binding calls set is kept for the next list, and its
+    /// commands are counted.
+    fn finish(self) {
+        self.state.carried = Some(self.repeats);
+        self.state.executed += self.list.commands;
     }
 
     /// A pointer into the current list's parameter buffer.
@@ -524,7 +538,7 @@ pub(crate) unsafe fn replay(gl: &Gl, raw: &Gl, state: &mut ReplayState, list: &C
             at += crate::generated::commands::dispatch(&mut r, base.add(at));
         }
     }
-    r.state.executed += list.commands;
+    r.finish();
 }
 
 /// Replays one list like [`replay`], calling `before(index, slot, opcode)` before each command
@@ -560,7 +574,7 @@ pub(crate) unsafe fn replay_each(
         }
         index += 1;
     }
-    r.state.executed += list.commands;
+    r.finish();
 }
 
 /// Runs the deletes noted while the frame's lists replayed, in recording order.
@@ -627,6 +641,8 @@ impl Standalone {
     /// # Safety
     /// As for [`Standalone::new`]; `list` was recorded by glcmd's recording methods.
     pub unsafe fn replay(&mut self, gl: &Gl, list: &CommandList) {
+        // Nothing is known about what ran between two replays here: each starts afresh.
+        self.state.carried = None;
         // SAFETY: forwarded from the caller.
         unsafe { replay(gl, gl, &mut self.state, list, 0) }
     }

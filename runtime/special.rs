@@ -112,9 +112,8 @@ impl Device {
         self.call("glGetError", |ctx| {
             let raised = match ctx.state.try_borrow_mut() {
                 Ok(mut state) if !state.raised.is_empty() => {
-                    // One flag per error code, as the GL keeps them: the GL's own pending flags
-                    // join glcmd's (a code both hold is one flag), so the same code is not
-                    // returned twice.
+                    // One flag, as the GL keeps it (`replay::record_error`): what the GL raised
+                    // after glcmd's flag was set is dropped with this read.
                     state.keep_pending_errors(ctx.gl());
                     Some(state.raised.remove(0))
                 }
@@ -122,6 +121,13 @@ impl Device {
             };
             // SAFETY: no arguments.
             let error = raised.unwrap_or_else(|| unsafe { (ctx.gl().GetError)() });
+            if error != gl::NO_ERROR {
+                // A flag read may be a skipped repeat's: the next call must raise it again
+                // (`repeats.rs`, *Across lists*).
+                if let Ok(mut state) = ctx.state.try_borrow_mut() {
+                    state.carried = None;
+                }
+            }
             ctx.capture_call(crate::generated::capture::GET_ERROR, &|_| {}, &error);
             Ok(error)
         })

@@ -9,6 +9,10 @@
 #   cc -O2 -o .benchbin/tutorial run/bench/tutorial.c -lEGL -lGL -lpthread
 #
 #   ROUNDS=8 OBJECTS=500 FRAMES=300 bash scripts/gpu_tutorial.sh
+#
+# SPLIT=N adds N rounds of the cached, lean and queries frames (direct, glcmd-run, NVIDIA's
+# threading) with TUTORIAL_SPLIT=1: the time the program's thread spends inside glGetError
+# against the frame (split.txt; two clock readings a call, so apart from the paired ratios).
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
@@ -20,5 +24,14 @@ mkdir -p "$O"
 TUTORIAL_EXE=$B/tutorial GLCMD_RUN=$B/after/glcmd-run GLCMD_RUN_BEFORE=$B/before/glcmd-run \
     GLCMD_BENCH_VARIANTS="${VARIANTS:-direct thread before glcmd nvidia}" \
     bash run/bench/tutorial.sh "${ROUNDS:-8}" "${OBJECTS:-500}" "${FRAMES:-300}" > "$O/tutorial.txt" 2>&1
+for ((r = 0; r < ${SPLIT:-0}; r++)); do
+    for kind in cached lean queries; do
+        a=("$B/tutorial" "$kind" "${OBJECTS:-500}" "${FRAMES:-300}")
+        echo "split $r $kind direct $(TUTORIAL_SPLIT=1 "${a[@]}")"
+        echo "split $r $kind glcmd $(TUTORIAL_SPLIT=1 "$B/after/glcmd-run" -- "${a[@]}")"
+        echo "split $r $kind nvidia $(TUTORIAL_SPLIT=1 __GL_THREADED_OPTIMIZATIONS=1 "${a[@]}")"
+    done
+done > "$O/split.txt" 2>&1
 cat "$O/machine.txt"
 grep -v '^run ' "$O/tutorial.txt"
+grep '^split' "$O/split.txt"

@@ -6,9 +6,10 @@
 //! change what the cache knows behind its back (`glBindTextureUnit`, a failed relink of the
 //! current program, `glUniform1i` of a sampler) and with draws into cells of a grid that show
 //! what was bound at each draw (the current program's tint, the textures of units 0 and 1).
-//! Each sequence is one command list on the device and the same calls made directly; the
-//! pictures, the final bindings and the first GL error flag must be the same, and the device
-//! must have skipped repeats (so the audit audits something).
+//! Each sequence is one command list on the device and the same calls made directly (or, across
+//! lists, several, with `glGetError`, a query or a binding changed by `Device::with_gl` between);
+//! the pictures, the final bindings, the GL error flag and every answer along the way must be
+//! the same, and the device must have skipped repeats (so the audit audits something).
 
 mod common;
 
@@ -50,6 +51,17 @@ enum Step {
     SamplerUnit(i32),
     /// A draw into cell `i` of the grid.
     Draw(i32),
+    // Between lists (the device submits the list so far first; directly nothing but the query
+    // or the calls): what the render thread may do between two lists.
+    /// The list so far is submitted; the next steps go into a new one.
+    Submit,
+    /// `glGetError`, one flag: the answers along the sequence are compared.
+    ReadError,
+    /// `glGetIntegerv(GL_CURRENT_PROGRAM)`, a pure query between lists.
+    ReadProgram,
+    /// A binding changed outside any list (`Device::with_gl` on the device): `glUseProgram`,
+    /// `glActiveTexture`, `glBindTexture(GL_TEXTURE_2D)` or `glBindVertexArray` of index `i`.
+    Behind(u8, usize),
 }
 
 /// The objects of one side, by index: programs (the last never linked), textures (the last a
@@ -62,13 +74,20 @@ struct Objects {
     fbo: u32,
 }
 
-fn sequence(rng: &mut Rng, len: usize) -> Vec<Step> {
+/// A sequence of `len` steps; `across`: with steps between lists too.
+fn sequence(rng: &mut Rng, len: usize, across: bool) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     let mut cell = 0;
     for _ in 0..len {
-        let repeat = steps.iter().rev().find(|s| !matches!(s, Step::Draw(_))).copied();
+        let repeat = steps.iter().rev().find(|s| !matches!(s, Step::Draw(_)) && !between(s)).copied();
         let step = match (rng.chance(0.45), repeat) {
             (true, Some(s)) => s,
+            _ if across && rng.chance(0.2) => match rng.below(8) {
+                0..=2 => Step::Submit,
+                3..=4 => Step::ReadError,
+                5 => Step::ReadProgram,
+                _ => Step::Behind(rng.below(4) as u8, rng.below(3) as usize),
+            },
             _ => match rng.below(20) {
                 0..=3 => Step::UseProgram(rng.below(5) as usize),
                 4..=6 => Step::ActiveTexture(rng.pick(&[0, 0, 1, 1, 2, 200])),
@@ -89,6 +108,36 @@ fn sequence(rng: &mut Rng, len: usize) -> Vec<Step> {
         steps.push(step);
     }
     steps
+}
+
+/// A step that runs between lists on the device.
+fn between(step: &Step) -> bool {
+    matches!(step, Step::Submit | Step::ReadError | Step::ReadProgram | Step::Behind(..))
+}
+
+/// The binding call of [`Step::Behind`], through `g` (either side's table).
+///
+/// # Safety
+/// `g` is the table of the context current on this thread.
+unsafe fn behind(g: &glcmd::Gl, kind: u8, name: u32, unit: u32) {
+    // SAFETY: the caller's contract; names and enums the GL checks itself.
+    unsafe {
+        match kind {
+            0 => (g.UseProgram)(name),
+            1 => (g.ActiveTexture)(gl::TEXTURE0 + unit),
+            2 => (g.BindTexture)(gl::TEXTURE_2D, name),
+            _ => (g.BindVertexArray)(name),
+        }
+    }
+}
+
+/// The name [`Step::Behind`] binds on `o`'s side.
+fn behind_name(o: &Objects, kind: u8, i: usize) -> u32 {
+    match kind {
+        0 => name(&o.programs, i),
+        2 => name(&o.textures, i),
+        _ => name(&o.arrays, i),
+    }
 }
 
 /// The name an index stands for: one of the objects, or 0. (Names that are nothing are left
@@ -119,6 +168,9 @@ fn call_direct(d: &Direct, o: &Objects, step: Step) {
                 (g.Viewport)((cell % GRID) * CELL, (cell / GRID) * CELL, CELL, CELL);
                 (g.DrawArrays)(gl::TRIANGLES, 0, 3);
             }
+            Step::Behind(kind, i) => behind(g, kind, behind_name(o, kind, i), i as u32),
+            // Answers are read by the audit.
+            Step::Submit | Step::ReadError | Step::ReadProgram => {}
         }
     }
 }
@@ -140,6 +192,9 @@ fn record(l: &mut glcmd::CommandList, o: &Objects, step: Step) {
         Step::Draw(cell) => {
             l.viewport((cell % GRID) * CELL, (cell / GRID) * CELL, CELL, CELL);
             l.draw_arrays(gl::TRIANGLES, 0, 3);
+        }
+        Step::Submit | Step::ReadError | Step::ReadProgram | Step::Behind(..) => {
+            unreachable!("steps between lists are the audit's")
         }
     }
 }
@@ -249,12 +304,83 @@ fn repeated_bindings_skipped_at_replay_leave_pictures_bindings_and_errors_as_the
     let device = device();
     let (mut skipped, mut steps_run) = (0, 0);
     for seed in 0..200u64 {
-        let steps = sequence(&mut Rng::new(0x5EED_0000 + seed), 80);
+        let steps = sequence(&mut Rng::new(0x5EED_0000 + seed), 80, false);
         steps_run += steps.len();
         skipped += audit(&direct, &device, &steps, &format!("seed {seed}"));
     }
     assert!(skipped > 100, "the audit skipped only {skipped} repeats in {steps_run} steps: it audits too little");
     eprintln!("{skipped} repeats skipped in {steps_run} steps, every picture, binding and error as the GL's");
+}
+
+/// The same across lists: the render thread keeps what the last list's binding calls set for
+/// the next list while only pure queries run between, and forgets it when anything else runs
+/// (`Device::with_gl` here) or a `glGetError` reports a flag (a skipped repeat of the failed
+/// call must raise it again). Every `glGetError` and `glGetIntegerv(GL_CURRENT_PROGRAM)` answer
+/// along the sequence is compared too.
+#[test]
+fn repeats_skipped_across_lists_leave_pictures_bindings_and_errors_as_the_gl() {
+    let direct = Direct::new();
+    let device = device();
+    let (mut skipped, mut steps_run) = (0, 0);
+    for seed in 0..200u64 {
+        let steps = sequence(&mut Rng::new(0xAC05_0000 + seed), 80, true);
+        steps_run += steps.len();
+        skipped += audit(&direct, &device, &steps, &format!("seed {seed} (across lists)"));
+    }
+    assert!(skipped > 100, "the audit skipped only {skipped} repeats in {steps_run} steps: it audits too little");
+    eprintln!("{skipped} repeats skipped in {steps_run} steps across lists, every answer as the GL's");
+}
+
+/// The cases the carried knowledge must not survive, one each: a failed call whose flag was
+/// read (the repeat must fail again), and a binding changed between the lists.
+#[test]
+fn a_read_error_flag_or_a_change_between_lists_makes_the_next_list_run_its_binding_calls() {
+    let direct = Direct::new();
+    let device = device();
+    // Program 2 never linked: glUseProgram fails, each time.
+    let failed_twice = [
+        Step::UseProgram(2),
+        Step::ReadError,
+        Step::UseProgram(2),
+        Step::ReadError,
+        Step::Submit,
+        Step::UseProgram(2),
+        Step::ReadError,
+    ];
+    audit(&direct, &device, &failed_twice, "a failed glUseProgram read and repeated");
+    let behind_the_back = [
+        Step::UseProgram(0),
+        Step::ActiveTexture(0),
+        Step::BindTexture(gl::TEXTURE_2D, 0),
+        Step::BindVertexArray(0),
+        Step::Draw(0),
+        Step::Behind(0, 1),
+        Step::UseProgram(0),
+        Step::Draw(1),
+        Step::Behind(2, 1),
+        Step::BindTexture(gl::TEXTURE_2D, 0),
+        Step::Draw(2),
+        Step::Behind(1, 1),
+        Step::ActiveTexture(0),
+        Step::BindTexture(gl::TEXTURE_2D, 0),
+        Step::Draw(3),
+        Step::Behind(3, 1),
+        Step::BindVertexArray(0),
+        Step::Draw(4),
+    ];
+    audit(&direct, &device, &behind_the_back, "bindings changed between lists");
+    // And where only queries run between, the repeats are skipped: the knowledge is carried.
+    let queried = [
+        Step::UseProgram(0),
+        Step::BindVertexArray(0),
+        Step::Draw(0),
+        Step::ReadError,
+        Step::ReadProgram,
+        Step::UseProgram(0),
+        Step::BindVertexArray(0),
+        Step::Draw(1),
+    ];
+    assert_eq!(audit(&direct, &device, &queried, "only queries between"), 2, "both repeats skipped");
 }
 
 /// A unit the GL refuses leaves the unit it had active: a bind after it binds there, so a bind
@@ -279,13 +405,20 @@ fn a_refused_texture_unit_does_not_hide_a_bind_on_the_unit_that_stayed_active() 
 }
 
 /// `steps` directly and as one list on the device, from fresh objects on both: the pictures,
-/// the bindings at the end (by what they name) and the first error flag must be the same.
+/// the bindings at the end (by what they name) and the error flag must be the same.
 /// Returns the repeats the device skipped.
 fn audit(direct: &Direct, device: &Device, steps: &[Step], what: &str) -> u64 {
     // Fresh objects each time: a failed relink leaves a program unusable.
     let (d_objects, g_objects) = (direct_objects(direct), device_objects(device));
+    let mut direct_answers = Vec::new();
     for &s in steps {
-        call_direct(direct, &d_objects, s);
+        match s {
+            Step::ReadError => direct_answers.push(direct.error() as i64),
+            Step::ReadProgram => {
+                direct_answers.push(as_index(&d_objects.programs, direct.integers(gl::CURRENT_PROGRAM, 1)[0]))
+            }
+            s => call_direct(direct, &d_objects, s),
+        }
     }
     let expected = Outcome {
         bindings: BINDINGS.iter().map(|&p| direct.integers(p, 1)[0]).collect(),
@@ -294,43 +427,56 @@ fn audit(direct: &Direct, device: &Device, steps: &[Step], what: &str) -> u64 {
     };
     let before = device.stats().repeats_skipped;
     let mut l = device.command_list();
+    let mut answers = Vec::new();
     for &s in steps {
-        record(&mut l, &g_objects, s);
+        if !between(&s) {
+            record(&mut l, &g_objects, s);
+            continue;
+        }
+        device.submit(std::mem::replace(&mut l, device.command_list())).unwrap();
+        match s {
+            Step::ReadError => answers.push(device.get_error().unwrap() as i64),
+            Step::ReadProgram => {
+                answers.push(as_index(&g_objects.programs, device.get_integerv(gl::CURRENT_PROGRAM).unwrap()[0]))
+            }
+            Step::Behind(kind, i) => {
+                let name = behind_name(&g_objects, kind, i);
+                // SAFETY: the device's own table, on its render thread.
+                device.with_gl(move |g| unsafe { behind(g, kind, name, i as u32) }).unwrap();
+            }
+            _ => {}
+        }
     }
     device.submit(l).unwrap();
+    assert_eq!(answers, direct_answers, "{what}: glGetError and glGetIntegerv answers along the way; steps {steps:?}");
     let errors: Vec<u32> =
         std::iter::from_fn(|| Some(device.get_error().unwrap()).filter(|&e| e != gl::NO_ERROR)).collect();
     let bindings: Vec<i32> = BINDINGS.iter().map(|&p| device.get_integerv(p).unwrap()[0]).collect();
     let got = Outcome { bindings, errors, pixels: device_read_rgba8(device, g_objects.fbo, SIZE, SIZE) };
     // Names differ between the two contexts: compare bindings by what they name.
-    let as_index = |o: &Objects, v: Vec<i32>| -> Vec<i64> {
-        let index_of =
-            |list: &[u32], n: i32| list.iter().position(|&x| x as i32 == n).map_or(n as i64, |i| 1000 + i as i64);
+    let as_indices = |o: &Objects, v: Vec<i32>| -> Vec<i64> {
         vec![
-            index_of(&o.programs, v[0]),
+            as_index(&o.programs, v[0]),
             v[1] as i64,
-            index_of(&o.textures, v[2]),
-            index_of(&o.textures, v[3]),
-            index_of(&o.arrays, v[4]),
+            as_index(&o.textures, v[2]),
+            as_index(&o.textures, v[3]),
+            as_index(&o.arrays, v[4]),
         ]
     };
     assert_eq!(
-        as_index(&g_objects, got.bindings),
-        as_index(&d_objects, expected.bindings),
+        as_indices(&g_objects, got.bindings),
+        as_indices(&d_objects, expected.bindings),
         "{what}: bindings; steps {steps:?}"
     );
-    // The first flag: Mesa keeps one error flag (the first), glcmd one per code (its own
-    // refusals beside the GL's, in the order they arose), as the specification allows; that
-    // difference is glcmd's error model, not the skipped repeats', and the first flag is what a
-    // program sees.
-    assert_eq!(
-        got.errors.first(),
-        expected.errors.first(),
-        "{what}: errors {:?} against {:?}; steps {steps:?}",
-        got.errors,
-        expected.errors
-    );
+    // Every flag: the GL keeps one (the first error until it is read), and so does glcmd.
+    assert_eq!(got.errors, expected.errors, "{what}: errors; steps {steps:?}");
     assert_same_image(what, &got.pixels, &expected.pixels, SIZE as usize);
     device.finish().unwrap();
     device.stats().repeats_skipped - before
+}
+
+/// A name as what it names on its side (names differ between the two contexts): 1000 + its
+/// index among `list`, or the name itself (0) where it is none of them.
+fn as_index(list: &[u32], n: i32) -> i64 {
+    list.iter().position(|&x| x as i32 == n).map_or(n as i64, |i| 1000 + i as i64)
 }

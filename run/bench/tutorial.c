@@ -27,7 +27,10 @@
  *
  * After 20 warm-up frames it times FRAMES frames, ends with glFinish, and prints the mean frame
  * time and a digest of the pixels and answers (equal across the ways of running one FRAME, so a
- * run that computes something else shows). */
+ * run that computes something else shows). With TUTORIAL_SPLIT=1 it also times each glGetError
+ * call (a round trip through glcmd-run) and prints their mean and their share of the frame time
+ * (`get_error_us=`, `get_error_share=`): what the program's thread waits for against what it
+ * spends recording; two clock readings per glGetError, so not for the paired ratios. */
 #define _POSIX_C_SOURCE 200809L
 #define GL_GLEXT_PROTOTYPES 1
 #define PROGRAM "tutorial"
@@ -45,6 +48,10 @@ static int objects, frames;
 static GLuint program, vao, texture;
 static GLint u_model, u_view, u_projection, u_color, u_texture;
 static unsigned long long digest = 1469598103934665603ull;
+/* TUTORIAL_SPLIT: glGetError timed while `measuring` (after the warm-up). */
+static int split, measuring;
+static double in_get_error;
+static long get_errors;
 
 static void mix(unsigned long long v) {
     digest = (digest ^ v) * 1099511628211ull;
@@ -98,6 +105,21 @@ static void model_of(int object, int f, float m[16]) {
 
 static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static GLenum get_error(void) {
+    if (!split || !measuring) return glGetError();
+    double start = seconds();
+    GLenum e = glGetError();
+    in_get_error += seconds() - start;
+    get_errors++;
+    return e;
+}
+
 static GLint where(GLint cached, const char *name) {
     return frame_kind == LOOKUPS || frame_kind == QUERIES ? glGetUniformLocation(program, name) : cached;
 }
@@ -125,7 +147,7 @@ static void draw_object(int o, int f) {
     if (frame_kind == QUERIES) {
         GLint viewport[4];
         glGetIntegerv(GL_VIEWPORT, viewport);
-        mix((unsigned long long)viewport[2] + glGetError());
+        mix((unsigned long long)viewport[2] + get_error());
     }
 }
 
@@ -180,6 +202,7 @@ static double run_frames(EGLDisplay dpy, EGLSurface surface) {
         if (f == 20) {
             glFinish();
             start = now();
+            measuring = 1;
         }
         glClearColor(0.1f, 0.1f, 0.1f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
@@ -193,7 +216,7 @@ static double run_frames(EGLDisplay dpy, EGLSurface surface) {
         }
         for (int o = 0; o < objects; o++) draw_object(o, f);
         if (frame_kind == IMGUI) imgui_save_restore();
-        mix(glGetError());
+        mix(get_error());
         eglSwapBuffers(dpy, surface);
     }
     glFinish();
@@ -224,6 +247,13 @@ static void *whole_program(void *unused) {
     return NULL;
 }
 
+static void report(void) {
+    printf("frame_ms=%.4f digest=%016llx", elapsed * 1000.0 / frames, digest);
+    if (split && get_errors > 0)
+        printf(" get_error_us=%.3f get_error_share=%.3f", in_get_error * 1e6 / get_errors, in_get_error / elapsed);
+    printf("\n");
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) die("usage: tutorial cached|lookups|lean|queries|imgui OBJECTS FRAMES [thread|moved]");
     const char *names[] = {"cached", "lookups", "lean", "queries", "imgui"};
@@ -231,13 +261,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 5; i++)
         if (strcmp(argv[1], names[i]) == 0) frame_kind = (enum frame)i;
     if ((int)frame_kind < 0) die("unknown frame (cached, lookups, lean, queries, imgui)");
+    split = getenv("TUTORIAL_SPLIT") != NULL && strcmp(getenv("TUTORIAL_SPLIT"), "1") == 0;
     objects = atoi(argv[2]);
     frames = atoi(argv[3]);
     if (objects <= 0 || frames <= 0) die("OBJECTS and FRAMES must be positive");
     if (argc > 4 && strcmp(argv[4], "moved") == 0) {
         pthread_t t;
         if (pthread_create(&t, NULL, whole_program, NULL) != 0 || pthread_join(t, NULL) != 0) die("thread");
-        printf("frame_ms=%.4f digest=%016llx\n", elapsed * 1000.0 / frames, digest);
+        report();
         return 0;
     }
     make_egl_context();
@@ -251,6 +282,6 @@ int main(int argc, char **argv) {
     } else {
         elapsed = run_frames(display, draw_surface);
     }
-    printf("frame_ms=%.4f digest=%016llx\n", elapsed * 1000.0 / frames, digest);
+    report();
     return 0;
 }

@@ -236,7 +236,10 @@ impl Inbox<'_> {
 fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, inbox: &Inbox, spin: Duration) {
     loop {
         scheduler.run(ctx);
-        ctx.shared.pools.refill(ctx.raw_gl(), |class, names, created| ctx.objects_created(class, names, created));
+        ctx.shared.pools.refill(ctx.raw_gl(), |class, names, created| {
+            scheduler::forget_repeats(ctx);
+            ctx.objects_created(class, names, created)
+        });
         if scheduler.shutting_down && scheduler.idle() {
             return;
         }
@@ -250,7 +253,11 @@ fn serve(scheduler: &mut Scheduler, ctx: &RenderContext, inbox: &Inbox, spin: Du
                     scheduler.handle(msg, ctx);
                 }
             }
-            Next::Job(job) => job(),
+            Next::Job(job) => {
+                // A host's job (an EGL call) may run anything on the context.
+                scheduler::forget_repeats(ctx);
+                job()
+            }
             Next::Timeout => scheduler.check_stall(ctx),
             Next::Disconnected => scheduler.shutting_down = true,
         }

@@ -204,6 +204,7 @@ impl Scheduler {
             if let Some((name, call)) = self.creates.pop_front() {
                 self.clock.switch(Phase::RoundTrip);
                 ctx.diag.round_trip(Some(name));
+                forget_repeats(ctx);
                 call(Ok(ctx));
                 ctx.diag.round_trip(None);
                 self.clock.switch(Phase::Other);
@@ -220,6 +221,9 @@ impl Scheduler {
                     let call = self.calls.pop_front().expect("front exists");
                     self.clock.switch(Phase::RoundTrip);
                     ctx.diag.round_trip(Some(call.name));
+                    if !keeps_repeats(call.name) {
+                        forget_repeats(ctx);
+                    }
                     (call.job)(Ok(ctx));
                     ctx.poll_known();
                     ctx.diag.round_trip(None);
@@ -334,6 +338,7 @@ impl Scheduler {
     /// Acts on a stall that has lasted: reports it (watchdog), gives up a frame that holds later
     /// frames back, fails round trips blocked on it (rules 4 and 7 of the ordering rules).
     pub(super) fn check_stall(&mut self, ctx: &RenderContext) {
+        forget_repeats(ctx);
         let Some(w) = &mut self.waiting else { return };
         let (frame, slot, waited) = (w.frame, w.slot, w.since.elapsed());
         let (later_frames, calls) = {
@@ -443,6 +448,7 @@ impl Scheduler {
         // frame: it presents when the program asks.
         let implicit = !f.replayed.is_empty() && f.replayed.iter().all(|l| l.implicit);
         if !implicit && ctx.context.presents_at_frame_end() {
+            forget_repeats(ctx);
             match ctx.context.present() {
                 Ok(()) => common.stats.lock().unwrap_or_else(|e| e.into_inner()).presents += 1,
                 Err(e) => ctx.shared.sink.send(Report::lifecycle(
@@ -504,6 +510,22 @@ impl Scheduler {
     pub(super) fn frame_in_progress(&mut self) -> Option<&mut FrameSlots> {
         self.frames.front_mut().filter(|f| f.next > 0)
     }
+}
+
+/// Something other than a list's replay or a pure query is about to run on the context: the
+/// next list starts with no binding call known (`repeats.rs`, *Across lists*). Everything the
+/// render thread does between lists calls this unless it is known to change no binding.
+pub(super) fn forget_repeats(ctx: &RenderContext) {
+    if let Ok(mut state) = ctx.state.try_borrow_mut() {
+        state.carried = None;
+    }
+}
+
+/// Round trips that change no binding, after which the next list may skip a repeat of the last
+/// list's binding calls: the GL's queries (`glGetError` forgets itself when it reports an
+/// error: `special.rs`), a flush, a finish and a client wait. Everything else forgets.
+fn keeps_repeats(name: &str) -> bool {
+    name.starts_with("glGet") || name.starts_with("glIs") || matches!(name, "glFlush" | "glFinish" | "glClientWaitSync")
 }
 
 pub(super) fn replay_list(ctx: &RenderContext, f: &mut FrameSlots, list: CommandList, clock: &mut PhaseClock) {

@@ -136,3 +136,15 @@ pub fn gl_error(function: &str, check: Check) -> GLenum {
         .find(|row| row.check == check && row.function == function)
         .map_or_else(|| check.usual_error(), |row| row.error)
 }
+
+/// Records `error` in glcmd's error flag, as the GL records an error: the flag keeps the first
+/// error until `glGetError` reads it, and later errors are dropped. The specification also
+/// allows several flags; Mesa and NVIDIA keep one, so a program through glcmd reads what it
+/// reads directly. `raised` holds the flag: the GL's own pending flag moved there
+/// (`replay::ReplayState::keep_pending_errors`, always before glcmd records one of its own) or glcmd's
+/// refusal; while it is set, whatever the GL raises later is dropped when `glGetError` reads it.
+pub(crate) fn record_error(raised: &mut Vec<GLenum>, error: GLenum) {
+    if raised.is_empty() {
+        raised.push(error);
+    }
+}

@@ -29458,6 +29458,16 @@ unsafe fn exec_uniform1d(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLdouble = c.x;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform1dPacket, x)),
+            8usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1d)(a0, a1);
     }
@@ -29473,6 +29483,13 @@ unsafe fn exec_uniform1dv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 8usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1dv)(a0, a1, a2);
     }
@@ -29485,6 +29502,16 @@ unsafe fn exec_uniform1f(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLfloat = c.v0;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform1fPacket, v0)),
+            4usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1f)(a0, a1);
     }
@@ -29500,6 +29527,13 @@ unsafe fn exec_uniform1fv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 4usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1fv)(a0, a1, a2);
     }
@@ -29512,6 +29546,16 @@ unsafe fn exec_uniform1i(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLint = c.v0;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform1iPacket, v0)),
+            4usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1i)(a0, a1);
     }
@@ -29554,6 +29598,13 @@ unsafe fn exec_uniform1iv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLint = r.param::<u8>(c.value) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 4usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1iv)(a0, a1, a2);
     }
@@ -29566,6 +29617,16 @@ unsafe fn exec_uniform1ui(r: &mut Replayer<'_>, p: *const u64) {
     let a1: types::GLuint = c.v0;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform1uiPacket, v0)),
+            4usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1ui)(a0, a1);
     }
@@ -29608,6 +29669,13 @@ unsafe fn exec_uniform1uiv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLuint = r.param::<u8>(c.value) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 4usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform1uiv)(a0, a1, a2);
     }
@@ -29621,6 +29689,16 @@ unsafe fn exec_uniform2d(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLdouble = c.y;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform2dPacket, x)),
+            16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2d)(a0, a1, a2);
     }
@@ -29636,6 +29714,16 @@ unsafe fn exec_uniform2dv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2dv)(a0, a1, a2);
     }
@@ -29649,6 +29737,16 @@ unsafe fn exec_uniform2f(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLfloat = c.v1;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform2fPacket, v0)),
+            8usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2f)(a0, a1, a2);
     }
@@ -29664,6 +29762,13 @@ unsafe fn exec_uniform2fv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 8usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2fv)(a0, a1, a2);
     }
@@ -29677,6 +29782,16 @@ unsafe fn exec_uniform2i(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLint = c.v1;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform2iPacket, v0)),
+            8usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2i)(a0, a1, a2);
     }
@@ -29720,6 +29835,13 @@ unsafe fn exec_uniform2iv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLint = r.param::<u8>(c.value) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 8usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2iv)(a0, a1, a2);
     }
@@ -29733,6 +29855,16 @@ unsafe fn exec_uniform2ui(r: &mut Replayer<'_>, p: *const u64) {
     let a2: types::GLuint = c.v1;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform2uiPacket, v0)),
+            8usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2ui)(a0, a1, a2);
     }
@@ -29776,6 +29908,13 @@ unsafe fn exec_uniform2uiv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLuint = r.param::<u8>(c.value) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(r.param::<u8>(c.value), (a1.max(0) as usize) * 8usize)
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform2uiv)(a0, a1, a2);
     }
@@ -29790,6 +29929,16 @@ unsafe fn exec_uniform3d(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLdouble = c.z;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform3dPacket, x)),
+            24usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3d)(a0, a1, a2, a3);
     }
@@ -29805,6 +29954,16 @@ unsafe fn exec_uniform3dv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 24usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3dv)(a0, a1, a2);
     }
@@ -29819,6 +29978,16 @@ unsafe fn exec_uniform3f(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLfloat = c.v2;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform3fPacket, v0)),
+            12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3f)(a0, a1, a2, a3);
     }
@@ -29834,6 +30003,16 @@ unsafe fn exec_uniform3fv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3fv)(a0, a1, a2);
     }
@@ -29848,6 +30027,16 @@ unsafe fn exec_uniform3i(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLint = c.v2;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform3iPacket, v0)),
+            12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3i)(a0, a1, a2, a3);
     }
@@ -29892,6 +30081,16 @@ unsafe fn exec_uniform3iv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLint = r.param::<u8>(c.value) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3iv)(a0, a1, a2);
     }
@@ -29906,6 +30105,16 @@ unsafe fn exec_uniform3ui(r: &mut Replayer<'_>, p: *const u64) {
     let a3: types::GLuint = c.v2;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform3uiPacket, v0)),
+            12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3ui)(a0, a1, a2, a3);
     }
@@ -29950,6 +30159,16 @@ unsafe fn exec_uniform3uiv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLuint = r.param::<u8>(c.value) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 12usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform3uiv)(a0, a1, a2);
     }
@@ -29965,6 +30184,16 @@ unsafe fn exec_uniform4d(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLdouble = c.w;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform4dPacket, x)),
+            32usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4d)(a0, a1, a2, a3, a4);
     }
@@ -29980,6 +30209,16 @@ unsafe fn exec_uniform4dv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 32usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4dv)(a0, a1, a2);
     }
@@ -29995,6 +30234,16 @@ unsafe fn exec_uniform4f(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLfloat = c.v3;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform4fPacket, v0)),
+            16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4f)(a0, a1, a2, a3, a4);
     }
@@ -30010,6 +30259,16 @@ unsafe fn exec_uniform4fv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4fv)(a0, a1, a2);
     }
@@ -30025,6 +30284,16 @@ unsafe fn exec_uniform4i(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLint = c.v3;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform4iPacket, v0)),
+            16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4i)(a0, a1, a2, a3, a4);
     }
@@ -30070,6 +30339,16 @@ unsafe fn exec_uniform4iv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLint = r.param::<u8>(c.value) as *const types::GLint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4iv)(a0, a1, a2);
     }
@@ -30085,6 +30364,16 @@ unsafe fn exec_uniform4ui(r: &mut Replayer<'_>, p: *const u64) {
     let a4: types::GLuint = c.v3;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            p.cast::<u8>().add(std::mem::offset_of!(Uniform4uiPacket, v0)),
+            16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, 1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4ui)(a0, a1, a2, a3, a4);
     }
@@ -30130,6 +30419,16 @@ unsafe fn exec_uniform4uiv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLuint = r.param::<u8>(c.value) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, 0, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.Uniform4uiv)(a0, a1, a2);
     }
@@ -30190,6 +30489,16 @@ unsafe fn exec_uniform_matrix2dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 32usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2dv)(a0, a1, a2, a3);
     }
@@ -30206,6 +30515,16 @@ unsafe fn exec_uniform_matrix2fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 16usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2fv)(a0, a1, a2, a3);
     }
@@ -30222,6 +30541,16 @@ unsafe fn exec_uniform_matrix2x3dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 48usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2x3dv)(a0, a1, a2, a3);
     }
@@ -30238,6 +30567,16 @@ unsafe fn exec_uniform_matrix2x3fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 24usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2x3fv)(a0, a1, a2, a3);
     }
@@ -30254,6 +30593,16 @@ unsafe fn exec_uniform_matrix2x4dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 64usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2x4dv)(a0, a1, a2, a3);
     }
@@ -30270,6 +30619,16 @@ unsafe fn exec_uniform_matrix2x4fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 32usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix2x4fv)(a0, a1, a2, a3);
     }
@@ -30286,6 +30645,16 @@ unsafe fn exec_uniform_matrix3dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 72usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3dv)(a0, a1, a2, a3);
     }
@@ -30302,6 +30671,16 @@ unsafe fn exec_uniform_matrix3fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 36usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3fv)(a0, a1, a2, a3);
     }
@@ -30318,6 +30697,16 @@ unsafe fn exec_uniform_matrix3x2dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 48usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3x2dv)(a0, a1, a2, a3);
     }
@@ -30334,6 +30723,16 @@ unsafe fn exec_uniform_matrix3x2fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 24usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3x2fv)(a0, a1, a2, a3);
     }
@@ -30350,6 +30749,16 @@ unsafe fn exec_uniform_matrix3x4dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 96usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3x4dv)(a0, a1, a2, a3);
     }
@@ -30366,6 +30775,16 @@ unsafe fn exec_uniform_matrix3x4fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 48usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix3x4fv)(a0, a1, a2, a3);
     }
@@ -30382,6 +30801,16 @@ unsafe fn exec_uniform_matrix4dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 128usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4dv)(a0, a1, a2, a3);
     }
@@ -30398,6 +30827,16 @@ unsafe fn exec_uniform_matrix4fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 64usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4fv)(a0, a1, a2, a3);
     }
@@ -30414,6 +30853,16 @@ unsafe fn exec_uniform_matrix4x2dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 64usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4x2dv)(a0, a1, a2, a3);
     }
@@ -30430,6 +30879,16 @@ unsafe fn exec_uniform_matrix4x2fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 32usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4x2fv)(a0, a1, a2, a3);
     }
@@ -30446,6 +30905,16 @@ unsafe fn exec_uniform_matrix4x3dv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLdouble = r.param::<u8>(c.value) as *const types::GLdouble;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 96usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4x3dv)(a0, a1, a2, a3);
     }
@@ -30462,6 +30931,16 @@ unsafe fn exec_uniform_matrix4x3fv(r: &mut Replayer<'_>, p: *const u64) {
     let a3: *const types::GLfloat = r.param::<u8>(c.value) as *const types::GLfloat;
     let gl = r.gl;
     let raw = r.raw;
+    let values: &[u8] = unsafe {
+        std::slice::from_raw_parts(
+            r.param::<u8>(c.value),
+            (a1.max(0) as usize) * 48usize,
+        )
+    };
+    if r.repeats.uniform(c.op, a0, a1, a2, values) {
+        r.repeat_skipped();
+        return;
+    }
     unsafe {
         (gl.UniformMatrix4x3fv)(a0, a1, a2, a3);
     }

@@ -1,6 +1,7 @@
 //! Calls that change nothing do not reach the driver (issue 31): a binding call that repeats
-//! the last one of its kind, with nothing between them that can change what it sets, is
-//! skipped at replay, within a list and from one list to the next.
+//! the last one of its kind, or a `glUniform*` that repeats the last call on its locations in
+//! the same program, with nothing between them that can change what it sets, is skipped at
+//! replay, within a list and from one list to the next.
 //!
 //! A tutorial-style frame makes `glUseProgram`, `glActiveTexture`, `glBindTexture` and
 //! `glBindVertexArray` for every object with the same arguments; drivers do real work for each
@@ -13,11 +14,16 @@
 //!
 //! * **Same state.** An entry is the arguments of the last *executed* call of its kind in this
 //!   list (the current program; the vertex array; the active texture unit; the texture bound to
-//!   each (unit, target) pair). Every call that could change what an entry describes clears
+//!   each (unit, target) pair; the last `glUniform*` call on a few locations, with its values,
+//!   while no `glUseProgram` has run since). Every call that could change what an entry describes clears
 //!   the entries ([`Repeats::forget`]: the generator adds it to every function whose name says
 //!   it touches programs, shaders, textures, vertex arrays, pipelines or transform feedback,
 //!   deny by name rather than by a list of known setters); a tracked setter with other
-//!   arguments executes and replaces its own entry. Between lists, see *Across lists*.
+//!   arguments executes and replaces its own entry. Uniform entries (`UniformCalls`) go
+//!   with an executed `glUseProgram` (the values are the program's), and a `glUniform*` that
+//!   executes removes every entry whose locations its own may overlap (an array's elements
+//!   have consecutive locations), so an entry is always the last call on its locations. Between
+//!   lists, see *Across lists*.
 //! * **Same answer.** The skipped call is the same call, with the same arguments, on the same
 //!   state, as the one that ran just before: it would have succeeded as that one did, or failed
 //!   as that one did, setting an error flag that is already set (no `glGetError` can run inside
@@ -47,7 +53,7 @@
 //! `Options`-free: on for every device. A capture records what the program recorded (the
 //! recording side is untouched), so replaying a capture skips the same calls again.
 
-use crate::generated::types::{GLenum, GLuint};
+use crate::generated::types::{GLenum, GLint, GLsizei, GLuint};
 
 /// The last executed binding calls of the list being replayed (and of those before it, while
 /// carried: *Across lists*).
@@ -63,6 +69,7 @@ pub struct Repeats {
     /// `glActiveTexture` of the list has run. A fixed array: this runs for every replayed bind.
     textures: [(GLenum, GLenum, GLuint); TEXTURE_PAIRS],
     textures_len: usize,
+    uniforms: UniformCalls,
 }
 
 /// At most this many (unit, target) pairs are remembered (a frame binds a few per draw).
@@ -79,13 +86,28 @@ impl Repeats {
         self.unit = None;
         self.unit_unknown = true;
         self.textures_len = 0;
+        self.uniforms.len = 0;
     }
 
     /// `glUseProgram(program)` is about to run: whether it repeats the last one (skip it);
-    /// otherwise it is remembered.
+    /// otherwise it is remembered, and the uniform values known (the last program's) are not.
     #[inline]
     pub fn use_program(&mut self, program: GLuint) -> bool {
-        Self::repeat(&mut self.program, program)
+        let repeat = Self::repeat(&mut self.program, program);
+        if !repeat {
+            self.uniforms.len = 0;
+        }
+        repeat
+    }
+
+    /// A `glUniform*` (opcode `op`) of `count` elements (1 for the scalar forms) at `location`,
+    /// with `flag` (a matrix's `transpose`, else 0) and its values' bytes, is about to run:
+    /// whether it repeats the last call on those locations (skip it); see `UniformCalls`.
+    #[inline]
+    pub fn uniform(&mut self, op: u16, location: GLint, count: GLsizei, flag: u8, values: &[u8]) -> bool {
+        // `len` only matters for values that fit (`UniformCalls::call` keeps no others).
+        let len = values.len().min(UNIFORM_BYTES) as u8;
+        self.uniforms.call(UniformKey { op, flag, len, location, count }, values)
     }
 
     /// `glBindVertexArray(array)`, as [`Repeats::use_program`].
@@ -151,6 +173,130 @@ impl Repeats {
     }
 }
 
+/// The last executed `glUniform*` calls on a few locations of the current program: a frame
+/// sets the same view and projection matrices and sampler units for every object. This runs
+/// for every replayed `glUniform*`, so it is a few fixed arrays scanned once: the calls' keys
+/// (`keys[..len]`, in no order) and their values beside them.
+struct UniformCalls {
+    keys: [UniformKey; UNIFORM_CALLS],
+    values: [[u8; UNIFORM_BYTES]; UNIFORM_CALLS],
+    /// Calls in a row on the entry's locations with other values: from [`VOLATILE`] on, the
+    /// values are neither compared nor kept (a model matrix changes for every object), so such
+    /// a call costs a scan of the keys and nothing more.
+    misses: [u8; UNIFORM_CALLS],
+    len: usize,
+}
+
+impl Default for UniformCalls {
+    fn default() -> Self {
+        UniformCalls {
+            keys: Default::default(),
+            values: [[0; UNIFORM_BYTES]; UNIFORM_CALLS],
+            misses: [0; UNIFORM_CALLS],
+            len: 0,
+        }
+    }
+}
+
+/// See `UniformCalls::misses`.
+const VOLATILE: u8 = 2;
+
+/// At most this many calls are remembered, each with at most [`UNIFORM_BYTES`] of values (a
+/// `mat4`); a larger call runs and is not remembered.
+const UNIFORM_CALLS: usize = 8;
+const UNIFORM_BYTES: usize = 64;
+
+/// A remembered call: which function, where, how many elements, the matrix flag, and how many
+/// bytes of values.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct UniformKey {
+    op: u16,
+    flag: u8,
+    len: u8,
+    location: GLint,
+    count: GLsizei,
+}
+
+impl UniformKey {
+    /// The locations the call may set: `count` from `location` (at least one).
+    #[inline]
+    fn span(&self) -> (i64, i64) {
+        (self.location as i64, self.location as i64 + self.count.max(1) as i64)
+    }
+}
+
+impl UniformCalls {
+    /// Whether the call `key` with `values` repeats a remembered call (which is always the last
+    /// on its locations: entries never overlap); if not, the calls it may overwrite are
+    /// forgotten and it is remembered (when its values fit and its location and count are ones
+    /// the GL can take).
+    #[inline]
+    fn call(&mut self, key: UniformKey, values: &[u8]) -> bool {
+        // The one entry on exactly these locations, if any (no other can overlap them).
+        let len = self.len.min(UNIFORM_CALLS);
+        let at = self.keys[..len].iter().position(|k| (k.location, k.count) == (key.location, key.count));
+        match at {
+            Some(i) if self.misses[i] >= VOLATILE => false,
+            _ => self.compare_and_keep(at, key, values),
+        }
+    }
+
+    /// [`UniformCalls::call`] where the values are compared: `at` is the entry on exactly the
+    /// call's locations, if any.
+    #[inline(never)]
+    fn compare_and_keep(&mut self, at: Option<usize>, key: UniformKey, values: &[u8]) -> bool {
+        let keeps = values.len() <= UNIFORM_BYTES && key.location >= 0 && key.count >= 0;
+        if let Some(i) = at {
+            if self.keys[i] == key && self.values[i][..key.len as usize] == *values {
+                self.misses[i] = 0;
+                return true;
+            }
+            if keeps {
+                // Other values of the same call count towards volatility; another call
+                // (function or flag) starts afresh.
+                self.misses[i] = if self.keys[i] == key { self.misses[i] + 1 } else { 0 };
+                self.keys[i] = key;
+                self.values[i][..values.len()].copy_from_slice(values);
+            } else {
+                self.remove(i);
+            }
+            return false;
+        }
+        self.forget_overlapping(key);
+        if keeps {
+            // Full: the entry in slot 0 goes (any one would do).
+            let at = if self.len == UNIFORM_CALLS { 0 } else { self.len };
+            self.keys[at] = key;
+            self.values[at][..values.len()].copy_from_slice(values);
+            self.misses[at] = 0;
+            self.len = self.len.max(at + 1);
+        }
+        false
+    }
+
+    /// Forgets the entries whose locations the call `key` may set.
+    fn forget_overlapping(&mut self, key: UniformKey) {
+        let (start, end) = key.span();
+        let mut i = 0;
+        while i < self.len {
+            let (s, e) = self.keys[i].span();
+            if s < end && start < e {
+                self.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Forgets entry `i`: the last one takes its place.
+    fn remove(&mut self, i: usize) {
+        self.len -= 1;
+        self.keys[i] = self.keys[self.len];
+        self.values[i] = self.values[self.len];
+        self.misses[i] = self.misses[self.len];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Repeats;
@@ -182,5 +328,39 @@ mod tests {
         assert!(!r.active_texture(0x84C0 + 200), "a unit that may not exist runs");
         assert!(!r.bind_texture(0x0DE1, 7), "and leaves the unit unknown: runs");
         assert!(!r.bind_texture(0x0DE1, 7), "still unknown: runs");
+    }
+    #[test]
+    fn a_uniform_call_repeats_only_with_the_same_values_on_untouched_locations_of_the_same_program() {
+        let f = |v: f32| v.to_ne_bytes();
+        let mut r = Repeats::default();
+        assert!(!r.use_program(3));
+        assert!(!r.uniform(1, 5, 1, 0, &f(1.0)), "the first runs");
+        assert!(r.uniform(1, 5, 1, 0, &f(1.0)), "the same again is skipped");
+        assert!(!r.uniform(1, 5, 1, 0, &f(2.0)), "other values run");
+        assert!(!r.uniform(2, 5, 1, 0, &f(2.0)), "another function runs");
+        assert!(r.uniform(2, 5, 1, 0, &f(2.0)));
+        assert!(!r.uniform(2, 5, 1, 1, &f(2.0)), "another flag runs");
+        // An array call over locations 4..7 overwrites location 5.
+        assert!(!r.uniform(2, 9, 1, 0, &f(9.0)));
+        assert!(!r.uniform(3, 4, 3, 0, &[0; 12]));
+        assert!(!r.uniform(2, 5, 1, 1, &f(2.0)), "location 5 was overwritten: runs");
+        assert!(r.uniform(2, 9, 1, 0, &f(9.0)), "location 9 was not");
+        assert!(r.use_program(3), "the same program: skipped, and the values stay known");
+        assert!(r.uniform(2, 9, 1, 0, &f(9.0)));
+        assert!(!r.use_program(4));
+        assert!(!r.uniform(2, 9, 1, 0, &f(9.0)), "another program's values are not known");
+        r.forget();
+        assert!(!r.uniform(2, 9, 1, 0, &f(9.0)), "after a forget, everything runs");
+        // Values that change call after call stop being compared: such calls always run.
+        assert!(!r.uniform(2, 20, 1, 0, &f(1.0)));
+        assert!(!r.uniform(2, 20, 1, 0, &f(2.0)));
+        assert!(!r.uniform(2, 20, 1, 0, &f(3.0)));
+        assert!(!r.uniform(2, 20, 1, 0, &f(3.0)), "volatile: runs even when it repeats");
+        r.forget();
+        assert!(!r.uniform(2, 20, 1, 0, &f(3.0)));
+        assert!(r.uniform(2, 20, 1, 0, &f(3.0)), "after a forget it is compared again");
+        let big = [0u8; 128];
+        assert!(!r.uniform(7, 0, 2, 0, &big));
+        assert!(!r.uniform(7, 0, 2, 0, &big), "values past 64 bytes are not kept: run");
     }
 }

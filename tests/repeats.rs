@@ -22,16 +22,25 @@ void main() {
     gl_Position = vec4(p[gl_VertexID], 0.0, 1.0);
 }";
 
-/// Samples units 0 and 1 (the samplers' units are set once) and adds the program's tint.
+/// Samples units 0 and 1 (the samplers' units are set once) and adds the program's tint and
+/// its uniforms `extra` (location 3) and `arr[2]` (locations 4 and 5).
 fn fragment(tint: &str) -> String {
     format!(
         "#version 450 core
 layout(binding = 0) uniform sampler2D s0;
 layout(binding = 1) uniform sampler2D s1;
+layout(location = 3) uniform vec4 extra;
+layout(location = 4) uniform vec4 arr[2];
 out vec4 frag;
-void main() {{ frag = vec4({tint}, 0.0) + texture(s0, vec2(0.5)) + 0.5 * texture(s1, vec2(0.5)); }}"
+void main() {{
+    frag = vec4({tint}, 0.0) + texture(s0, vec2(0.5)) + 0.5 * texture(s1, vec2(0.5))
+        + extra + arr[0] + 0.5 * arr[1];
+}}"
     )
 }
+
+/// The values `Step::Uniform` sets (small: the sums stay below 1).
+const UNIFORM_VALUES: [[f32; 4]; 3] = [[0.1, 0.0, 0.0, 0.0], [0.0, 0.15, 0.0, 0.0], [0.0, 0.0, 0.2, 0.05]];
 
 const BROKEN: &str = "#version 450 core\nvoid main() { this is not glsl; }";
 const GRID: i32 = 8;
@@ -49,6 +58,10 @@ enum Step {
     /// A failed relink of program `i` (a broken shader attached, linked, detached).
     BreakProgram(usize),
     SamplerUnit(i32),
+    /// A `glUniform*` of the current program, of kind `k` with values `i`: `glUniform4f` and
+    /// `glUniform4fv` of `extra`, `glUniform4fv` of both elements of `arr` and of `arr[1]` alone
+    /// (locations that overlap), and `glUniform1i` of `extra` (the wrong type: refused).
+    Uniform(u8, usize),
     /// A draw into cell `i` of the grid.
     Draw(i32),
     // Between lists (the device submits the list so far first; directly nothing but the query
@@ -74,12 +87,16 @@ struct Objects {
     fbo: u32,
 }
 
-/// A sequence of `len` steps; `across`: with steps between lists too.
-fn sequence(rng: &mut Rng, len: usize, across: bool) -> Vec<Step> {
+/// A sequence of `len` steps; `across`: with steps between lists too; `uniforms`: with
+/// `glUniform*` calls.
+fn sequence(rng: &mut Rng, len: usize, across: bool, uniforms: bool) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     let mut cell = 0;
     for _ in 0..len {
-        let repeat = steps.iter().rev().find(|s| !matches!(s, Step::Draw(_)) && !between(s)).copied();
+        // A repeat of the last step, or (with uniforms) of one of the last three: A, B, A
+        // patterns, where B may change what A set.
+        let back = if uniforms { rng.below(3) as usize } else { 0 };
+        let repeat = steps.iter().rev().filter(|s| !matches!(s, Step::Draw(_)) && !between(s)).nth(back).copied();
         let step = match (rng.chance(0.45), repeat) {
             (true, Some(s)) => s,
             _ if across && rng.chance(0.2) => match rng.below(8) {
@@ -88,7 +105,7 @@ fn sequence(rng: &mut Rng, len: usize, across: bool) -> Vec<Step> {
                 5 => Step::ReadProgram,
                 _ => Step::Behind(rng.below(4) as u8, rng.below(3) as usize),
             },
-            _ => match rng.below(20) {
+            _ => match rng.below(if uniforms { 24 } else { 20 }) {
                 0..=3 => Step::UseProgram(rng.below(5) as usize),
                 4..=6 => Step::ActiveTexture(rng.pick(&[0, 0, 1, 1, 2, 200])),
                 7..=10 => Step::BindTexture(
@@ -99,6 +116,7 @@ fn sequence(rng: &mut Rng, len: usize, across: bool) -> Vec<Step> {
                 13 => Step::BindTextureUnit(rng.below(2) as u32, rng.below(4) as usize),
                 14 => Step::BreakProgram(rng.below(2) as usize),
                 15 => Step::SamplerUnit(rng.below(2) as i32),
+                16..=18 if uniforms => Step::Uniform(rng.below(5) as u8, rng.below(3) as usize),
                 _ => {
                     cell = (cell + 1) % (GRID * GRID);
                     Step::Draw(cell)
@@ -164,6 +182,16 @@ fn call_direct(d: &Direct, o: &Objects, step: Step) {
                 (g.DetachShader)(o.programs[i], o.broken_shader);
             }
             Step::SamplerUnit(u) => (g.Uniform1i)(0, u),
+            Step::Uniform(kind, i) => {
+                let (v, w) = (UNIFORM_VALUES[i], UNIFORM_VALUES[(i + 1) % 3]);
+                match kind {
+                    0 => (g.Uniform4f)(3, v[0], v[1], v[2], v[3]),
+                    1 => (g.Uniform4fv)(3, 1, v.as_ptr()),
+                    2 => (g.Uniform4fv)(4, 2, [v, w].as_ptr().cast()),
+                    3 => (g.Uniform4fv)(5, 1, v.as_ptr()),
+                    _ => (g.Uniform1i)(3, 1),
+                }
+            }
             Step::Draw(cell) => {
                 (g.Viewport)((cell % GRID) * CELL, (cell / GRID) * CELL, CELL, CELL);
                 (g.DrawArrays)(gl::TRIANGLES, 0, 3);
@@ -189,6 +217,16 @@ fn record(l: &mut glcmd::CommandList, o: &Objects, step: Step) {
             l.detach_shader(o.programs[i], o.broken_shader);
         }
         Step::SamplerUnit(u) => l.uniform1i(0, u),
+        Step::Uniform(kind, i) => {
+            let (v, w) = (UNIFORM_VALUES[i], UNIFORM_VALUES[(i + 1) % 3]);
+            match kind {
+                0 => l.uniform4f(3, v[0], v[1], v[2], v[3]),
+                1 => l.uniform4fv(3, &[v]),
+                2 => l.uniform4fv(4, &[v, w]),
+                3 => l.uniform4fv(5, &[v]),
+                _ => l.uniform1i(3, 1),
+            }
+        }
         Step::Draw(cell) => {
             l.viewport((cell % GRID) * CELL, (cell / GRID) * CELL, CELL, CELL);
             l.draw_arrays(gl::TRIANGLES, 0, 3);
@@ -304,7 +342,7 @@ fn repeated_bindings_skipped_at_replay_leave_pictures_bindings_and_errors_as_the
     let device = device();
     let (mut skipped, mut steps_run) = (0, 0);
     for seed in 0..200u64 {
-        let steps = sequence(&mut Rng::new(0x5EED_0000 + seed), 80, false);
+        let steps = sequence(&mut Rng::new(0x5EED_0000 + seed), 80, false, false);
         steps_run += steps.len();
         skipped += audit(&direct, &device, &steps, &format!("seed {seed}"));
     }
@@ -323,7 +361,7 @@ fn repeats_skipped_across_lists_leave_pictures_bindings_and_errors_as_the_gl() {
     let device = device();
     let (mut skipped, mut steps_run) = (0, 0);
     for seed in 0..200u64 {
-        let steps = sequence(&mut Rng::new(0xAC05_0000 + seed), 80, true);
+        let steps = sequence(&mut Rng::new(0xAC05_0000 + seed), 80, true, true);
         steps_run += steps.len();
         skipped += audit(&direct, &device, &steps, &format!("seed {seed} (across lists)"));
     }
@@ -381,6 +419,39 @@ fn a_read_error_flag_or_a_change_between_lists_makes_the_next_list_run_its_bindi
         Step::Draw(1),
     ];
     assert_eq!(audit(&direct, &device, &queried, "only queries between"), 2, "both repeats skipped");
+}
+
+/// Uniform values, one case each: a repeat in the same program is skipped, a repeat after
+/// another program's call runs, an array call overwrites an element set alone, a call of the
+/// wrong type is refused each time its flag was read.
+#[test]
+fn repeated_uniform_values_are_skipped_only_where_the_program_holds_them() {
+    let direct = Direct::new();
+    let device = device();
+    let steps = [
+        Step::UseProgram(0),
+        Step::BindVertexArray(0),
+        Step::Uniform(0, 0),
+        Step::Draw(0),
+        Step::Uniform(0, 0),
+        Step::Draw(1),
+        Step::UseProgram(1),
+        Step::Uniform(0, 0),
+        Step::Draw(2),
+        Step::Uniform(3, 1),
+        Step::Uniform(2, 0),
+        Step::Uniform(3, 1),
+        Step::Draw(3),
+        Step::Uniform(4, 0),
+        Step::ReadError,
+        Step::Uniform(4, 0),
+        Step::ReadError,
+        Step::UseProgram(0),
+        Step::Uniform(0, 0),
+        Step::Draw(4),
+    ];
+    // The skips: the second Uniform(0, 0), the repeated glUseProgram... none other.
+    assert_eq!(audit(&direct, &device, &steps, "uniform values"), 1, "one repeat skipped");
 }
 
 /// A unit the GL refuses leaves the unit it had active: a bind after it binds there, so a bind

@@ -9,7 +9,7 @@
 //! context type is a parameter of [`Msg`], so the contract does not name the thread that
 //! serves it.
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::ThreadId;
 use std::time::Instant;
@@ -37,8 +37,12 @@ pub(crate) struct SharedState {
     pub(crate) ended: AtomicU64,
     pub(crate) round_trips: AtomicU64,
     pub(crate) stats: Mutex<Stats>,
-    /// Notified at every frame end, when the render thread exits, and when a stall is published.
+    /// Notified at every frame end, when the render thread exits, and when a stall is published
+    /// ([`SharedState::wake_frame_waiters`]).
     pub(crate) frame_ended: Condvar,
+    /// The threads in `Device::wait_frames`, counted while they hold `stats` (see
+    /// [`SharedState::wake_frame_waiters`]).
+    pub(crate) frame_waiters: AtomicUsize,
     /// The unsubmitted slot the render thread has been waiting on, and since when.
     pub(crate) stall: Mutex<Option<(u64, u32, Instant)>>,
     pub(crate) open: Mutex<OpenFrames>,
@@ -63,6 +67,38 @@ pub(crate) struct SharedState {
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
     /// Capture (`capture/`), when `Options::capture` is on.
     pub(crate) capture: Option<crate::capture_writer::recorder::Recorder>,
+}
+
+impl SharedState {
+    /// Wakes the threads in `Device::wait_frames`, if there are any. `Condvar::notify_all` is a
+    /// system call (a futex wake) whether or not anyone waits, and a system call costs
+    /// microseconds in a sandbox such as gVisor: once per frame end, with an immediate
+    /// context's frame per `glGetError`, it was about a microsecond per query there. Exact: a
+    /// waiter counts itself while it holds `stats`, before it reads the frame count, and the
+    /// render thread changes that count (or the stall) before it reads the waiters, so either
+    /// the waiter sees the change or the render thread sees the waiter (and the waits are
+    /// bounded besides).
+    pub(crate) fn wake_frame_waiters(&self) {
+        if self.frame_waiters.load(Ordering::SeqCst) > 0 {
+            self.frame_ended.notify_all();
+        }
+    }
+
+    /// Counts the calling thread among the frame waiters until the guard is dropped; called
+    /// with `stats` held.
+    pub(crate) fn count_frame_waiter(&self) -> FrameWaiter<'_> {
+        self.frame_waiters.fetch_add(1, Ordering::SeqCst);
+        FrameWaiter(&self.frame_waiters)
+    }
+}
+
+/// A thread in `Device::wait_frames`, uncounted when it leaves.
+pub(crate) struct FrameWaiter<'a>(&'a AtomicUsize);
+
+impl Drop for FrameWaiter<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// A round trip's work, run on the render thread: given the context, or the error that ends it

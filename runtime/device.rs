@@ -200,6 +200,7 @@ impl Device {
             round_trips: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
             frame_ended: Condvar::new(),
+            frame_waiters: std::sync::atomic::AtomicUsize::new(0),
             stall: Mutex::new(None),
             open: Mutex::new(OpenFrames::default()),
             warned: AtomicU64::new(0),
@@ -474,6 +475,8 @@ impl Device {
         let limit = common.options.wait_limit;
         let started = Instant::now();
         let mut stats = common.stats.lock().unwrap_or_else(|e| e.into_inner());
+        // Counted while `stats` is held, before the count is read (`wake_frame_waiters`).
+        let _counted = common.count_frame_waiter();
         while stats.frames < frames {
             if alive_gone(&self.inner.alive) {
                 return Err(self.lost());

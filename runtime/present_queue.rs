@@ -19,8 +19,11 @@ impl PresentQueue {
     }
 
     /// Waits for a present to be done, at most `timeout`.
-    pub(crate) fn wait<'a>(&self, c: MutexGuard<'a, Counts>, timeout: Duration) -> MutexGuard<'a, Counts> {
-        self.done.wait_timeout(c, timeout).unwrap_or_else(|e| e.into_inner()).0
+    pub(crate) fn wait<'a>(&self, mut c: MutexGuard<'a, Counts>, timeout: Duration) -> MutexGuard<'a, Counts> {
+        c.waiters += 1;
+        let mut c = self.done.wait_timeout(c, timeout).unwrap_or_else(|e| e.into_inner()).0;
+        c.waiters -= 1;
+        c
     }
 }
 
@@ -29,6 +32,10 @@ pub(crate) struct Counts {
     pub(crate) queued: u64,
     pub(crate) done: u64,
     pub(crate) error: Option<Error>,
+    /// Threads in [`PresentQueue::wait`]: a present wakes them only if there are any (a
+    /// `Condvar::notify_all` is a system call even with no one to wake, microseconds in a
+    /// sandbox such as gVisor, once a frame).
+    waiters: usize,
 }
 
 /// Counts its present as done when dropped: after the swap, or unrun.
@@ -51,6 +58,8 @@ impl Drop for DoneOnDrop {
         if c.error.is_none() {
             c.error = self.error.take();
         }
-        self.queue.done.notify_all();
+        if c.waiters > 0 {
+            self.queue.done.notify_all();
+        }
     }
 }

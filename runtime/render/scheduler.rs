@@ -314,7 +314,7 @@ impl Scheduler {
         if let Some(w) = self.waiting.as_mut().filter(|w| !w.published) {
             w.published = true;
             *ctx.shared.stall.lock().unwrap_or_else(|e| e.into_inner()) = Some((w.frame, w.slot, w.since));
-            ctx.shared.frame_ended.notify_all();
+            ctx.shared.wake_frame_waiters();
         }
     }
 
@@ -478,7 +478,7 @@ impl Scheduler {
             stats.render = self.clock.reading();
         }
         common.ended.store(self.first, Ordering::Release);
-        common.frame_ended.notify_all();
+        common.wake_frame_waiters();
         f.lists.clear();
         f.slots = None;
         f.next = 0;

@@ -32,7 +32,9 @@
 //! every other query goes to the GL as before. The audit
 //! (`tests/recorded_state.rs`) compares every answer with the GL's over adversarial calls.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use crate::vocab::hash::FastHash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::thread::ThreadId;
@@ -114,16 +116,18 @@ struct Inner {
     /// Counts every change, so that an answer the GL gave is kept only if nothing was recorded
     /// while it was asked.
     version: u64,
-    values: HashMap<GLenum, Vec<GLint>>,
+    /// (A fast hash: every recorded binding call probes these maps, under SipHash the larger
+    /// part of recording one.)
+    values: HashMap<GLenum, Vec<GLint>, FastHash>,
     /// Per [`REBINDABLE`] pname, the names known to bind without an error.
-    rebindable: HashMap<GLenum, std::collections::HashSet<GLint>>,
+    rebindable: HashMap<GLenum, HashSet<GLint, FastHash>, FastHash>,
     /// Per vertex array (not 0), its element buffer binding, where known.
-    elements: HashMap<GLint, GLint>,
+    elements: HashMap<GLint, GLint, FastHash>,
     /// A transform feedback was begun or resumed (from then on `glUseProgram` is never sure).
     feedback_begun: bool,
     /// Programs whose delete was recorded: a name the delete has not freed yet still links as
     /// before in the interface cache, but `glUseProgram` of it is refused from there on.
-    deleted_programs: std::collections::HashSet<GLuint>,
+    deleted_programs: HashSet<GLuint, FastHash>,
     bounds: Option<Bounds>,
 }
 
@@ -135,7 +139,7 @@ impl Inner {
         self.elements.clear();
     }
 
-    fn keep(&mut self, pname: GLenum, value: Vec<GLint>) {
+    fn keep(&mut self, pname: GLenum, value: &[GLint]) {
         if REBINDABLE.contains(&pname) {
             self.rebindable.entry(pname).or_default().insert(value[0]);
         }
@@ -153,7 +157,16 @@ impl Inner {
             }
             _ => {}
         }
-        self.values.insert(pname, value);
+        // The value's own allocation is reused: a frame sets the same few values again and again.
+        match self.values.get_mut(&pname) {
+            Some(kept) => {
+                kept.clear();
+                kept.extend_from_slice(value);
+            }
+            None => {
+                self.values.insert(pname, value.to_vec());
+            }
+        }
     }
 }
 
@@ -250,7 +263,7 @@ impl RecordedState {
         inner.version += 1;
         for (pname, set) in changes {
             match set {
-                Set::To(v) => inner.keep(*pname, v.clone()),
+                Set::To(v) => inner.keep(*pname, v),
                 Set::Unknown => {
                     inner.values.remove(pname);
                     if *pname == gl::ELEMENT_ARRAY_BUFFER_BINDING {
@@ -352,6 +365,6 @@ impl RecordedState {
             return;
         }
         inner.owner = Some(me);
-        inner.keep(pname, value.to_vec());
+        inner.keep(pname, value);
     }
 }

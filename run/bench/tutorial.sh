@@ -12,13 +12,15 @@
 #
 # GLCMD_RUN: the launcher (default target/release/glcmd-run; `cargo build --release -p
 # glcmd-run`); GLCMD_RUN_BEFORE: another launcher (an earlier build), variant `before`.
-# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread moved before split glcmd batch mesa nvidia":
+# GLCMD_BENCH_VARIANTS chooses a subset of "direct thread moved before split glcmd batch spin mesa nvidia":
 # moved = every EGL and GL call on one second thread, the main thread idle (what glcmd-run's driver
 # thread does, without glcmd);
 # split = glcmd-run with GLCMD_RUN_DRIVER_THREAD=0 (the program's EGL calls on its own thread, as
 # before the one driver thread); thread = the frames on a second thread, context made on the first (the driver's cost of that
 # arrangement, which glcmd-run's render thread has); batch = glcmd-run with GLCMD_BATCH_BYTES=
-# $GLCMD_BENCH_BATCH (default 16384: calls handed over in smaller batches); mesa = mesa_glthread=true (Mesa drivers
+# $GLCMD_BENCH_BATCH (default 16384: calls handed over in smaller batches); spin = glcmd-run with
+# GLCMD_SPIN_US=$GLCMD_BENCH_SPIN (default 100: the render thread and a waiting query spin longer
+# before sleeping); mesa = mesa_glthread=true (Mesa drivers
 # only); nvidia = __GL_THREADED_OPTIMIZATIONS=1 (NVIDIA only). GLCMD_BENCH_FRAMES chooses the
 # frame kinds (default "cached lookups lean queries imgui"). Needs a C compiler.
 set -euo pipefail
@@ -48,6 +50,7 @@ for ((r = 0; r < rounds; r++)); do
                 before) out=$("$GLCMD_RUN_BEFORE" -- "$exe" "$kind" "$objects" "$frames") ;;
                 split) out=$(GLCMD_RUN_DRIVER_THREAD=0 "$run" -- "$exe" "$kind" "$objects" "$frames") ;;
                 batch) out=$(GLCMD_BATCH_BYTES=${GLCMD_BENCH_BATCH:-16384} "$run" -- "$exe" "$kind" "$objects" "$frames") ;;
+                spin) out=$(GLCMD_SPIN_US=${GLCMD_BENCH_SPIN:-100} "$run" -- "$exe" "$kind" "$objects" "$frames") ;;
                 mesa) out=$(mesa_glthread=true "$exe" "$kind" "$objects" "$frames" 2>/dev/null) ;;
                 nvidia) out=$(__GL_THREADED_OPTIMIZATIONS=1 "$exe" "$kind" "$objects" "$frames") ;;
                 *) echo "tutorial.sh: unknown variant $v" >&2; exit 1 ;;
@@ -67,7 +70,7 @@ for line in open(sys.argv[1]):
 bad = [f"{k} {v}: digest {sorted(d)} against direct {sorted(digests.get((k, 'direct'), []))}"
        for (k, v), d in sorted(digests.items()) if v != "direct" and d != digests.get((k, "direct"))]
 kinds = sorted({k[1] for k in runs}, key=["cached", "lookups", "lean", "queries", "imgui"].index)
-variants = sorted({k[2] for k in runs}, key=["direct", "thread", "moved", "before", "split", "glcmd", "batch", "mesa", "nvidia"].index)
+variants = sorted({k[2] for k in runs}, key=["direct", "thread", "moved", "before", "split", "glcmd", "batch", "spin", "mesa", "nvidia"].index)
 print(f"{'frame':8} {'variant':7} {'median ms':>10}  {'paired ratio to direct: median (min-max)':>42}")
 for kind in kinds:
     for v in variants:

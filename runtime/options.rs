@@ -132,8 +132,8 @@ pub struct Stats {
     pub commands: u64,
     /// Commands not passed to the GL because an argument was unsafe (each was reported).
     pub refused: u64,
-    /// Binding calls not passed to the GL because they repeated the last of their kind in the
-    /// list, with nothing between that could change what they set (`repeats.rs`).
+    /// Binding and `glUniform*` calls not passed to the GL because they repeated the last of
+    /// their kind, with nothing between that could change what they set (`repeats.rs`).
     pub repeats_skipped: u64,
     /// Round trips (create and query calls) served.
     pub round_trips: u64,

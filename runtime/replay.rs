@@ -78,7 +78,7 @@ pub struct ReplayState {
     pub(crate) executed: u64,
     /// Commands not passed to the GL because an argument was unsafe.
     pub(crate) refused: u64,
-    /// Binding calls skipped as repeats (`repeats.rs`), for `Stats::repeats_skipped`.
+    /// Binding and uniform calls skipped as repeats (`repeats.rs`), for `Stats::repeats_skipped`.
     pub(crate) repeats_skipped: u64,
     /// The binding calls known at the end of the last list replayed, kept for the next list
     /// only while nothing but a pure query has run on the context since (`repeats.rs`, *Across

@@ -149,7 +149,7 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
             let t = glcmd_capi::immediate::total_stats();
             let per = |n: u64| n as f64 / r.presents.max(1) as f64;
             eprintln!(
-                "glcmd-run: device {handle}: {} presents, {} lists, {} commands ({} repeated bindings skipped), round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
+                "glcmd-run: device {handle}: {} presents, {} lists, {} commands ({} repeated calls skipped), round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
                 r.presents,
                 s.lists,
                 s.commands,

@@ -41,6 +41,8 @@
 //! the 64-bit value, and the 32-bit getters saturate it.
 
 use std::collections::HashMap;
+
+use crate::vocab::hash::FastHash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -59,10 +61,10 @@ pub struct KnownAnswers {
 
 #[derive(Debug, Default)]
 struct Inner {
-    queries: HashMap<u32, QueryState>,
+    queries: HashMap<u32, QueryState, FastHash>,
     /// Queries whose end replayed, whose result is not available yet.
     unavailable: Vec<u32>,
-    fences: HashMap<u32, Fence>,
+    fences: HashMap<u32, Fence, FastHash>,
     query_answers_off: bool,
 }
 

@@ -17,6 +17,8 @@
 //! GL's own, so the GL raises the error it raises there ([`Limits::uncached_index`]).
 
 use std::collections::HashMap;
+
+use crate::vocab::hash::FastHash;
 use std::ffi::CStr;
 
 use crate::generated::pname::{INDEXED_LIMITS, LIMITS};
@@ -25,18 +27,18 @@ use crate::generated::{enums as gl, types::*, Gl};
 /// The constants, by getter.
 #[derive(Debug, Default)]
 pub struct Limits {
-    integer: HashMap<GLenum, Vec<GLint>>,
-    integer64: HashMap<GLenum, Vec<GLint64>>,
-    float: HashMap<GLenum, Vec<GLfloat>>,
-    double: HashMap<GLenum, Vec<GLdouble>>,
-    boolean: HashMap<GLenum, Vec<GLboolean>>,
-    integer_indexed: HashMap<(GLenum, GLuint), Vec<GLint>>,
-    integer64_indexed: HashMap<(GLenum, GLuint), Vec<GLint64>>,
-    strings: HashMap<GLenum, Option<String>>,
+    integer: HashMap<GLenum, Vec<GLint>, FastHash>,
+    integer64: HashMap<GLenum, Vec<GLint64>, FastHash>,
+    float: HashMap<GLenum, Vec<GLfloat>, FastHash>,
+    double: HashMap<GLenum, Vec<GLdouble>, FastHash>,
+    boolean: HashMap<GLenum, Vec<GLboolean>, FastHash>,
+    integer_indexed: HashMap<(GLenum, GLuint), Vec<GLint>, FastHash>,
+    integer64_indexed: HashMap<(GLenum, GLuint), Vec<GLint64>, FastHash>,
+    strings: HashMap<GLenum, Option<String>, FastHash>,
     /// `glGetStringi(GL_EXTENSIONS, i)` and `(GL_SHADING_LANGUAGE_VERSION, i)`.
-    strings_indexed: HashMap<(GLenum, GLuint), Option<String>>,
+    strings_indexed: HashMap<(GLenum, GLuint), Option<String>, FastHash>,
     /// The names whose whole indexed list is cached, and its length.
-    lists: HashMap<GLenum, GLuint>,
+    lists: HashMap<GLenum, GLuint, FastHash>,
 }
 
 fn clear_errors(g: &Gl) -> bool {

@@ -88,6 +88,13 @@ pub struct Options {
     /// Runs the render thread on a host's thread instead of one of its own (`glcmd::render_host`:
     /// glcmd-run's one driver thread). Default `None`: the device starts its own thread.
     pub render_host: Option<crate::render_host::RenderHost>,
+    /// Replay skips binding and `glUniform*` calls that repeat what the state already holds
+    /// (`repeats.rs`). Default on. Turn it off for an adopted context that shares objects with
+    /// another context that changes them while this one uses them: the GL guarantees that one
+    /// context sees another's changes to a texture or program only once it binds it again
+    /// (GL 4.6 §5.3), and a skipped repeat is no bind. (glcmd-run never serves a context of a
+    /// share group, and a headless device's context shares nothing.)
+    pub skip_repeats: bool,
 }
 
 impl Default for Options {
@@ -103,6 +110,7 @@ impl Default for Options {
             capture: None,
             immediate_flush_bytes: 16 << 10,
             render_host: None,
+            skip_repeats: true,
         }
     }
 }
@@ -118,6 +126,7 @@ builders!(Options {
     capture: Option<CaptureOptions>,
     immediate_flush_bytes: usize,
     render_host: Option<crate::render_host::RenderHost>,
+    skip_repeats: bool,
 });
 
 /// Counters of the render thread, for `Device::stats`. `#[non_exhaustive]`: a new counter is not

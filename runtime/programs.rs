@@ -51,6 +51,8 @@
 //! removed, so the cache holds entries only for live programs and pending links.
 
 use std::collections::HashMap;
+
+use crate::vocab::hash::FastHash;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -84,7 +86,7 @@ pub const MISS_BYTES: usize = 64 << 10;
 
 /// Answers by kind and auxiliary argument, then by name: looked up with a `&str`, no
 /// allocation.
-type Answers = HashMap<(Lookup, u32), HashMap<String, i64>>;
+type Answers = HashMap<(Lookup, u32), HashMap<String, i64, FastHash>, FastHash>;
 
 /// What a link left: the GL's answers for one linked program.
 #[derive(Default)]
@@ -143,7 +145,7 @@ impl Entry {
     }
 }
 
-type Entries = HashMap<GLuint, Entry>;
+type Entries = HashMap<GLuint, Entry, FastHash>;
 
 /// Removes `program`'s entry if it is idle.
 fn settle(entries: &mut Entries, program: GLuint) {

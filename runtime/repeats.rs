@@ -50,8 +50,12 @@
 //! succeeded, so what is kept describes the GL's state. (glcmd keeps one error flag, as the GL
 //! does: `vocab::check::record_error`.)
 //!
-//! `Options`-free: on for every device. A capture records what the program recorded (the
-//! recording side is untouched), so replaying a capture skips the same calls again.
+//! On by default; `Options::skip_repeats(false)` turns it off, for an adopted context that shares
+//! objects with another context that changes them (the GL promises one context another's changes
+//! to a texture or program only at its next bind of it, GL 4.6 §5.3, and a skipped repeat is no
+//! bind; glcmd-run serves no context of a share group). A capture records what the program
+//! recorded (the recording side is untouched), so replaying a capture skips the same calls
+//! again.
 
 use crate::generated::types::{GLenum, GLint, GLsizei, GLuint};
 
@@ -70,6 +74,8 @@ pub struct Repeats {
     textures: [(GLenum, GLenum, GLuint); TEXTURE_PAIRS],
     textures_len: usize,
     uniforms: UniformCalls,
+    /// `Options::skip_repeats` is off: nothing is a repeat.
+    pub(crate) off: bool,
 }
 
 /// At most this many (unit, target) pairs are remembered (a frame binds a few per draw).
@@ -93,7 +99,7 @@ impl Repeats {
     /// otherwise it is remembered, and the uniform values known (the last program's) are not.
     #[inline]
     pub fn use_program(&mut self, program: GLuint) -> bool {
-        let repeat = Self::repeat(&mut self.program, program);
+        let repeat = Self::repeat(&mut self.program, program) && !self.off;
         if !repeat {
             self.uniforms.len = 0;
         }
@@ -107,13 +113,13 @@ impl Repeats {
     pub fn uniform(&mut self, op: u16, location: GLint, count: GLsizei, flag: u8, values: &[u8]) -> bool {
         // `len` only matters for values that fit (`UniformCalls::call` keeps no others).
         let len = values.len().min(UNIFORM_BYTES) as u8;
-        self.uniforms.call(UniformKey { op, flag, len, location, count }, values)
+        self.uniforms.call(UniformKey { op, flag, len, location, count }, values) && !self.off
     }
 
     /// `glBindVertexArray(array)`, as [`Repeats::use_program`].
     #[inline]
     pub fn bind_vertex_array(&mut self, array: GLuint) -> bool {
-        Self::repeat(&mut self.vertex_array, array)
+        Self::repeat(&mut self.vertex_array, array) && !self.off
     }
 
     /// `glActiveTexture(unit)`, as [`Repeats::use_program`]. A unit that may not exist (past the
@@ -123,7 +129,7 @@ impl Repeats {
     pub fn active_texture(&mut self, unit: GLenum) -> bool {
         const SURE_UNITS: GLenum = 80;
         if self.unit == Some(unit) {
-            return true;
+            return !self.off;
         }
         let sure = unit.wrapping_sub(crate::generated::enums::TEXTURE0) < SURE_UNITS;
         self.unit = Some(unit).filter(|_| sure);
@@ -147,7 +153,7 @@ impl Repeats {
         for entry in self.textures[..len].iter_mut().rev() {
             if entry.0 == unit && entry.1 == target {
                 if entry.2 == texture {
-                    return true;
+                    return !self.off;
                 }
                 entry.2 = texture;
                 return false;

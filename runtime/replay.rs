@@ -35,6 +35,8 @@
 //! it, with every effect the GL gives it there; the frame's end only tells diagnostics.
 
 use std::collections::HashMap;
+
+use crate::vocab::hash::FastHash;
 use std::ffi::c_char;
 
 pub use crate::float_params::{FloatParameter, ParamOf};
@@ -65,7 +67,7 @@ pub enum UnpackExtent {
 /// State the render thread keeps across lists and frames.
 pub struct ReplayState {
     /// glcmd sync handle -> GL sync object, filled in when a recorded fence runs.
-    pub(crate) syncs: HashMap<u32, GLsync>,
+    pub(crate) syncs: HashMap<u32, GLsync, FastHash>,
     /// Deletes noted during the frame: (list index in the frame, slot of the packet, whether it
     /// ran in place already: an implicit list's, see the module doc).
     pub(crate) deferred: Vec<(u32, usize, bool)>,
@@ -84,6 +86,8 @@ pub struct ReplayState {
     /// only while nothing but a pure query has run on the context since (`repeats.rs`, *Across
     /// lists*); `None`: the next list starts with nothing known.
     pub(crate) carried: Option<crate::repeats::Repeats>,
+    /// `Options::skip_repeats`: when false, every repeat check answers "run it".
+    pub(crate) skip_repeats: bool,
     /// The binding shadow.
     pub(crate) shadow: Shadow,
     /// GL errors glcmd raised itself (for skipped commands), returned by `Device::get_error`
@@ -104,7 +108,7 @@ unsafe impl Send for ReplayState {}
 impl ReplayState {
     pub(crate) fn new(gl_fns: &Gl, sink: Sink, programs: std::sync::Arc<crate::programs::Programs>) -> ReplayState {
         ReplayState {
-            syncs: HashMap::new(),
+            syncs: HashMap::default(),
             deferred: Vec::new(),
             scratch: Vec::new(),
             scratch_region: None,
@@ -113,6 +117,7 @@ impl ReplayState {
             refused: 0,
             repeats_skipped: 0,
             carried: None,
+            skip_repeats: true,
             shadow: Shadow::new(gl_fns),
             raised: Vec::new(),
             sink,
@@ -169,7 +174,8 @@ impl<'a> Replayer<'a> {
         let (params, base) = (list.params.as_ptr().cast(), list.packets.as_ptr());
         // Whatever else runs with a replayer (a deferred delete) takes the carried knowledge
         // too, so it is gone unless a list's replay puts it back (`finish`).
-        let repeats = state.carried.take().unwrap_or_default();
+        let mut repeats = state.carried.take().unwrap_or_default();
+        repeats.off = !state.skip_repeats;
         Replayer { gl, raw, params, state, list, list_index, base, repeats }
     }
 

@@ -454,6 +454,17 @@ fn repeated_uniform_values_are_skipped_only_where_the_program_holds_them() {
     assert_eq!(audit(&direct, &device, &steps, "uniform values"), 1, "one repeat skipped");
 }
 
+/// `Options::skip_repeats(false)` (an adopted context that shares objects with another that
+/// changes them: a rebind is the GL's point of visibility): every repeat reaches the GL, and
+/// the picture, bindings and errors are the GL's all the same.
+#[test]
+fn with_skip_repeats_off_every_repeat_reaches_the_gl() {
+    let direct = Direct::new();
+    let device = Device::with_options(glcmd::Options::default().skip_repeats(false)).expect("a headless device");
+    let steps = sequence(&mut Rng::new(0x0FF_0000), 80, true, true);
+    assert_eq!(audit(&direct, &device, &steps, "skip_repeats off"), 0, "nothing skipped");
+}
+
 /// A unit the GL refuses leaves the unit it had active: a bind after it binds there, so a bind
 /// of the texture that unit had before must run again (found with seed 58 of the generator
 /// above).

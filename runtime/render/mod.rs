@@ -103,6 +103,7 @@ pub(crate) fn run(
         let _ = common.limits.set(crate::limits::Limits::read(&gl));
         let mut replay_state = ReplayState::new(&gl, common.sink.clone(), common.programs.clone());
         replay_state.known = Some(crate::known_answers::KnownAtReplay::new(common.known.clone(), info.version));
+        replay_state.skip_repeats = options.skip_repeats;
         let state = RefCell::new(replay_state);
         let (gl, real) = match checking_table(&gl, options.checked_gl) {
             Ok(Some(checking)) => (checking, Some(gl)),

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use crate::vocab::hash::FastHash;
+
 /// What glcmd knows about a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Known {
@@ -19,7 +21,7 @@ pub(super) enum Known {
 #[derive(Default)]
 pub(super) struct Names {
     pub(super) dense: Vec<(u8, u32)>,
-    pub(super) sparse: HashMap<u32, (u8, u32)>,
+    pub(super) sparse: HashMap<u32, (u8, u32), FastHash>,
 }
 
 pub(super) const DENSE_LIMIT: u32 = 1 << 20;

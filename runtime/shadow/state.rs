@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use crate::vocab::hash::FastHash;
+
 use crate::generated::{enums as gl, Gl};
 use crate::vocab::class::CLASSES;
 
@@ -16,7 +18,7 @@ use super::vao::Vao;
 pub struct Shadow {
     pub(super) context: [u32; 7],
     pub(super) current_vao: u32,
-    pub(super) vaos: HashMap<u32, Vao>,
+    pub(super) vaos: HashMap<u32, Vao, FastHash>,
     /// Known names of each class.
     pub(super) objects: [Names; CLASSES],
     pub(super) generation: u32,
@@ -44,7 +46,7 @@ pub struct Shadow {
     pub(crate) overflow_queries: bool,
     /// Storage sizes of buffers, as the GL reported them (`GL_BUFFER_SIZE`). Every call that may
     /// change a buffer's storage clears it, so a size is never older than the storage.
-    pub(super) sizes: HashMap<u32, u64>,
+    pub(super) sizes: HashMap<u32, u64, FastHash>,
     /// The current vertex array's draw check, while nothing changed it. Draws take this fast
     /// path.
     pub(super) draw_cache: Option<DrawCache>,
@@ -76,7 +78,7 @@ impl Shadow {
         let stride = get(gl::MAX_VERTEX_ATTRIB_STRIDE);
         let core = get(gl::CONTEXT_PROFILE_MASK) as u32 & gl::CONTEXT_CORE_PROFILE_BIT != 0;
         let (unsupported, [statistics_queries, overflow_queries]) = unsupported_targets(gl_fns);
-        let mut vaos = HashMap::new();
+        let mut vaos = HashMap::default();
         vaos.insert(0, Vao::new());
         let mut shadow = Shadow {
             context: [0; 7],
@@ -93,7 +95,7 @@ impl Shadow {
             unsupported,
             statistics_queries,
             overflow_queries,
-            sizes: HashMap::new(),
+            sizes: HashMap::default(),
             draw_cache: None,
         };
         // A context handed over by the application (a window) may have state already.

@@ -30956,6 +30956,7 @@ unsafe fn exec_uniform_subroutinesuiv(r: &mut Replayer<'_>, p: *const u64) {
     let a2: *const types::GLuint = r.param::<u8>(c.indices) as *const types::GLuint;
     let gl = r.gl;
     let raw = r.raw;
+    r.repeats.forget();
     unsafe {
         if r.subroutine_call_is_safe(a0, a1) {
             (gl.UniformSubroutinesuiv)(a0, a1, a2);

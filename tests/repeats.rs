@@ -562,3 +562,59 @@ fn audit(direct: &Direct, device: &Device, steps: &[Step], what: &str) -> u64 {
 fn as_index(list: &[u32], n: i32) -> i64 {
     list.iter().position(|&x| x as i32 == n).map_or(n as i64, |i| 1000 + i as i64)
 }
+
+const SUBROUTINES: &str = "#version 450 core
+subroutine vec4 paint();
+layout(index = 0) subroutine(paint) vec4 red() { return vec4(1.0, 0.0, 0.0, 1.0); }
+layout(index = 1) subroutine(paint) vec4 green() { return vec4(0.0, 1.0, 0.0, 1.0); }
+layout(location = 0) subroutine uniform paint chosen;
+out vec4 frag;
+void main() { frag = chosen(); }";
+
+/// A `glUseProgram` after `glUniformSubroutinesuiv` reaches the GL even when it repeats: the
+/// GL resets a stage's subroutine selections when its program changes (GL 4.6 §7.10), and
+/// drivers differ on whether the same program made current again is a change (Mesa keeps them),
+/// so only the GL may decide. The pictures are the GL's and nothing is skipped.
+#[test]
+fn a_use_program_after_subroutine_selections_reaches_the_gl() {
+    let direct = Direct::new();
+    let device = device();
+    let p = direct.program(&[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, SUBROUTINES)]);
+    let (vao, fbo) = (direct.vao(), direct.fbo_rgba8(SIZE, SIZE));
+    // SAFETY: GL calls on the direct context; one index read from a local.
+    unsafe {
+        let g = &direct.gl;
+        (g.BindFramebuffer)(gl::FRAMEBUFFER, fbo);
+        (g.BindVertexArray)(vao);
+        for (cell, again) in [(0, false), (1, true)] {
+            (g.UseProgram)(p);
+            if !again {
+                (g.UniformSubroutinesuiv)(gl::FRAGMENT_SHADER, 1, [1u32].as_ptr());
+            }
+            (g.Viewport)(cell * CELL, 0, CELL, CELL);
+            (g.DrawArrays)(gl::TRIANGLES, 0, 3);
+        }
+    }
+    let expected = direct.read_rgba8(fbo, SIZE, SIZE);
+    let p = device_program(&device, &[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, SUBROUTINES)]);
+    let vao = device.create_vertex_arrays(1).unwrap()[0];
+    let fbo = device_fbo_rgba8(&device, SIZE, SIZE);
+    let before = device.stats().repeats_skipped;
+    let mut l = device.command_list();
+    l.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    l.bind_vertex_array(vao);
+    for (cell, again) in [(0, false), (1, true)] {
+        l.use_program(p);
+        if !again {
+            l.uniform_subroutinesuiv(gl::FRAGMENT_SHADER, &[1]);
+        }
+        l.viewport(cell * CELL, 0, CELL, CELL);
+        l.draw_arrays(gl::TRIANGLES, 0, 3);
+    }
+    device.submit(l).unwrap();
+    let got = device_read_rgba8(&device, fbo, SIZE, SIZE);
+    assert_same_image("subroutines", &got, &expected, SIZE as usize);
+    device.finish().unwrap();
+    assert_eq!(device.stats().repeats_skipped - before, 0, "the second glUseProgram reached the GL");
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR);
+}

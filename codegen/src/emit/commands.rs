@@ -1387,7 +1387,11 @@ fn repeat_check(f: &Function, arg: &dyn Fn(&str) -> proc_macro2::Ident) -> Token
             }
         };
     }
-    const TOUCHES: [&str; 6] = ["Program", "Shader", "Texture", "VertexArray", "Pipeline", "TransformFeedback"];
+    // `Subroutine`: a program's subroutine selections are reset when it is made current again on
+    // some drivers (GL 4.6 §7.10 resets them when the stage's program changes), so after a
+    // `glUniformSubroutinesuiv` the next `glUseProgram` reaches the GL even if it repeats.
+    const TOUCHES: [&str; 7] =
+        ["Program", "Shader", "Texture", "VertexArray", "Pipeline", "TransformFeedback", "Subroutine"];
     if TOUCHES.iter().any(|t| f.name.contains(t)) {
         quote!(r.repeats.forget();)
     } else {

@@ -47,6 +47,7 @@ pub mod immediate;
 pub mod inspect;
 pub mod loader;
 pub mod pname;
+mod repeats;
 // The exported GL symbols of glcmd-run's preload library, for its build script.
 #[cfg(feature = "preload")]
 pub mod preload;

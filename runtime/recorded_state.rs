@@ -132,6 +132,17 @@ struct Inner {
 }
 
 impl Inner {
+    /// Whether binding `name` for `pname` (one of [`REBINDABLE`]) is sure to be accepted. A
+    /// program is asked of the interface cache (`linked_now`: its latest link succeeded), not of
+    /// what was current: a program whose relink failed stays current but cannot be bound again.
+    fn bindable(&self, pname: GLenum, name: GLuint, programs: Option<&crate::programs::Programs>) -> bool {
+        if pname == gl::CURRENT_PROGRAM {
+            let usable = name == 0 || programs.is_some_and(|p| p.linked_now(name));
+            return !self.feedback_begun && !self.deleted_programs.contains(&name) && usable;
+        }
+        name == 0 || self.rebindable.get(&pname).is_some_and(|s| s.contains(&(name as GLint)))
+    }
+
     fn forget(&mut self) {
         self.version += 1;
         self.values.clear();
@@ -277,16 +288,55 @@ impl RecordedState {
         }
     }
 
-    /// Whether binding `name` for `pname` (one of [`REBINDABLE`]) is sure to be accepted. A
-    /// program is asked of the interface cache (`linked_now`: its latest link succeeded), not of
-    /// what was current: a program whose relink failed stays current but cannot be bound again.
-    pub(crate) fn rebindable(&self, pname: GLenum, name: GLuint, programs: Option<&crate::programs::Programs>) -> bool {
-        let inner = self.lock();
-        if pname == gl::CURRENT_PROGRAM {
-            let usable = name == 0 || programs.is_some_and(|p| p.linked_now(name));
-            return !inner.feedback_begun && !inner.deleted_programs.contains(&name) && usable;
+    /// A recorded bind of `name` for `pname` (one of [`REBINDABLE`]), under one lock: known where
+    /// the GL is sure to accept it ([`Inner::bindable`]), unknown otherwise. `unknown_too` are the
+    /// values such a bind makes unknown with it (the element buffer binding, for a vertex array).
+    ///
+    /// Two binds change nothing and cost one lock and no write: a name already known bound there,
+    /// and a bind glcmd cannot be sure of while the value is unknown already (a program that binds
+    /// its one texture or vertex array per object, never asking: every bind after the first). Exact
+    /// because such a record would leave every value, and the ownership, as they are; `version`
+    /// guards answers against changes, and there is none.
+    pub(crate) fn bind(
+        &self,
+        immediate: bool,
+        pname: GLenum,
+        name: GLuint,
+        unknown_too: &[GLenum],
+        programs: Option<&crate::programs::Programs>,
+    ) {
+        if self.is_off() {
+            return;
         }
-        name == 0 || inner.rebindable.get(&pname).is_some_and(|s| s.contains(&(name as GLint)))
+        if !immediate {
+            return self.off();
+        }
+        let me = me();
+        let mut inner = self.lock();
+        match inner.owner {
+            Some(owner) if owner != me => {
+                drop(inner);
+                return self.off();
+            }
+            _ => inner.owner = Some(me),
+        }
+        let known = inner.values.get(&pname);
+        if known.is_some_and(|v| v.as_slice() == [name as GLint]) {
+            return;
+        }
+        let sure = inner.bindable(pname, name, programs);
+        if !sure && known.is_none() && unknown_too.iter().all(|p| !inner.values.contains_key(p)) {
+            return;
+        }
+        inner.version += 1;
+        if sure {
+            inner.keep(pname, &[name as GLint]);
+        } else {
+            inner.values.remove(&pname);
+            for p in unknown_too {
+                inner.values.remove(p);
+            }
+        }
     }
 
     /// A recorded `glDeleteBuffers` or `glVertexArrayElementBuffer`: remembered element bindings

@@ -230,12 +230,9 @@ impl CommandList {
     /// it (0, or a name the GL reported bound there since the last call that could delete it; a
     /// program the interface cache knows linked).
     fn state_rebind(&self, pname: GLenum, name: GLuint) {
-        let Some(s) = self.shadow() else { return };
-        if self.state_already(pname, &[name as GLint]) {
-            return;
+        if let Some(s) = self.shadow() {
+            s.bind(self.immediate_recording, pname, name, &[], self.programs.as_deref());
         }
-        let set = if s.rebindable(pname, name, self.programs.as_deref()) { int(name) } else { Set::Unknown };
-        self.state_record(&[(pname, set)]);
     }
 
     /// `glBindSampler(unit, sampler)`: the active unit's binding is shadowed.
@@ -249,22 +246,13 @@ impl CommandList {
         }
     }
 
-    /// `glBindVertexArray`: the element buffer binding is the new vertex array's.
     /// `glBindVertexArray`: the element buffer binding becomes the array's (remembered per
     /// array by the shadow where known).
     #[inline(never)]
     pub(crate) fn state_bind_vertex_array(&self, array: GLuint) {
-        let Some(s) = self.shadow() else { return };
-        if self.state_already(gl::VERTEX_ARRAY_BINDING, &[array as GLint]) {
-            return;
-        }
-        if s.rebindable(gl::VERTEX_ARRAY_BINDING, array, None) {
-            self.state_record(&[(gl::VERTEX_ARRAY_BINDING, int(array))]);
-        } else {
-            self.state_record(&[
-                (gl::VERTEX_ARRAY_BINDING, Set::Unknown),
-                (gl::ELEMENT_ARRAY_BUFFER_BINDING, Set::Unknown),
-            ]);
+        if let Some(s) = self.shadow() {
+            let element = [gl::ELEMENT_ARRAY_BUFFER_BINDING];
+            s.bind(self.immediate_recording, gl::VERTEX_ARRAY_BINDING, array, &element, None);
         }
     }
 

@@ -20,7 +20,10 @@
 //! * the pending list is also submitted by [`Immediate::flush`] and [`Immediate::finish`], when
 //!   it is dropped (nothing recorded is lost), by [`Immediate::submit_pending`], and when a
 //!   recording call finds it larger than `Options::immediate_flush_bytes` (default 16 KiB), so a
-//!   thread that never asks anything still streams its work to the render thread.
+//!   thread that never asks anything still streams its work to the render thread. Right after
+//!   the context synchronised with the render thread (a query, a flush), the first hand-overs
+//!   come sooner ([`HandOvers`]: an eighth of that, then doubling), since the render thread has
+//!   nothing else to replay then.
 //!
 //! The twins of the generated creates and queries are generated too (`generated/immediate.rs`);
 //! the twins of the hand-written specials live beside their originals in `special.rs`.
@@ -49,8 +52,52 @@ pub struct Immediate {
     pub(crate) device: Device,
     list: CommandList,
     flush_bytes: usize,
+    hand_overs: HandOvers,
     implicit_submits: u64,
     round_trips: u64,
+}
+
+/// When an immediate thread hands its pending calls to the render thread for size: right after
+/// the thread synchronised with the render thread (a query that asked it, a flush, a present:
+/// anything but a hand-over for size) past an eighth of its batch size, then a quarter, a half,
+/// and from then on the batch size (the C ABI's `SUBMIT_BYTES`, `GLCMD_BATCH_BYTES`;
+/// `Options::immediate_flush_bytes`): 2, 4, 8, then 16 KiB by default.
+///
+/// Why: after a sync the render thread has replayed everything and waits, so the first batch of
+/// the next stretch of calls decides how long it idles. A program whose frame is GL calls and
+/// one `glGetError` (issue 31's *lean* frame) had the render thread idle for the whole first
+/// 16 KiB, a fifth of its frame, on every frame. Small batches all the way would cost a hand-over
+/// (a pooled list and three messages) per 2 KiB where the render thread is busy anyway: hence the
+/// doubling. A batch size of `usize::MAX` (never for size) stays that.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandOvers {
+    /// Hand-overs for size since the last sync, up to [`HandOvers::STEPS`].
+    doublings: u32,
+}
+
+impl HandOvers {
+    /// Hand-overs for size after a sync before the batch size applies whole: the first is past
+    /// `batch >> STEPS` bytes.
+    pub const STEPS: u32 = 3;
+
+    /// As right after a sync.
+    pub const fn new() -> HandOvers {
+        HandOvers { doublings: 0 }
+    }
+
+    /// The size (bytes of packets and parameters) past which the pending calls are handed over
+    /// now, for a batch size of `batch`.
+    #[inline]
+    pub fn limit(&self, batch: usize) -> usize {
+        batch >> (Self::STEPS - self.doublings)
+    }
+
+    /// The pending calls were handed over: for size (`for_size`), or because the thread
+    /// synchronised with the render thread.
+    #[inline]
+    pub fn handed_over(&mut self, for_size: bool) {
+        self.doublings = if for_size { (self.doublings + 1).min(Self::STEPS) } else { 0 };
+    }
 }
 
 impl Device {
@@ -67,6 +114,7 @@ impl Device {
             device: self.clone(),
             list,
             flush_bytes: self.inner.shared.options.immediate_flush_bytes,
+            hand_overs: HandOvers::default(),
             implicit_submits: 0,
             round_trips: 0,
         }
@@ -100,6 +148,12 @@ impl Immediate {
     /// Submits the pending calls, if any, as a frame of one list: they replay after every frame
     /// begun before (ordering rule 1). A refused submit (a lost device) keeps them pending.
     pub fn submit_pending(&mut self) -> Result<(), Error> {
+        self.hand_over(false)
+    }
+
+    /// [`Immediate::submit_pending`], for size (`for_size`) or not ([`HandOvers`]).
+    fn hand_over(&mut self, for_size: bool) -> Result<(), Error> {
+        self.hand_overs.handed_over(for_size);
         if self.list.is_empty() {
             return Ok(());
         }
@@ -206,8 +260,8 @@ impl DerefMut for Immediate {
     /// first. A refused submit (a lost device) keeps the list; the next query reports it.
     fn deref_mut(&mut self) -> &mut CommandList {
         let (packets, params) = self.list.byte_sizes();
-        if packets + params > self.flush_bytes {
-            let _ = self.submit_pending();
+        if packets + params > self.hand_overs.limit(self.flush_bytes) {
+            let _ = self.hand_over(true);
         }
         &mut self.list
     }

@@ -203,7 +203,7 @@ pub use generated::Gl;
 /// The glutin crate whose context and surface types [`Device::with_window`] takes: name them as
 /// `glcmd::glutin::…` to get the exact version glcmd was built with.
 pub use glutin;
-pub use immediate::Immediate;
+pub use immediate::{HandOvers, Immediate};
 pub use limits::Limits;
 pub use list::CommandList;
 pub use options::{FrameStats, Options, RenderTimes, Stats};

@@ -268,6 +268,45 @@ fn implicit_submits_and_round_trips_are_counted() {
     assert_eq!(imm.readn_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE, 4).unwrap(), [0, 0, 255, 255]);
 }
 
+/// After a sync the context hands its calls over sooner (`glcmd::HandOvers`: an eighth of
+/// `Options::immediate_flush_bytes`, doubling up to it), and a query starts that again.
+#[test]
+fn hand_overs_after_a_sync_start_small_and_double() {
+    let device = device();
+    let mut imm = device.immediate();
+    let mut calls_per_hand_over = |imm: &mut glcmd::Immediate, n: usize| {
+        let mut counts = Vec::new();
+        let (mut calls, mut submits) = (0, imm.implicit_submits());
+        while counts.len() < n {
+            imm.depth_func(if calls % 2 == 0 { gl::LEQUAL } else { gl::LESS });
+            calls += 1;
+            if imm.implicit_submits() > submits {
+                // The call that found the list past the size was recorded after the submit.
+                counts.push(calls - 1);
+                (calls, submits) = (1, imm.implicit_submits());
+            }
+        }
+        counts
+    };
+    imm.get_error().unwrap();
+    let first: Vec<usize> = calls_per_hand_over(&mut imm, 6);
+    for i in 1..4 {
+        assert!(first[i].abs_diff(2 * first[i - 1]) <= 1, "batch {i} of {first:?}");
+    }
+    assert!(first[4..].iter().all(|&n| n.abs_diff(first[3]) <= 1), "{first:?}");
+    assert_eq!(imm.get_error().unwrap(), gl::NO_ERROR);
+    let again: Vec<usize> = calls_per_hand_over(&mut imm, 2);
+    assert!(again[0] < first[1] && again[1] > again[0], "after a query: {again:?}, first: {first:?}");
+    // A size limit off (`usize::MAX`) stays off.
+    imm.set_flush_bytes(usize::MAX);
+    imm.finish().unwrap();
+    let before = imm.implicit_submits();
+    for i in 0..40_000 {
+        imm.depth_func(if i % 2 == 0 { gl::LEQUAL } else { gl::LESS });
+    }
+    assert_eq!(imm.implicit_submits(), before, "no hand-over for size");
+}
+
 /// Records a clear of one pixel (full state: framebuffer, scissor, colour), so the result does
 /// not depend on what ran before.
 fn clear_pixel(list: &mut glcmd::CommandList, fbo: u32, x: i32, rgba: [f32; 4]) {

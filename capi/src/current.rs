@@ -32,6 +32,8 @@ pub struct Thread {
     /// what it knows of its context's state from its own calls (`elements.rs`) holds only
     /// within one epoch, since other threads may have had the context in between.
     pub epoch: u64,
+    /// When an immediate thread's implicit list is submitted for size (`immediate.rs`).
+    pub hand_overs: glcmd::HandOvers,
 }
 
 /// An immediate thread that exits submits the calls it has pending (as `glFlush` would): a GL
@@ -56,7 +58,13 @@ impl Drop for Thread {
 
 thread_local! {
     pub static THREAD: RefCell<Thread> =
-        const { RefCell::new(Thread { device: None, recording: None, immediate: false, epoch: 0 }) };
+        const { RefCell::new(Thread {
+            device: None,
+            recording: None,
+            immediate: false,
+            epoch: 0,
+            hand_overs: glcmd::HandOvers::new(),
+        }) };
 }
 
 fn gone(function: &str) -> CallError {

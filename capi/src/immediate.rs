@@ -89,7 +89,8 @@ use crate::types::GLCMD_ERROR_LIST_ACTIVE;
 /// does with its batches. 16 KiB measured best: against 1 MiB (a hand-over only at queries,
 /// flushes and swaps), the tutorial frames that are GL calls and nothing else run faster with it
 /// on NVIDIA (H100 and H200) and on llvmpipe, and 8 and 4 KiB gained nothing more
-/// (BENCHMARKS.md, "Answers without round trips and 16 KiB hand-overs").
+/// (BENCHMARKS.md, "Answers without round trips and 16 KiB hand-overs"). After a sync the first
+/// three hand-overs come at an eighth, a quarter and a half of it (`glcmd::HandOvers`).
 pub const SUBMIT_BYTES: usize = 16 << 10;
 
 /// The size past which an implicit list is submitted now ([`SUBMIT_BYTES`] unless set).
@@ -170,6 +171,7 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
     if !t.immediate {
         return Ok(());
     }
+    t.hand_overs.handed_over(size);
     let (Some(entry), Some(recording)) = (t.device.as_ref(), t.recording.as_mut()) else { return Ok(()) };
     if recording.list.is_empty() {
         return Ok(());
@@ -202,7 +204,8 @@ pub fn flush(function: &str) -> Result<(), CallError> {
     current::with_thread(function, |t| submit_pending(t, function, false))
 }
 
-/// After recording on `t`: submits the implicit list if it passed [`SUBMIT_BYTES`], and asks
+/// After recording on `t`: submits the implicit list if it passed its size (after a sync an
+/// eighth of [`SUBMIT_BYTES`], doubling up to it: `glcmd::HandOvers`), and asks
 /// the GL for a pixel-buffer binding the list could not be sure of.
 #[inline]
 pub fn after_record(t: &mut Thread, function: &str) -> Result<(), CallError> {
@@ -211,7 +214,8 @@ pub fn after_record(t: &mut Thread, function: &str) -> Result<(), CallError> {
     }
     let (over, unsure) = t.recording.as_ref().map_or((false, false), |r| {
         let (packets, params) = r.list.byte_sizes();
-        (packets + params > SUBMIT_BYTES_NOW.load(Ordering::Relaxed), r.list.pixel_state().unsure != 0)
+        let limit = t.hand_overs.limit(SUBMIT_BYTES_NOW.load(Ordering::Relaxed));
+        (packets + params > limit, r.list.pixel_state().unsure != 0)
     });
     if over {
         submit_pending(t, function, true)?;
@@ -292,7 +296,16 @@ fn ask_as<R>(
             }
         },
     };
-    TOTAL_ROUND_TRIPS.fetch_add(Device::thread_round_trips().saturating_sub(before), Ordering::Relaxed);
+    let round_trips = Device::thread_round_trips().saturating_sub(before);
+    if round_trips > 0 {
+        TOTAL_ROUND_TRIPS.fetch_add(round_trips, Ordering::Relaxed);
+        // The render thread has replayed everything and waits: the next batch starts small
+        // (`glcmd::HandOvers`), as after a submit that was not for size.
+        let _ = current::with_thread(function, |t| {
+            t.hand_overs.handed_over(false);
+            Ok(())
+        });
+    }
     result
 }
 

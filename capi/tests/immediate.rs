@@ -123,6 +123,58 @@ fn implicit_submits_happen_only_where_an_answer_needs_them() {
     check(glcmdDeviceDestroy(d));
 }
 
+/// How many `glDepthFunc` calls go into each of the next `n` hand-overs for size.
+fn calls_per_hand_over(n: usize) -> Vec<usize> {
+    let mut counts = Vec::new();
+    let mut calls = 0;
+    let mut size_submits = thread_stats().size_submits;
+    while counts.len() < n {
+        unsafe { (GL.DepthFunc)(if calls % 2 == 0 { gl::LEQUAL } else { gl::LESS }) };
+        calls += 1;
+        let now = thread_stats().size_submits;
+        if now > size_submits {
+            // The call that passed the size was recorded, then the list submitted with it.
+            counts.push(calls);
+            calls = 0;
+            size_submits = now;
+        }
+    }
+    counts
+}
+
+#[test]
+fn hand_overs_after_a_sync_start_small_and_double_up_to_the_batch_size() {
+    let mut d = null_mut();
+    check(unsafe { glcmdDeviceCreateHeadless(null(), &mut d) });
+    check(glcmdThreadMakeImmediate(d));
+    assert_eq!(depth_func(), gl::LESS, "a sync: nothing pending");
+    let first = calls_per_hand_over(7);
+    // 2, 4, 8 KiB, then SUBMIT_BYTES (16 KiB) each: each batch holds twice the calls of the one
+    // before (give or take the call that passed it), until the batch size.
+    assert_eq!(glcmd::HandOvers::STEPS, 3);
+    for i in 1..4 {
+        assert!(first[i].abs_diff(2 * first[i - 1]) <= 1, "batch {i} of {first:?}");
+    }
+    assert!(first[4].abs_diff(first[3]) <= 1 && first[5..].iter().all(|&n| n == first[4]), "{first:?}");
+    // A query synchronises: the next batch is small again.
+    assert!(matches!(depth_func(), gl::LEQUAL | gl::LESS));
+    assert_eq!(calls_per_hand_over(2), first[..2], "after a query");
+    // So does glFlush; a flush with nothing pending too (the render thread is idle after it).
+    let _ = calls_per_hand_over(3);
+    unsafe { (GL.Flush)() };
+    assert_eq!(calls_per_hand_over(1), first[..1], "after glFlush");
+    // The batch size scales them.
+    glcmd_capi::immediate::set_submit_bytes(SUBMIT_BYTES / 16);
+    unsafe { (GL.Flush)() };
+    let small = calls_per_hand_over(5);
+    glcmd_capi::immediate::set_submit_bytes(SUBMIT_BYTES);
+    for (i, (s, f)) in small.iter().zip(&first).enumerate() {
+        assert!(s.abs_diff(f / 16) <= 1, "batch {i}: 1 KiB {small:?}, 16 KiB {first:?}");
+    }
+    check(glcmdThreadMakeImmediate(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}
+
 #[test]
 fn an_immediate_thread_that_exits_submits_what_it_has_pending() {
     let mut d = null_mut();

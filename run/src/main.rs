@@ -39,7 +39,8 @@ preloaded library reads; set the variables yourself to the same effect):
   --spin-us N              how long the render thread and a waiting query spin
                            before sleeping (default 20) [GLCMD_SPIN_US]
   --batch-bytes N          hand a thread's recorded calls to the render thread past N
-                           bytes (default 16384, at least 1024) [GLCMD_BATCH_BYTES]
+                           bytes (default 16384, at least 1024; after a query, flush
+                           or swap past N/8, N/4, N/2 first) [GLCMD_BATCH_BYTES]
   --no-driver-thread       leave the program's EGL and GLX calls on its own threads; by
                            default they all go to one thread, which is also the render
                            thread of the context glcmd adopts (drivers such as NVIDIA's run

@@ -12,7 +12,7 @@
 //! | `GLCMD_POST_MORTEM_FRAMES=N` | frames the post-mortem ring keeps (default 3) |
 //! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
 //! | `GLCMD_RUN_DRIVER_THREAD=0` | the program's EGL calls stay on its own threads, and each adopted context gets a render thread of its own (`driver.rs`: by default one driver thread makes every EGL call and hosts the first adopted context's render loop) |
-//! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next) |
+//! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next; after a query, a flush or a swap the first three are an eighth, a quarter and a half of it, since the render thread waits then) |
 //! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present; and the render thread's time per present by phase (replay, waits, round trips, frame end) |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the

@@ -21,11 +21,10 @@ fn generate() {
     let inputs = glcmd_codegen::Inputs::bundled();
     println!("cargo:rerun-if-changed={}", inputs.header.display());
     println!("cargo:rerun-if-changed={}", inputs.registry.display());
-    let selection = glcmd_codegen::Selection {
-        ext: cfg!(feature = "ext"),
-        vendor: cfg!(feature = "vendor"),
-        checking: cfg!(feature = "checking"),
-    };
+    let selection = glcmd_codegen::Selection::default()
+        .ext(cfg!(feature = "ext"))
+        .vendor(cfg!(feature = "vendor"))
+        .checking(cfg!(feature = "checking"));
     if let Err(errors) = glcmd_codegen::write_selected(&inputs, &out, &selection) {
         for e in &errors.0 {
             println!("cargo:warning={e}");

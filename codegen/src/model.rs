@@ -194,7 +194,20 @@ pub enum Family {
 }
 
 /// What to generate: the extension families and the optional files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// An options type as glcmd's are (glcmd's `runtime/builders.rs` gives the rule):
+/// `#[non_exhaustive]`, so a struct literal does not compile outside this crate and a new family
+/// is not a breaking change for a build script, and made from [`Selection::default`] (core GL,
+/// ARB and KHR only: glcmd's default features) with one builder method per field:
+///
+/// ```
+/// use glcmd_codegen::Selection;
+/// let ext = Selection::default().ext(true);
+/// assert!(ext.ext && !ext.vendor && !ext.checking);
+/// assert_eq!(Selection::default().ext(true).vendor(true).checking(true), Selection::ALL);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Selection {
     /// `GL_EXT_*` functions (glcmd feature `ext`).
     pub ext: bool,
@@ -207,6 +220,27 @@ pub struct Selection {
 impl Selection {
     /// Everything: the snapshots, the CLI and the soundness sweep.
     pub const ALL: Selection = Selection { ext: true, vendor: true, checking: true };
+
+    /// Sets [`Selection::ext`] and returns the selection.
+    #[must_use = "a builder method returns the changed selection; the one it was called on is gone"]
+    pub fn ext(mut self, ext: bool) -> Self {
+        self.ext = ext;
+        self
+    }
+
+    /// Sets [`Selection::vendor`] and returns the selection.
+    #[must_use = "a builder method returns the changed selection; the one it was called on is gone"]
+    pub fn vendor(mut self, vendor: bool) -> Self {
+        self.vendor = vendor;
+        self
+    }
+
+    /// Sets [`Selection::checking`] and returns the selection.
+    #[must_use = "a builder method returns the changed selection; the one it was called on is gone"]
+    pub fn checking(mut self, checking: bool) -> Self {
+        self.checking = checking;
+        self
+    }
 
     pub fn includes(&self, family: Family) -> bool {
         match family {

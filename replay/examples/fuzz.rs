@@ -47,14 +47,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     eprintln!("robust buffer access: {}", device.robust_access());
     let out = fuzz::run(
         &seeds,
-        &fuzz::Config {
-            seed,
-            iterations,
-            time_limit: minutes.map(|m| Duration::from_secs(m * 60)),
-            replay: Some((&device, replay)),
-            alloc_factor: Some(16),
-            trace,
-        },
+        &fuzz::Config::new(seed, iterations)
+            .time_limit(minutes.map(|m| Duration::from_secs(m * 60)))
+            .replay(Some((&device, replay)))
+            .alloc_factor(Some(16))
+            .trace(trace),
     );
     println!(
         "seed {seed}: {} inputs in {:.1} s ({:.0}/s), {} loaded, {} replayed ({} replay errors, {} over budget), {} \

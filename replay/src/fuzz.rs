@@ -318,8 +318,10 @@ pub struct Crash {
     pub input: Vec<u8>,
 }
 
-/// What a round found.
+/// What a round found. `#[non_exhaustive]`: read only, as every counters type of glcmd
+/// (glcmd's `runtime/builders.rs` gives the rule), so a new count is not a breaking change.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Outcome {
     pub tried: u64,
     /// Inputs that loaded (their mutations left a valid capture).
@@ -341,6 +343,19 @@ pub struct Outcome {
 }
 
 /// How to run a round.
+///
+/// An options type as glcmd's are (glcmd's `runtime/builders.rs` gives the rule):
+/// `#[non_exhaustive]`, made with [`Config::new`] (the seed and the iteration count, which have
+/// no sensible default; nothing else is on) and changed with one builder method per field:
+///
+/// ```
+/// use std::time::Duration;
+/// use glcmd_replay::fuzz::Config;
+/// let config = Config::new(7, 20_000).time_limit(Some(Duration::from_secs(60))).alloc_factor(Some(16));
+/// assert_eq!((config.seed, config.iterations, config.alloc_factor), (7, 20_000, Some(16)));
+/// assert!(config.replay.is_none() && config.trace.is_none());
+/// ```
+#[non_exhaustive]
 pub struct Config<'a> {
     /// The round's seed: the same seed, seeds and build give the same inputs.
     pub seed: u64,
@@ -356,6 +371,56 @@ pub struct Config<'a> {
     /// loading or replaying), so an input that kills the process (a fault in the driver) is
     /// on disk.
     pub trace: Option<std::path::PathBuf>,
+}
+
+impl<'a> Config<'a> {
+    /// A round of `iterations` inputs from `seed`: no time limit, no replay, no allocation
+    /// bound, no trace file.
+    pub fn new(seed: u64, iterations: u64) -> Config<'a> {
+        Config { seed, iterations, time_limit: None, replay: None, alloc_factor: None, trace: None }
+    }
+
+    /// Sets [`Config::seed`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets [`Config::iterations`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn iterations(mut self, iterations: u64) -> Self {
+        self.iterations = iterations;
+        self
+    }
+
+    /// Sets [`Config::time_limit`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn time_limit(mut self, time_limit: Option<Duration>) -> Self {
+        self.time_limit = time_limit;
+        self
+    }
+
+    /// Sets [`Config::replay`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn replay(mut self, replay: Option<(&'a Device, u64)>) -> Self {
+        self.replay = replay;
+        self
+    }
+
+    /// Sets [`Config::alloc_factor`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn alloc_factor(mut self, alloc_factor: Option<usize>) -> Self {
+        self.alloc_factor = alloc_factor;
+        self
+    }
+
+    /// Sets [`Config::trace`] and returns the options.
+    #[must_use = "a builder method returns the changed options; the options it was called on are gone"]
+    pub fn trace(mut self, trace: Option<std::path::PathBuf>) -> Self {
+        self.trace = trace;
+        self
+    }
 }
 
 fn kind(e: &LoadError) -> String {

@@ -23,14 +23,9 @@ fn a_short_fuzz_round_finds_no_crash() {
     let seed = Seed::new(std::fs::read(&path).unwrap()).unwrap();
     let device = glcmd_replay::replay_device().unwrap();
     assert!(device.robust_access(), "llvmpipe offers robust buffer access");
-    let config = fuzz::Config {
-        seed: env("GLCMD_FUZZ_SEED", 1),
-        iterations: env("GLCMD_FUZZ_ITERATIONS", 20_000),
-        time_limit: None,
-        replay: Some((&device, 200)),
-        alloc_factor: Some(16),
-        trace: None,
-    };
+    let config = fuzz::Config::new(env("GLCMD_FUZZ_SEED", 1), env("GLCMD_FUZZ_ITERATIONS", 20_000))
+        .replay(Some((&device, 200)))
+        .alloc_factor(Some(16));
     let out = fuzz::run(&[seed], &config);
     eprintln!(
         "{} inputs of {} bytes in {:.1} s: {} loaded ({} replayed, {} replay errors, {} over budget), {} crashes; largest allocation {} bytes (input {}); refused: {:?}",

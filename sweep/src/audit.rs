@@ -18,8 +18,10 @@ use glcmd::{gl, CommandList, Device, Options};
 use crate::calls;
 use crate::fixture::Fixture;
 
-/// What an audit did and found.
+/// What an audit did and found. `#[non_exhaustive]`: read only, as every counters type of glcmd
+/// (glcmd's `runtime/builders.rs` gives the rule).
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct AuditSummary {
     /// GL functions audited, and methods (their safe forms).
     pub functions: usize,

@@ -78,8 +78,10 @@ impl Level {
     }
 }
 
-/// What a sweep did.
+/// What a sweep did. `#[non_exhaustive]`: read only, as every counters type of glcmd (glcmd's
+/// `runtime/builders.rs` gives the rule).
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct Summary {
     /// GL functions swept (each through every safe method form it has).
     pub functions: usize,

@@ -21,11 +21,21 @@
 //! default (`AdoptEgl`, `AdoptGlx`) are neither, and stay exhaustive: a new field there would be
 //! a breaking change whatever the attribute says.
 //!
+//! The workspace's other crates follow the same rule for their public types: glcmd-capi's
+//! `immediate::ImmediateStats`, glcmd-replay's `fuzz::Outcome` and glcmd-sweep's summaries are
+//! counters; glcmd-codegen's `Selection` (made from `default()`) and glcmd-replay's `fuzz::Config`
+//! (from `new(seed, iterations)`) are options, with builders written by hand in the same form,
+//! since this macro is glcmd's own. (C structs such as `GlcmdDeviceOptions` are `#[repr(C)]` and
+//! versioned by their `size` field instead; glcmd-run has no Rust API.)
+//!
 //! The macro pins "one builder per field" at compile time: besides the methods it writes a
 //! function that destructures the type naming exactly the fields given, without `..`, so a field
 //! added to an options type without its builder stops glcmd from compiling. `tests/options_rule.rs`
-//! pins the rest from outside the crate: every builder of every options type sets its own field
-//! and no other, and a struct literal does not compile (`options.rs`'s `compile_fail` example).
+//! pins the rest: in the source of every crate of the workspace, the attribute on every such type
+//! and a builder for every field; from outside glcmd, as a user calls them, every builder of
+//! glcmd's options types sets its own field and no other. A struct literal does not compile
+//! (`options.rs`'s `compile_fail` example); the hand-written builders of the other crates are
+//! called in their types' doc tests.
 
 /// Writes the builder methods of an options type: `builders!(Type { field: FieldType, .. });`
 /// gives `Type::field(self, field: FieldType) -> Self`, documented and `#[must_use]`, for each

@@ -3,11 +3,16 @@
 //! options type has builder methods, one per field, named as the field, that set that field and
 //! no other.
 //!
-//! Two checks. On the source: every public struct of glcmd and glcmd-capi whose name says it is
-//! options (`*Options`, `*Budget`, `PostMortem`) or counters (`*Stats`, `*Summary`, `*Times`) has
-//! the attribute, and the options ones have their builders written by the `builders!` macro
-//! (which fails glcmd's build when a field lacks one); C structs (`#[repr(C)]`, versioned by
-//! their `size` field) and error types (`OverBudget`) are outside the rule. From outside the crate, as a user: each builder's
+//! Two checks. On the source of every crate of the workspace with a Rust API (glcmd, glcmd-capi,
+//! glcmd-codegen, glcmd-replay, glcmd-sweep): every public struct whose name says it is options
+//! (`*Options`, `*Budget`, `PostMortem`) or counters (`*Stats`, `*Summary`, `*Times`), and the
+//! few whose names do not say so (glcmd-codegen's `Selection`, glcmd-replay's `fuzz::Config` and
+//! `fuzz::Outcome`), has the attribute, and the options ones have their builders: written by
+//! glcmd's `builders!` macro (which fails glcmd's build when a field lacks one), or, in the other
+//! crates, which cannot use it, a `pub fn field(mut self, ..)` for every public field. C structs
+//! (`#[repr(C)]`, versioned by their `size` field) and error types (`OverBudget`) are outside
+//! the rule; glcmd-run has no Rust API (a preload `cdylib` and a binary; its `RunOptions` is in a
+//! private module). From outside the crate, as a user: each builder's
 //! result equals the default with that one field assigned, with a value that is not the
 //! default's; a chain of all of them equals all of them assigned; and the fields exercised are
 //! exactly the fields the type's `Debug` shows, so a new field without a case here fails.
@@ -33,25 +38,47 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// What the rule says a type named `name` is, if anything.
-fn kind(name: &str) -> Option<&'static str> {
-    if name.ends_with("Options") || name.ends_with("Budget") || name == "PostMortem" {
+/// What the rule says a type named `name` in the crate source `dir` is, if anything: by its
+/// name's ending, or named here where the name does not say it (`capture::calls::Outcome` of
+/// glcmd is a record of one replayed answer, not counters, hence the directory).
+fn kind(dir: &str, name: &str) -> Option<&'static str> {
+    let named = |options: &[(&str, &str)]| options.contains(&(dir, name));
+    if name.ends_with("Options")
+        || name.ends_with("Budget")
+        || name == "PostMortem"
+        || named(&[("codegen/src", "Selection"), ("replay/src", "Config")])
+    {
         Some("options")
-    } else if name.ends_with("Stats") || name.ends_with("Summary") || name.ends_with("Times") {
+    } else if name.ends_with("Stats")
+        || name.ends_with("Summary")
+        || name.ends_with("Times")
+        || named(&[("replay/src", "Outcome")])
+    {
         Some("counters")
     } else {
         None
     }
 }
 
-/// A public struct the rule covers: its name, kind, attributes and file.
-type Covered = (String, &'static str, Vec<String>, PathBuf);
+/// The public fields of the struct whose `pub struct` line is `lines[at]`.
+fn public_fields(lines: &[&str], at: usize) -> Vec<String> {
+    lines[at + 1..]
+        .iter()
+        .take_while(|l| **l != "}")
+        .filter_map(|l| l.strip_prefix("    pub "))
+        .filter_map(|r| r.split_once(':').map(|(name, _)| name.to_string()))
+        .collect()
+}
+
+/// A public struct the rule covers: its name, kind, attributes, public fields, file and the
+/// file's text.
+type Covered = (String, &'static str, Vec<String>, Vec<String>, PathBuf, String);
 
 /// The public structs of a crate's source the rule covers, and the crate's whole source (for its
 /// `builders!` invocations and error impls).
-fn covered(dir: &Path) -> (Vec<Covered>, String) {
+fn covered(root: &Path, dir: &str) -> (Vec<Covered>, String) {
     let mut files = Vec::new();
-    sources(dir, &mut files);
+    sources(&root.join(dir), &mut files);
     let (mut found, mut all) = (Vec::new(), String::new());
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
@@ -59,7 +86,7 @@ fn covered(dir: &Path) -> (Vec<Covered>, String) {
         for (i, line) in lines.iter().enumerate() {
             let Some(rest) = line.strip_prefix("pub struct ") else { continue };
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            let Some(kind) = kind(&name) else { continue };
+            let Some(kind) = kind(dir, &name) else { continue };
             // The attributes and doc lines right above the struct.
             let attributes = lines[..i]
                 .iter()
@@ -68,7 +95,7 @@ fn covered(dir: &Path) -> (Vec<Covered>, String) {
                 .filter(|l| l.starts_with("#["))
                 .map(|l| l.to_string())
                 .collect();
-            found.push((name, kind, attributes, f.clone()));
+            found.push((name, kind, attributes, public_fields(&lines, i), f.clone(), text.clone()));
         }
         all.push_str(&text);
     }
@@ -80,9 +107,9 @@ fn every_public_options_and_counters_type_follows_the_rule() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut names = Vec::new();
     let mut broken = Vec::new();
-    for dir in ["runtime", "capi/src"] {
-        let (found, source) = covered(&root.join(dir));
-        for (name, kind, attributes, file) in found {
+    for dir in ["runtime", "capi/src", "codegen/src", "replay/src", "sweep/src"] {
+        let (found, source) = covered(root, dir);
+        for (name, kind, attributes, fields, file, text) in found {
             let at = format!("{name} ({kind}, {})", file.strip_prefix(root).unwrap().display());
             // C structs are versioned by their `size`; an error (`OverBudget`) is not options.
             if attributes.iter().any(|a| a.starts_with("#[repr(C")) || source.contains(&format!("Error for {name} {{"))
@@ -93,7 +120,12 @@ fn every_public_options_and_counters_type_follows_the_rule() {
                 broken.push(format!("{at}: not #[non_exhaustive]"));
             }
             if kind == "options" && !source.contains(&format!("builders!({name} {{")) {
-                broken.push(format!("{at}: no builders!({name} {{ .. }})"));
+                // Written by hand: one per public field, in the type's file.
+                let missing: Vec<&String> =
+                    fields.iter().filter(|f| !text.contains(&format!("pub fn {f}(mut self, "))).collect();
+                if fields.is_empty() || !missing.is_empty() {
+                    broken.push(format!("{at}: no builders!({name} {{ .. }}) and no builder for {missing:?}"));
+                }
             }
             names.push(name);
         }
@@ -113,6 +145,11 @@ fn every_public_options_and_counters_type_follows_the_rule() {
         "CaptureSummary",
         "ReplaySummary",
         "ImmediateStats",
+        "Selection",
+        "Config",
+        "Outcome",
+        "Summary",
+        "AuditSummary",
     ] {
         assert!(names.iter().any(|n| n == expected), "{expected} not found in the source; found {names:?}");
     }

@@ -17,9 +17,11 @@
 #   cc -std=c99 readme.c $(pkg-config --cflags --libs glcmd) -pthread -o readme && ./readme
 #
 # Usage: dev-env.sh [--release]   (target/release instead of target/debug; build it with
-#   `cargo build --release -p glcmd-capi`). The target directory is $CARGO_TARGET_DIR, or the
-#   workspace's target/. It builds nothing: run it after cargo build (and run cargo build again
-#   after changing glcmd; the links stay). capi/tests/install.rs runs the README's lines.
+#   `cargo build --release -p glcmd-capi`). The target directory is the one cargo builds into,
+#   as `cargo metadata` gives it (install.sh finds it so too): $CARGO_TARGET_DIR, a cargo
+#   config's `build.target-dir`, or the workspace's target/. It builds nothing: run it after
+#   cargo build (and run cargo build again after changing glcmd; the links stay).
+#   capi/tests/install.rs runs the README's lines.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -32,8 +34,8 @@ case "${1:-}" in
         exit 2
         ;;
 esac
-target="${CARGO_TARGET_DIR:-$(cd "$here/.." && pwd)/target}"
-[[ $target == /* ]] || target="$(pwd)/$target"
+target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$here/Cargo.toml" |
+    grep -o '"target_directory":"[^"]*"' | sed 's/.*:"\(.*\)"/\1/')"
 dir="$target/$profile"
 if [[ ! -f $dir/libglcmd_capi.so ]]; then
     flag=""

@@ -139,7 +139,7 @@ fn the_build_tree_runs_the_readme_program_as_the_readme_says() {
     // (cargo test does not copy a cdylib up to target/<profile>/, and a cargo started here would
     // wait for the lock cargo test holds). So the build tree is a target directory of this test's
     // whose debug/libglcmd_capi.so is that library, named by CARGO_TARGET_DIR, which the script
-    // honours. The rest runs as written, from a directory holding readme.c, with the script's
+    // honours (it asks `cargo metadata`, which takes no lock). The rest runs as written, from a directory holding readme.c, with the script's
     // path made absolute.
     let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
     let work = deps.parent().unwrap().join("dev-env-test");
@@ -192,6 +192,18 @@ fn the_build_tree_runs_the_readme_program_as_the_readme_says() {
         "dev-env.sh, twice",
     );
     assert_eq!(again, format!("{}:/nowhere", profile.display()));
+    // A target directory set in a cargo config (`build.target-dir`, here in its environment form)
+    // rather than by CARGO_TARGET_DIR: the script asks cargo where it builds, so it is found too.
+    let configured = output(
+        Command::new("bash")
+            .arg("-c")
+            .arg(format!("eval \"$({})\"; printf %s \"$LD_LIBRARY_PATH\"", script.display()))
+            .env_remove("CARGO_TARGET_DIR")
+            .env("CARGO_BUILD_TARGET_DIR", &target)
+            .env_remove("LD_LIBRARY_PATH"),
+        "dev-env.sh with build.target-dir",
+    );
+    assert_eq!(configured, profile.display().to_string());
     // Before a build: it says what to run, and fails.
     let unbuilt = Command::new("bash").arg(&script).arg("--release").env("CARGO_TARGET_DIR", &target).output().unwrap();
     assert!(!unbuilt.status.success() && unbuilt.stdout.is_empty());

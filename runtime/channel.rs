@@ -132,6 +132,13 @@ pub(crate) enum Msg<C> {
     Close {
         frame: u64,
     },
+    /// A frame of one list, begun, submitted and closed at once (`Device::submit`): what
+    /// `Begin`, `List` and `Close` say, in one message. An immediate thread hands every batch
+    /// over this way, and before each query that asks the render thread.
+    Whole {
+        frame: u64,
+        list: CommandList,
+    },
     Call {
         name: &'static str,
         kind: CallKind,

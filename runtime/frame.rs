@@ -157,9 +157,35 @@ impl Device {
     ///
     /// A refused submit (a lost device) gives the list back in the [`SubmitError`], as
     /// [`Frame::submit`] does.
-    pub fn submit(&self, list: CommandList) -> Result<(), SubmitError> {
+    pub fn submit(&self, mut list: CommandList) -> Result<(), SubmitError> {
         let common = &self.inner.shared;
-        let oldest_open = common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest();
+        if list.claim.is_some() {
+            // Claimed for a slot of another frame: `Frame::submit` refuses it.
+            self.warn_open_frame(common.open.lock().unwrap_or_else(|e| e.into_inner()).oldest());
+            let frame = match self.begin_frame(1) {
+                Ok(frame) => frame,
+                Err(error) => return Err(SubmitError::new(error, list)),
+            };
+            return frame.submit(0, list);
+        }
+        // A frame of one slot begun, submitted and closed at once: one lock and one message
+        // ([`Msg::Whole`]) where `begin_frame(1)`, its `submit` and its drop take three of each.
+        // The open-frame registry would end as it was, so it is only held while the frame is
+        // numbered, as `begin_frame` numbers frames.
+        let (oldest_open, frame) = {
+            let open = common.open.lock().unwrap_or_else(|e| e.into_inner());
+            (open.oldest(), common.next_frame.fetch_add(1, Ordering::Relaxed))
+        };
+        self.warn_open_frame(oldest_open);
+        list.release_hold();
+        self.links_submitted(&mut list);
+        send_list(self, frame, None, list)
+    }
+
+    /// While an earlier frame is open (`oldest_open`), says once per open frame that
+    /// `Device::submit` replays after it (rule 8).
+    fn warn_open_frame(&self, oldest_open: Option<u64>) {
+        let common = &self.inner.shared;
         if let Some(open) = oldest_open {
             if common.warned.fetch_max(open + 1, Ordering::Relaxed) < open + 1 {
                 common.sink.send(Report::lifecycle(
@@ -172,11 +198,6 @@ impl Device {
                 ));
             }
         }
-        let frame = match self.begin_frame(1) {
-            Ok(frame) => frame,
-            Err(error) => return Err(SubmitError::new(error, list)),
-        };
-        frame.submit(0, list)
     }
 
     /// Counts the links a list records as submitted (before the list is sent, so a lookup made
@@ -213,16 +234,20 @@ impl Device {
     }
 }
 
-/// Sends a submitted list to the render thread; a list the channel refuses (the render thread
-/// is gone) comes back, its links counted as recorded again, as before the submit.
-fn send_list(device: &Device, frame: u64, slot: u32, list: CommandList) -> Result<(), SubmitError> {
+/// Sends a submitted list to the render thread, for `slot` of `frame` (`None`: the whole frame,
+/// [`Msg::Whole`]); a list the channel refuses (the render thread is gone) comes back, its links
+/// counted as recorded again, as before the submit.
+fn send_list(device: &Device, frame: u64, slot: Option<u32>, list: CommandList) -> Result<(), SubmitError> {
     let known = &device.inner.shared.known;
     if !list.known.as_ref().is_some_and(|k| std::sync::Arc::ptr_eq(k, known)) {
         // Touches and setters nobody counted (`known_answers.rs`, `recorded_state.rs`).
         known.foreign_list();
         device.inner.shared.recorded.off();
     }
-    let msg = Msg::List { frame, slot, list };
+    let msg = match slot {
+        Some(slot) => Msg::List { frame, slot, list },
+        None => Msg::Whole { frame, list },
+    };
     let back = if device.is_render_thread() {
         crate::render::send_local(msg).err()
     } else {
@@ -230,7 +255,7 @@ fn send_list(device: &Device, frame: u64, slot: u32, list: CommandList) -> Resul
     };
     match back {
         None => Ok(()),
-        Some(Msg::List { mut list, .. }) => {
+        Some(Msg::List { mut list, .. } | Msg::Whole { mut list, .. }) => {
             device.links_unsubmitted(&mut list);
             Err(SubmitError::new(device.lost(), list))
         }
@@ -314,7 +339,7 @@ impl Frame {
         }
         list.release_hold();
         self.device.links_submitted(&mut list);
-        send_list(&self.device, self.frame, slot as u32, list)
+        send_list(&self.device, self.frame, Some(slot as u32), list)
     }
 
     /// A list from the pool, claimed for `slot` by the calling thread: record into it and

@@ -154,6 +154,11 @@ impl Scheduler {
                     f.lists[slot] = Some(list);
                 }
             }
+            Msg::Whole { frame, list } => {
+                self.handle(Msg::Begin { frame, slots: 1 }, ctx);
+                self.handle(Msg::List { frame, slot: 0, list }, ctx);
+                self.handle(Msg::Close { frame }, ctx);
+            }
             Msg::Close { frame } => {
                 // Every slot may have run, and the frame ended, before its handle was dropped.
                 if frame >= self.first {

@@ -274,7 +274,7 @@ fn implicit_submits_and_round_trips_are_counted() {
 fn hand_overs_after_a_sync_start_small_and_double() {
     let device = device();
     let mut imm = device.immediate();
-    let mut calls_per_hand_over = |imm: &mut glcmd::Immediate, n: usize| {
+    let calls_per_hand_over = |imm: &mut glcmd::Immediate, n: usize| {
         let mut counts = Vec::new();
         let (mut calls, mut submits) = (0, imm.implicit_submits());
         while counts.len() < n {

@@ -10499,6 +10499,7 @@ impl CommandList {
         if self.state_live() {
             self.state_delete_program(program);
         }
+        self.note_program_delete(program);
         self.push_packet(DeleteProgramPacket {
             op: <DeleteProgramPacket as Packet>::OPCODE,
             program,

@@ -160,11 +160,12 @@ pub(crate) fn lost_reason(common: &SharedState) -> String {
         .unwrap_or_else(|| "the render thread has exited".into())
 }
 
-/// Puts a list dropped without replay back in the pool: its submitted links will never
-/// replay, so lookups waiting for them stop waiting.
+/// Puts a list dropped without replay back in the pool: its submitted links and deletes will
+/// never run, so lookups waiting for them stop waiting.
 pub(crate) fn recycle_unreplayed(common: &SharedState, list: CommandList) {
     if list.links_submitted {
         common.programs.skipped(&list.links);
+        common.programs.deletes_dropped(&list.program_deletes);
     }
     recycle(common, list);
 }

@@ -200,15 +200,22 @@ impl Device {
         }
     }
 
-    /// Counts the links a list records as submitted (before the list is sent, so a lookup made
-    /// after the submit waits for them).
+    /// Counts the links a list records as submitted, and the program deletes of an implicit
+    /// list (an immediate context's, whose deletes run in place), before the list is sent, so a
+    /// lookup made after the submit waits for them.
     pub(crate) fn links_submitted(&self, list: &mut CommandList) {
-        if list.links.is_empty() {
+        if !list.implicit {
+            // Its deletes wait for the frame's end: until then the program is alive in the
+            // stream, and a lookup after the list answers for it, as the GL would there.
+            list.program_deletes.clear();
+        }
+        if list.links.is_empty() && list.program_deletes.is_empty() {
             return;
         }
         let ours = &self.inner.shared.programs;
         let own = list.programs.as_ref().is_some_and(|p| std::sync::Arc::ptr_eq(p, ours));
         ours.submitted(&list.links, own);
+        ours.deletes_submitted(&list.program_deletes);
         if !own {
             if let Some(p) = &list.programs {
                 p.unrecorded(&list.links);
@@ -218,13 +225,14 @@ impl Device {
     }
 
     /// Undoes [`Device::links_submitted`] for a list that was not sent after all: its links are
-    /// recorded, not submitted, again (a submit that did not happen must not leave lookups
-    /// waiting for a link that will never replay).
+    /// recorded, not submitted, again, and its deletes no longer pending (a submit that did not
+    /// happen must not leave lookups waiting for a link or a delete that will never run).
     pub(crate) fn links_unsubmitted(&self, list: &mut CommandList) {
         if !list.links_submitted {
             return;
         }
         self.inner.shared.programs.skipped(&list.links);
+        self.inner.shared.programs.deletes_dropped(&list.program_deletes);
         if let Some(p) = &list.programs {
             for &program in &list.links {
                 p.recorded(program);

@@ -32,8 +32,11 @@ pub struct CommandList {
     pub(crate) sites: Option<Vec<(usize, &'static Location<'static>)>>,
     /// Programs whose link (or binary) this list records, for the program interface cache.
     pub(crate) links: Vec<u32>,
-    /// The links were counted as submitted: from then on the render thread accounts for them
-    /// (when the link replays, or when the list is dropped unreplayed).
+    /// Programs whose delete this list records: lookups of them wait for the delete to run once
+    /// the list is submitted (`programs.rs`, *An answer dies with its program*).
+    pub(crate) program_deletes: Vec<u32>,
+    /// The links and deletes were counted as submitted: from then on the render thread accounts
+    /// for them (when they run, or when the list is dropped unreplayed).
     pub(crate) links_submitted: bool,
     /// The frame slot this list was claimed for (`Frame::list`): (device id, frame, slot).
     pub(crate) claim: Option<(u64, u64, u32)>,
@@ -83,6 +86,7 @@ impl CommandList {
             label: String::new(),
             sites: None,
             links: Vec::new(),
+            program_deletes: Vec::new(),
             links_submitted: false,
             claim: None,
             programs: None,
@@ -214,6 +218,21 @@ impl CommandList {
         }
     }
 
+    /// Whether the list records a delete of a program: a lookup that must see the list's calls
+    /// (an immediate thread's) submits it first, then waits for the delete to run.
+    #[inline]
+    pub fn deletes_programs(&self) -> bool {
+        !self.program_deletes.is_empty()
+    }
+
+    /// A recorded delete of `program` (the generated `delete_program` calls this): once the list
+    /// is submitted, lookups of the program wait for the delete to run.
+    pub(crate) fn note_program_delete(&mut self, program: u32) {
+        if program != 0 {
+            self.program_deletes.push(program);
+        }
+    }
+
     /// Links recorded and never submitted are no longer pending.
     fn forget_links(&mut self) {
         if !self.links.is_empty() && !self.links_submitted {
@@ -222,6 +241,7 @@ impl CommandList {
             }
         }
         self.links.clear();
+        self.program_deletes.clear();
         self.links_submitted = false;
     }
 

@@ -134,6 +134,8 @@ struct Entry {
     recorded: u32,
     submitted: u64,
     replayed: u64,
+    /// Deletes of the program submitted and not yet run: lookups wait for them.
+    deletes: u32,
     /// The latest link's answers; `None` before it replayed, and once the program is gone.
     interface: Option<Interface>,
 }
@@ -141,7 +143,7 @@ struct Entry {
 impl Entry {
     /// Nothing pending and nothing kept: the entry can go.
     fn idle(&self) -> bool {
-        self.interface.is_none() && self.recorded == 0 && self.replayed >= self.submitted
+        self.interface.is_none() && self.recorded == 0 && self.replayed >= self.submitted && self.deletes == 0
     }
 }
 
@@ -222,9 +224,52 @@ impl Programs {
     }
 
     /// A program's delete ran: its answers go at once (links still pending keep their
-    /// counters, so lookups still wait for them or fail as before).
-    pub(crate) fn deleted(&self, program: GLuint) {
-        self.forget(&[program]);
+    /// counters, so lookups still wait for them or fail as before), and lookups waiting for the
+    /// delete go on.
+    pub(crate) fn deleted(&self, program: GLuint, counted: bool) {
+        // One lock: a lookup woken between the two changes would answer for the dead program.
+        let mut entries = self.lock_to_change();
+        if let Some(e) = entries.get_mut(&program) {
+            if counted {
+                e.deletes = e.deletes.saturating_sub(1);
+            }
+            e.interface = None;
+        }
+        settle(&mut entries, program);
+        drop(entries);
+        self.replayed.notify_all();
+    }
+
+    /// Implicit lists (an immediate context's, whose deletes run in place) with deletes of
+    /// `programs` were submitted: a lookup of one of them (from any thread, after the submit)
+    /// waits until the delete has run, and then asks the GL, which answers for a program that is
+    /// gone. Without this an immediate thread's
+    /// `glGetUniformLocation` right after its own `glDeleteProgram` was answered from the cache
+    /// for the deleted program, with no error.
+    pub(crate) fn deletes_submitted(&self, programs: &[GLuint]) {
+        if programs.is_empty() {
+            return;
+        }
+        let mut entries = self.lock_to_change();
+        for &p in programs {
+            entries.entry(p).or_default().deletes += 1;
+        }
+    }
+
+    /// Submitted deletes that ran or never will (their list was dropped).
+    pub(crate) fn deletes_dropped(&self, programs: &[GLuint]) {
+        if programs.is_empty() {
+            return;
+        }
+        let mut entries = self.lock_to_change();
+        for &p in programs {
+            if let Some(e) = entries.get_mut(&p) {
+                e.deletes = e.deletes.saturating_sub(1);
+            }
+            settle(&mut entries, p);
+        }
+        drop(entries);
+        self.replayed.notify_all();
     }
 
     /// The GL handed these names out for new programs: nothing kept for an older program of
@@ -330,7 +375,7 @@ impl Programs {
             if e.recorded > 0 {
                 return Err(Error::LinkNotSubmitted { program });
             }
-            if e.replayed >= e.submitted {
+            if e.replayed >= e.submitted && e.deletes == 0 {
                 return Ok(e.interface.is_some().then_some(entries));
             }
             let start = *start.get_or_insert_with(Instant::now);
@@ -340,7 +385,7 @@ impl Programs {
             if start.elapsed() >= limit {
                 let blocked = check(Some(start.elapsed()));
                 return Err(blocked.unwrap_or(Error::Blocked {
-                    what: format!("{function} (waiting for the link of program {program})"),
+                    what: format!("{function} (waiting for the link or delete of program {program})"),
                     frame: 0,
                     slot: 0,
                     waited_ms: start.elapsed().as_millis(),
@@ -374,7 +419,7 @@ impl Programs {
         check: &dyn Fn(Option<Duration>) -> Option<Error>,
     ) -> Result<Option<i64>, Error> {
         let epoch = self.epoch.load(Ordering::Acquire);
-        let copy_key = (key.0 as u8, key.1, key.2);
+        let copy_key = (key.0 as u8, key.1, key.2.as_bytes());
         if let Some(v) = recent_lookups::get(self.id, epoch, program, copy_key) {
             return Ok(Some(v));
         }
@@ -384,6 +429,13 @@ impl Programs {
         let Some((Some(v), epoch)) = answer else { return Ok(None) };
         recent_lookups::keep(self.id, epoch, program, copy_key, v);
         Ok(Some(v))
+    }
+
+    /// The calling thread's copy's answer for `key` of `program`, if it was given at the current
+    /// epoch (what [`Programs::lookup`] asks first): no lock, no wait.
+    #[inline]
+    pub(crate) fn recent(&self, program: GLuint, key: recent_lookups::Key) -> Option<i64> {
+        recent_lookups::get(self.id, self.epoch.load(Ordering::Acquire), program, key)
     }
 
     /// Keeps an answer the GL gave for a name the cache did not hold, until the next link

@@ -25,13 +25,15 @@ use crate::generated::types::GLuint;
 use crate::vocab::hash::FastHash;
 
 /// What a lookup asks, as the cache keys it: the lookup function (`programs::Lookup` as its
-/// `u8`, so this room need not import the cache above it), its auxiliary argument, and the name.
-pub type Key<'a> = (u8, u32, &'a str);
+/// `u8`, so this room need not import the cache above it), its auxiliary argument, and the name's
+/// bytes (a C caller's name is looked up unvalidated: only UTF-8 names are ever kept, so any
+/// other misses and takes the path that refuses it).
+pub type Key<'a> = (u8, u32, &'a [u8]);
 
 /// Names a thread's copy keeps before it starts again.
 pub const KEPT: usize = 4096;
 
-type ByName = HashMap<Box<str>, i64, FastHash>;
+type ByName = HashMap<Box<[u8]>, i64, FastHash>;
 
 #[derive(Default)]
 struct Recent {

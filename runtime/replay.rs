@@ -380,9 +380,11 @@ impl<'a> Replayer<'a> {
         self.state.programs.skipped(&[program]);
     }
 
-    /// A delete of `program` ran.
+    /// A delete of `program` ran: in place in an implicit list (counted as pending when the
+    /// list was submitted), or at its frame's end.
     pub fn program_deleted(&mut self, program: GLuint) {
-        self.state.programs.deleted(program);
+        let counted = self.list.implicit && !self.state.running_deferred;
+        self.state.programs.deleted(program, counted);
     }
 
     /// A check failed: the command at `p` is not passed to the GL. It is reported (with the

@@ -369,3 +369,29 @@ impl CommandList {
         self.clear_stencil(0);
     }
 }
+
+/// The lookups' fast path, for entry points that must answer at the driver's cost.
+impl Device {
+    /// What `lookup` of `name` (its bytes, as a C caller gives it: a name that is not UTF-8 is
+    /// never held; with `aux`, the interface or shader type where the function has one, else 0)
+    /// in `program` answers from the calling thread's copy of the interface cache
+    /// (`recent_lookups.rs`), without a lock, a wait or a round trip: `Some` only where the
+    /// `Device` method (`get_uniform_location`, ...) would give exactly that answer now and do
+    /// nothing else; `None` where it must do more (a name the copy does not hold, a cache changed
+    /// since, capture on: the call is written to the capture). The C ABI's lookup entry points
+    /// ask this first (issue 31: a cached `glGetUniformLocation` at the driver's cost).
+    #[inline]
+    pub fn recent_lookup(
+        &self,
+        lookup: crate::programs::Lookup,
+        aux: u32,
+        program: GLuint,
+        name: &[u8],
+    ) -> Option<i64> {
+        let shared = &self.inner.shared;
+        if shared.capture.is_some() {
+            return None;
+        }
+        shared.programs.recent(program, (lookup as u8, aux, name))
+    }
+}

@@ -76,6 +76,40 @@ fn compile_and_link_queries_see_the_calls_before_them() {
     assert_eq!(imm.get_error().unwrap(), direct.error());
 }
 
+/// A lookup right after the context's own `glDeleteProgram` sees the program gone (the GL gives
+/// -1 and `GL_INVALID_VALUE`), not the interface cache's answer for the deleted program: the
+/// delete is submitted and waited for first.
+#[test]
+fn a_lookup_after_the_contexts_own_delete_is_the_gls() {
+    let direct = Direct::new();
+    let g = &direct.gl;
+    let program = direct.program(&[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    let expected = unsafe {
+        let before = (g.GetUniformLocation)(program, c"colour".as_ptr());
+        (g.DeleteProgram)(program);
+        let after = (g.GetUniformLocation)(program, c"colour".as_ptr());
+        [before as i64, after as i64, direct.error() as i64]
+    };
+    let device = device();
+    let mut imm = device.immediate();
+    let program = imm.create_program().unwrap();
+    for (ty, src) in [(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)] {
+        let sh = imm.create_shader(ty).unwrap();
+        imm.shader_source(sh, &[src]);
+        imm.compile_shader(sh);
+        imm.attach_shader(program, sh);
+    }
+    imm.link_program(program);
+    let before = imm.get_uniform_location(program, "colour").unwrap();
+    imm.delete_program(program);
+    assert_eq!(before as i64, expected[0]);
+    // The Rust API names the error where the GL returns -1 and raises GL_INVALID_VALUE (the C
+    // ABI gives the GL's answer: capi/tests/lookups.rs).
+    let after = imm.get_uniform_location(program, "colour");
+    assert!(matches!(after, Err(glcmd::Error::NoSuchObject { .. })), "after the delete: {after:?}");
+    assert_eq!(expected[1..], [-1, gl::INVALID_VALUE as i64]);
+}
+
 /// Bind, upload, update, read back; bind, then map the bound buffer and write through the
 /// mapping (`with_gl` sees the binding recorded before it): against direct GL.
 #[test]

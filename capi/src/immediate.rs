@@ -256,6 +256,11 @@ enum Mode {
 pub fn ask<R>(function: &'static str, body: impl Fn(&Device) -> Result<R, CallError>) -> Result<R, CallError> {
     let (entry, mode, immediate) = current::with_thread(function, |t| {
         let entry = t.device.clone().ok_or_else(|| CallError::no_device(function))?;
+        if t.immediate && t.recording.as_ref().is_some_and(|r| r.list.deletes_programs()) {
+            // A program this thread deleted must not be answered for from the interface cache:
+            // submitted, the delete is waited for (glcmd's `programs.rs`).
+            submit_pending(t, function, false)?;
+        }
         let mode = match &t.recording {
             Some(r) if !r.list.is_empty() && t.immediate => Mode::Immediate,
             Some(r) if !r.list.is_empty() => Mode::Deferred(r.list.len()),

@@ -382,6 +382,12 @@ pub fn links_program(f: &Function) -> bool {
     matches!(f.name.as_str(), "glLinkProgram" | "glLinkProgramARB" | "glProgramBinary")
 }
 
+/// Functions that delete a program, whose lookups wait for the delete once it is submitted
+/// (`CommandList::note_program_delete`, `runtime/programs.rs`).
+pub fn deletes_program(f: &Function) -> bool {
+    f.name == "glDeleteProgram"
+}
+
 /// Program interface lookups answered from the cache: (GL function, `Lookup` variant, the
 /// parameter that is part of the key besides the name, if any).
 pub const PROGRAM_LOOKUPS: &[(&str, &str, Option<&str>)] = &[

@@ -962,10 +962,12 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
                     }
                 }
             });
+            let recent = recent_lookup(f);
             (
                 entry_doc(f, &doc),
                 quote! {
                     #pack
+                    #recent
                     crate::call::round_trip(F, #default, |device| { #body })
                 },
             )
@@ -977,6 +979,29 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
         pub unsafe extern "system" fn #name(#(#params),*) #ret {
             const F: &str = #gl_name;
             #body
+        }
+    }
+}
+
+/// A program interface lookup's fast path (`capi/src/cached_lookups.rs`): the answer from the
+/// thread's copy of the cache, before the generic entry point.
+fn recent_lookup(f: &Function) -> TokenStream {
+    let Some(&(_, lookup, aux)) = crate::shadow_hooks::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) else {
+        return quote!();
+    };
+    let lookup = format_ident!("{}", lookup);
+    let aux = match aux {
+        Some(a) => {
+            let a = ident(param_named(f, a));
+            quote!(#a as u32)
+        }
+        None => quote!(0u32),
+    };
+    let name = ident(f.params.iter().find(|p| matches!(p.role, Role::In(Rule::String))).expect("a name argument"));
+    quote! {
+        // SAFETY: `name` is NULL or NUL-terminated, as for the generic path.
+        if let Some(v) = unsafe { crate::cached_lookups::recent(glcmd::programs::Lookup::#lookup, #aux, program, #name) } {
+            return v as _;
         }
     }
 }

@@ -252,6 +252,10 @@ fn record_method(api: &Api, f: &Function, packet: &proc_macro2::Ident) -> TokenS
         let program = ident(param_named(f, "program"));
         lengths.insert(0, quote!(self.note_link(#program);));
     }
+    if shadow_hooks::deletes_program(f) {
+        let program = ident(param_named(f, "program"));
+        lengths.insert(0, quote!(self.note_program_delete(#program);));
+    }
     if let Some(track) = pixel_tracking(f) {
         lengths.insert(0, track);
     }

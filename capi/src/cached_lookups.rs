@@ -1,0 +1,56 @@
+//! Program interface lookups at the driver's cost: `glGetUniformLocation` and its kin answered
+//! from the calling thread's copy of the interface cache before the generic entry point runs.
+//!
+//! A renderer in LearnOpenGL's style looks a uniform up before every `glUniform*`; the driver
+//! answers in about 17 ns on the GPU machine. The generic entry point (`call::round_trip`: the
+//! panic guard, the thread's mode, the device handle cloned, round trips refused and counted,
+//! the answer converted) cost about 870 instructions for an answer the thread's copy
+//! (`glcmd::Device::recent_lookup`) gives in about a hundred. The generated lookup entry points
+//! ask [`recent`] first; it answers only where the generic path would give the same answer and
+//! do nothing else:
+//!
+//! * the name is not NULL (else the generic path substitutes it), and the copy holds it (only
+//!   UTF-8 names are ever held: any other misses, and the generic path refuses it);
+//! * no device delivers debug messages synchronously (the generic path waits for replay and
+//!   delivers them after every call: `debug_sync.rs`);
+//! * an immediate thread has no program delete pending in its list (the generic path submits
+//!   it and waits for it to run);
+//! * the thread has a device that was not destroyed, and the device answers from the copy
+//!   (capture off; the copy stamped with the cache's current epoch, so a relink, a delete or a
+//!   link not yet replayed is seen exactly as the shared cache sees it).
+//!
+//! Nothing here can panic (borrows are tried, locks' poison is ignored as everywhere in the
+//! ABI), so no guard is needed between C and this code.
+
+use std::ffi::CStr;
+
+use glcmd::programs::Lookup;
+use glcmd::types::{GLchar, GLuint};
+
+use crate::current::THREAD;
+
+/// The answer of lookup `lookup` of `name` in `program` from the calling thread's copy, if the
+/// generic entry point would give exactly it; `None`: take the generic path.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string, as the GL requires of the lookups' name argument
+/// (the generic path reads it the same way).
+#[inline]
+pub unsafe fn recent(lookup: Lookup, aux: u32, program: GLuint, name: *const GLchar) -> Option<i64> {
+    if name.is_null() || crate::debug_sync::any_synchronous() {
+        return None;
+    }
+    // SAFETY: the caller's contract. Not validated as UTF-8: only UTF-8 names are held, so any
+    // other misses, and the generic path refuses it.
+    let name = unsafe { CStr::from_ptr(name) }.to_bytes();
+    THREAD
+        .try_with(|t| {
+            let t = t.try_borrow().ok()?;
+            if t.immediate && t.recording.as_ref().is_some_and(|r| r.list.deletes_programs()) {
+                // Its program deletes must be submitted first (`immediate::ask`).
+                return None;
+            }
+            t.device.as_ref()?.with_device(|d| d.recent_lookup(lookup, aux, program, name))?
+        })
+        .ok()?
+}

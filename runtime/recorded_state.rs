@@ -380,6 +380,12 @@ impl RecordedState {
 
     /// `glGetIntegerv(pname)` from the shadow, for the owning thread's immediate queries.
     pub fn integerv(&self, pname: GLenum) -> Option<Vec<GLint>> {
+        self.integerv_with(pname, <[GLint]>::to_vec)
+    }
+
+    /// [`RecordedState::integerv`], handing the values to `f` under the lock instead of copying
+    /// them out (the C ABI's `glGetIntegerv` writes them straight into the caller's array).
+    pub fn integerv_with<R>(&self, pname: GLenum, f: impl FnOnce(&[GLint]) -> R) -> Option<R> {
         if self.is_off() || !asking_immediately() {
             return None;
         }
@@ -387,7 +393,7 @@ impl RecordedState {
         if inner.owner != Some(me()) {
             return None;
         }
-        inner.values.get(&pname).cloned()
+        inner.values.get(&pname).map(|v| f(v))
     }
 
     /// `glIsEnabled(cap)` from the shadow.
@@ -395,7 +401,7 @@ impl RecordedState {
         if !CAPS.contains(&cap) {
             return None;
         }
-        self.integerv(cap).map(|v| v[0] != 0)
+        self.integerv_with(cap, |v| v.first().is_some_and(|&on| on != 0))
     }
 
     /// Before asking the GL: the version its answer may be kept under ([`RecordedState::learn`]).

@@ -395,3 +395,38 @@ impl Device {
         shared.programs.recent(program, (lookup as u8, aux, name))
     }
 }
+
+/// State queries' fast path, for entry points that must answer at the driver's cost.
+impl Device {
+    /// What [`Device::get_integerv`] answers for `pname` without a round trip, if it answers so
+    /// now and does nothing else: from the limits cache, or from the recorded state inside
+    /// [`crate::recorded_state::answering`] (an immediate thread's query of state its own calls
+    /// set); `None` where it must do more (a round trip, capture on). The C ABI's
+    /// `glGetIntegerv` asks this first (issue 31: Dear ImGui's 25 state queries a frame).
+    /// The values go to `write` (no copy is made of the recorded ones); false: not answered.
+    #[inline]
+    pub fn known_integerv(&self, pname: GLenum, write: impl FnOnce(&[GLint])) -> bool {
+        let shared = &self.inner.shared;
+        if shared.capture.is_some() {
+            return false;
+        }
+        match self.limits().integerv(pname) {
+            Some(v) => {
+                write(&v);
+                true
+            }
+            None => shared.recorded.integerv_with(pname, write).is_some(),
+        }
+    }
+
+    /// What [`Device::is_enabled`] answers for `cap` without a round trip, as
+    /// [`Device::known_integerv`].
+    #[inline]
+    pub fn known_is_enabled(&self, cap: GLenum) -> Option<bool> {
+        let shared = &self.inner.shared;
+        if shared.capture.is_some() {
+            return None;
+        }
+        shared.recorded.is_enabled(cap)
+    }
+}

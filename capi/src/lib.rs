@@ -41,7 +41,7 @@
 //! | [`special`] | the hand-written special functions |
 //! | [`elements`] | element draws with indices in client memory: what the thread knows of element buffers, the draw from copied indices |
 //! | [`call`] | what each entry point calls: recording, round trips, panics caught |
-//! | [`cached_lookups`] | the lookup entry points' fast path: answers from the thread's copy of the interface cache |
+//! | [`fast_answers`] | the lookup entry points' fast path: answers from the thread's copy of the interface cache |
 //! | [`pixels`], [`sizes`] | pixel and uniform lengths |
 //! | [`immediate`] | immediate threads (`glcmdThreadMakeImmediate`), the deferred-list rule, their counters |
 //! | [`current`] | the thread's current list and device |
@@ -59,13 +59,13 @@
 pub mod adopt;
 pub mod api;
 pub mod c_terms;
-pub mod cached_lookups;
 pub mod call;
 pub mod conv;
 pub mod current;
 pub mod debug_sync;
 pub mod elements;
 pub mod error;
+pub mod fast_answers;
 pub mod generated;
 pub mod handles;
 pub mod immediate;

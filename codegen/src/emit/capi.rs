@@ -983,9 +983,28 @@ fn entry_point(api: &Api, f: &Function) -> TokenStream {
     }
 }
 
-/// A program interface lookup's fast path (`capi/src/cached_lookups.rs`): the answer from the
-/// thread's copy of the cache, before the generic entry point.
+/// A query's fast path (`capi/src/fast_answers.rs`), before the generic entry point: a program
+/// interface lookup from the thread's copy of the cache, `glGetIntegerv` and `glIsEnabled` from
+/// the limits and the recorded state.
 fn recent_lookup(f: &Function) -> TokenStream {
+    match f.name.as_str() {
+        "glGetIntegerv" => {
+            return quote! {
+                // SAFETY: `data` is NULL or has room for what `pname` yields, as for the generic path.
+                if unsafe { crate::fast_answers::integerv(pname, data) } {
+                    return;
+                }
+            };
+        }
+        "glIsEnabled" => {
+            return quote! {
+                if let Some(v) = crate::fast_answers::is_enabled(cap) {
+                    return crate::conv::ret(v);
+                }
+            }
+        }
+        _ => {}
+    }
     let Some(&(_, lookup, aux)) = crate::shadow_hooks::PROGRAM_LOOKUPS.iter().find(|(n, _, _)| *n == f.name) else {
         return quote!();
     };
@@ -1000,7 +1019,7 @@ fn recent_lookup(f: &Function) -> TokenStream {
     let name = ident(f.params.iter().find(|p| matches!(p.role, Role::In(Rule::String))).expect("a name argument"));
     quote! {
         // SAFETY: `name` is NULL or NUL-terminated, as for the generic path.
-        if let Some(v) = unsafe { crate::cached_lookups::recent(glcmd::programs::Lookup::#lookup, #aux, program, #name) } {
+        if let Some(v) = unsafe { crate::fast_answers::recent(glcmd::programs::Lookup::#lookup, #aux, program, #name) } {
             return v as _;
         }
     }

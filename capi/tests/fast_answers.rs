@@ -1,10 +1,17 @@
-//! Program interface lookups through the C entry points (`glGetUniformLocation`,
-//! `glGetAttribLocation`, `glGetUniformBlockIndex`), whose answers a thread's copy of the
-//! interface cache gives before the generic path runs (`capi/src/cached_lookups.rs`): every
+//! The entry points' fast answers (`capi/src/fast_answers.rs`), against a direct context.
+//!
+//! Program interface lookups (`glGetUniformLocation`, `glGetAttribLocation`,
+//! `glGetUniformBlockIndex`), whose answers a thread's copy of the interface cache gives before
+//! the generic path runs: every
 //! answer and every error is the GL's, asked twice (the second answer comes from the copy), across
 //! relinks that move, add and drop names, a failed link, a deleted program, a program of the same
 //! name on a second device, and a link recorded and not yet replayed. Differential: the same
 //! calls on a direct context (llvmpipe gives the same locations for the same sources).
+//!
+//! `glGetIntegerv` of every pname the recorded state answers and `glIsEnabled` of its caps, after
+//! setters the GL accepts, clamps and refuses: every byte of the output (a sentinel past what
+//! the GL writes) and every error, on an immediate thread (answered here) and on a thread with
+//! a deferred list (the generic path).
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -228,5 +235,127 @@ fn a_null_or_non_utf8_name_is_answered_by_the_generic_path() {
         assert_ne!((glcmd.get_error)(), gl::NO_ERROR, "a name that is not UTF-8 is refused");
     }
     check(glcmdThreadMakeImmediate(null_mut()));
+    check(glcmdDeviceDestroy(d));
+}
+
+/// The state functions the test calls.
+struct StateFns {
+    viewport: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei),
+    scissor: unsafe extern "system" fn(GLint, GLint, GLsizei, GLsizei),
+    enable: unsafe extern "system" fn(GLenum),
+    disable: unsafe extern "system" fn(GLenum),
+    blend_func_separate: unsafe extern "system" fn(GLenum, GLenum, GLenum, GLenum),
+    active_texture: unsafe extern "system" fn(GLenum),
+    pixel_storei: unsafe extern "system" fn(GLenum, GLint),
+    polygon_mode: unsafe extern "system" fn(GLenum, GLenum),
+    get_integerv: unsafe extern "system" fn(GLenum, *mut GLint),
+    is_enabled: unsafe extern "system" fn(GLenum) -> GLboolean,
+    get_error: unsafe extern "system" fn() -> GLenum,
+}
+
+macro_rules! state_fns {
+    ($t:expr) => {
+        StateFns {
+            viewport: $t.Viewport,
+            scissor: $t.Scissor,
+            enable: $t.Enable,
+            disable: $t.Disable,
+            blend_func_separate: $t.BlendFuncSeparate,
+            active_texture: $t.ActiveTexture,
+            pixel_storei: $t.PixelStorei,
+            polygon_mode: $t.PolygonMode,
+            get_integerv: $t.GetIntegerv,
+            is_enabled: $t.IsEnabled,
+            get_error: $t.GetError,
+        }
+    };
+}
+
+impl StateFns {
+    /// Every shadowed pname's output (16 values, sentinel-filled) and every cap, each with its
+    /// error.
+    unsafe fn ask(&self) -> Vec<(GLenum, Vec<GLint>, GLenum)> {
+        let mut answers = Vec::new();
+        for pname in glcmd::recorded_state::SHADOWED {
+            let mut v = vec![-7777; 16];
+            (self.get_integerv)(pname, v.as_mut_ptr());
+            answers.push((pname, v, (self.get_error)()));
+        }
+        for cap in glcmd::recorded_state::CAPS.into_iter().chain([gl::DITHER, 0xFFFF]) {
+            let on = (self.is_enabled)(cap) as GLint;
+            answers.push((cap, vec![on], (self.get_error)()));
+        }
+        answers
+    }
+
+    /// Setters accepted, clamped and refused, each followed by every answer.
+    unsafe fn run(&self, after_step: impl Fn()) -> Vec<Vec<(GLenum, Vec<GLint>, GLenum)>> {
+        let steps: [&dyn Fn(); 10] = [
+            &|| (self.viewport)(1, 2, 3, 4),
+            &|| (self.viewport)(0, 0, -1, 5),
+            &|| (self.viewport)(-100_000, 3, 1 << 30, 7),
+            &|| (self.enable)(gl::BLEND),
+            &|| (self.disable)(gl::DEPTH_TEST),
+            &|| (self.blend_func_separate)(gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, 0x1234),
+            &|| (self.blend_func_separate)(gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, gl::ZERO),
+            &|| (self.active_texture)(gl::TEXTURE3),
+            &|| {
+                (self.scissor)(5, 6, 7, 8);
+                (self.pixel_storei)(gl::UNPACK_ALIGNMENT, 2);
+                (self.pixel_storei)(gl::PACK_ALIGNMENT, 3);
+            },
+            &|| (self.polygon_mode)(gl::FRONT_AND_BACK, gl::LINE),
+        ];
+        let mut answers = vec![self.ask()];
+        for step in steps {
+            step();
+            after_step();
+            answers.push(self.ask());
+        }
+        answers
+    }
+}
+
+#[test]
+fn state_answers_through_the_entry_points_are_the_gls_byte_for_byte() {
+    let direct = common::Direct::new();
+    let expected = unsafe { state_fns!(direct.gl).run(|| ()) };
+    drop(direct);
+    let glcmd = state_fns!(TABLE);
+    let mut d = null_mut();
+    check(unsafe { glcmdDeviceCreateHeadless(null(), &mut d) });
+    for immediate in [true, false] {
+        let through = if immediate {
+            check(glcmdThreadMakeImmediate(d));
+            let through = unsafe { glcmd.run(|| ()) };
+            check(glcmdThreadMakeImmediate(null_mut()));
+            through
+        } else {
+            // A fresh device (its state starts where the direct context's did) and deferred
+            // lists, submitted after each step (a query behind unsubmitted calls fails instead).
+            check(glcmdDeviceDestroy(d));
+            check(unsafe { glcmdDeviceCreateHeadless(null(), &mut d) });
+            check(glcmdDeviceMakeCurrent(d));
+            check(glcmdListBegin(d));
+            let dev = d;
+            let through = unsafe {
+                glcmd.run(|| {
+                    check(glcmdSubmit(dev));
+                    check(glcmdListBegin(dev));
+                })
+            };
+            check(glcmdSubmit(d));
+            through
+        };
+        for (i, (e, t)) in expected.iter().zip(&through).enumerate() {
+            for (e, t) in e.iter().zip(t) {
+                assert_eq!(
+                    e, t,
+                    "step {i}, immediate {immediate}: (pname, output, error) directly, then through glcmd"
+                );
+            }
+        }
+    }
+    check(glcmdDeviceMakeCurrent(null_mut()));
     check(glcmdDeviceDestroy(d));
 }

@@ -1,5 +1,6 @@
-//! Program interface lookups at the driver's cost: `glGetUniformLocation` and its kin answered
-//! from the calling thread's copy of the interface cache before the generic entry point runs.
+//! Answers at the driver's cost: program interface lookups (`glGetUniformLocation` and its kin)
+//! from the calling thread's copy of the interface cache, and `glGetIntegerv` and `glIsEnabled`
+//! of limits and of state an immediate thread set itself, before the generic entry point runs.
 //!
 //! A renderer in LearnOpenGL's style looks a uniform up before every `glUniform*`; the driver
 //! answers in about 17 ns on the GPU machine. The generic entry point (`call::round_trip`: the
@@ -19,13 +20,19 @@
 //!   (capture off; the copy stamped with the cache's current epoch, so a relink, a delete or a
 //!   link not yet replayed is seen exactly as the shared cache sees it).
 //!
+//! `glGetIntegerv` and `glIsEnabled` ([`integerv`], [`is_enabled`]) likewise: an immediate thread
+//! (whose queries the recorded state answers), no synchronous debug output, an output that is
+//! not NULL (the generic path leaves that to the GL), and the device's answer from the limits
+//! cache or the recorded state (capture off). Dear ImGui's OpenGL 3 backend asks 25 of them a
+//! frame; the generic path cost about 950 instructions each for these answers.
+//!
 //! Nothing here can panic (borrows are tried, locks' poison is ignored as everywhere in the
 //! ABI), so no guard is needed between C and this code.
 
 use std::ffi::CStr;
 
 use glcmd::programs::Lookup;
-use glcmd::types::{GLchar, GLuint};
+use glcmd::types::{GLchar, GLenum, GLint, GLuint};
 
 use crate::current::THREAD;
 
@@ -53,4 +60,42 @@ pub unsafe fn recent(lookup: Lookup, aux: u32, program: GLuint, name: *const GLc
             t.device.as_ref()?.with_device(|d| d.recent_lookup(lookup, aux, program, name))?
         })
         .ok()?
+}
+
+/// `f` of the calling thread's device, if the thread is immediate, no device delivers debug
+/// messages synchronously, and the device was not destroyed.
+#[inline]
+fn immediate_device<R>(f: impl FnOnce(&glcmd::Device) -> Option<R>) -> Option<R> {
+    if crate::debug_sync::any_synchronous() {
+        return None;
+    }
+    THREAD
+        .try_with(|t| {
+            let t = t.try_borrow().ok()?;
+            if !t.immediate {
+                return None;
+            }
+            t.device.as_ref()?.with_device(f)?
+        })
+        .ok()?
+}
+
+/// `glGetIntegerv(pname, data)` answered here: true if `data` was written.
+///
+/// # Safety
+/// `data` is NULL or has room for the values `pname` yields, as the GL requires.
+#[inline]
+pub unsafe fn integerv(pname: GLenum, data: *mut GLint) -> bool {
+    if data.is_null() {
+        return false;
+    }
+    // SAFETY: the caller's contract; `v` holds what the GL writes for `pname`.
+    let write = |v: &[GLint]| unsafe { crate::conv::write_slice(data, v) };
+    immediate_device(|d| glcmd::recorded_state::answering(|| d.known_integerv(pname, write).then_some(()))).is_some()
+}
+
+/// `glIsEnabled(cap)` answered here.
+#[inline]
+pub fn is_enabled(cap: GLenum) -> Option<bool> {
+    immediate_device(|d| glcmd::recorded_state::answering(|| d.known_is_enabled(cap)))
 }

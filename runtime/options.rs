@@ -83,7 +83,9 @@ pub struct Options {
     /// still streams its work: the render thread replays one batch while the thread records the
     /// next. Default 16 KiB, the C immediate threads' and glcmd-run's rule (issue 31: on the
     /// H100, the H200 and llvmpipe every call-bound frame ran faster at 16 KiB than at 1 MiB and
-    /// none slower; BENCHMARKS.md).
+    /// none slower; BENCHMARKS.md). Right after the context synchronised with the render thread
+    /// the first three hand-overs come at an eighth, a quarter and a half of it
+    /// ([`HandOvers`](crate::HandOvers)); `usize::MAX` never submits for size.
     pub immediate_flush_bytes: usize,
     /// Runs the render thread on a host's thread instead of one of its own (`glcmd::render_host`:
     /// glcmd-run's one driver thread). Default `None`: the device starts its own thread.

@@ -1,7 +1,7 @@
 //! The entry points' fast answers (`capi/src/fast_answers.rs`), against a direct context.
 //!
 //! Program interface lookups (`glGetUniformLocation`, `glGetAttribLocation`,
-//! `glGetUniformBlockIndex`), whose answers a thread's copy of the interface cache gives before
+//! `glGetUniformBlockIndex`, and the cached `glGetProgramiv(GL_LINK_STATUS)`), whose answers a thread's copy of the interface cache gives before
 //! the generic path runs: every
 //! answer and every error is the GL's, asked twice (the second answer comes from the copy), across
 //! relinks that move, add and drop names, a failed link, a deleted program, a program of the same
@@ -50,6 +50,7 @@ struct Fns {
     uniform_location: unsafe extern "system" fn(GLuint, *const GLchar) -> GLint,
     attrib_location: unsafe extern "system" fn(GLuint, *const GLchar) -> GLint,
     block_index: unsafe extern "system" fn(GLuint, *const GLchar) -> GLuint,
+    get_programiv: unsafe extern "system" fn(GLuint, GLenum, *mut GLint),
     get_error: unsafe extern "system" fn() -> GLenum,
 }
 
@@ -67,6 +68,7 @@ macro_rules! fns {
             uniform_location: $t.GetUniformLocation,
             attrib_location: $t.GetAttribLocation,
             block_index: $t.GetUniformBlockIndex,
+            get_programiv: $t.GetProgramiv,
             get_error: $t.GetError,
         }
     };
@@ -115,6 +117,10 @@ impl Fns {
     /// with the error it raised: what the test compares.
     unsafe fn ask(&self, program: GLuint) -> Answers {
         let mut answers = Vec::new();
+        // The cached link status too (a program deleted or relinked is not answered for).
+        let mut status = -7777;
+        (self.get_programiv)(program, gl::LINK_STATUS, &mut status);
+        answers.push(("link status".to_string(), status as i64, (self.get_error)()));
         for round in 0..2 {
             for name in NAMES {
                 let c = CString::new(name).unwrap();

@@ -23983,7 +23983,13 @@ unsafe fn exec_draw_range_elements_checked(r: &mut Replayer<'_>, p: *const u64) 
     let a5: *const std::ffi::c_void = c.indices as *const std::ffi::c_void;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(
+            a0,
+            &[("count", a3 as i64), ("end - start", a2 as i64 - a1 as i64)],
+        )
+    {
         r.refuse(p, why);
         return;
     }
@@ -24039,7 +24045,13 @@ unsafe fn exec_draw_range_elements_base_vertex_checked(
     let a6: types::GLint = c.basevertex;
     let gl = r.gl;
     let raw = r.raw;
-    if let Err(why) = r.shadow().check_draw_arguments(a0, &[("count", a3 as i64)]) {
+    if let Err(why) = r
+        .shadow()
+        .check_draw_arguments(
+            a0,
+            &[("count", a3 as i64), ("end - start", a2 as i64 - a1 as i64)],
+        )
+    {
         r.refuse(p, why);
         return;
     }

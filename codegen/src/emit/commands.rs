@@ -958,11 +958,22 @@ fn draw_checks(
 ) -> Vec<TokenStream> {
     // The GL checks a draw's counts and mode before its vertex array (Mesa's
     // `_mesa_validate_Draw*`), so glcmd's vertex-array checks come after the same checks.
-    let counts =
-        f.params.iter().filter(|p| !p.ty.is_pointer() && p.ty.base == "GLsizei" && p.name != "stride").map(|p| {
+    let mut counts: Vec<TokenStream> = f
+        .params
+        .iter()
+        .filter(|p| !p.ty.is_pointer() && p.ty.base == "GLsizei" && p.name != "stride")
+        .map(|p| {
             let (name, a) = (p.name.as_str(), arg(&p.name));
             quote!((#name, #a as i64))
-        });
+        })
+        .collect();
+    if f.params.iter().any(|p| p.name == "start") && f.params.iter().any(|p| p.name == "end") {
+        // `glDrawRangeElements*`: `end < start` is GL_INVALID_VALUE, checked with the counts
+        // (GL 4.6 §10.4; Mesa's `_mesa_validate_DrawRangeElements` checks it before the mode
+        // and the vertex array).
+        let (start, end) = (arg("start"), arg("end"));
+        counts.push(quote!(("end - start", #end as i64 - #start as i64)));
+    }
     let mode = arg("mode");
     let mut checks = Vec::new();
     if f.params.iter().any(|p| p.name == "stream") {

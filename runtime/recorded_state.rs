@@ -253,24 +253,36 @@ impl RecordedState {
         inner.owner == Some(me()) && inner.values.get(&pname).is_some_and(|v| v.as_slice() == value)
     }
 
-    /// A recorded call changed `changes` (`immediate`: in an immediate thread's list). The
-    /// first thread to record one owns the shadow; another thread turns it off.
-    pub(crate) fn record(&self, immediate: bool, changes: &[(GLenum, Set)]) {
+    /// The shadow, locked for a change recorded by the calling thread (`immediate`: in an
+    /// immediate thread's list): the first thread to record one owns the shadow; a change from
+    /// another thread, or from a list that is not an immediate thread's, turns it off (`None`).
+    fn owned(&self, immediate: bool) -> Option<std::sync::MutexGuard<'_, Inner>> {
         if self.is_off() {
-            return;
+            return None;
         }
         if !immediate {
-            return self.off();
+            self.off();
+            return None;
         }
         let me = me();
         let mut inner = self.lock();
         match inner.owner {
             Some(owner) if owner != me => {
                 drop(inner);
-                return self.off();
+                self.off();
+                None
             }
-            _ => inner.owner = Some(me),
+            _ => {
+                inner.owner = Some(me);
+                Some(inner)
+            }
         }
+    }
+
+    /// A recorded call changed `changes` (`immediate`: in an immediate thread's list). The
+    /// first thread to record one owns the shadow; another thread turns it off.
+    pub(crate) fn record(&self, immediate: bool, changes: &[(GLenum, Set)]) {
+        let Some(mut inner) = self.owned(immediate) else { return };
         inner.version += 1;
         for (pname, set) in changes {
             match set {
@@ -305,21 +317,7 @@ impl RecordedState {
         unknown_too: &[GLenum],
         programs: Option<&crate::programs::Programs>,
     ) {
-        if self.is_off() {
-            return;
-        }
-        if !immediate {
-            return self.off();
-        }
-        let me = me();
-        let mut inner = self.lock();
-        match inner.owner {
-            Some(owner) if owner != me => {
-                drop(inner);
-                return self.off();
-            }
-            _ => inner.owner = Some(me),
-        }
+        let Some(mut inner) = self.owned(immediate) else { return };
         let known = inner.values.get(&pname);
         if known.is_some_and(|v| v.as_slice() == [name as GLint]) {
             return;

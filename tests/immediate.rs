@@ -27,6 +27,19 @@ fn device_with_long_wait() -> Device {
     Device::with_options(Options::default().wait_limit(Duration::from_secs(60))).unwrap()
 }
 
+/// Records the program of `VS` and `FS` on `imm` (compiled, attached, linked).
+fn link_vs_fs(imm: &mut glcmd::Immediate) -> u32 {
+    let program = imm.create_program().unwrap();
+    for (ty, src) in [(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)] {
+        let sh = imm.create_shader(ty).unwrap();
+        imm.shader_source(sh, &[src]);
+        imm.compile_shader(sh);
+        imm.attach_shader(program, sh);
+    }
+    imm.link_program(program);
+    program
+}
+
 /// Compile, then ask for the compile status and the log; link, then look a uniform up: on the
 /// immediate context with no submit, against direct GL.
 #[test]
@@ -62,14 +75,7 @@ fn compile_and_link_queries_see_the_calls_before_them() {
     assert_eq!(got, expected, "compile status, immediate against direct");
     assert_eq!(expected, [1, 0]);
 
-    let program = imm.create_program().unwrap();
-    for (ty, src) in [(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)] {
-        let sh = imm.create_shader(ty).unwrap();
-        imm.shader_source(sh, &[src]);
-        imm.compile_shader(sh);
-        imm.attach_shader(program, sh);
-    }
-    imm.link_program(program);
+    let program = link_vs_fs(&mut imm);
     assert_eq!(imm.get_programiv(program, gl::LINK_STATUS).unwrap()[0], 1);
     assert_eq!(imm.get_uniform_location(program, "colour").unwrap(), expected_location);
     assert!(expected_location >= 0);
@@ -92,19 +98,12 @@ fn a_lookup_after_the_contexts_own_delete_is_the_gls() {
     };
     let device = device();
     let mut imm = device.immediate();
-    let program = imm.create_program().unwrap();
-    for (ty, src) in [(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)] {
-        let sh = imm.create_shader(ty).unwrap();
-        imm.shader_source(sh, &[src]);
-        imm.compile_shader(sh);
-        imm.attach_shader(program, sh);
-    }
-    imm.link_program(program);
+    let program = link_vs_fs(&mut imm);
     let before = imm.get_uniform_location(program, "colour").unwrap();
     imm.delete_program(program);
     assert_eq!(before as i64, expected[0]);
     // The Rust API names the error where the GL returns -1 and raises GL_INVALID_VALUE (the C
-    // ABI gives the GL's answer: capi/tests/lookups.rs).
+    // ABI gives the GL's answer: capi/tests/fast_answers.rs).
     let after = imm.get_uniform_location(program, "colour");
     assert!(matches!(after, Err(glcmd::Error::NoSuchObject { .. })), "after the delete: {after:?}");
     assert_eq!(expected[1..], [-1, gl::INVALID_VALUE as i64]);

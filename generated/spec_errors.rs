@@ -50,87 +50,117 @@ pub const ROW_7: SpecError = SpecError {
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
-/// `glGetCompressedTextureImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
+/// `glFramebufferTexture`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.5 §9.2.8 as Mesa reads it (get_texture_for_framebuffer_err): the attach commands without a dimension, FramebufferTexture and NamedFramebufferTexture, raise INVALID_VALUE for a texture that is not zero and no texture object; the others INVALID_OPERATION
 pub const ROW_8: SpecError = SpecError {
+    function: "glFramebufferTexture",
+    check: Check::NoSuchObject(Class::Texture),
+    error: gl::INVALID_VALUE,
+};
+/// `glGetCompressedTextureImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
+pub const ROW_9: SpecError = SpecError {
     function: "glGetCompressedTextureImage",
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
 /// `glGetnCompressedTexImage`, `NullPointer`: `GL_INVALID_OPERATION`. GL 4.6 §8.11.4: INVALID_OPERATION if the image would be written past bufSize bytes of client memory; Mesa checks bufSize before the pointer (getcompressedteximage_error_check), so NULL client memory with no pack buffer (which glcmd refuses) raises it first
-pub const ROW_9: SpecError = SpecError {
+pub const ROW_10: SpecError = SpecError {
     function: "glGetnCompressedTexImage",
     check: Check::NullPointer,
     error: gl::INVALID_OPERATION,
 };
+/// `glGetProgramPipelineInfoLog`, `NoSuchObject(Class::ProgramPipeline)`: `GL_INVALID_VALUE`. GL 4.6 §7.14 (GetProgramPipelineInfoLog): INVALID_VALUE if pipeline is not the name of an existing program pipeline object (Mesa: _mesa_GetProgramPipelineInfoLog)
+pub const ROW_11: SpecError = SpecError {
+    function: "glGetProgramPipelineInfoLog",
+    check: Check::NoSuchObject(Class::ProgramPipeline),
+    error: gl::INVALID_VALUE,
+};
 /// `glGetQueryBufferObjecti64v`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
-pub const ROW_10: SpecError = SpecError {
+pub const ROW_12: SpecError = SpecError {
     function: "glGetQueryBufferObjecti64v",
     check: Check::Storage,
     error: gl::INVALID_OPERATION,
 };
 /// `glGetQueryBufferObjectiv`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
-pub const ROW_11: SpecError = SpecError {
+pub const ROW_13: SpecError = SpecError {
     function: "glGetQueryBufferObjectiv",
     check: Check::Storage,
     error: gl::INVALID_OPERATION,
 };
 /// `glGetQueryBufferObjectui64v`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
-pub const ROW_12: SpecError = SpecError {
+pub const ROW_14: SpecError = SpecError {
     function: "glGetQueryBufferObjectui64v",
     check: Check::Storage,
     error: gl::INVALID_OPERATION,
 };
 /// `glGetQueryBufferObjectuiv`, `Storage`: `GL_INVALID_OPERATION`. GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is INVALID_OPERATION (Mesa: get_query_object, "out of bounds")
-pub const ROW_13: SpecError = SpecError {
+pub const ROW_15: SpecError = SpecError {
     function: "glGetQueryBufferObjectuiv",
     check: Check::Storage,
     error: gl::INVALID_OPERATION,
 };
 /// `glInvalidateBufferData`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, "invalid object")
-pub const ROW_14: SpecError = SpecError {
+pub const ROW_16: SpecError = SpecError {
     function: "glInvalidateBufferData",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glInvalidateBufferSubData`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, "invalid object")
-pub const ROW_15: SpecError = SpecError {
+pub const ROW_17: SpecError = SpecError {
     function: "glInvalidateBufferSubData",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
+/// `glInvalidateTexImage`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.20 (InvalidateTexSubImage, InvalidateTexImage): INVALID_VALUE if texture is zero or is not the name of an existing texture object (Mesa: invalidate_tex_image_error_check)
+pub const ROW_18: SpecError = SpecError {
+    function: "glInvalidateTexImage",
+    check: Check::NoSuchObject(Class::Texture),
+    error: gl::INVALID_VALUE,
+};
+/// `glInvalidateTexSubImage`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.20 (InvalidateTexSubImage, InvalidateTexImage): INVALID_VALUE if texture is zero or is not the name of an existing texture object (Mesa: invalidate_tex_image_error_check)
+pub const ROW_19: SpecError = SpecError {
+    function: "glInvalidateTexSubImage",
+    check: Check::NoSuchObject(Class::Texture),
+    error: gl::INVALID_VALUE,
+};
+/// `glNamedFramebufferTexture`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.5 §9.2.8 as Mesa reads it (get_texture_for_framebuffer_err): the attach commands without a dimension, FramebufferTexture and NamedFramebufferTexture, raise INVALID_VALUE for a texture that is not zero and no texture object; the others INVALID_OPERATION
+pub const ROW_20: SpecError = SpecError {
+    function: "glNamedFramebufferTexture",
+    check: Check::NoSuchObject(Class::Texture),
+    error: gl::INVALID_VALUE,
+};
 /// `glScissorArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_16: SpecError = SpecError {
+pub const ROW_21: SpecError = SpecError {
     function: "glScissorArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// `glTextureView`, `NoSuchObject(Class::Texture)`: `GL_INVALID_VALUE`. GL 4.6 §8.18 (TextureView): INVALID_VALUE if origtexture is not the name of a texture object (the new texture, the other texture argument, is left to the GL: it is created on first use)
-pub const ROW_17: SpecError = SpecError {
+pub const ROW_22: SpecError = SpecError {
     function: "glTextureView",
     check: Check::NoSuchObject(Class::Texture),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferBase`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_18: SpecError = SpecError {
+pub const ROW_23: SpecError = SpecError {
     function: "glTransformFeedbackBufferBase",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glTransformFeedbackBufferRange`, `NoSuchObject(Class::Buffer)`: `GL_INVALID_VALUE`. GL 4.6 §13.2.2 (TransformFeedbackBufferRange/Base): INVALID_VALUE if buffer is not zero and not the name of an existing buffer object (Mesa: lookup_transform_feedback_bufferobj_err)
-pub const ROW_19: SpecError = SpecError {
+pub const ROW_24: SpecError = SpecError {
     function: "glTransformFeedbackBufferRange",
     check: Check::NoSuchObject(Class::Buffer),
     error: gl::INVALID_VALUE,
 };
 /// `glViewportArrayv`, `Wraps`: `GL_INVALID_VALUE`. GL 4.6 §13.6.1 (ViewportArrayv, ScissorArrayv, DepthRangeArrayv): INVALID_VALUE if first + count is greater than the value of MAX_VIEWPORTS
-pub const ROW_20: SpecError = SpecError {
+pub const ROW_25: SpecError = SpecError {
     function: "glViewportArrayv",
     check: Check::Wraps,
     error: gl::INVALID_VALUE,
 };
 /// The GL errors of glcmd's checks where a function's differs from the check's usual
 /// one (`Check::usual_error`), from `codegen/src/spec_errors.rs`.
-pub static SPEC_ERRORS: [SpecError; 21usize] = [
+pub static SPEC_ERRORS: [SpecError; 26usize] = [
     ROW_0,
     ROW_1,
     ROW_2,
@@ -152,4 +182,9 @@ pub static SPEC_ERRORS: [SpecError; 21usize] = [
     ROW_18,
     ROW_19,
     ROW_20,
+    ROW_21,
+    ROW_22,
+    ROW_23,
+    ROW_24,
+    ROW_25,
 ];

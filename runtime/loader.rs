@@ -17,8 +17,10 @@
 //!    beside NVIDIA's, since libglvnd loads every vendor library to list EGL devices.)
 //!
 //! An unavailable function gets the generated stub, which reports the call on
-//! [`Device::reports`](crate::Device::reports) (and the log) and returns zero; generated
-//! queries check [`Gl::is_available`] first and return [`Error::Unavailable`](crate::Error).
+//! [`Device::reports`](crate::Device::reports) (and the log), raises `GL_INVALID_OPERATION` on
+//! the render thread (as Mesa's dispatch does for a function it knows but the context lacks) and
+//! returns zero; generated queries check [`Gl::is_available`] first and return
+//! [`Error::Unavailable`](crate::Error), whose GL error in C is `GL_INVALID_OPERATION` too.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -167,6 +169,28 @@ pub(crate) type MissingHook = Box<dyn Fn(&'static str)>;
 thread_local! {
     /// What a stub does on this thread when called: the render thread reports it.
     static ON_MISSING: RefCell<Option<MissingHook>> = const { RefCell::new(None) };
+    /// The error flag the stubs set on this thread (0: none), until the replay state takes it
+    /// (`ReplayState::take_stub_error`): one flag, as the GL keeps it.
+    static STUB_ERROR: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A stub's call raises `GL_INVALID_OPERATION`, as Mesa's dispatch does for a function the
+/// context does not provide (`_mesa_generic_nop`): a program learns of the dropped call from
+/// `glGetError` too, as it does for an unavailable query. The GL's own pending flag (`get_error`,
+/// the raw table's `glGetError`) is taken first, so the first error stays the one returned.
+pub(crate) fn raise_in_stub(get_error: unsafe extern "system" fn() -> u32) {
+    if STUB_ERROR.with(|e| e.get()) != 0 {
+        return;
+    }
+    // SAFETY: no arguments; called on the render thread, whose context is current.
+    let pending = unsafe { get_error() };
+    let error = if pending != gl::NO_ERROR { pending } else { gl::INVALID_OPERATION };
+    STUB_ERROR.with(|e| e.set(error));
+}
+
+/// Takes the flag the stubs set on this thread (0: none).
+pub(crate) fn take_stub_error() -> u32 {
+    STUB_ERROR.with(|e| e.replace(0))
 }
 
 /// Installs what stubs do on this thread (the render thread reports through its sink).

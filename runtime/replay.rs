@@ -128,12 +128,24 @@ impl ReplayState {
 
     /// Raises a GL error the way the GL would ([`record_error`]).
     pub(crate) fn raise(&mut self, error: GLenum) {
-        record_error(&mut self.raised, error);
+        record_error(self.raised(), error);
+    }
+
+    /// glcmd's error flags, with what a stub of an unavailable function raised taken in first
+    /// (`loader::raise_in_stub`): everything that raises or reads them goes through here, so
+    /// the first error raised stays the one returned.
+    pub(crate) fn raised(&mut self) -> &mut Vec<GLenum> {
+        let stub = crate::loader::take_stub_error();
+        if stub != crate::generated::enums::NO_ERROR {
+            record_error(&mut self.raised, stub);
+        }
+        &mut self.raised
     }
 
     /// Moves the GL's pending error flags to glcmd's (`raised`), in their order: they are the
     /// program's, and what glcmd asks or raises next comes after them.
     pub(crate) fn keep_pending_errors(&mut self, raw: &Gl) {
+        self.raised();
         // At most a few flags (a lost context keeps answering GL_CONTEXT_LOST).
         for _ in 0..8 {
             // SAFETY: no arguments.
@@ -372,6 +384,7 @@ impl<'a> Replayer<'a> {
     /// A link of `program` (or its binary) replayed: the interface cache reads it.
     pub fn program_linked(&mut self, program: GLuint) {
         let state = &mut *self.state;
+        state.raised();
         state.programs.linked(self.raw, program, true, &mut state.raised);
     }
 
@@ -436,7 +449,7 @@ impl<'a> Replayer<'a> {
 
     #[cold]
     fn float_parameter_nan(&mut self, p: *const u64, of: ParamOf, pname: GLenum, values: &[f32]) -> FloatParameter {
-        let raised = &mut self.state.raised;
+        let raised = self.state.raised();
         match crate::float_params::with_nan(self.raw, self.gl, raised, of, pname, values) {
             Ok(answer) => answer,
             Err(why) => {
@@ -483,6 +496,7 @@ impl Replayer<'_> {
                 names.push(name)
             })
         };
+        self.state.raised();
         let ReplayState { shadow, raised, .. } = &mut *self.state;
         crate::delete_effects::unbound_in_place(self.raw, shadow, raised, class, &names);
     }

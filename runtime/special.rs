@@ -110,15 +110,15 @@ impl Device {
     /// does for a command it refuses; like the GL's own flags, each such error is returned once.
     pub fn get_error(&self) -> Result<GLenum, Error> {
         self.call("glGetError", |ctx| {
-            let raised = match ctx.state.try_borrow_mut() {
-                Ok(mut state) if !state.raised.is_empty() => {
-                    // One flag, as the GL keeps it (`replay::record_error`): what the GL raised
-                    // after glcmd's flag was set is dropped with this read.
-                    state.keep_pending_errors(ctx.gl());
-                    Some(state.raised.remove(0))
+            // One flag, as the GL keeps it (`replay::record_error`): what the GL raised after
+            // glcmd's flag was set is dropped with this read.
+            let raised = ctx.state.try_borrow_mut().ok().and_then(|mut state| {
+                if state.raised().is_empty() {
+                    return None;
                 }
-                _ => None,
-            };
+                state.keep_pending_errors(ctx.gl());
+                Some(state.raised.remove(0))
+            });
             // SAFETY: no arguments.
             let error = raised.unwrap_or_else(|| unsafe { (ctx.gl().GetError)() });
             if error != gl::NO_ERROR {

@@ -516,6 +516,83 @@ fn no_such_object_invalidate_buffer_data_and_sub_data_is_invalid_value() {
     assert_eq!((data, sub), (gl::INVALID_VALUE, gl::INVALID_VALUE));
 }
 
+/// `glInvalidateTexSubImage` of a name that is no texture cannot be called directly (Mesa 22
+/// dereferences the texture its check did not find: SIGSEGV); the specification gives it the
+/// error of `glInvalidateTexImage`, which is read from the driver.
+#[test]
+fn no_such_object_invalidate_tex_image_and_sub_image_is_invalid_value() {
+    let d = Direct::new();
+    let image = [0, 999_999].map(|t| direct_error(&d, |g| unsafe { (g.InvalidateTexImage)(t, 0) }));
+    let device = device();
+    for (i, texture) in [0, 999_999].into_iter().enumerate() {
+        let what = format!("glInvalidateTexImage({texture})");
+        assert_same(&what, through_glcmd(&device, |l| l.invalidate_tex_image(texture, 0)), image[i]);
+        let what = format!("glInvalidateTexSubImage({texture})");
+        assert_same(
+            &what,
+            through_glcmd(&device, |l| l.invalidate_tex_sub_image(texture, 0, 0, 0, 0, 1, 1, 1)),
+            image[i],
+        );
+    }
+    assert_eq!(image, [gl::INVALID_VALUE; 2]);
+}
+
+/// The attach commands without a dimension raise `GL_INVALID_VALUE` for a name that is no
+/// texture; `glFramebufferTexture2D` and the layer forms keep `GL_INVALID_OPERATION`.
+#[test]
+fn no_such_object_framebuffer_texture_without_dimension_is_invalid_value() {
+    let d = Direct::new();
+    let mut fb = 0;
+    unsafe { (d.gl.CreateFramebuffers)(1, &mut fb) };
+    unsafe { (d.gl.BindFramebuffer)(gl::FRAMEBUFFER, fb) };
+    let plain =
+        direct_error(&d, |g| unsafe { (g.FramebufferTexture)(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 999_999, 0) });
+    let named = direct_error(&d, |g| unsafe { (g.NamedFramebufferTexture)(fb, gl::COLOR_ATTACHMENT0, 999_999, 0) });
+    let two_d = direct_error(&d, |g| unsafe {
+        (g.FramebufferTexture2D)(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, 999_999, 0)
+    });
+    let device = device();
+    let fb = device.create_framebuffers(1).unwrap()[0];
+    let mut bind = device.command_list();
+    bind.bind_framebuffer(gl::FRAMEBUFFER, fb);
+    device.submit(bind).unwrap();
+    assert_same(
+        "glFramebufferTexture",
+        through_glcmd(&device, |l| l.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 999_999, 0)),
+        plain,
+    );
+    assert_same(
+        "glNamedFramebufferTexture",
+        through_glcmd(&device, |l| l.named_framebuffer_texture(fb, gl::COLOR_ATTACHMENT0, 999_999, 0)),
+        named,
+    );
+    assert_same(
+        "glFramebufferTexture2D",
+        through_glcmd(&device, |l| {
+            l.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, 999_999, 0)
+        }),
+        two_d,
+    );
+    assert_eq!((plain, named, two_d), (gl::INVALID_VALUE, gl::INVALID_VALUE, gl::INVALID_OPERATION));
+}
+
+#[test]
+fn no_such_object_get_program_pipeline_info_log_is_invalid_value() {
+    let d = Direct::new();
+    let mut length = 0;
+    let mut log = [0u8; 16];
+    let direct = [0, 999_999].map(|p| {
+        direct_error(&d, |g| unsafe { (g.GetProgramPipelineInfoLog)(p, 16, &mut length, log.as_mut_ptr().cast()) })
+    });
+    let device = device();
+    for (i, pipeline) in [0, 999_999].into_iter().enumerate() {
+        let e = device.get_program_pipeline_info_log(pipeline, 16).expect_err("no such pipeline");
+        assert!(matches!(e, glcmd::Error::NoSuchObject { .. }), "{e}");
+        assert_eq!(e.gl_error(), Some(direct[i]), "pipeline {pipeline}: {e}");
+    }
+    assert_eq!(direct, [gl::INVALID_VALUE; 2]);
+}
+
 /// `Earlier`: where glcmd refuses a call for its own safety and the GL refuses it for an earlier
 /// reason (a target, a stream, an attribute index, an object name), the error is the GL's.
 /// A case of a differential error test: its name, the call made directly, the call recorded.

@@ -533,12 +533,47 @@ fn item8_a_function_the_context_lacks_is_an_error_the_caller_sees() {
     recorded_unavailable_is_reported(&device);
 }
 
+/// A recorded call of a function the context lacks raises `GL_INVALID_OPERATION`, as Mesa's
+/// dispatch does for it (`_mesa_generic_nop`) and as an unavailable query does, in the GL's
+/// one-flag order: an error raised before it is returned first, one raised after it is dropped.
+#[test]
+fn item8_a_recorded_call_the_context_lacks_raises_invalid_operation_in_order() {
+    let device = device();
+    let shader = device.create_shader(gl::VERTEX_SHADER).unwrap();
+    let specialize = |l: &mut glcmd::CommandList| l.specialize_shader(shader, "main", &[], &[]);
+    let mut list = device.command_list();
+    specialize(&mut list);
+    device.submit(list).unwrap();
+    let first = device.get_error().unwrap();
+    let lacks = device.reports().try_iter().any(|r| r.kind == ReportKind::Unavailable);
+    if !lacks {
+        // A GL 4.6 driver has it: its own answer (the shader has no SPIR-V binary) stands.
+        assert_eq!(first, gl::INVALID_OPERATION);
+        return;
+    }
+    assert_eq!(first, gl::INVALID_OPERATION);
+    assert_eq!(device.get_error().unwrap(), gl::NO_ERROR, "returned once");
+    for (before, expected) in [(true, gl::INVALID_ENUM), (false, gl::INVALID_OPERATION)] {
+        let mut list = device.command_list();
+        if before {
+            list.enable(0xFFFF);
+        }
+        specialize(&mut list);
+        if !before {
+            list.enable(0xFFFF);
+        }
+        device.submit(list).unwrap();
+        assert_eq!(device.get_error().unwrap(), expected, "bad enable before the call: {before}");
+        assert_eq!(device.get_error().unwrap(), gl::NO_ERROR, "one flag: the other error is dropped");
+    }
+}
+
 #[cfg(feature = "vendor")]
 fn recorded_unavailable_is_reported(device: &Device) {
     let mut list = device.command_list();
     list.path_parameteri_nv(1, gl::PATH_STROKE_WIDTH_NV, 2);
     device.submit(list).unwrap();
-    device.get_error().unwrap();
+    assert_eq!(device.get_error().unwrap(), gl::INVALID_OPERATION, "as the GL's dispatch raises for it");
     let unavailable: Vec<Report> = device.reports().try_iter().filter(|r| r.kind == ReportKind::Unavailable).collect();
     assert_eq!(unavailable.len(), 1, "{unavailable:#?}");
     assert!(unavailable[0].message.contains("glPathParameteriNV"), "{}", unavailable[0]);

@@ -47,6 +47,16 @@ const COMPRESSED_UPLOAD_NULL: &str = "NULL data of imageSize > 0 with no unpack 
 const INVALIDATE: &str = "GL 4.6 §6.5 (InvalidateBufferSubData, InvalidateBufferData): INVALID_VALUE if buffer is not \
                           the name of an existing buffer object (Mesa: _mesa_InvalidateBuffer*Data, \"invalid object\")";
 
+const INVALIDATE_TEX: &str = "GL 4.6 §8.20 (InvalidateTexSubImage, InvalidateTexImage): INVALID_VALUE if texture is \
+                              zero or is not the name of an existing texture object (Mesa: invalidate_tex_image_error_check)";
+
+const FRAMEBUFFER_TEXTURE: &str = "GL 4.5 §9.2.8 as Mesa reads it (get_texture_for_framebuffer_err): the attach \
+    commands without a dimension, FramebufferTexture and NamedFramebufferTexture, raise INVALID_VALUE for a texture \
+    that is not zero and no texture object; the others INVALID_OPERATION";
+
+const PIPELINE_LOG: &str = "GL 4.6 §7.14 (GetProgramPipelineInfoLog): INVALID_VALUE if pipeline is not the name of an \
+                            existing program pipeline object (Mesa: _mesa_GetProgramPipelineInfoLog)";
+
 const QUERY_RESULT: &str = "GL 4.6 §4.2.3 (GetQueryBufferObject*): a result written past the end of the buffer is \
                             INVALID_OPERATION (Mesa: get_query_object, \"out of bounds\")";
 
@@ -60,14 +70,19 @@ pub const SPEC_ERRORS: &[SpecErrorRow] = &[
     row("glCompressedTextureSubImage1D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
     row("glCompressedTextureSubImage2D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
     row("glCompressedTextureSubImage3D", "NullPointer", "INVALID_OPERATION", COMPRESSED_UPLOAD_NULL),
+    row("glFramebufferTexture", "NoSuchObject(Class::Texture)", "INVALID_VALUE", FRAMEBUFFER_TEXTURE),
     row("glGetCompressedTextureImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
     row("glGetnCompressedTexImage", "NullPointer", "INVALID_OPERATION", COMPRESSED_NULL),
+    row("glGetProgramPipelineInfoLog", "NoSuchObject(Class::ProgramPipeline)", "INVALID_VALUE", PIPELINE_LOG),
     row("glGetQueryBufferObjecti64v", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glGetQueryBufferObjectiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glGetQueryBufferObjectui64v", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glGetQueryBufferObjectuiv", "Storage", "INVALID_OPERATION", QUERY_RESULT),
     row("glInvalidateBufferData", "NoSuchObject(Class::Buffer)", "INVALID_VALUE", INVALIDATE),
     row("glInvalidateBufferSubData", "NoSuchObject(Class::Buffer)", "INVALID_VALUE", INVALIDATE),
+    row("glInvalidateTexImage", "NoSuchObject(Class::Texture)", "INVALID_VALUE", INVALIDATE_TEX),
+    row("glInvalidateTexSubImage", "NoSuchObject(Class::Texture)", "INVALID_VALUE", INVALIDATE_TEX),
+    row("glNamedFramebufferTexture", "NoSuchObject(Class::Texture)", "INVALID_VALUE", FRAMEBUFFER_TEXTURE),
     row("glScissorArrayv", "Wraps", "INVALID_VALUE", ARRAYS),
     row(
         "glTextureView",

@@ -480,7 +480,10 @@ impl Diagnostics {
     pub(crate) fn report_unavailable(&self, name: &'static str) {
         self.report_current(
             ReportKind::Unavailable,
-            format!("{name} is not provided by this GL context (its version and extensions); the call did nothing"),
+            format!(
+                "{name} is not provided by this GL context (its version and extensions); the call did nothing and \
+                 raised GL_INVALID_OPERATION"
+            ),
         );
     }
 

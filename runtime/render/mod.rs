@@ -125,7 +125,11 @@ pub(crate) fn run(
             let diag: *const Diagnostics = &*ctx.diag;
             // SAFETY: the hook is removed by `_guard` before `ctx` (and its boxed Diagnostics)
             // is dropped.
-            crate::loader::set_missing_hook(Some(Box::new(move |name| unsafe { (*diag).report_unavailable(name) })));
+            let get_error = ctx.raw_gl().GetError;
+            crate::loader::set_missing_hook(Some(Box::new(move |name| {
+                unsafe { (*diag).report_unavailable(name) };
+                crate::loader::raise_in_stub(get_error);
+            })));
         }
         let _ = ready.send(Ok(()));
         let mut scheduler = Scheduler {

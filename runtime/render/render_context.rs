@@ -213,6 +213,7 @@ impl RenderContext {
     pub fn program_linked(&self, program: u32) {
         if let Ok(mut state) = self.state.try_borrow_mut() {
             let state = &mut *state;
+            state.raised();
             state.programs.linked(self.raw_gl(), program, false, &mut state.raised);
         }
     }

@@ -35,7 +35,7 @@ pub enum ReportKind {
     /// shader; `GL_INVALID_OPERATION` otherwise; see `Device::get_error`).
     Skipped,
     /// A GL function the context does not provide was called (through a recorded command or the
-    /// function table); the call did nothing.
+    /// function table); the call did nothing and raised `GL_INVALID_OPERATION`.
     Unavailable,
     /// Submission and frame life cycle: a slot never submitted, a list submitted to a frame
     /// that had ended, `Device::submit` while an earlier frame is open.

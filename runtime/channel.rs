@@ -67,6 +67,50 @@ pub(crate) struct SharedState {
     pub(crate) limits: std::sync::OnceLock<crate::limits::Limits>,
     /// Capture (`capture/`), when `Options::capture` is on.
     pub(crate) capture: Option<crate::capture_writer::recorder::Recorder>,
+    /// Which thread sent the last message, and how often that changed (`known_errors.rs`).
+    pub(crate) senders: SenderChanges,
+}
+
+/// Counts the times the thread sending to the render thread changed: an immediate thread that
+/// answers `glGetError` from what it recorded (`known_errors.rs`) may do so only while no other
+/// thread's list, query or present has run on the context since its last look. Every message
+/// that can run GL calls is noted when sent ([`SenderChanges::note`]); a thread that is the only
+/// sender changes nothing, so its own hand-overs and round trips leave the count as it is.
+#[derive(Default)]
+pub(crate) struct SenderChanges {
+    last: AtomicU64,
+    changes: AtomicU64,
+}
+
+thread_local! {
+    /// This thread's token for [`SenderChanges`] (0: not taken yet).
+    static SENDER: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Tokens handed out so far.
+static SENDERS: AtomicU64 = AtomicU64::new(0);
+
+impl SenderChanges {
+    /// A message of the calling thread is about to be sent.
+    #[inline]
+    pub(crate) fn note(&self) {
+        let me = SENDER.with(|s| {
+            if s.get() == 0 {
+                s.set(SENDERS.fetch_add(1, Ordering::Relaxed) + 1);
+            }
+            s.get()
+        });
+        // Relaxed: a thread that relies on another's calls having run synchronises with it
+        // (a mutex, a join), which orders this store before its later load.
+        if self.last.swap(me, Ordering::Relaxed) != me {
+            self.changes.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// How often the sender changed.
+    pub(crate) fn count(&self) -> u64 {
+        self.changes.load(Ordering::Relaxed)
+    }
 }
 
 impl SharedState {

@@ -212,6 +212,7 @@ impl Device {
             recorded: Default::default(),
             limits: std::sync::OnceLock::new(),
             capture,
+            senders: Default::default(),
         });
         let (ready_tx, ready_rx) = crossbeam_channel::bounded(1);
         let (alive_tx, alive_rx) = crossbeam_channel::bounded::<()>(0);
@@ -570,10 +571,11 @@ impl Device {
         std::thread::current().id() == self.inner.render_thread
     }
 
-    /// Sends a message. On the render thread it goes to the thread's own queue instead of the
-    /// bounded channel, which the render thread itself drains: a `post` or `submit` loop inside
-    /// `with_gl` must not wait for the thread it runs on.
+    /// Sends a message (noted: `SenderChanges`). On the render thread it goes to the thread's
+    /// own queue instead of the bounded channel, which the render thread itself drains: a `post`
+    /// or `submit` loop inside `with_gl` must not wait for the thread it runs on.
     pub(crate) fn send(&self, msg: Msg) -> Result<(), Error> {
+        self.inner.shared.senders.note();
         if self.is_render_thread() {
             return render::send_local(msg).map_err(|_| self.lost());
         }
@@ -645,22 +647,16 @@ impl Device {
         }
     }
 
-    /// A create from a name pool (`pools.rs`): up to `n` names at once from the pool of
-    /// (`index`, `target`), the rest (and the pool's start) by a round trip. Generated create
-    /// methods of the core object types call this.
+    /// The error of a call to a device whose render thread is gone.
     pub(crate) fn lost(&self) -> Error {
         Error::DeviceLost { reason: lost_reason(&self.inner.shared) }
     }
-}
 
-impl Device {
     /// Whether the render thread has exited.
     pub(crate) fn render_thread_gone(&self) -> bool {
         alive_gone(&self.inner.alive)
     }
-}
 
-impl Device {
     /// Runs `f` on this thread with every round trip refused: a create or query that would
     /// ask the render thread fails at once (`Error::Unavailable`) instead, and the answer says
     /// whether one did. Answers glcmd gives from its own knowledge (limits, name pools, the

@@ -241,7 +241,7 @@ element_float!(f32, f64);
 pub const NULL_ARRAY: u64 = u32::MAX as u64;
 
 /// The `len` bytes at `offset` of `params`, if all of them lie inside it.
-fn region(params: &[u8], offset: u64, len: u64) -> Option<&[u8]> {
+pub(crate) fn region(params: &[u8], offset: u64, len: u64) -> Option<&[u8]> {
     let start = usize::try_from(offset).ok()?;
     let end = start.checked_add(usize::try_from(len).ok()?)?;
     params.get(start..end)

@@ -256,6 +256,7 @@ fn send_list(device: &Device, frame: u64, slot: Option<u32>, list: CommandList) 
         Some(slot) => Msg::List { frame, slot, list },
         None => Msg::Whole { frame, list },
     };
+    device.inner.shared.senders.note();
     let back = if device.is_render_thread() {
         crate::render::send_local(msg).err()
     } else {

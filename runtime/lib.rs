@@ -154,6 +154,8 @@ pub mod generated;
 mod immediate;
 #[doc(hidden)]
 pub mod known_answers;
+#[doc(hidden)]
+pub mod known_errors;
 mod known_replay;
 mod limits;
 mod list;

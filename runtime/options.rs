@@ -97,6 +97,13 @@ pub struct Options {
     /// (GL 4.6 §5.3), and a skipped repeat is no bind. (glcmd-run never serves a context of a
     /// share group, and a headless device's context shares nothing.)
     pub skip_repeats: bool,
+    /// An immediate thread (C's `glcmdThreadMakeImmediate`, glcmd-run) answers `glGetError`
+    /// with `GL_NO_ERROR` without a round trip where glcmd knows no call since the last answer
+    /// can have raised one: each was seen, with the same arguments and the same program, vertex
+    /// array and sampler units, in a stretch the GL answered `GL_NO_ERROR` for, and nothing
+    /// else changed the context since (`known_errors.rs` gives the rule). Default on; off while
+    /// capturing (a capture keeps every `glGetError`).
+    pub known_errors: bool,
 }
 
 impl Default for Options {
@@ -113,6 +120,7 @@ impl Default for Options {
             immediate_flush_bytes: 16 << 10,
             render_host: None,
             skip_repeats: true,
+            known_errors: true,
         }
     }
 }
@@ -129,6 +137,7 @@ builders!(Options {
     immediate_flush_bytes: usize,
     render_host: Option<crate::render_host::RenderHost>,
     skip_repeats: bool,
+    known_errors: bool,
 });
 
 /// Counters of the render thread, for `Device::stats`. `#[non_exhaustive]`: a new counter is not

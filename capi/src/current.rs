@@ -34,6 +34,9 @@ pub struct Thread {
     pub epoch: u64,
     /// When an immediate thread's implicit list is submitted for size (`immediate.rs`).
     pub hand_overs: glcmd::HandOvers,
+    /// What the immediate thread knows of its errors (glcmd's `known_errors.rs`), from its first
+    /// `glGetError` on its device on.
+    pub known_errors: Option<Box<glcmd::known_errors::KnownErrors>>,
 }
 
 /// An immediate thread that exits submits the calls it has pending (as `glFlush` would): a GL
@@ -64,6 +67,7 @@ thread_local! {
             immediate: false,
             epoch: 0,
             hand_overs: glcmd::HandOvers::new(),
+            known_errors: None,
         }) };
 }
 
@@ -196,6 +200,9 @@ pub fn discard() {
                 }
                 let mut fresh = t.device.as_ref()?.device("glcmdListDiscard").ok()?.command_list();
                 fresh.track_sites(false);
+                if let Some(known) = t.known_errors.as_mut() {
+                    known.discarded();
+                }
                 let r = t.recording.as_mut()?;
                 fresh.carry_pixel_state(&r.list);
                 Some(std::mem::replace(&mut r.list, fresh))

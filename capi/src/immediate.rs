@@ -55,6 +55,10 @@
 //! call comes before the entry point's own. The thread keeps one flag, as Mesa does: the first
 //! error is returned, and errors raised while it is set are dropped (`glGetError` with the flag
 //! set also submits the pending calls and drops the device's errors, which came after it).
+//! Where glcmd knows the answer is `GL_NO_ERROR` (every call since the last `glGetError` was
+//! seen clean before on the same state: glcmd's `known_errors.rs`), `glGetError` answers at once
+//! and the calls stay pending; `Options::known_errors(false)` (glcmd-run's
+//! `--ask-every-error`) always asks.
 //!
 //! ## Deferred lists (`glcmdListBegin`, `glcmdListBeginSlot`)
 //!
@@ -116,11 +120,16 @@ pub struct ImmediateStats {
     pub size_submits: u64,
     /// Round trips to the render thread (creates and queries that asked it, every style).
     pub round_trips: u64,
+    /// `glGetError` calls answered `GL_NO_ERROR` without a round trip (glcmd's
+    /// `known_errors.rs`).
+    pub errors_known: u64,
 }
 
 thread_local! {
     static STATS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+    static KNOWN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
+static TOTAL_KNOWN: AtomicU64 = AtomicU64::new(0);
 static TOTAL_SUBMITS: AtomicU64 = AtomicU64::new(0);
 static TOTAL_SIZE_SUBMITS: AtomicU64 = AtomicU64::new(0);
 static TOTAL_ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
@@ -128,7 +137,8 @@ static TOTAL_ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
 /// The calling thread's counters (`round_trips` counts its round trips on every device).
 pub fn thread_stats() -> ImmediateStats {
     let (implicit_submits, size_submits) = STATS.try_with(|s| s.get()).unwrap_or_default();
-    ImmediateStats { implicit_submits, size_submits, round_trips: Device::thread_round_trips() }
+    let errors_known = KNOWN.try_with(|k| k.get()).unwrap_or_default();
+    ImmediateStats { implicit_submits, size_submits, round_trips: Device::thread_round_trips(), errors_known }
 }
 
 /// The counters of every thread of the process (round trips: those made by C entry points).
@@ -137,7 +147,13 @@ pub fn total_stats() -> ImmediateStats {
         implicit_submits: TOTAL_SUBMITS.load(Ordering::Relaxed),
         size_submits: TOTAL_SIZE_SUBMITS.load(Ordering::Relaxed),
         round_trips: TOTAL_ROUND_TRIPS.load(Ordering::Relaxed),
+        errors_known: TOTAL_KNOWN.load(Ordering::Relaxed),
     }
+}
+
+fn count_known_error() {
+    let _ = KNOWN.try_with(|k| k.set(k.get() + 1));
+    TOTAL_KNOWN.fetch_add(1, Ordering::Relaxed);
 }
 
 fn count_submit(size: bool) {
@@ -177,6 +193,9 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
         return Ok(());
     }
     let device = entry.device(function)?;
+    if let Some(known) = t.known_errors.as_mut() {
+        known.scan(&recording.list);
+    }
     let mut next = fresh(&device);
     next.carry_pixel_state(&recording.list);
     let mut list = std::mem::replace(&mut recording.list, next);
@@ -186,8 +205,47 @@ pub fn submit_pending(t: &mut Thread, function: &str, size: bool) -> Result<(), 
         recording.list = list;
         return Err(CallError::from_glcmd(function, error));
     }
+    if let Some(known) = t.known_errors.as_mut() {
+        known.list_replaced();
+    }
     count_submit(size);
     Ok(())
+}
+
+/// `glGetError` of an immediate thread with no flag of its own set: `GL_NO_ERROR` if glcmd
+/// knows every call since the last answer raised nothing (glcmd's `known_errors.rs`), with no
+/// submit and no round trip; else the pending calls are submitted and the GL asked, and what
+/// the answer proves is kept.
+pub fn get_error(function: &'static str, device: &Device) -> Result<u32, CallError> {
+    let known = current::with_thread(function, |t| {
+        let Thread { recording: Some(r), known_errors, .. } = t else { return Ok(false) };
+        let known = known_errors.get_or_insert_with(|| Box::new(glcmd::known_errors::KnownErrors::new()));
+        Ok(known.no_error_known(device, &r.list))
+    })?;
+    if known {
+        count_known_error();
+        return Ok(gl::NO_ERROR);
+    }
+    let senders = device.sender_changes();
+    flush(function)?;
+    let first = crate::conv::checked(function, device.get_error())?;
+    current::with_thread(function, |t| {
+        if let Some(known) = t.known_errors.as_mut() {
+            known.answered(device, first, senders);
+        }
+        Ok(())
+    })?;
+    Ok(first)
+}
+
+/// The thread returned a flag it raised itself (`glGetError`): what its calls did is not known.
+pub fn own_flag_returned() {
+    let _ = current::with_thread("glGetError", |t| {
+        if let Some(known) = t.known_errors.as_mut() {
+            known.flag_returned();
+        }
+        Ok(())
+    });
 }
 
 /// A new implicit list of an immediate thread: its setters reach the GL in the order it
@@ -375,6 +433,7 @@ pub fn make_immediate(function: &'static str, device: Option<Arc<DeviceEntry>>) 
         submit_pending(t, function, false)?;
         // Another context's state, or this one's after other threads had it (`elements.rs`).
         t.epoch += 1;
+        t.known_errors = None;
         match device {
             Some(entry) => {
                 let device = entry.device(function)?;

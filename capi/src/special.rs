@@ -102,6 +102,9 @@ pub unsafe extern "system" fn glGetError() -> GLenum {
     }
     let pending = error::take_pending_gl();
     if pending != gl::NO_ERROR {
+        if immediate {
+            crate::immediate::own_flag_returned();
+        }
         return pending;
     }
     let result = catch_unwind(AssertUnwindSafe(|| {
@@ -109,8 +112,7 @@ pub unsafe extern "system" fn glGetError() -> GLenum {
         if !immediate {
             return checked(F, device.get_error());
         }
-        crate::immediate::flush(F)?;
-        let first = checked(F, device.get_error())?;
+        let first = crate::immediate::get_error(F, &device)?;
         if first != gl::NO_ERROR {
             // One flag: later errors were dropped by the GL; drop what the device still holds.
             crate::immediate::collect_errors(F);

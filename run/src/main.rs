@@ -41,6 +41,9 @@ preloaded library reads; set the variables yourself to the same effect):
   --batch-bytes N          hand a thread's recorded calls to the render thread past N
                            bytes (default 16384, at least 1024; after a query, flush
                            or swap past N/8, N/4, N/2 first) [GLCMD_BATCH_BYTES]
+  --ask-every-error        every glGetError asks the GL; by default one whose answer
+                           glcmd knows is GL_NO_ERROR (the same calls, seen clean on the
+                           same state) answers without a round trip [GLCMD_KNOWN_ERRORS=0]
   --no-driver-thread       leave the program's EGL and GLX calls on its own threads; by
                            default they all go to one thread, which is also the render
                            thread of the context glcmd adopts (drivers such as NVIDIA's run
@@ -113,6 +116,7 @@ fn parse(args: Vec<OsString>) -> Result<(Environment, Vec<OsString>), String> {
             "--direct" => env.push(("GLCMD_RUN", "direct".into())),
             "--stats" => env.push(("GLCMD_RUN_STATS", "1".into())),
             "--no-driver-thread" => env.push(("GLCMD_RUN_DRIVER_THREAD", "0".into())),
+            "--ask-every-error" => env.push(("GLCMD_KNOWN_ERRORS", "0".into())),
             "--diagnostics" => value("GLCMD_DIAGNOSTICS")?,
             "--watchdog-ms" => value("GLCMD_WATCHDOG_MS")?,
             "--wait-limit-ms" => value("GLCMD_WAIT_LIMIT_MS")?,

@@ -13,6 +13,7 @@
 //! | `GLCMD_SPIN_US=N` | how long the render thread and a waiting query spin before sleeping (default 20) |
 //! | `GLCMD_RUN_DRIVER_THREAD=0` | the program's EGL calls stay on its own threads, and each adopted context gets a render thread of its own (`driver.rs`: by default one driver thread makes every EGL call and hosts the first adopted context's render loop) |
 //! | `GLCMD_BATCH_BYTES=N` | the size past which a thread's recorded calls are handed to the render thread (default 16 KiB, at least 1 KiB: the render thread replays one batch while the program records the next; after a query, a flush or a swap the first three are an eighth, a quarter and a half of it, since the render thread waits then) |
+//! | `GLCMD_KNOWN_ERRORS=0` | every `glGetError` asks the GL (by default one glcmd knows is `GL_NO_ERROR` answers without a round trip: glcmd's `known_errors.rs`) |
 //! | `GLCMD_RUN_STATS=1` | at the end, print per device: presents, lists, commands, implicit submits (of every thread of the process) and round trips, and both per present; and the render thread's time per present by phase (replay, waits, round trips, frame end) |
 //!
 //! A variable with a value glcmd cannot read stops the adoption with a message naming it (the
@@ -80,6 +81,9 @@ pub fn from_environment() -> Result<RunOptions, String> {
     }
     if let Some(us) = number("GLCMD_SPIN_US")? {
         device = device.spin(Duration::from_micros(us));
+    }
+    if let Some(on) = number("GLCMD_KNOWN_ERRORS")? {
+        device = device.known_errors(on != 0);
     }
     if let Some(ms) = number("GLCMD_WAIT_LIMIT_MS")? {
         device = device.wait_limit(Duration::from_millis(ms));
@@ -149,7 +153,7 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
             let t = glcmd_capi::immediate::total_stats();
             let per = |n: u64| n as f64 / r.presents.max(1) as f64;
             eprintln!(
-                "glcmd-run: device {handle}: {} presents, {} lists, {} commands ({} repeated calls skipped), round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size)",
+                "glcmd-run: device {handle}: {} presents, {} lists, {} commands ({} repeated calls skipped), round trips {} ({:.1} per present); implicit submits of the process so far {} ({:.1} per present, {} for size); glGetError answered without a round trip {}",
                 r.presents,
                 s.lists,
                 s.commands,
@@ -158,7 +162,8 @@ pub fn finished(handle: usize) -> Option<glcmd::capture::CaptureHandle> {
                 per(s.round_trips),
                 t.implicit_submits,
                 per(t.implicit_submits),
-                t.size_submits
+                t.size_submits,
+                t.errors_known
             );
             // Where the render thread's time went, per present (the breakdown of a frame through
             // glcmd-run: replay is the driver's work, to set beside the same frame made directly).

@@ -154,8 +154,10 @@ impl KnownErrors {
         self.stretch += new;
         self.scanned_commands = list.commands;
         if !self.reading || self.stretch > LONG_STRETCH {
+            // Calls not read may be of any kind: what was learned (and what this stretch read
+            // before) no longer stands.
             self.reading = false;
-            self.clean = false;
+            self.forget();
             self.scanned = list.packets.len();
             return;
         }
@@ -189,7 +191,7 @@ impl KnownErrors {
     /// for every call since the last check (then the stretch ends here). `list`: the thread's
     /// current list.
     pub fn no_error_known(&mut self, device: &Device, list: &CommandList) -> bool {
-        if !device.answers_errors_locally() {
+        if !device.answers_errors_locally() || device.render_thread_gone() {
             self.forget();
             return false;
         }

@@ -172,14 +172,33 @@ thread_local! {
     /// The error flag the stubs set on this thread (0: none), until the replay state takes it
     /// (`ReplayState::take_stub_error`): one flag, as the GL keeps it.
     static STUB_ERROR: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// A list is being replayed on this thread ([`Replaying`]).
+    static REPLAYING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// A stub's call raises `GL_INVALID_OPERATION`, as Mesa's dispatch does for a function the
+/// Marks the replay of a list on this thread while it lives: only a recorded call's stub raises
+/// an error (a `with_gl` closure calls the table itself and reads the GL's own flag, which a stub
+/// cannot set).
+pub(crate) struct Replaying(bool);
+
+impl Replaying {
+    pub(crate) fn start() -> Replaying {
+        Replaying(REPLAYING.with(|r| r.replace(true)))
+    }
+}
+
+impl Drop for Replaying {
+    fn drop(&mut self) {
+        REPLAYING.with(|r| r.set(self.0));
+    }
+}
+
+/// A stub's call in a replayed list raises `GL_INVALID_OPERATION`, as Mesa's dispatch does for a function the
 /// context does not provide (`_mesa_generic_nop`): a program learns of the dropped call from
 /// `glGetError` too, as it does for an unavailable query. The GL's own pending flag (`get_error`,
 /// the raw table's `glGetError`) is taken first, so the first error stays the one returned.
 pub(crate) fn raise_in_stub(get_error: unsafe extern "system" fn() -> u32) {
-    if STUB_ERROR.with(|e| e.get()) != 0 {
+    if STUB_ERROR.with(|e| e.get()) != 0 || !REPLAYING.with(|r| r.get()) {
         return;
     }
     // SAFETY: no arguments; called on the render thread, whose context is current.

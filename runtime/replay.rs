@@ -549,6 +549,7 @@ pub unsafe fn names<'a>(ptr: *const GLuint, n: GLsizei) -> &'a [GLuint] {
 /// inside the parameter buffer. `gl` is the table of the context current on this thread.
 pub(crate) unsafe fn replay(gl: &Gl, raw: &Gl, state: &mut ReplayState, list: &CommandList, list_index: u32) {
     let _params = list_region(list);
+    let _replaying = crate::loader::Replaying::start();
     let mut r = Replayer::new(gl, raw, state, list, list_index);
     let base = list.packets.as_ptr();
     let end = list.packets.len();
@@ -580,6 +581,7 @@ pub(crate) unsafe fn replay_each(
     mut after: impl FnMut(usize, usize),
 ) {
     let _params = list_region(list);
+    let _replaying = crate::loader::Replaying::start();
     let mut r = Replayer::new(gl, raw, state, list, list_index);
     let base = list.packets.as_ptr();
     let end = list.packets.len();

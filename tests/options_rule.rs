@@ -210,6 +210,7 @@ fn every_options_builder_sets_its_field() {
         immediate_flush_bytes = 123,
         render_host = Some(glcmd::render_host::RenderHost::new(|_| Err("no thread in this test".into()))),
         skip_repeats = false,
+        known_errors = false,
     );
     check_builders!(DiagnosticOptions::default();
         debug_output = true,

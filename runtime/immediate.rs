@@ -55,6 +55,10 @@ pub struct Immediate {
     hand_overs: HandOvers,
     implicit_submits: u64,
     round_trips: u64,
+    /// What this context knows of its errors (`known_errors.rs`), and the `get_error` calls
+    /// it answered from that.
+    known: crate::known_errors::KnownErrors,
+    errors_known: u64,
 }
 
 /// When an immediate thread hands its pending calls to the render thread for size: right after
@@ -117,6 +121,8 @@ impl Device {
             hand_overs: HandOvers::default(),
             implicit_submits: 0,
             round_trips: 0,
+            known: crate::known_errors::KnownErrors::new(),
+            errors_known: 0,
         }
     }
 }
@@ -137,6 +143,28 @@ impl Immediate {
     /// made (answers from caches and name pools make none).
     pub fn round_trips(&self) -> u64 {
         self.round_trips
+    }
+
+    /// How many `get_error` calls this context answered `GL_NO_ERROR` without a round trip
+    /// (`known_errors.rs`).
+    pub fn errors_known(&self) -> u64 {
+        self.errors_known
+    }
+
+    /// For `get_error`: whether `GL_NO_ERROR` is known for every call since the last one.
+    pub(crate) fn no_error_known(&mut self) -> bool {
+        let known = self.known.no_error_known(&self.device, &self.list);
+        self.errors_known += known as u64;
+        known
+    }
+
+    /// For `get_error`: what a round trip answered (`senders`: the device's sender count
+    /// before it); a failed one forgets.
+    pub(crate) fn error_answered(&mut self, answer: &Result<u32, Error>, senders: u64) {
+        match answer {
+            Ok(error) => self.known.answered(&self.device, *error, senders),
+            Err(_) => self.known.flag_returned(),
+        }
     }
 
     /// Sets the size (packet and array bytes) past which a recording call submits the pending
@@ -163,6 +191,7 @@ impl Immediate {
         fresh.mark_immediate_recording();
         // The GL's pixel-store state carries over, as the tracked one does (`pixels.rs`).
         fresh.carry_pixel_state(&self.list);
+        self.known.scan(&self.list);
         let mut list = std::mem::replace(&mut self.list, fresh);
         list.mark_implicit();
         // A frame of one slot, not `Device::submit`: replaying after an open frame is this
@@ -174,6 +203,7 @@ impl Immediate {
         match result {
             Ok(()) => {
                 self.implicit_submits += 1;
+                self.known.list_replaced();
                 Ok(())
             }
             Err(refused) => {

@@ -150,6 +150,13 @@ impl KnownErrors {
 
     /// Reads the packets of `list` (the thread's current list) not read yet.
     pub fn scan(&mut self, list: &CommandList) {
+        if !list.immediate_recording || list.packets.len() < self.scanned {
+            // The pending calls were cleared (`CommandList::clear_commands` unmarks the list):
+            // what was read of them never runs.
+            self.forget();
+            (self.scanned, self.scanned_commands) = (list.packets.len(), list.commands);
+            return;
+        }
         let new = list.commands.saturating_sub(self.scanned_commands);
         self.stretch += new;
         self.scanned_commands = list.commands;

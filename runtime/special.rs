@@ -307,11 +307,17 @@ impl Immediate {
     }
 
     /// [`Device::get_error`] after this context's pending calls: the errors of its own calls
-    /// (and of anything replayed before them).
+    /// (and of anything replayed before them). `GL_NO_ERROR` without a submit or a round trip
+    /// where every call since the last `get_error` is known to raise none (`known_errors.rs`).
     pub fn get_error(&mut self) -> Result<GLenum, Error> {
+        if self.no_error_known() {
+            return Ok(gl::NO_ERROR);
+        }
+        let senders = self.device.sender_changes();
         let mark = self.before_query()?;
         let answer = self.device.get_error();
         self.count_round_trips(mark);
+        self.error_answered(&answer, senders);
         answer
     }
 

@@ -509,3 +509,90 @@ fn a_frame_handed_to_other_threads_is_not_held_by_the_thread_that_began_it() {
     });
     assert_eq!(px.unwrap(), [255, 0, 0, 255, 0, 255, 0, 255]);
 }
+
+/// `get_error` without a round trip (`known_errors.rs`): the same draw checked again and again
+/// is answered at once after the first check, with the GL's answers (compared with a direct
+/// context); a texture the context deleted, a uniform the program lacks and another thread's
+/// list that deletes the vertex array each make the next check ask, and return the GL's error.
+#[test]
+fn get_error_is_answered_without_a_round_trip_where_nothing_can_have_failed() {
+    let device = device_with_long_wait();
+    let mut imm = device.immediate();
+    let program = link_vs_fs(&mut imm);
+    let colour = imm.get_uniform_location(program, "colour").unwrap();
+    let fbo = imm.create_framebuffers(1).unwrap()[0];
+    let target = imm.create_textures(gl::TEXTURE_2D, 1).unwrap()[0];
+    imm.texture_storage_2d(target, 1, gl::RGBA8, 4, 4);
+    imm.named_framebuffer_texture(fbo, gl::COLOR_ATTACHMENT0, target, 0);
+    imm.bind_framebuffer(gl::FRAMEBUFFER, fbo);
+    let vao = imm.create_vertex_arrays(1).unwrap()[0];
+    let texture = imm.gen_textures(1).unwrap()[0];
+    assert_eq!(imm.get_error().unwrap(), gl::NO_ERROR);
+    let object = |imm: &mut glcmd::Immediate, vao: u32, location: i32| {
+        imm.use_program(program);
+        imm.uniform4f(location, 1.0, 0.5, 0.25, 1.0);
+        imm.bind_texture(gl::TEXTURE_2D, texture);
+        imm.bind_vertex_array(vao);
+        imm.draw_arrays(gl::TRIANGLES, 0, 3);
+    };
+    let trips = imm.round_trips();
+    for _ in 0..10 {
+        object(&mut imm, vao, colour);
+        assert_eq!(imm.get_error().unwrap(), gl::NO_ERROR);
+    }
+    assert_eq!(imm.errors_known(), 9, "the first check asks, the other nine are known");
+    assert_eq!(imm.round_trips() - trips, 1);
+    // A uniform location the program lacks: asked, and the GL's error.
+    object(&mut imm, vao, colour + 100);
+    assert_eq!(imm.get_error().unwrap(), gl::INVALID_OPERATION);
+    object(&mut imm, vao, colour);
+    assert_eq!(imm.get_error().unwrap(), gl::NO_ERROR);
+    // The texture deleted by the context itself.
+    imm.delete_textures(&[texture]);
+    object(&mut imm, vao, colour);
+    assert_eq!(imm.get_error().unwrap(), gl::INVALID_OPERATION);
+    // With a fresh texture, learned again; then another thread's list deletes the vertex array.
+    let fresh = imm.gen_textures(1).unwrap()[0];
+    let object = |imm: &mut glcmd::Immediate| {
+        imm.use_program(program);
+        imm.bind_texture(gl::TEXTURE_2D, fresh);
+        imm.bind_vertex_array(vao);
+        imm.draw_arrays(gl::TRIANGLES, 0, 3);
+    };
+    for _ in 0..3 {
+        object(&mut imm);
+        assert_eq!(imm.get_error().unwrap(), gl::NO_ERROR);
+    }
+    let known = imm.errors_known();
+    let other = device.clone();
+    std::thread::spawn(move || {
+        let mut list = other.command_list();
+        list.delete_vertex_arrays(&[vao]);
+        other.submit(list).unwrap();
+    })
+    .join()
+    .unwrap();
+    object(&mut imm);
+    assert_eq!(imm.get_error().unwrap(), gl::INVALID_OPERATION, "the vertex array is gone");
+    assert_eq!(imm.errors_known(), known);
+    // The same answers as a direct context for the first stretch.
+    let d = Direct::new();
+    let p = gl_program(&d.gl, &[(gl::VERTEX_SHADER, VS), (gl::FRAGMENT_SHADER, FS)]);
+    unsafe {
+        let mut f = 0;
+        (d.gl.CreateFramebuffers)(1, &mut f);
+        let mut t = 0;
+        (d.gl.CreateTextures)(gl::TEXTURE_2D, 1, &mut t);
+        (d.gl.TextureStorage2D)(t, 1, gl::RGBA8, 4, 4);
+        (d.gl.NamedFramebufferTexture)(f, gl::COLOR_ATTACHMENT0, t, 0);
+        (d.gl.BindFramebuffer)(gl::FRAMEBUFFER, f);
+        let mut a = 0;
+        (d.gl.CreateVertexArrays)(1, &mut a);
+        (d.gl.UseProgram)(p);
+        (d.gl.Uniform4f)(colour + 100, 1.0, 0.5, 0.25, 1.0);
+        assert_eq!(d.error(), gl::INVALID_OPERATION, "direct GL: a location the program lacks");
+        (d.gl.BindVertexArray)(a);
+        (d.gl.DrawArrays)(gl::TRIANGLES, 0, 3);
+        assert_eq!(d.error(), gl::NO_ERROR, "direct GL: the object's draw");
+    }
+}

@@ -91,20 +91,68 @@ enum Kind {
 #[derive(Clone, Copy)]
 struct Rule {
     kind: Kind,
-    key_len: u8,
+    /// The key's bytes as whole slots, the last one masked.
+    words: u8,
+    last_mask: u64,
+}
+
+impl Rule {
+    fn new(kind: Kind, key_len: usize) -> Rule {
+        let tail = key_len % 8;
+        let last_mask = if tail == 0 { u64::MAX } else { (1u64 << (tail * 8)) - 1 };
+        Rule { kind, words: key_len.div_ceil(8) as u8, last_mask }
+    }
+
+    /// The key bytes of a packet (`slots`, which cover its size) as words, the rest zero.
+    fn key_words(&self, slots: &[u64]) -> [u64; KEY_BYTES / 8] {
+        let n = self.words as usize;
+        let mut words = [0u64; KEY_BYTES / 8];
+        words[..n].copy_from_slice(&slots[..n]);
+        if n > 0 {
+            words[n - 1] &= self.last_mask;
+        }
+        words
+    }
 }
 
 const KEY_BYTES: usize = 32;
 
-/// A call as it was made: its packet's key bytes, the values of an integer uniform, and the
-/// sim it met.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A call as it was made: its packet's key bytes (as words, the bytes past the key zero), the
+/// values of an integer uniform, and the sim it met.
+#[derive(Clone, Copy)]
 struct Key {
-    bytes: [u8; KEY_BYTES],
+    words: [u64; KEY_BYTES / 8],
     values: u64,
     program: u32,
     vertex_array: u32,
     epoch: u64,
+}
+
+/// Field by field (an array's derived comparison calls `memcmp`: a call per key compared).
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        let [a0, a1, a2, a3] = self.words;
+        let [b0, b1, b2, b3] = other.words;
+        ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3)) == 0
+            && self.values == other.values
+            && self.program == other.program
+            && self.vertex_array == other.vertex_array
+            && self.epoch == other.epoch
+    }
+}
+
+impl Eq for Key {}
+
+/// One multiply-rotate round per word into one `u64` for the set's hasher: a key is hashed
+/// once per call read, so this is the cost that matters.
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut h = self.values ^ ((self.program as u64) << 32 | self.vertex_array as u64).rotate_left(17) ^ self.epoch;
+        for w in self.words {
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        state.write_u64(h);
+    }
 }
 
 /// The state glcmd follows through the thread's own calls (`None`: unknown).
@@ -116,8 +164,8 @@ struct Sim {
     epoch: u64,
     /// The last key bytes of each setter's state ([`setter_slots`]), and the last value of each
     /// integer uniform (program, location).
-    setters: HashMap<u32, [u8; KEY_BYTES], Fx>,
-    integers: HashMap<(u32, i32), u64, Fx>,
+    setters: HashMap<u32, [u64; KEY_BYTES / 8], Fx>,
+    integers: HashMap<u64, u64, Fx>,
 }
 
 /// What an immediate thread knows about its errors (the module's doc).
@@ -126,6 +174,10 @@ pub struct KnownErrors {
     learned: HashSet<Key, Fx>,
     /// The keys of the stretch since the last check (after its last call of another kind).
     pending: Vec<Key>,
+    /// The keys of the last stretch that ended known or learned, in order (all of them
+    /// learned): a program that repeats itself repeats them, and a key equal to the one at its
+    /// place there is known without a lookup.
+    previous: Vec<Key>,
     /// Every call of the stretch had a key (and nothing forgot it).
     clean: bool,
     /// And every key was learned.
@@ -173,10 +225,9 @@ impl KnownErrors {
         let mut at = self.scanned;
         while at < list.packets.len() {
             let op = (list.packets[at] & 0xFFFF) as usize;
-            let slots = crate::generated::SLOTS[op] as usize;
-            let packet: &[u8] = bytemuck::cast_slice(&list.packets[at..at + slots]);
-            self.see(op as u16, rules[op], packet, params);
-            at += slots;
+            let n = crate::generated::SLOTS[op] as usize;
+            self.see(op as u16, rules[op], &list.packets[at..at + n], params);
+            at += n;
         }
         self.scanned = at;
     }
@@ -211,21 +262,22 @@ impl KnownErrors {
         if !(self.clean && self.known) {
             return false;
         }
-        self.stretch_ends();
+        self.stretch_ends(true);
         true
     }
 
     /// After a round-trip `glGetError` answered `error` (the stretch's calls all ran before it).
     pub fn answered(&mut self, device: &Device, error: u32, senders_before: u64) {
         let senders = device.inner.shared.senders.count();
-        if error != crate::gl::NO_ERROR || senders != senders_before || self.senders != Some(senders_before) {
-            self.forget();
+        let learn = error == crate::gl::NO_ERROR && senders == senders_before && self.senders == Some(senders_before);
+        if learn {
+            self.learned.extend(self.pending.iter().copied());
         } else {
-            self.learned.extend(self.pending.drain(..));
+            self.forget();
         }
         self.senders = Some(senders);
         self.round_trips = Device::thread_round_trips();
-        self.stretch_ends();
+        self.stretch_ends(learn);
     }
 
     /// A flag the thread raised itself was returned: its calls' effects are not known.
@@ -239,7 +291,11 @@ impl KnownErrors {
         self.learned.len()
     }
 
-    fn stretch_ends(&mut self) {
+    /// The stretch ends; `kept`: its keys are all learned, and become the previous stretch's.
+    fn stretch_ends(&mut self, kept: bool) {
+        if kept {
+            std::mem::swap(&mut self.previous, &mut self.pending);
+        }
         self.pending.clear();
         self.reading = self.stretch <= LONG_STRETCH;
         self.stretch = 0;
@@ -251,15 +307,15 @@ impl KnownErrors {
     fn forget(&mut self) {
         self.learned.clear();
         self.pending.clear();
+        self.previous.clear();
         self.sim = Sim { epoch: self.sim.epoch + 1, ..Sim::default() };
         self.clean = false;
     }
 
-    fn see(&mut self, op: u16, rule: Rule, packet: &[u8], params: &[u8]) {
-        let mut bytes = [0u8; KEY_BYTES];
-        let len = rule.key_len as usize;
-        bytes[..len].copy_from_slice(&packet[..len]);
-        let mut key = Key { bytes, values: 0, program: 0, vertex_array: 0, epoch: 0 };
+    fn see(&mut self, op: u16, rule: Rule, slots: &[u64], params: &[u8]) {
+        let packet: &[u8] = bytemuck::cast_slice(slots);
+        let words = rule.key_words(slots);
+        let mut key = Key { words, values: 0, program: 0, vertex_array: 0, epoch: 0 };
         match rule.kind {
             Kind::Other => return self.forget(),
             Kind::BindBuffer if u16::from_le_bytes([packet[2], packet[3]]) as u32 != crate::gl::ARRAY_BUFFER => {
@@ -268,7 +324,7 @@ impl KnownErrors {
             Kind::Binding | Kind::BindBuffer => {}
             Kind::Setter => {
                 for slot in setter_slots(op, packet).into_iter().flatten() {
-                    if self.sim.setters.insert(slot, bytes) != Some(bytes) {
+                    if self.sim.setters.insert(slot, words) != Some(words) {
                         self.sim.epoch += 1;
                     }
                 }
@@ -289,7 +345,8 @@ impl KnownErrors {
                 (key.program, key.vertex_array, key.epoch) = (program, array, self.sim.epoch);
             }
         }
-        self.known &= self.learned.contains(&key);
+        // Once one call is not known, the stretch asks: the rest are only kept for learning.
+        self.known = self.known && (self.previous.get(self.pending.len()) == Some(&key) || self.learned.contains(&key));
         self.pending.push(key);
     }
 
@@ -315,14 +372,14 @@ impl KnownErrors {
             // One value at its location (a location names one element): a changed one moves
             // the epoch.
             Some(program) if count == 1 => {
-                if self.sim.integers.insert((program, location), values) != Some(values) {
+                if self.sim.integers.insert((program as u64) << 32 | location as u32 as u64, values) != Some(values) {
                     self.sim.epoch += 1;
                 }
             }
             // Several elements at once: the epoch moves, and what the sim knew of the program's
             // single values is forgotten (an element set here may be one of them).
             Some(program) => {
-                self.sim.integers.retain(|&(p, _), _| p != program);
+                self.sim.integers.retain(|&k, _| (k >> 32) as u32 != program);
                 self.sim.epoch += 1;
             }
             None => self.sim.epoch += 1,
@@ -406,10 +463,10 @@ fn rules() -> &'static [Rule] {
 }
 
 fn build_rules() -> Vec<Rule> {
-    let mut rules = vec![Rule { kind: Kind::Other, key_len: 0 }; crate::generated::SLOTS.len()];
+    let mut rules = vec![Rule::new(Kind::Other, 0); crate::generated::SLOTS.len()];
     let mut set = |op: u16, kind: Kind, key_len: usize| {
-        debug_assert!(key_len <= KEY_BYTES);
-        rules[op as usize] = Rule { kind, key_len: key_len as u8 };
+        assert!(key_len <= KEY_BYTES && key_len <= crate::generated::SLOTS[op as usize] as usize * 8);
+        rules[op as usize] = Rule::new(kind, key_len);
     };
     macro_rules! whole {
         ($kind:expr; $($p:ident),* $(,)?) => {
@@ -512,6 +569,18 @@ mod tests {
         assert_eq!(std::mem::offset_of!(c::StencilFuncSeparatePacket, face), 2);
         assert_eq!(std::mem::offset_of!(c::StencilOpSeparatePacket, face), 2);
         assert_eq!(std::mem::offset_of!(c::StencilMaskSeparatePacket, face), 2);
-        assert!(rules().iter().all(|r| r.key_len as usize <= KEY_BYTES));
+        assert!(rules().iter().all(|r| r.words as usize <= KEY_BYTES / 8));
+    }
+
+    /// A key holds exactly the key's bytes: what follows them in the packet (a value offset, a
+    /// float value) does not reach it.
+    #[test]
+    fn key_words_keep_the_key_bytes_only() {
+        let bytes: Vec<u8> = (1..=24).collect();
+        let slots: Vec<u64> = bytes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+        let words = Rule::new(Kind::Binding, 10).key_words(&slots);
+        assert_eq!(words, [slots[0], 0x0a09, 0, 0]);
+        assert_eq!(Rule::new(Kind::Binding, 16).key_words(&slots), [slots[0], slots[1], 0, 0]);
+        assert_eq!(Rule::new(Kind::Binding, 6).key_words(&slots)[0], 0x0605_0403_0201);
     }
 }

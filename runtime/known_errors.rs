@@ -16,9 +16,10 @@
 //! of one of these kinds (`rules`):
 //!
 //! * **Bindings** that change nothing a later call's errors depend on (`glActiveTexture`,
-//!   `glBindTexture`, `glBindSampler`, `glBindBuffer(GL_ARRAY_BUFFER)`, `glClear`): their
-//!   errors depend on their arguments and on objects only other calls change (a texture's
-//!   target is fixed at its first bind).
+//!   `glBindTexture`, `glBindTextureUnit`, `glBindSampler`, `glBindBuffer(GL_ARRAY_BUFFER)`,
+//!   `glBindBufferBase`/`Range` of uniform and storage buffers, `glClear`): their errors depend
+//!   on their arguments and on objects only other calls change (a texture's target is fixed at
+//!   its first bind, a buffer's size changes only by a call of the last kind).
 //! * **Setters** of fixed-function state (viewport, scissor, blend function, depth, stencil,
 //!   enables, clear values, ...): their errors depend on their arguments; a changed value moves
 //!   the *epoch*, which every draw's key holds, so no draw is taken as known across a change
@@ -85,6 +86,10 @@ enum Kind {
     /// reads, a call of the last kind); another target is of the last kind (the element buffer
     /// is the vertex array's, a pixel buffer changes what a transfer's pointer means).
     BindBuffer,
+    /// `glBindBufferBase` and `glBindBufferRange`: a binding for `GL_UNIFORM_BUFFER` and
+    /// `GL_SHADER_STORAGE_BUFFER` (a draw raises nothing for what they hold); another target is
+    /// of the last kind (transform feedback's and atomic counters' bindings).
+    BindIndexed,
 }
 
 /// A packet kind and how many of its leading bytes are its key.
@@ -321,7 +326,15 @@ impl KnownErrors {
             Kind::BindBuffer if u16::from_le_bytes([packet[2], packet[3]]) as u32 != crate::gl::ARRAY_BUFFER => {
                 return self.forget();
             }
-            Kind::Binding | Kind::BindBuffer => {}
+            Kind::BindIndexed
+                if !matches!(
+                    u16::from_le_bytes([packet[2], packet[3]]) as u32,
+                    crate::gl::UNIFORM_BUFFER | crate::gl::SHADER_STORAGE_BUFFER
+                ) =>
+            {
+                return self.forget();
+            }
+            Kind::Binding | Kind::BindBuffer | Kind::BindIndexed => {}
             Kind::Setter => {
                 for slot in setter_slots(op, packet).into_iter().flatten() {
                     if self.sim.setters.insert(slot, words) != Some(words) {
@@ -489,7 +502,8 @@ fn build_rules() -> Vec<Rule> {
             );)*
         };
     }
-    whole!(Kind::Binding; ActiveTexturePacket, BindTexturePacket, BindSamplerPacket, ClearPacket);
+    whole!(Kind::Binding; ActiveTexturePacket, BindTexturePacket, BindTextureUnitPacket, BindSamplerPacket, ClearPacket);
+    whole!(Kind::BindIndexed; BindBufferBasePacket, BindBufferRangePacket);
     whole!(Kind::Setter;
         ViewportPacket, ScissorPacket, ClearColorPacket, ClearDepthPacket, ClearDepthfPacket, ClearStencilPacket,
         DepthFuncPacket, DepthMaskPacket, ColorMaskPacket, BlendFuncPacket, BlendFuncSeparatePacket,
@@ -565,6 +579,8 @@ mod tests {
         assert_eq!(std::mem::offset_of!(c::Uniform1ivPacket, count), 6);
         assert_eq!(std::mem::offset_of!(c::BindBufferPacket, target), 2);
         assert_eq!(std::mem::offset_of!(c::EnablePacket, cap), 2);
+        assert_eq!(std::mem::offset_of!(c::BindBufferBasePacket, target), 2);
+        assert_eq!(std::mem::offset_of!(c::BindBufferRangePacket, target), 2);
         assert_eq!(std::mem::offset_of!(c::DisablePacket, cap), 2);
         assert_eq!(std::mem::offset_of!(c::StencilFuncSeparatePacket, face), 2);
         assert_eq!(std::mem::offset_of!(c::StencilOpSeparatePacket, face), 2);

@@ -199,6 +199,25 @@ static void steps(void) {
     E("one unit, drawn");
     glUniform1i(u_cube, 1);
     E("two units, set again");
+    /* Uniform buffer ranges and texture units bound with the object. */
+    GLuint ubo;
+    glGenBuffers(1, &ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
+    glBufferData(GL_UNIFORM_BUFFER, 256, NULL, GL_STATIC_DRAW);
+    for (int i = 0; i < 3; i++) {
+        object(program, vao, texture);
+        glBindBufferRange(GL_UNIFORM_BUFFER, 0, ubo, 0, 64);
+        glBindTextureUnit(1, texture);
+        E("a uniform buffer range and a texture unit");
+    }
+    glBindBufferRange(GL_UNIFORM_BUFFER, 0, ubo, 1, 64);
+    E("an unaligned uniform buffer offset");
+    glBindBufferRange(GL_UNIFORM_BUFFER, 100000, ubo, 0, 64);
+    E("a uniform buffer index out of range");
+    glBindTextureUnit(1, 424242);
+    E("a texture unit bound to no texture");
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, ubo);
+    E("a transform feedback buffer");
     /* No vertex array, in its own stretch, then the learned draw. */
     objects("back to the object", 2);
     glBindVertexArray(0);

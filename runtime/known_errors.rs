@@ -291,11 +291,6 @@ impl KnownErrors {
         self.senders = None;
     }
 
-    /// Keys learned so far (for tests and counters).
-    pub fn learned(&self) -> usize {
-        self.learned.len()
-    }
-
     /// The stretch ends; `kept`: its keys are all learned, and become the previous stretch's.
     fn stretch_ends(&mut self, kept: bool) {
         if kept {

@@ -19,27 +19,10 @@ mod support;
 #[path = "../../tests/common/tools.rs"]
 mod tools;
 
-/// The round trips glcmd-run's `--stats` line reports ("round trips N (...)").
-fn round_trips(stderr: &str) -> u64 {
-    let line = stderr.lines().find(|l| l.contains("round trips")).unwrap_or_else(|| panic!("no stats:\n{stderr}"));
-    let after = line.split_once("round trips ").unwrap_or_else(|| panic!("{line}")).1;
-    after.split(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-/// Runs `known MODE` directly and through glcmd-run; the outputs must be equal. Returns the
-/// round trips through glcmd-run.
+/// Runs `known MODE` directly and through glcmd-run (`support::same_both_ways`: the outputs
+/// equal); returns the round trips through glcmd-run.
 fn same_both_ways(exe: &std::path::Path, mode: &str) -> u64 {
-    let direct = support::run(exe, &[mode], None, None);
-    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
-    assert!(direct.stdout.ends_with("done=1\n"), "{direct:?}");
-    let through = support::run(exe, &[mode], Some(&["--stats"]), None);
-    assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
-    let (d, t): (Vec<&str>, Vec<&str>) = (direct.stdout.lines().collect(), through.stdout.lines().collect());
-    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
-        assert_eq!(a, b, "{mode}: line {i} differs (direct, then glcmd-run); stderr:\n{}", through.stderr);
-    }
-    assert_eq!(d.len(), t.len(), "{mode}: direct:\n{}\nglcmd-run:\n{}", direct.stdout, through.stdout);
-    round_trips(&through.stderr)
+    support::stat(&support::same_both_ways(exe, mode, &[]), "round trips")
 }
 
 #[test]
@@ -77,7 +60,7 @@ fn tutorial(exe: &std::path::Path, frame: &str, launcher: &[&str]) -> u64 {
     assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
     assert!(digest(&direct.stdout).is_some(), "{direct:?}");
     assert_eq!(digest(&through.stdout), digest(&direct.stdout), "{frame}: stderr:\n{}", through.stderr);
-    round_trips(&through.stderr)
+    support::stat(&through.stderr, "round trips")
 }
 
 #[test]

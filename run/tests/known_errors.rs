@@ -24,33 +24,10 @@ mod support;
 #[path = "../../tests/common/tools.rs"]
 mod tools;
 
-/// A number glcmd-run's `--stats` line reports after `label`.
-fn stat(stderr: &str, label: &str) -> u64 {
-    let line = stderr.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no stats:\n{stderr}"));
-    let after = line.split_once(label).unwrap_or_else(|| panic!("{line}")).1;
-    after
-        .trim_start()
-        .split(|c: char| !c.is_ascii_digit())
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-/// Runs `errors_known MODE` directly and through glcmd-run; the outputs must be equal. Returns
-/// glcmd-run's (round trips, glGetError calls answered without one).
-fn same_both_ways(exe: &std::path::Path, mode: &str, env: &[(&str, &str)]) -> (u64, u64) {
-    let direct = support::run(exe, &[mode], None, None);
-    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
-    assert!(direct.stdout.ends_with("done=1\n"), "{direct:?}");
-    let through = support::run_with_env(exe, &[mode], Some(&["--stats"]), None, env);
-    assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
-    let (d, t): (Vec<&str>, Vec<&str>) = (direct.stdout.lines().collect(), through.stdout.lines().collect());
-    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
-        assert_eq!(a, b, "{mode}: line {i} differs (direct, then glcmd-run); stderr:\n{}", through.stderr);
-    }
-    assert_eq!(d.len(), t.len(), "{mode}: direct:\n{}\nglcmd-run:\n{}", direct.stdout, through.stdout);
-    (stat(&through.stderr, "round trips"), stat(&through.stderr, "without a round trip"))
+/// Runs `errors_known MODE` directly and through glcmd-run (`support::same_both_ways`: the
+/// outputs equal); returns the `glGetError` calls glcmd-run answered without a round trip.
+fn same_both_ways(exe: &std::path::Path, mode: &str, env: &[(&str, &str)]) -> u64 {
+    support::stat(&support::same_both_ways(exe, mode, env), "without a round trip")
 }
 
 #[test]
@@ -59,7 +36,7 @@ fn errors_answered_without_asking_are_the_gls_after_every_change_they_depend_on(
         return;
     }
     let exe = support::compile("errors_known.c", "errors-known", &[]);
-    let (_, known) = same_both_ways(&exe, "steps", &[]);
+    let known = same_both_ways(&exe, "steps", &[]);
     // The steps between the changes are answered without asking (each change makes the next
     // stretch ask): at least one a step.
     assert!(known >= 15, "glGetError answered without a round trip {known} times");
@@ -73,12 +50,12 @@ fn an_object_checked_after_every_draw_costs_one_round_trip_to_learn() {
     let exe = support::compile("errors_known.c", "errors-known-objects", &[]);
     // 50 objects, a glGetError after each: the first asks the GL (and learns the calls), the
     // other 49 are known. The set-up's own glGetError asks too.
-    let (_, known) = same_both_ways(&exe, "objects", &[]);
+    let known = same_both_ways(&exe, "objects", &[]);
     assert_eq!(known, 49);
     // Capturing keeps every glGetError: none is answered without asking.
     let dir = tempfile_dir();
     let capture = dir.join("errors.glcmdcap");
-    let (_, known) = same_both_ways(&exe, "objects", &[("GLCMD_CAPTURE", capture.to_str().unwrap())]);
+    let known = same_both_ways(&exe, "objects", &[("GLCMD_CAPTURE", capture.to_str().unwrap())]);
     assert_eq!(known, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

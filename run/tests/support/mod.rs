@@ -113,3 +113,28 @@ pub fn run_with_env(
     let done = process::run(command, &what, Duration::from_secs(120));
     Ran { status: done.status.code(), stdout: done.stdout, stderr: done.stderr }
 }
+
+/// A number glcmd-run's `--stats` lines report after `label` (`"round trips"`, `"without a
+/// round trip"`).
+pub fn stat(stderr: &str, label: &str) -> u64 {
+    let line = stderr.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no `{label}` in:\n{stderr}"));
+    let after = line.split_once(label).unwrap_or_else(|| panic!("{line}")).1;
+    let digits: String = after.trim_start().chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// Runs `exe mode` directly and through `glcmd-run --stats` (with `env` set): both exit 0 and
+/// print the same lines, line for line, the last `done=1`. Returns glcmd-run's stderr.
+pub fn same_both_ways(exe: &Path, mode: &str, env: &[(&str, &str)]) -> String {
+    let direct = run(exe, &[mode], None, None);
+    assert_eq!(direct.status, Some(0), "directly: {direct:?}");
+    assert!(direct.stdout.ends_with("done=1\n"), "{direct:?}");
+    let through = run_with_env(exe, &[mode], Some(&["--stats"]), None, env);
+    assert_eq!(through.status, Some(0), "through glcmd-run: {through:?}");
+    let (d, t): (Vec<&str>, Vec<&str>) = (direct.stdout.lines().collect(), through.stdout.lines().collect());
+    for (i, (a, b)) in d.iter().zip(&t).enumerate() {
+        assert_eq!(a, b, "{mode}: line {i} differs (direct, then glcmd-run); stderr:\n{}", through.stderr);
+    }
+    assert_eq!(d.len(), t.len(), "{mode}: direct:\n{}\nglcmd-run:\n{}", direct.stdout, through.stdout);
+    through.stderr
+}
